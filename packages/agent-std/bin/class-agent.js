@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// Inside the workspace the TypeScript source runs directly (Node >= 22.18 strips types);
+// the published package ships only dist/.
+import { existsSync } from 'node:fs';
+
+const source = new URL('../src/cli.ts', import.meta.url);
+await import(existsSync(source) ? source.href : new URL('../dist/cli.js', import.meta.url).href);

@@ -1,0 +1,37 @@
+#!/bin/sh
+# One-step setup for a fresh machine that has only Node.js (>= 20) and npm.
+#   npm run setup
+# 1. system packages the app and its tests use (Debian/Ubuntu, via apt-get; skipped elsewhere):
+#    chromium (UI tests and the app window), espeak-ng + sox (real speech for the audio tests),
+#    pocketsphinx + its US English model (the offline recogniser tested on this machine),
+#    libasound2-dev (the microphone addon builds against ALSA);
+# 2. pnpm (the version pinned in package.json's packageManager);
+# 3. the workspace's dependencies, including the pinned Node binary every script runs on.
+set -eu
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES="chromium espeak-ng sox pocketsphinx-en-us libpocketsphinx3 libsphinxbase3 libasound2-dev"
+
+if command -v apt-get >/dev/null 2>&1 && [ "${CLASS_ASSISTANT_SKIP_APT:-0}" != 1 ]; then
+  missing=""
+  for package in $APT_PACKAGES; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"
+  done
+  if [ -n "$missing" ]; then
+    sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    echo "setup: installing system packages:$missing"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+  fi
+else
+  echo "setup: no apt-get here; install chromium, espeak-ng, sox and pocketsphinx yourself for the full test suite"
+fi
+
+PNPM_VERSION=$(node -p "require('./package.json').packageManager.split('@')[1]")
+if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version)" != "$PNPM_VERSION" ]; then
+  echo "setup: installing pnpm $PNPM_VERSION"
+  npm install --global --no-fund --no-audit "pnpm@$PNPM_VERSION"
+fi
+
+pnpm install

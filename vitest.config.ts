@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+
+// One root run covers every package; each package keeps its own vitest config
+// (timeouts, setup) and can also be tested alone with `pnpm --filter <name> test`.
+export default defineConfig({
+  test: {
+    projects: ['packages/*', 'apps/*'],
+  },
+});
