@@ -240,8 +240,8 @@ function sendOnce(
             else if (encoding === 'br') stream = response.pipe(createBrotliDecompress());
             const declared = Number(response.headers['content-length']);
             if (stream === response && Number.isFinite(declared) && declared > maxBytes) {
-              response.destroy();
               rejectBody(tooLarge(maxBytes, tool));
+              response.destroy();
               return;
             }
             const chunks: Buffer[] = [];
@@ -250,9 +250,10 @@ function sendOnce(
               size += chunk.byteLength;
               // Counted after decompression, so a small compressed bomb is caught too.
               if (size > maxBytes) {
+                // Reject first: destroying the response emits 'aborted' synchronously.
+                rejectBody(tooLarge(maxBytes, tool));
                 response.destroy();
                 if (stream !== response) stream.destroy();
-                rejectBody(tooLarge(maxBytes, tool));
                 return;
               }
               chunks.push(chunk);
