@@ -347,6 +347,8 @@ describe('file_exists / file_list / file_delete', () => {
     await writeFile(join(root, 'notes/.env'), '');
     await writeFile(join(root, 'notes/sub/c.txt'), '');
     await writeFile(join(root, 'notes/sub/d.md'), '');
+    await mkdir(join(root, 'notes/.cfg'));
+    await writeFile(join(root, 'notes/.cfg/settings.txt'), '');
   });
 
   test('file_exists reports files and folders with the path as given', async () => {
@@ -376,8 +378,16 @@ describe('file_exists / file_list / file_delete', () => {
       count: 1,
     });
     expect(await fs.call('file_list', { directory: 'notes', pattern: '.*' })).toEqual({
-      files: ['notes/.env'],
+      files: ['notes/.cfg/', 'notes/.env'],
+      count: 2,
+    });
+    expect(await fs.call('file_list', { directory: 'notes', pattern: '.cfg/*' })).toEqual({
+      files: ['notes/.cfg/settings.txt'],
       count: 1,
+    });
+    expect(await fs.call('file_list', { directory: 'notes', pattern: '**/*.txt' })).toEqual({
+      files: ['notes/a.txt', 'notes/sub/c.txt'],
+      count: 2,
     });
     expect(await fs.call('file_list', { directory: 'notes', pattern: '**/*.md' })).toEqual({
       files: ['notes/b.md', 'notes/sub/d.md'],
@@ -424,6 +434,6 @@ describe('file_exists / file_list / file_delete', () => {
     await fs.call('file_delete', { path: 'notes/sub/c.txt' });
     await fs.call('file_delete', { path: 'notes/sub/d.md' });
     expect(await fs.call('file_delete', { path: 'notes/sub' })).toBe('Deleted notes/sub');
-    expect((await readdir(join(root, 'notes'))).sort()).toEqual(['.env', 'b.md']);
+    expect((await readdir(join(root, 'notes'))).sort()).toEqual(['.cfg', '.env', 'b.md']);
   });
 });
