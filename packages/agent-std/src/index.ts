@@ -1,1 +1,53 @@
-export {};
+export type {
+  Agent,
+  AgentDefinition,
+  AgentErrorCode,
+  AgentEvent,
+  AgentRunOptions,
+  AgentRunResult,
+  AgentToolCallRecord,
+} from './agent.ts';
+export { AgentError, defineAgent, isAgentError } from './agent.ts';
+export type { ToolErrorCode, ToolErrorOptions } from './errors.ts';
+export { formatToolError, isToolError, TOOL_ERROR_CODES, ToolError } from './errors.ts';
+export type { McpServerOptions } from './mcp-server.ts';
+export { createMcpServer, serveMcpOverStdio } from './mcp-server.ts';
+export type { OpenAIToolOutcome } from './openai-tools.ts';
+export { runOpenAIToolCalls, toOpenAITools, toolInputJsonSchema } from './openai-tools.ts';
+export type {
+  AskHumanHandler,
+  AskHumanRequest,
+  HostResolver,
+  ResolvedToolPolicy,
+  ToolPolicy,
+} from './policy.ts';
+export { DEFAULT_TOOL_POLICY, resolveToolPolicy } from './policy.ts';
+export type {
+  StdToolName,
+  StdTools,
+  ToolInput,
+  ToolNameIn,
+  ToolParameters,
+  ToolResult,
+} from './registry.ts';
+export { getTool, isNamespace, STD_TOOLS, TOOLS_BY_NAMESPACE } from './registry.ts';
+export type {
+  AgentDeclaration,
+  AgentScript,
+  AgentScriptErrorCode,
+  Expression as AgentScriptExpression,
+  FlowDeclaration,
+  FStringPart,
+  Position as AgentScriptPosition,
+  Statement as AgentScriptStatement,
+} from './script/parse.ts';
+export { AgentScriptError, isAgentScriptError, parseAgentScript } from './script/parse.ts';
+export type { AgentScriptResult, AgentScriptRunOptions } from './script/run.ts';
+export { runAgentScript } from './script/run.ts';
+export type { AnyToolDefinition, Namespace, ToolContext, ToolDefinition } from './tool.ts';
+export { defineTool, NAMESPACES } from './tool.ts';
+export type { ModelToolResult, Toolbox, ToolboxOptions, ToolCallOptions } from './toolbox.ts';
+export { createToolbox, formatToolResult } from './toolbox.ts';
+export { SHELL_ENV_KEPT } from './tools/shell.ts';
+export { checkShellCommand, DENY_RULES as SHELL_DENY_RULES } from './tools/shell-guard.ts';
+export { VERSION } from './version.ts';

@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { ToolError } from '../errors.ts';
+import { defineTool } from '../tool.ts';
+
+const textField = z.string().describe('The text (hashed as UTF-8).');
+
+export const hashMd5 = defineTool({
+  name: 'hash_md5',
+  namespace: 'std.hash',
+  description:
+    'MD5 digest of text (UTF-8) as 32 lowercase hex characters. For checksums only, not security.',
+  inputSchema: z.object({ text: textField }).strict(),
+  outputSchema: z.string().length(32).describe('32 hex characters.'),
+  async execute({ text }) {
+    return createHash('md5').update(text, 'utf8').digest('hex');
+  },
+});
+
+export const hashSha256 = defineTool({
+  name: 'hash_sha256',
+  namespace: 'std.hash',
+  description: 'SHA-256 digest of text (UTF-8) as 64 lowercase hex characters.',
+  inputSchema: z.object({ text: textField }).strict(),
+  outputSchema: z.string().length(64).describe('64 hex characters.'),
+  async execute({ text }) {
+    return createHash('sha256').update(text, 'utf8').digest('hex');
+  },
+});
+
+export const base64Encode = defineTool({
+  name: 'base64_encode',
+  namespace: 'std.hash',
+  description: 'Encode text (as UTF-8 bytes) to standard Base64 with padding.',
+  inputSchema: z.object({ text: z.string().describe('The text to encode.') }).strict(),
+  outputSchema: z.string().describe('The Base64 string.'),
+  async execute({ text }) {
+    return Buffer.from(text, 'utf8').toString('base64');
+  },
+});
+
+export const base64Decode = defineTool({
+  name: 'base64_decode',
+  namespace: 'std.hash',
+  description:
+    'Decode Base64 (standard or URL-safe alphabet, padding optional, whitespace ignored) back to UTF-8 text.',
+  inputSchema: z.object({ text: z.string().describe('The Base64 string.') }).strict(),
+  outputSchema: z.string().describe('The decoded text.'),
+  async execute({ text }) {
+    const tool = 'base64_decode';
+    const compact = text.replace(/\s+/g, '');
+    const bad = /[^A-Za-z0-9+/\-_=]/.exec(compact);
+    if (bad) {
+      throw new ToolError(
+        'TOOL_BAD_INPUT',
+        `text is not Base64: "${bad[0]}" is not a Base64 character`,
+        { tool, field: 'text' },
+      );
+    }
+    const body = compact.replace(/=+$/, '');
+    if (body.includes('=') || body.length % 4 === 1 || compact.length - body.length > 2) {
+      throw new ToolError('TOOL_BAD_INPUT', 'text is not Base64: wrong length or padding', {
+        tool,
+        field: 'text',
+      });
+    }
+    const bytes = Buffer.from(body.replaceAll('-', '+').replaceAll('_', '/'), 'base64');
+    try {
+      return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      throw new ToolError(
+        'TOOL_FAILED',
+        'the decoded bytes are not UTF-8 text (the Base64 holds binary data)',
+        { tool, field: 'text' },
+      );
+    }
+  },
+});
+
+/** The four tools of `std.hash`. */
+export const hashTools = [hashMd5, hashSha256, base64Encode, base64Decode] as const;

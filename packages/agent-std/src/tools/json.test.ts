@@ -1,0 +1,100 @@
+import { describe, expect, test } from 'vitest';
+import { createToolbox } from '../toolbox.ts';
+import { splitJsonPath } from './json.ts';
+
+const json = createToolbox({ uses: ['std.json'] });
+const doc = JSON.stringify({
+  items: [{ name: 'first', tags: ['a', 'b'] }, { name: 'second' }],
+  0: 'key zero',
+  'a.b': { c: true },
+  nothing: null,
+});
+
+describe('json tools', () => {
+  test('json_parse re-indents with 2 spaces and keeps non-ASCII text', async () => {
+    expect(await json.call('json_parse', { text: '{"课":[1,{"b":null}]}' })).toBe(
+      '{\n  "课": [\n    1,\n    {\n      "b": null\n    }\n  ]\n}',
+    );
+    await expect(json.call('json_parse', { text: '{"a":' })).rejects.toMatchObject({
+      code: 'TOOL_BAD_INPUT',
+      field: 'text',
+      message: expect.stringContaining('not valid JSON'),
+    });
+  });
+
+  test('json_get walks keys and array indices as in the seed example', async () => {
+    expect(await json.call('json_get', { text: doc, path: 'items.0.name' })).toBe('first');
+    expect(await json.call('json_get', { text: doc, path: 'items.0.tags.1' })).toBe('b');
+    expect(await json.call('json_get', { text: doc, path: 'items.1' })).toEqual({ name: 'second' });
+    expect(await json.call('json_get', { text: doc, path: 'nothing' })).toBeNull();
+    expect(await json.call('json_get', { text: '[1,2]', path: '' })).toEqual([1, 2]);
+  });
+
+  test('json_get: a number is a key on objects and an index on arrays; \\. escapes a dot', async () => {
+    expect(await json.call('json_get', { text: doc, path: '0' })).toBe('key zero');
+    expect(await json.call('json_get', { text: '[["x"]]', path: '0.0' })).toBe('x');
+    expect(await json.call('json_get', { text: doc, path: 'a\\.b.c' })).toBe(true);
+    await expect(json.call('json_get', { text: doc, path: 'items.name' })).rejects.toMatchObject({
+      code: 'TOOL_NOT_FOUND',
+      message: expect.stringContaining('is an array'),
+    });
+    await expect(json.call('json_get', { text: doc, path: 'items.01' })).rejects.toMatchObject({
+      code: 'TOOL_NOT_FOUND',
+    });
+    await expect(json.call('json_get', { text: doc, path: 'items.5' })).rejects.toMatchObject({
+      code: 'TOOL_NOT_FOUND',
+      message: expect.stringContaining('past the end'),
+    });
+    await expect(
+      json.call('json_get', { text: doc, path: 'items.0.name.x' }),
+    ).rejects.toMatchObject({
+      code: 'TOOL_NOT_FOUND',
+      message: expect.stringContaining('a string'),
+    });
+  });
+
+  test('json_get never reaches into the prototype', async () => {
+    for (const path of ['constructor', '__proto__', 'toString', 'items.length']) {
+      await expect(json.call('json_get', { text: doc, path })).rejects.toMatchObject({
+        code: 'TOOL_NOT_FOUND',
+      });
+    }
+    expect(
+      await json.call('json_get', { text: '{"__proto__":{"x":1}}', path: '__proto__.x' }),
+    ).toBe(1);
+  });
+
+  test('the model reads json_get results as JSON, so "42" and 42 differ', async () => {
+    expect((await json.callForModel('json_get', { text: '{"a":"42"}', path: 'a' })).content).toBe(
+      '"42"',
+    );
+    expect((await json.callForModel('json_get', { text: '{"a":42}', path: 'a' })).content).toBe(
+      '42',
+    );
+  });
+
+  test('json_stringify re-formats with the indent (0 = compact, max 10)', async () => {
+    expect(await json.call('json_stringify', { data: '{"a": [1, 2]}' })).toBe(
+      '{\n  "a": [\n    1,\n    2\n  ]\n}',
+    );
+    expect(await json.call('json_stringify', { data: '{"a": [1, 2]}', indent: 0 })).toBe(
+      '{"a":[1,2]}',
+    );
+    expect(await json.call('json_stringify', { data: '[1]', indent: 4 })).toBe('[\n    1\n]');
+    await expect(json.call('json_stringify', { data: '[1]', indent: 11 })).rejects.toMatchObject({
+      code: 'TOOL_BAD_INPUT',
+      field: 'indent',
+    });
+    await expect(json.call('json_stringify', { data: 'nope' })).rejects.toMatchObject({
+      code: 'TOOL_BAD_INPUT',
+      field: 'data',
+    });
+  });
+
+  test('path splitting', () => {
+    expect(splitJsonPath('')).toEqual([]);
+    expect(splitJsonPath('a.b')).toEqual(['a', 'b']);
+    expect(splitJsonPath('a\\.b.c')).toEqual(['a.b', 'c']);
+    expect(splitJsonPath('a..b')).toEqual(['a', '', 'b']);
+  });
+});

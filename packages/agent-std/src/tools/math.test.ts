@@ -1,0 +1,152 @@
+import { fc, test as property } from '@fast-check/vitest';
+import { describe, expect, test } from 'vitest';
+import { createToolbox } from '../toolbox.ts';
+import { ArithmeticError, evaluateArithmetic } from './arithmetic.ts';
+
+const math = createToolbox({ uses: ['std.math'] });
+
+describe('math_calc', () => {
+  test.each([
+    ['1 + 2 * 3', 7],
+    ['(1 + 2) * 3', 9],
+    ['10 / 4', 2.5],
+    ['2 - 3 - 4', -5],
+    ['2 / 2 / 2', 0.5],
+    ['-3 * -(2 + 1)', 9],
+    ['--4', 4],
+    ['+5', 5],
+    ['.5 + 1.', 1.5],
+    ['0.1 + 0.2', 0.30000000000000004],
+    ['  7\t* 6 ', 42],
+    ['((((1))))', 1],
+    ['-0 * 5', 0],
+  ])('%s = %d', async (expression, result) => {
+    expect(await math.call('math_calc', { expression })).toEqual({ result, expression });
+  });
+
+  test.each([
+    ['2 ** 3', '"**" (power) at column 3'],
+    ['7 // 2', '"//" (floor division)'],
+    ['abs(1)', 'names such as "abs"'],
+    ['__import__("os")', 'names such as "__import__"'],
+    ['1 + ()', 'empty parentheses at column 5'],
+    ['1 / 0', 'division by zero at column 3'],
+    ['1 / (2 - 2)', 'division by zero'],
+    ['', 'empty'],
+    ['1 +', 'found the end of the expression'],
+    ['(1 + 2', 'expected ")" to close "(" at column 1'],
+    ['1 + 2)', '")" at column 6 has no matching "("'],
+    ['2 (3)', 'expected an operator, found "(" at column 3'],
+    ['1.2.3', '"1.2.3" at column 1 is not a number'],
+    ['1e5', 'names such as "e5"'],
+    ['1 % 2', '"%" at column 3 is not allowed'],
+    ['１ + 1', '"１" at column 1 is not allowed'],
+    ['9'.repeat(400), 'too large'],
+  ])('%s is refused: %s', async (expression, message) => {
+    await expect(math.call('math_calc', { expression })).rejects.toMatchObject({
+      code: 'TOOL_BAD_INPUT',
+      field: 'expression',
+      message: expect.stringContaining(message),
+    });
+  });
+
+  test('deep nesting and huge inputs are refused instead of overflowing the stack', () => {
+    expect(() => evaluateArithmetic(`${'('.repeat(3000)}1${')'.repeat(3000)}`)).toThrow(/nesting/);
+    expect(() => evaluateArithmetic(`${'-'.repeat(5000)}1`)).toThrow(/nesting/);
+    expect(() => evaluateArithmetic(`${'1+'.repeat(10_000)}1`)).toThrow(/longer than/);
+  });
+
+  type Tree = number | { op: '+' | '-' | '*' | '/'; left: Tree; right: Tree } | { neg: Tree };
+  const tree = fc.letrec<{ node: Tree }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.integer({ min: 0, max: 1000 }),
+      fc.integer({ min: 0, max: 9999 }).map((n) => n / 100),
+      fc.record({
+        op: fc.constantFrom('+' as const, '-' as const, '*' as const, '/' as const),
+        left: tie('node'),
+        right: tie('node'),
+      }),
+      fc.record({ neg: tie('node') }),
+    ),
+  })).node;
+  const render = (node: Tree): string =>
+    typeof node === 'number'
+      ? String(node)
+      : 'neg' in node
+        ? `-(${render(node.neg)})`
+        : `(${render(node.left)} ${node.op} ${render(node.right)})`;
+  const value = (node: Tree): number => {
+    if (typeof node === 'number') return node;
+    if ('neg' in node) return -value(node.neg);
+    const left = value(node.left);
+    const right = value(node.right);
+    if (node.op === '/' && right === 0) throw new Error('division by zero');
+    return node.op === '+'
+      ? left + right
+      : node.op === '-'
+        ? left - right
+        : node.op === '*'
+          ? left * right
+          : left / right;
+  };
+
+  property.prop([tree])('agrees with direct evaluation of random expression trees', (node) => {
+    let expected: number | 'error';
+    try {
+      expected = value(node);
+      if (!Number.isFinite(expected)) expected = 'error';
+    } catch {
+      expected = 'error';
+    }
+    if (expected === 'error') {
+      expect(() => evaluateArithmetic(render(node))).toThrow(ArithmeticError);
+    } else {
+      expect(evaluateArithmetic(render(node))).toBe(Object.is(expected, -0) ? 0 : expected);
+    }
+  });
+
+  property.prop([
+    fc.array(fc.tuple(fc.constantFrom('+', '-', '*', '/'), fc.integer({ min: 1, max: 99 })), {
+      maxLength: 12,
+    }),
+    fc.integer({ min: 1, max: 99 }),
+  ])('applies * and / before + and -, left to right', (rest, first) => {
+    const expression = `${first}${rest.map(([op, n]) => ` ${op} ${n}`).join('')}`;
+    const terms: number[] = [first];
+    for (const [op, n] of rest) {
+      if (op === '*') terms.push((terms.pop() as number) * n);
+      else if (op === '/') terms.push((terms.pop() as number) / n);
+      else terms.push(op === '+' ? n : -n);
+    }
+    const expected = terms.reduce((sum, term, index) => (index === 0 ? term : sum + term));
+    expect(evaluateArithmetic(expression)).toBeCloseTo(expected, 9);
+  });
+});
+
+describe('math_random', () => {
+  test('both bounds are included, and every value in a small range appears', async () => {
+    const seen = new Set<number>();
+    for (let index = 0; index < 400; index++) {
+      const value = await math.call('math_random', { min_val: 1, max_val: 3 });
+      expect([1, 2, 3]).toContain(value);
+      seen.add(value);
+    }
+    expect([...seen].sort()).toEqual([1, 2, 3]);
+    expect(await math.call('math_random', { min_val: -5, max_val: -5 })).toBe(-5);
+  });
+
+  test('reversed bounds, fractions and huge ranges are bad input', async () => {
+    await expect(math.call('math_random', { min_val: 5, max_val: 1 })).rejects.toMatchObject({
+      code: 'TOOL_BAD_INPUT',
+      field: 'min_val',
+    });
+    await expect(math.call('math_random', { min_val: 0.5, max_val: 1 })).rejects.toMatchObject({
+      code: 'TOOL_BAD_INPUT',
+      field: 'min_val',
+    });
+    await expect(
+      math.call('math_random', { min_val: 0, max_val: Number.MAX_SAFE_INTEGER }),
+    ).rejects.toMatchObject({ code: 'TOOL_BAD_INPUT', field: 'max_val' });
+  });
+});

@@ -1,0 +1,78 @@
+import { randomInt } from 'node:crypto';
+import { z } from 'zod';
+import { ToolError } from '../errors.ts';
+import { defineTool } from '../tool.ts';
+import { ArithmeticError, evaluateArithmetic } from './arithmetic.ts';
+
+export const mathCalc = defineTool({
+  name: 'math_calc',
+  namespace: 'std.math',
+  description:
+    'Evaluate an arithmetic expression with + - * / and parentheses over decimal numbers, e.g. "(1.5 + 2) * 4 / -3". Nothing else is allowed (no **, no functions or names).',
+  inputSchema: z
+    .object({
+      expression: z.string().describe('Digits, + - * / . ( ) and spaces only.'),
+    })
+    .strict(),
+  outputSchema: z.object({
+    result: z.number().describe('The value of the expression.'),
+    expression: z.string().describe('The expression as given.'),
+  }),
+  async execute({ expression }) {
+    try {
+      return { result: evaluateArithmetic(expression), expression };
+    } catch (error) {
+      if (!(error instanceof ArithmeticError)) throw error;
+      throw new ToolError('TOOL_BAD_INPUT', `expression: ${error.message}`, {
+        tool: 'math_calc',
+        field: 'expression',
+        details: { column: error.column },
+      });
+    }
+  },
+});
+
+/** crypto.randomInt's limit on the width of a range. */
+const MAX_RANGE = 2 ** 48 - 1;
+
+export const mathRandom = defineTool({
+  name: 'math_random',
+  namespace: 'std.math',
+  description:
+    'Return a uniformly random integer between min_val and max_val, both included (math_random(1, 6) is a die roll).',
+  inputSchema: z
+    .object({
+      min_val: z.number().int().describe('Smallest possible value (included).'),
+      max_val: z.number().int().describe('Largest possible value (included).'),
+    })
+    .strict(),
+  outputSchema: z.number().int().describe('The random integer.'),
+  async execute({ min_val, max_val }) {
+    const tool = 'math_random';
+    if (min_val > max_val) {
+      throw new ToolError(
+        'TOOL_BAD_INPUT',
+        `min_val (${min_val}) is greater than max_val (${max_val})`,
+        { tool, field: 'min_val' },
+      );
+    }
+    if (!Number.isSafeInteger(max_val + 1)) {
+      throw new ToolError('TOOL_BAD_INPUT', `max_val must be below ${Number.MAX_SAFE_INTEGER}`, {
+        tool,
+        field: 'max_val',
+      });
+    }
+    if (max_val - min_val >= MAX_RANGE) {
+      throw new ToolError(
+        'TOOL_BAD_INPUT',
+        `the range max_val - min_val must be below 2^48 - 1, got ${max_val - min_val}`,
+        { tool, field: 'max_val' },
+      );
+    }
+    // Cryptographically random and unbiased; randomInt's upper bound is exclusive.
+    return randomInt(min_val, max_val + 1);
+  },
+});
+
+/** The two tools of `std.math`. */
+export const mathTools = [mathCalc, mathRandom] as const;

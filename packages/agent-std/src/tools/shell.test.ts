@@ -1,0 +1,169 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { ToolPolicy } from '../policy.ts';
+import { createToolbox } from '../toolbox.ts';
+
+let root: string;
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'agent-std-shell-')));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const shell = (extra: ToolPolicy['shell'] = {}) =>
+  createToolbox({
+    uses: ['std.shell'],
+    policy: { fs: { root }, shell: { enabled: true, ...extra } },
+  });
+
+/** True while `pid` is a live (not zombie) process. */
+async function alive(pid: number): Promise<boolean> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    return !/^\d+ \(.*\) [ZX]/.test(stat);
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntilDead(pid: number): Promise<boolean> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (!(await alive(pid))) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
+describe('shell policy', () => {
+  test('the shell is off unless the policy enables it', async () => {
+    const off = createToolbox({ uses: ['std.shell'], policy: { fs: { root } } });
+    await expect(off.call('shell_exec', { command: 'touch made.txt' })).rejects.toMatchObject({
+      code: 'TOOL_POLICY_DENIED',
+      message: expect.stringContaining('policy.shell.enabled'),
+    });
+    await expect(off.call('shell_which', { command: 'sh' })).rejects.toMatchObject({
+      code: 'TOOL_POLICY_DENIED',
+    });
+    expect(existsSync(join(root, 'made.txt'))).toBe(false);
+  });
+
+  test('a denied command is refused as a whole: nothing of the line runs', async () => {
+    await expect(
+      shell().call('shell_exec', { command: 'touch made.txt; sudo id' }),
+    ).rejects.toMatchObject({ code: 'TOOL_POLICY_DENIED', field: 'command' });
+    expect(existsSync(join(root, 'made.txt'))).toBe(false);
+  });
+
+  test('the environment is clean: secrets of the host process are not passed on', async () => {
+    process.env.OPENAI_API_KEY = 'sk-should-not-leak';
+    process.env.LLM_API_KEY = 'llm-should-not-leak';
+    try {
+      const result = await shell({ env: { PROJECT: 'class' } }).call('shell_exec', {
+        command: 'env',
+      });
+      expect(result.stdout).not.toContain('should-not-leak');
+      expect(result.stdout).toMatch(/^PATH=/m);
+      expect(result.stdout).toMatch(/^PROJECT=class$/m);
+    } finally {
+      delete process.env.OPENAI_API_KEY;
+      delete process.env.LLM_API_KEY;
+    }
+  });
+
+  test('a timeout kills the whole process tree, background children included', async () => {
+    const started = Date.now();
+    const failure = await shell()
+      .call('shell_exec', {
+        command: 'sleep 60 & echo $! > bg.pid; echo started; sleep 60',
+        timeout: 1,
+      })
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({
+      code: 'TOOL_TIMEOUT',
+      details: { stdout: 'started\n' },
+    });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const pid = Number(await readFile(join(root, 'bg.pid'), 'utf8'));
+    expect(await waitUntilDead(pid)).toBe(true);
+  });
+
+  test('background processes left behind by a finished command are ended with it', async () => {
+    const result = await shell().call('shell_exec', { command: 'sleep 60 & echo $!' });
+    expect(result.success).toBe(true);
+    expect(await waitUntilDead(Number(result.stdout.trim()))).toBe(true);
+  });
+
+  test('an aborted call kills the command', async () => {
+    const controller = new AbortController();
+    const pending = shell().call(
+      'shell_exec',
+      { command: 'echo $$ > sh.pid; sleep 60' },
+      { signal: controller.signal },
+    );
+    for (let attempt = 0; attempt < 200 && !existsSync(join(root, 'sh.pid')); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ code: 'TOOL_ABORTED' });
+    expect(await waitUntilDead(Number(await readFile(join(root, 'sh.pid'), 'utf8')))).toBe(true);
+  });
+
+  test('output beyond the cap is dropped and marked; the command still completes', async () => {
+    const result = await shell({ maxOutputBytes: 1000 }).call('shell_exec', {
+      command: "head -c 3000000 /dev/zero | tr '\\0' x; echo done >&2",
+    });
+    expect(result.success).toBe(true);
+    expect(result.stdout.startsWith('x'.repeat(1000))).toBe(true);
+    expect(result.stdout).toContain('[output truncated: 2999000 more bytes dropped');
+    expect(result.stderr).toBe('done\n');
+  });
+
+  test('a timeout above the policy cap is refused', async () => {
+    await expect(
+      shell({ maxTimeoutSeconds: 5 }).call('shell_exec', { command: 'true', timeout: 6 }),
+    ).rejects.toMatchObject({ code: 'TOOL_POLICY_DENIED', field: 'timeout' });
+  });
+});
+
+describe('shell_exec and shell_which', () => {
+  test('returns the seed record: stdout, stderr, returncode, success; runs in the fs root', async () => {
+    expect(await shell().call('shell_exec', { command: 'pwd; echo oops >&2; exit 3' })).toEqual({
+      stdout: `${root}\n`,
+      stderr: 'oops\n',
+      returncode: 3,
+      success: false,
+    });
+    expect(await shell().call('shell_exec', { command: 'printf "%s" 你好' })).toEqual({
+      stdout: '你好',
+      stderr: '',
+      returncode: 0,
+      success: true,
+    });
+  });
+
+  test('a command killed by a signal reports minus the signal number', async () => {
+    expect(await shell().call('shell_exec', { command: 'kill -TERM $$' })).toMatchObject({
+      returncode: -15,
+      success: false,
+    });
+  });
+
+  test('shell_which finds programs on the PATH and refuses paths', async () => {
+    const found = await shell().call('shell_which', { command: 'sh' });
+    expect(found).toMatchObject({ command: 'sh', found: true });
+    expect(found.path).toMatch(/\/sh$/);
+    expect(await shell().call('shell_which', { command: 'no-such-program-xyz' })).toEqual({
+      command: 'no-such-program-xyz',
+      path: '',
+      found: false,
+    });
+    await expect(shell().call('shell_which', { command: '../bin/sh' })).rejects.toMatchObject({
+      code: 'TOOL_BAD_INPUT',
+      field: 'command',
+    });
+  });
+});

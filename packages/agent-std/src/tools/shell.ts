@@ -1,0 +1,296 @@
+import { spawn } from 'node:child_process';
+import { constants as fsConstants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { constants as osConstants } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { z } from 'zod';
+import { ToolError } from '../errors.ts';
+import type { ResolvedToolPolicy } from '../policy.ts';
+import { defineTool } from '../tool.ts';
+import { checkShellCommand } from './shell-guard.ts';
+
+/** Environment variables passed on to commands; everything else (API keys, tokens) is dropped. */
+export const SHELL_ENV_KEPT: readonly string[] = [
+  'PATH',
+  'HOME',
+  'LANG',
+  'LANGUAGE',
+  'LC_ALL',
+  'LC_CTYPE',
+  'LC_MESSAGES',
+  'TZ',
+  'TERM',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'TMPDIR',
+];
+
+const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
+/** How long the tool waits for output pipes after the shell exited before giving up on them. */
+const PIPE_GRACE_MS = 1000;
+/** How long a command gets between SIGTERM and SIGKILL. */
+const KILL_GRACE_MS = 1000;
+
+/** The clean environment commands run with. */
+export function shellEnvironment(policy: ResolvedToolPolicy): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of SHELL_ENV_KEPT) {
+    const value = process.env[key];
+    if (value !== undefined) env[key] = value;
+  }
+  env.PATH ??= DEFAULT_PATH;
+  return { ...env, ...policy.shell.env };
+}
+
+function requireEnabled(policy: ResolvedToolPolicy, tool: string): void {
+  if (!policy.shell.enabled) {
+    throw new ToolError(
+      'TOOL_POLICY_DENIED',
+      'the shell is disabled; it must be enabled with policy.shell.enabled',
+      { tool },
+    );
+  }
+}
+
+class OutputBuffer {
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  private dropped = 0;
+  private readonly limit: number;
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+  push(chunk: Buffer): void {
+    const room = this.limit - this.kept;
+    if (room > 0) {
+      const part = chunk.byteLength > room ? chunk.subarray(0, room) : chunk;
+      this.chunks.push(part);
+      this.kept += part.byteLength;
+    }
+    this.dropped += Math.max(0, chunk.byteLength - Math.max(room, 0));
+  }
+  text(): string {
+    const text = Buffer.concat(this.chunks).toString('utf8');
+    return this.dropped > 0
+      ? `${text}\n[output truncated: ${this.dropped} more bytes dropped (policy.shell.maxOutputBytes = ${this.limit})]`
+      : text;
+  }
+}
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    // The negative pid addresses the whole process group: the shell and everything it started.
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+interface ShellResult {
+  stdout: string;
+  stderr: string;
+  returncode: number;
+  success: boolean;
+}
+
+function runCommand(
+  command: string,
+  timeoutSeconds: number,
+  policy: ResolvedToolPolicy,
+  signal: AbortSignal,
+): Promise<ShellResult> {
+  const tool = 'shell_exec';
+  return new Promise((resolve, reject) => {
+    const stdout = new OutputBuffer(policy.shell.maxOutputBytes);
+    const stderr = new OutputBuffer(policy.shell.maxOutputBytes);
+    // detached: the shell leads a new process group, so a timeout can kill the whole tree.
+    const child = spawn('/bin/sh', ['-c', command], {
+      cwd: policy.shell.cwd,
+      env: shellEnvironment(policy),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+
+    let ending: ToolError | undefined;
+    let settled = false;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let graceTimer: NodeJS.Timeout | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(graceTimer);
+      clearTimeout(killTimer);
+      signal.removeEventListener('abort', onAbort);
+      if (ending) {
+        reject(
+          new ToolError(ending.code, ending.message, {
+            tool,
+            field: ending.field,
+            details: { stdout: stdout.text(), stderr: stderr.text() },
+          }),
+        );
+        return;
+      }
+      const code = exit?.code;
+      const returncode = code ?? (exit?.signal ? -(osConstants.signals[exit.signal] ?? 1) : -1);
+      resolve({
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        returncode,
+        success: returncode === 0,
+      });
+    };
+    const stop = (error: ToolError) => {
+      if (ending || settled) return;
+      ending = error;
+      killGroup(child.pid, 'SIGTERM');
+      killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
+    };
+    const timer = setTimeout(
+      () =>
+        stop(
+          new ToolError(
+            'TOOL_TIMEOUT',
+            `the command ran longer than ${timeoutSeconds} s and was killed with everything it started`,
+            { tool, field: 'timeout' },
+          ),
+        ),
+      timeoutSeconds * 1000,
+    );
+    const onAbort = () => stop(new ToolError('TOOL_ABORTED', 'the call was aborted', { tool }));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+
+    child.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(
+        new ToolError('TOOL_FAILED', `could not start the shell: ${error.message}`, {
+          tool,
+          cause: error,
+        }),
+      );
+    });
+    child.on('exit', (code, exitSignal) => {
+      exit = { code, signal: exitSignal };
+      // Background processes left behind would hold the pipes open: the tool runs one command,
+      // so whatever remains of its process group is ended with it.
+      killGroup(child.pid, 'SIGKILL');
+      graceTimer = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish();
+      }, PIPE_GRACE_MS);
+    });
+    child.on('close', finish);
+  });
+}
+
+export const shellExec = defineTool({
+  name: 'shell_exec',
+  namespace: 'std.shell',
+  description:
+    'Run a command with /bin/sh in the allowed folder and return its stdout, stderr and exit code. Only when the shell is enabled by policy; dangerous commands are refused; runs with a clean environment and a timeout (default 30 s).',
+  inputSchema: z
+    .object({
+      command: z.string().min(1).describe('The shell command line.'),
+      timeout: z
+        .number()
+        .int()
+        .min(1)
+        .default(30)
+        .describe('Seconds before the command and everything it started are killed (default 30).'),
+    })
+    .strict(),
+  outputSchema: z.object({
+    stdout: z.string().describe('Standard output (capped).'),
+    stderr: z.string().describe('Standard error (capped).'),
+    returncode: z.number().int().describe('Exit code; minus the signal number if killed.'),
+    success: z.boolean().describe('True when the exit code is 0.'),
+  }),
+  async execute({ command, timeout }, { policy, signal }) {
+    const tool = 'shell_exec';
+    requireEnabled(policy, tool);
+    if (command.includes('\0')) {
+      throw new ToolError('TOOL_BAD_INPUT', 'command contains a NUL byte', {
+        tool,
+        field: 'command',
+      });
+    }
+    const limit = policy.shell.maxTimeoutSeconds;
+    if (timeout > limit) {
+      throw new ToolError(
+        'TOOL_POLICY_DENIED',
+        `timeout ${timeout} s is above the policy limit of ${limit} s (policy.shell.maxTimeoutSeconds)`,
+        { tool, field: 'timeout' },
+      );
+    }
+    const refusal = checkShellCommand(command, policy.shell);
+    if (refusal) {
+      throw new ToolError('TOOL_POLICY_DENIED', `command refused: ${refusal}`, {
+        tool,
+        field: 'command',
+      });
+    }
+    try {
+      if (!(await stat(policy.shell.cwd)).isDirectory()) throw new Error('not a folder');
+    } catch (cause) {
+      throw new ToolError(
+        'TOOL_BAD_POLICY',
+        `the shell's working folder ${policy.shell.cwd} does not exist`,
+        { tool, field: 'policy.shell.cwd', cause },
+      );
+    }
+    return runCommand(command, timeout, policy, signal);
+  },
+});
+
+export const shellWhich = defineTool({
+  name: 'shell_which',
+  namespace: 'std.shell',
+  description:
+    'Find where an executable is on the PATH (like `which`). Only when the shell is enabled by policy.',
+  inputSchema: z
+    .object({ command: z.string().describe('A bare command name, e.g. "git".') })
+    .strict(),
+  outputSchema: z.object({
+    command: z.string().describe('The name as given.'),
+    path: z.string().describe('Full path of the executable, or "" when not found.'),
+    found: z.boolean().describe('Whether it was found.'),
+  }),
+  async execute({ command }, { policy }) {
+    const tool = 'shell_which';
+    requireEnabled(policy, tool);
+    if (!/^[A-Za-z0-9._+-]+$/.test(command) || command === '.' || command === '..') {
+      throw new ToolError(
+        'TOOL_BAD_INPUT',
+        'command must be a bare program name (letters, digits, . _ + -), without a path',
+        { tool, field: 'command' },
+      );
+    }
+    const searchPath = shellEnvironment(policy).PATH ?? DEFAULT_PATH;
+    for (const folder of searchPath.split(delimiter)) {
+      if (folder === '') continue;
+      const candidate = join(folder, command);
+      try {
+        if (!(await stat(candidate)).isFile()) continue;
+        await access(candidate, fsConstants.X_OK);
+        return { command, path: candidate, found: true };
+      } catch {
+        // not here
+      }
+    }
+    return { command, path: '', found: false };
+  },
+});
+
+/** The two tools of `std.shell`. */
+export const shellTools = [shellExec, shellWhich] as const;

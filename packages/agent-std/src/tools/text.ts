@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { ToolError } from '../errors.ts';
+import { defineTool } from '../tool.ts';
+
+/** Python's `str.split(sep, maxsplit)` for a non-empty separator. */
+export function splitText(text: string, delimiter: string, maxSplits: number): string[] {
+  const parts: string[] = [];
+  let from = 0;
+  while (maxSplits < 0 || parts.length < maxSplits) {
+    const at = text.indexOf(delimiter, from);
+    if (at === -1) break;
+    parts.push(text.slice(from, at));
+    from = at + delimiter.length;
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
+
+/**
+ * Python's `str.replace(old, new, count)`: at most `count` replacements (all when negative); an
+ * empty `old` inserts `new` before every character and at the end (whole characters, never
+ * between the two halves of a surrogate pair).
+ */
+export function replaceText(text: string, old: string, replacement: string, count: number): string {
+  if (old === '') {
+    const characters = Array.from(text);
+    let result = '';
+    let done = 0;
+    for (const character of characters) {
+      if (count < 0 || done < count) {
+        result += replacement;
+        done++;
+      }
+      result += character;
+    }
+    if (count < 0 || done < count) result += replacement;
+    return result;
+  }
+  let result = '';
+  let from = 0;
+  let done = 0;
+  while (count < 0 || done < count) {
+    const at = text.indexOf(old, from);
+    if (at === -1) break;
+    result += text.slice(from, at) + replacement;
+    from = at + old.length;
+    done++;
+  }
+  return result + text.slice(from);
+}
+
+export const textSplit = defineTool({
+  name: 'text_split',
+  namespace: 'std.text',
+  description:
+    'Split text on a delimiter (default newline). max_splits limits the number of splits (-1 = unlimited); the rest stays in the last part.',
+  inputSchema: z
+    .object({
+      text: z.string().describe('The text to split.'),
+      delimiter: z.string().default('\n').describe('The separator (default "\\n"); not empty.'),
+      max_splits: z
+        .number()
+        .int()
+        .min(-1)
+        .default(-1)
+        .describe('Most splits to make; -1 (default) for all.'),
+    })
+    .strict(),
+  outputSchema: z.object({
+    parts: z.array(z.string()).describe('The pieces, in order.'),
+    count: z.number().int().describe('How many pieces.'),
+  }),
+  async execute({ text, delimiter, max_splits }) {
+    if (delimiter === '') {
+      throw new ToolError('TOOL_BAD_INPUT', 'delimiter must not be empty', {
+        tool: 'text_split',
+        field: 'delimiter',
+      });
+    }
+    const parts = splitText(text, delimiter, max_splits);
+    return { parts, count: parts.length };
+  },
+});
+
+export const textReplace = defineTool({
+  name: 'text_replace',
+  namespace: 'std.text',
+  description:
+    'Replace occurrences of a substring (plain text, not a regex). count limits the replacements (-1 = all).',
+  inputSchema: z
+    .object({
+      text: z.string().describe('The text to change.'),
+      old: z.string().describe('The substring to find.'),
+      new: z.string().describe('What to put in its place.'),
+      count: z
+        .number()
+        .int()
+        .min(-1)
+        .default(-1)
+        .describe('Most replacements; -1 (default) for all.'),
+    })
+    .strict(),
+  outputSchema: z.string().describe('The text after replacement.'),
+  async execute(input) {
+    return replaceText(input.text, input.old, input.new, input.count);
+  },
+});
+
+export const textUpper = defineTool({
+  name: 'text_upper',
+  namespace: 'std.text',
+  description: 'Convert text to upper case (Unicode-aware, locale-independent).',
+  inputSchema: z.object({ text: z.string().describe('The text.') }).strict(),
+  outputSchema: z.string().describe('The text in upper case.'),
+  async execute({ text }) {
+    return text.toUpperCase();
+  },
+});
+
+export const textLower = defineTool({
+  name: 'text_lower',
+  namespace: 'std.text',
+  description: 'Convert text to lower case (Unicode-aware, locale-independent).',
+  inputSchema: z.object({ text: z.string().describe('The text.') }).strict(),
+  outputSchema: z.string().describe('The text in lower case.'),
+  async execute({ text }) {
+    return text.toLowerCase();
+  },
+});
+
+/** The four tools of `std.text`. */
+export const textTools = [textSplit, textReplace, textUpper, textLower] as const;
