@@ -619,18 +619,7 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
         );
         return;
       }
-      this.#end(
-        'failed',
-        new AsrProtocolError(
-          'ASR_CONNECTION_FAILED',
-          `connection to ${this.url} failed: ${error.message}`,
-          {
-            retryable: true,
-            cause: error,
-            ...this.#logDetails(),
-          },
-        ),
-      );
+      this.#end('failed', this.#transportError(error));
     });
     socket.on('close', (code, reason) => {
       const text = reason.toString('utf8');
@@ -643,6 +632,29 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
         ),
       );
     });
+  }
+
+  /**
+   * A socket error: before the handshake completes the connection failed (`ASR_CONNECTION_FAILED`);
+   * afterwards it was lost (`ASR_CONNECTION_CLOSED`, close code 1006), whether the loss shows as a
+   * failed write or as a reset. Both are retryable.
+   */
+  #transportError(error: Error): AsrProtocolError {
+    if (this.#state === 'connecting') {
+      return new AsrProtocolError(
+        'ASR_CONNECTION_FAILED',
+        `connection to ${this.url} failed: ${error.message}`,
+        {
+          retryable: true,
+          cause: error,
+        },
+      );
+    }
+    return new AsrProtocolError(
+      'ASR_CONNECTION_CLOSED',
+      `the connection was lost before the final result (${error.message})`,
+      { retryable: true, closeCode: 1006, cause: error, ...this.#logDetails() },
+    );
   }
 
   #logDetails(): { logId?: string } {
@@ -724,16 +736,7 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
         try {
           await this.#write(bytes);
         } catch (error) {
-          const failure = isAsrProtocolError(error)
-            ? error
-            : new AsrProtocolError(
-                'ASR_CONNECTION_FAILED',
-                `sending failed: ${(error as Error).message}`,
-                {
-                  retryable: true,
-                  cause: error,
-                },
-              );
+          const failure = isAsrProtocolError(error) ? error : this.#transportError(error as Error);
           for (const settle of settles) settle.reject(failure);
           this.#end('failed', failure);
           return;
