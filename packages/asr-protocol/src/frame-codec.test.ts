@@ -471,52 +471,46 @@ const jsonObjectArbitrary = fc.dictionary(
 );
 const bytesArbitrary = fc.uint8Array({ maxLength: 2048 });
 
-const frameArbitrary: fc.Arbitrary<AsrFrame> = flagsArbitrary.chain((flags) =>
-  fc
-    .oneof(
-      fc.record({
-        type: fc.constant('full-client-request' as const),
+const json = fc.constant('json' as const);
+const none = fc.constant('none' as const);
+const either = fc.constantFrom('none' as const, 'json' as const);
+
+/** One frame shape: its type, which serializations it may carry, and its payloads. */
+function variant(
+  type: AsrFrame['type'],
+  serialization: fc.Arbitrary<'none' | 'json'>,
+  payload: fc.Arbitrary<unknown>,
+) {
+  return flagsArbitrary.chain((flags) =>
+    fc
+      .record({
+        type: fc.constant(type),
         flags: fc.constant(flags),
         sequence: sequenceFor(flags),
-        serialization: fc.constant('json' as const),
+        serialization,
         compression: compressionArbitrary,
-        payload: jsonObjectArbitrary,
-      }),
-      fc.record({
-        type: fc.constant('audio-only-request' as const),
-        flags: fc.constant(flags),
-        sequence: sequenceFor(flags),
-        serialization: fc.constantFrom('none' as const, 'json' as const),
-        compression: compressionArbitrary,
-        payload: bytesArbitrary,
-      }),
-      fc.record({
-        type: fc.constant('full-server-response' as const),
-        flags: fc.constant(flags),
-        sequence: sequenceFor(flags),
-        serialization: fc.constant('none' as const),
-        compression: compressionArbitrary,
-        payload: bytesArbitrary,
-      }),
-      fc.record({
-        type: fc.constant('full-server-response' as const),
-        flags: fc.constant(flags),
-        sequence: sequenceFor(flags),
-        serialization: fc.constant('json' as const),
-        compression: compressionArbitrary,
-        payload: jsonObjectArbitrary,
-      }),
-      fc.record({
-        type: fc.constant('error' as const),
-        flags: fc.constant(flags),
-        sequence: sequenceFor(flags),
-        serialization: fc.constantFrom('none' as const, 'json' as const),
-        compression: compressionArbitrary,
-        payload: fc.record({ code: fc.nat({ max: 0xffffffff }), message: fc.string() }),
-      }),
-    )
-    .map(({ sequence, ...rest }) => ({ ...rest, ...sequence }) as AsrFrame),
+        payload,
+      })
+      .map(({ sequence, ...rest }) => ({ ...rest, ...sequence }) as AsrFrame),
+  );
+}
+
+const frameArbitrary: fc.Arbitrary<AsrFrame> = fc.oneof(
+  variant('full-client-request', json, jsonObjectArbitrary),
+  variant('audio-only-request', either, bytesArbitrary),
+  variant('full-server-response', none, bytesArbitrary),
+  variant('full-server-response', json, jsonObjectArbitrary),
+  variant('error', either, fc.record({ code: fc.nat({ max: 0xffffffff }), message: fc.string() })),
 );
+
+/** The property every input must have: it decodes, or it throws this package's error. */
+function decodesOrThrowsPackageError(bytes: Uint8Array): void {
+  try {
+    decodeFrame(bytes);
+  } catch (error) {
+    expect(isAsrProtocolError(error), String(error)).toBe(true);
+  }
+}
 
 describe('properties', () => {
   test.prop([frameArbitrary], { numRuns: 500 })('decodeFrame(encodeFrame(f)) equals f', (frame) => {
@@ -525,13 +519,7 @@ describe('properties', () => {
 
   test.prop([fc.uint8Array({ maxLength: 64 })], { numRuns: 2000 })(
     'any bytes decode or throw the package error',
-    (bytes) => {
-      try {
-        decodeFrame(bytes);
-      } catch (error) {
-        expect(isAsrProtocolError(error)).toBe(true);
-      }
-    },
+    decodesOrThrowsPackageError,
   );
 
   test.prop([frameArbitrary, fc.nat(), fc.integer({ min: 0, max: 255 })], { numRuns: 500 })(
@@ -539,11 +527,7 @@ describe('properties', () => {
     (frame, position, value) => {
       const bytes = encodeFrame(frame);
       bytes[position % bytes.byteLength] = value;
-      try {
-        decodeFrame(bytes);
-      } catch (error) {
-        expect(isAsrProtocolError(error)).toBe(true);
-      }
+      decodesOrThrowsPackageError(bytes);
     },
   );
 
@@ -573,10 +557,6 @@ describe('properties', () => {
     ],
     { numRuns: 2000 },
   )('bytes behind a plausible header decode or throw the package error', (b0, b1, b2, rest) => {
-    try {
-      decodeFrame(new Uint8Array([b0, b1, b2, 0, ...rest]));
-    } catch (error) {
-      expect(isAsrProtocolError(error)).toBe(true);
-    }
+    decodesOrThrowsPackageError(new Uint8Array([b0, b1, b2, 0, ...rest]));
   });
 });

@@ -103,7 +103,12 @@ export type {
   WebSocketLike,
   WebSocketLikeOptions,
 } from './stream-client.ts';
-export { AsrStream, connectAsrStream, DEFAULT_ASR_REQUEST } from './stream-client.ts';
+export {
+  ASR_STREAM_EVENT_TYPES,
+  AsrStream,
+  connectAsrStream,
+  DEFAULT_ASR_REQUEST,
+} from './stream-client.ts';
 export { estimateTokens } from './tokens.ts';
 export type { UtteranceTracker, UtteranceUpdate } from './utterance-tracker.ts';
 export { createUtteranceTracker } from './utterance-tracker.ts';

@@ -23,6 +23,18 @@ function expected(text: string) {
   return { error: (issue: { input?: unknown }) => `${text} (got ${show(issue.input)})` };
 }
 
+/** A string field holding JSON text, checked by `check` (its issue paths are inside the JSON). */
+function jsonText(check: (text: string) => AsrIssue[]) {
+  return z.string(expected('must be JSON text (a string)')).superRefine((text, context) => {
+    for (const issue of check(text)) {
+      context.addIssue({
+        code: 'custom',
+        message: issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`,
+      });
+    }
+  });
+}
+
 const optionalString = () => z.string(expected('must be a string')).optional();
 const optionalBoolean = () => z.boolean(expected('must be true or false')).optional();
 
@@ -105,17 +117,7 @@ export const asrCorpusSchema = z.strictObject(
     boosting_table_id: optionalString(),
     correct_table_name: optionalString(),
     correct_table_id: optionalString(),
-    context: z
-      .string(expected('must be JSON text (a string)'))
-      .superRefine((text, context) => {
-        for (const issue of checkCorpusContext(text)) {
-          context.addIssue({
-            code: 'custom',
-            message: issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`,
-          });
-        }
-      })
-      .optional(),
+    context: jsonText(checkCorpusContext).optional(),
   },
   expected('must be an object'),
 );
@@ -153,17 +155,7 @@ export const asrRequestOptionsSchema = z.strictObject(
       .int(expected('must be a whole number of milliseconds'))
       .min(1, expected('must be at least 1 ms'))
       .optional(),
-    sensitive_words_filter: z
-      .string(expected('must be JSON text (a string)'))
-      .superRefine((text, context) => {
-        for (const issue of checkSensitiveWordsFilter(text)) {
-          context.addIssue({
-            code: 'custom',
-            message: issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`,
-          });
-        }
-      })
-      .optional(),
+    sensitive_words_filter: jsonText(checkSensitiveWordsFilter).optional(),
     enable_poi_fc: optionalBoolean(),
     enable_music_fc: optionalBoolean(),
     corpus: asrCorpusSchema.optional(),

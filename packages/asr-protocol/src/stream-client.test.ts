@@ -6,6 +6,7 @@ import type { AsrEndpoint } from './endpoints.ts';
 import { type AsrProtocolError, isAsrProtocolError } from './errors.ts';
 import type { AsrFrame } from './frame-codec.ts';
 import {
+  ASR_STREAM_EVENT_TYPES,
   type AsrStream,
   type AsrStreamEvent,
   type AsrStreamOptions,
@@ -62,16 +63,8 @@ function connect(
 /** Records every event of a stream, from now on. */
 function record(stream: AsrStream): AsrStreamEvent[] {
   const events: AsrStreamEvent[] = [];
-  for (const type of [
-    'state-change',
-    'response-receive',
-    'partial-update',
-    'utterance-complete',
-    'payload-ignore',
-    'error',
-    'end',
-  ] as const) {
-    stream.on(type, (event) => events.push(event));
+  for (const type of ASR_STREAM_EVENT_TYPES) {
+    stream.on(type, (event) => events.push(event as AsrStreamEvent));
   }
   return events;
 }

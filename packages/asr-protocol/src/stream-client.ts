@@ -214,6 +214,18 @@ export interface AsrStreamEventMap {
 
 /** Name of a stream event. */
 export type AsrStreamEventType = keyof AsrStreamEventMap;
+
+/** Every event type, in the order of a stream's life. */
+export const ASR_STREAM_EVENT_TYPES: readonly AsrStreamEventType[] = [
+  'state-change',
+  'connection-open',
+  'response-receive',
+  'partial-update',
+  'utterance-complete',
+  'payload-ignore',
+  'error',
+  'end',
+];
 /** Any stream event, discriminated by `type`. */
 export type AsrStreamEvent = {
   [K in AsrStreamEventType]: { type: K } & AsrStreamEventMap[K];
@@ -496,17 +508,7 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
       for (const off of unsubscribe) off();
     };
     if (!finished) {
-      const types: AsrStreamEventType[] = [
-        'state-change',
-        'connection-open',
-        'response-receive',
-        'partial-update',
-        'utterance-complete',
-        'payload-ignore',
-        'error',
-        'end',
-      ];
-      for (const type of types) {
+      for (const type of ASR_STREAM_EVENT_TYPES) {
         unsubscribe.push(
           this.on(type, (event) => {
             buffer.push(event as AsrStreamEvent);
