@@ -168,8 +168,6 @@ export type AsrIgnoreReason = 'empty' | 'not-json' | 'invalid' | 'success-code';
 export interface AsrStreamEventMap {
   /** The state changed. */
   'state-change': { state: AsrStreamState; previous: AsrStreamState };
-  /** The handshake succeeded; the request is being sent. */
-  'connection-open': { url: string; connectId: string; logId: string | undefined };
   /** A usable response arrived. */
   'response-receive': {
     sequence: number | undefined;
@@ -218,7 +216,6 @@ export type AsrStreamEventType = keyof AsrStreamEventMap;
 /** Every event type, in the order of a stream's life. */
 export const ASR_STREAM_EVENT_TYPES: readonly AsrStreamEventType[] = [
   'state-change',
-  'connection-open',
   'response-receive',
   'partial-update',
   'utterance-complete',
@@ -600,12 +597,9 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
     });
     socket.on('open', () => {
       if (this.#state !== 'connecting') return;
+      // No event here: nobody holds the stream yet. `connectAsrStream` resolves now, and the
+      // handshake's facts are on the stream (`url`, `connectId`, `logId`).
       this.#setState('streaming');
-      this.#emit('connection-open', {
-        url: this.url,
-        connectId: this.connectId,
-        logId: this.#logId,
-      });
       this.#opened.resolve();
       this.#pump();
     });
