@@ -1,14 +1,19 @@
 // Keyword matching over one transcript line (issue 3 "Keywords"): linear in the line length
 // whatever the number of keywords (Aho–Corasick), case- and width-insensitive (NFKC), English
 // keywords on word boundaries, optional homophone tolerance for Chinese keywords (pinyin-pro).
+import { pinyin } from 'pinyin-pro';
+import { AhoCorasick } from './aho-corasick.ts';
+import { TranscriptCoreError } from './errors.ts';
 import type { Keyword, KeywordLevel } from './keyword-file.ts';
+import { foldText } from './text.ts';
 
 /**
  * Homophone tolerance for Chinese keywords of two or more characters:
  * - `off` (default): characters must match.
- * - `pinyin`: same-sounding characters match (same toneless pinyin: 张珊 hears 张山).
- * - `fuzzy-pinyin`: also the common confusions of southern accents and recognisers:
- *   zh/z, ch/c, sh/s, n/l, h/f initials and ang/an, eng/en, ing/in finals (张三 hears 章珊).
+ * - `pinyin`: same-sounding characters match (same toneless pinyin, any reading of a
+ *   polyphonic character): the keyword 张三 also matches 章三 or 张叁.
+ * - `fuzzy-pinyin`: also the confusions common in southern accents and recognisers: zh/z,
+ *   ch/c, sh/s, n/l, f/h initials and ang/an, eng/en, ing/in finals: 张三 also matches 张珊.
  */
 export type HomophoneMode = 'off' | 'pinyin' | 'fuzzy-pinyin';
 
@@ -48,15 +53,229 @@ export interface KeywordMatcher {
  * @example
  * const matcher = createKeywordMatcher([{ text: '张三', level: 'alert' }, { text: 'Exam', level: 'attention' }],
  *   { homophones: 'pinyin' });
- * matcher.match('张珊你来回答，the EXAM is next week');
- * // [{ keyword: '张三', level: 'alert', homophone: true, matchedText: '张珊', count: 1 },
+ * matcher.match('章三你来回答，the EXAM is next week');
+ * // [{ keyword: '张三', level: 'alert', homophone: true, matchedText: '章三', count: 1 },
  * //  { keyword: 'Exam', level: 'attention', homophone: false, matchedText: 'exam', count: 1 }]
  */
 export function createKeywordMatcher(
   keywords: readonly (Keyword | string)[],
   options: KeywordMatcherOptions = {},
 ): KeywordMatcher {
-  void keywords;
-  void options;
-  throw new Error('createKeywordMatcher: not implemented yet');
+  const homophones = options.homophones ?? 'off';
+  if (homophones !== 'off' && homophones !== 'pinyin' && homophones !== 'fuzzy-pinyin') {
+    throw new TranscriptCoreError(
+      'TRANSCRIPT_INVALID_ARGUMENT',
+      `createKeywordMatcher: homophones must be "off", "pinyin" or "fuzzy-pinyin", got ${JSON.stringify(homophones)}`,
+    );
+  }
+  const list = compileKeywords(keywords);
+  const exact = new AhoCorasick(list.map((keyword) => codePoints(keyword.folded)));
+  const sounds = homophones === 'off' ? null : new SoundIndex(list, homophones === 'fuzzy-pinyin');
+  const frozen = Object.freeze(list.map(({ text, level }) => Object.freeze({ text, level })));
+
+  return Object.freeze({
+    keywords: frozen,
+    homophones,
+    match(line: string): KeywordMatch[] {
+      const folded = [...foldText(line)];
+      const symbols = folded.map((char) => char.codePointAt(0)!);
+      const counts = new Array<number>(list.length).fill(0);
+      const firstText = new Array<string | undefined>(list.length);
+      exact.search(symbols, (id, end) => {
+        const keyword = list[id]!;
+        const start = end - keyword.length + 1;
+        if (keyword.boundedStart && isWordChar(folded[start - 1])) return;
+        if (keyword.boundedEnd && isWordChar(folded[end + 1])) return;
+        counts[id] = counts[id]! + 1;
+        firstText[id] ??= folded.slice(start, end + 1).join('');
+      });
+      const soundCounts = sounds?.count(folded) ?? null;
+      const result: KeywordMatch[] = [];
+      list.forEach((keyword, id) => {
+        const exactCount = counts[id]!;
+        const heard = soundCounts?.get(id);
+        if (exactCount === 0 && !heard) return;
+        result.push({
+          keyword: keyword.text,
+          level: keyword.level,
+          count: Math.max(exactCount, heard?.count ?? 0),
+          homophone: exactCount === 0,
+          matchedText: firstText[id] ?? heard!.text,
+        });
+      });
+      return result.sort((a, b) => levelRank(a.level) - levelRank(b.level));
+    },
+  });
+}
+
+interface CompiledKeyword extends Keyword {
+  folded: string;
+  /** Code points of `folded`. */
+  length: number;
+  /** Latin-like first/last character: the match must not continue a word there. */
+  boundedStart: boolean;
+  boundedEnd: boolean;
+}
+
+const levelRank = (level: KeywordLevel) => (level === 'alert' ? 0 : 1);
+const codePoints = (text: string) => [...text].map((char) => char.codePointAt(0)!);
+// Characters of scripts written with spaces between words (Latin, Greek, Cyrillic, Hangul…)
+// and digits; CJK characters are excluded, so 'Tom' matches in 'Tom你来' but not 'tomorrow'.
+const isWordChar = (char: string | undefined) =>
+  char !== undefined && /[\p{L}\p{N}]/u.test(char) && !HAN_OR_KANA.test(char);
+const HAN_OR_KANA = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const HAN = /^\p{Script=Han}$/u;
+
+function compileKeywords(keywords: readonly (Keyword | string)[]): CompiledKeyword[] {
+  if (!Array.isArray(keywords)) {
+    throw new TranscriptCoreError(
+      'TRANSCRIPT_INVALID_ARGUMENT',
+      'createKeywordMatcher: keywords must be an array of strings or { text, level } objects',
+    );
+  }
+  const byFolded = new Map<string, CompiledKeyword>();
+  keywords.forEach((item, index) => {
+    const keyword = typeof item === 'string' ? { text: item, level: 'alert' as const } : item;
+    if (
+      typeof keyword?.text !== 'string' ||
+      (keyword.level !== 'alert' && keyword.level !== 'attention')
+    ) {
+      throw new TranscriptCoreError(
+        'TRANSCRIPT_INVALID_ARGUMENT',
+        `createKeywordMatcher: keywords[${index}] must be a string or { text: string, level: "alert" | "attention" }, got ${JSON.stringify(item)}`,
+      );
+    }
+    const folded = foldText(keyword.text);
+    if (folded === '') return;
+    const earlier = byFolded.get(folded);
+    if (earlier) {
+      if (keyword.level === 'alert') earlier.level = 'alert';
+      return;
+    }
+    const chars = [...folded];
+    byFolded.set(folded, {
+      text: keyword.text.trim(),
+      level: keyword.level,
+      folded,
+      length: chars.length,
+      boundedStart: isWordChar(chars[0]),
+      boundedEnd: isWordChar(chars[chars.length - 1]),
+    });
+  });
+  return [...byFolded.values()];
+}
+
+// Pinyin of a string, one reading per code point ('' for non-Chinese), in context.
+function contextualPinyin(chars: readonly string[]): string[] {
+  const readings = new Array<string>(chars.length).fill('');
+  const items = pinyin(chars.join(''), { type: 'all', toneType: 'none', v: true });
+  let position = 0;
+  for (const item of items) {
+    const width = [...item.origin].length;
+    if (item.isZh && width === 1) readings[position] = item.pinyin;
+    position += width;
+  }
+  return readings;
+}
+
+// All toneless readings of one character (polyphones), ü written v.
+function allReadings(char: string): string[] {
+  const [item] = pinyin(char, { type: 'all', toneType: 'none', v: true, multiple: true });
+  const readings = new Set<string>();
+  if (item?.pinyin) readings.add(item.pinyin);
+  for (const reading of item?.polyphonic ?? []) {
+    const plain = reading
+      .replace(/[üǖǘǚǜ]/gu, 'v')
+      .normalize('NFD')
+      .replace(/\p{M}/gu, '');
+    if (/^[a-z]+$/u.test(plain)) readings.add(plain);
+  }
+  return [...readings];
+}
+
+// Folds syllables that southern accents and recognisers confuse onto one form.
+function fuzzySyllable(syllable: string): string {
+  return syllable
+    .replace(/^([zcs])h/u, '$1')
+    .replace(/^n(?=[a-z])/u, 'l')
+    .replace(/^f/u, 'h')
+    .replace(/([aei])ng$/u, '$1n');
+}
+
+const MAX_VARIANTS = 32;
+
+// Homophone index: Chinese keywords as sequences of syllable ids, every polyphone reading
+// combination (up to MAX_VARIANTS, else the contextual reading only), in one automaton.
+class SoundIndex {
+  readonly #syllables = new Map<string, number>();
+  readonly #automaton: AhoCorasick;
+  readonly #owner: number[] = [];
+  readonly #fuzzy: boolean;
+
+  constructor(keywords: readonly CompiledKeyword[], fuzzy: boolean) {
+    this.#fuzzy = fuzzy;
+    const patterns: number[][] = [];
+    keywords.forEach((keyword, id) => {
+      const chars = [...keyword.folded];
+      if (chars.length < 2 || !chars.every((char) => HAN.test(char))) return;
+      const context = contextualPinyin(chars);
+      let variants: string[][] = [[]];
+      for (const [index, char] of chars.entries()) {
+        const readings = [...new Set([context[index]!, ...allReadings(char)].filter(Boolean))];
+        variants = variants.flatMap((prefix) => readings.map((reading) => [...prefix, reading]));
+        if (variants.length > MAX_VARIANTS) {
+          variants = [context];
+          break;
+        }
+      }
+      const seen = new Set<string>();
+      for (const variant of variants) {
+        const ids = variant.map((syllable) => this.#id(syllable, true)!);
+        const key = ids.join(',');
+        if (seen.has(key)) continue;
+        seen.add(key);
+        patterns.push(ids);
+        this.#owner.push(id);
+      }
+    });
+    this.#automaton = new AhoCorasick(patterns);
+  }
+
+  #id(syllable: string, create: boolean): number | undefined {
+    const key = this.#fuzzy ? fuzzySyllable(syllable) : syllable;
+    let id = this.#syllables.get(key);
+    if (id === undefined && create) {
+      id = this.#syllables.size;
+      this.#syllables.set(key, id);
+    }
+    return id;
+  }
+
+  /** Occurrences per keyword id (variants of one keyword ending at one place count once). */
+  count(chars: readonly string[]): Map<number, { count: number; text: string }> {
+    const found = new Map<number, { count: number; text: string; lastEnd: number }>();
+    if (this.#owner.length === 0 || !chars.some((char) => HAN.test(char))) return found;
+    // A syllable no keyword uses can never be part of a match: -1 resets the automaton.
+    const symbols = contextualPinyin(chars).map((reading) =>
+      reading === '' ? -1 : (this.#id(reading, false) ?? -1),
+    );
+    this.#automaton.search(symbols, (pattern, end) => {
+      const id = this.#owner[pattern]!;
+      const length = this.#automaton.patternLength(pattern);
+      const entry = found.get(id);
+      if (entry) {
+        if (entry.lastEnd !== end) {
+          entry.count += 1;
+          entry.lastEnd = end;
+        }
+      } else {
+        found.set(id, {
+          count: 1,
+          text: chars.slice(end - length + 1, end + 1).join(''),
+          lastEnd: end,
+        });
+      }
+    });
+    return found;
+  }
 }
