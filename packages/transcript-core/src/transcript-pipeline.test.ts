@@ -367,6 +367,23 @@ describe('pushUtterances (streaming mode)', () => {
     await pipeline.close();
   });
 
+  it('alerts on a definite utterance, never on the partial', async () => {
+    const { pipeline, events } = pipelineWith({ keywords: createKeywordMatcher(['张三']) });
+    await pipeline.pushUtterances([
+      { text: '张三你', definite: false, start_time: 0, end_time: 500 },
+    ]);
+    expect(names(events)).toEqual(['partial-changed']);
+    await pipeline.pushUtterances([
+      { text: '张三你来回答。', definite: true, start_time: 0, end_time: 1500 },
+    ]);
+    expect(names(events)).toEqual([
+      'partial-changed',
+      'line-appended',
+      'alert-raised',
+      'partial-changed',
+    ]);
+  });
+
   it('applies the same filters to definite utterances', async () => {
     const { pipeline } = pipelineWith();
     const results = await pipeline.pushUtterances([
@@ -423,6 +440,21 @@ describe('history folding', () => {
       line(6),
       line(7),
     ]);
+  });
+
+  it('flush waits for a running fold to be written', async () => {
+    const pending = deferred<string>();
+    const { pipeline } = pipelineWith({ summarize: () => pending.promise, fold });
+    for (let i = 0; i < 5; i += 1) await pipeline.pushLine(line(i));
+    let flushed = false;
+    const flushing = pipeline.flush().then(() => {
+      flushed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(flushed).toBe(false);
+    pending.resolve('摘要');
+    await flushing;
+    expect(await store.readSummary()).toBe('摘要');
   });
 
   it('never makes appends wait for the summarizer', async () => {
