@@ -442,6 +442,23 @@ describe('history folding', () => {
     ]);
   });
 
+  it('folds a long backlog in batches of at most maxEntries', async () => {
+    for (let i = 0; i < 12; i += 1) await store.append(line(i));
+    const sizes: number[] = [];
+    const summarize: Summarize = async (previous, entries) => {
+      sizes.push(entries.length);
+      return `${previous}+${entries.length}`;
+    };
+    const { pipeline } = pipelineWith({ summarize, fold: { ...fold, maxEntries: 4 } });
+    for (let i = 12; i < 15; i += 1) {
+      await pipeline.pushLine(line(i));
+      await pipeline.flush();
+    }
+    expect(sizes).toEqual([4, 4, 4]);
+    expect((await store.read()).entries.map((entry) => entry.text)).toEqual([12, 13, 14].map(line));
+    expect(await store.readSummary()).toBe('+4+4+4');
+  });
+
   it('flush waits for a running fold to be written', async () => {
     const pending = deferred<string>();
     const { pipeline } = pipelineWith({ summarize: () => pending.promise, fold });

@@ -46,6 +46,11 @@ export interface FoldOptions {
   threshold?: number;
   /** Entries left unfolded after a fold, for the rescue and catch-up windows. Default 20. */
   keepRecent?: number;
+  /**
+   * Most entries one `summarize` call gets (the oldest first); a longer backlog is folded over
+   * several appends. Bounds the LLM prompt when a long unfolded file is resumed. Default 200.
+   */
+  maxEntries?: number;
 }
 
 /** Options of {@link TranscriptPipeline}. */
@@ -235,7 +240,8 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
         `TranscriptPipeline: fold.keepRecent (${keepRecent}) must be smaller than fold.threshold (${threshold})`,
       );
     }
-    this.#fold = { threshold, keepRecent };
+    const maxEntries = checkInteger('fold.maxEntries', options.fold?.maxEntries ?? 200, 1);
+    this.#fold = { threshold, keepRecent, maxEntries };
   }
 
   /** The streaming mode's current partial (not-yet-definite) text; '' when none. */
@@ -506,7 +512,10 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
     this.#foldAbort = controller;
     const snapshot = this.#store.read().then((document) => ({
       previousSummary: document.summary,
-      entries: document.entries.slice(0, document.entries.length - this.#fold.keepRecent),
+      entries: document.entries.slice(
+        0,
+        Math.min(document.entries.length - this.#fold.keepRecent, this.#fold.maxEntries),
+      ),
     }));
     this.#folding = (async () => {
       let request: Awaited<typeof snapshot>;
