@@ -314,6 +314,15 @@ describe('pushSegment (local mode)', () => {
     ]);
   });
 
+  it('a sentence starting like the previous one a minute later is new, and alerts again', async () => {
+    const { pipeline, events } = pipelineWith({ keywords: createKeywordMatcher(['张三']) });
+    await pipeline.pushSegment({ text: '张三你来回答。', startMs: 0, endMs: 1500 });
+    expect(
+      await pipeline.pushSegment({ text: '张三你来回答。张三？', startMs: 60_000, endMs: 62_000 }),
+    ).toMatchObject({ action: 'appended' });
+    expect(events.filter(([name]) => name === 'alert-raised')).toHaveLength(2);
+  });
+
   it('only merges into entries it wrote from segments', async () => {
     const { pipeline } = pipelineWith();
     await pipeline.pushSegment({ text: '我们来看', startMs: 0, endMs: 800 });
