@@ -1,0 +1,51 @@
+/**
+ * Stable codes of {@link TranscriptCoreError}. Match on these, never on messages.
+ *
+ * - `TRANSCRIPT_INVALID_ARGUMENT`: an option, query, segment or keyword list is malformed.
+ * - `TRANSCRIPT_EMPTY_TEXT`: a text to write is empty after normalisation.
+ * - `TRANSCRIPT_NO_ENTRY`: `replaceLast` on a transcript that has no entry.
+ * - `TRANSCRIPT_CLOSED`: the store or pipeline was used after `close()`.
+ * - `TRANSCRIPT_IO_FAILED`: the file system refused a read or write (the `cause` is the
+ *   original Node error; the message names the path).
+ * - `TRANSCRIPT_SUMMARY_EMPTY`: a fold was asked to write an empty summary.
+ */
+export type TranscriptCoreErrorCode =
+  | 'TRANSCRIPT_INVALID_ARGUMENT'
+  | 'TRANSCRIPT_EMPTY_TEXT'
+  | 'TRANSCRIPT_NO_ENTRY'
+  | 'TRANSCRIPT_CLOSED'
+  | 'TRANSCRIPT_IO_FAILED'
+  | 'TRANSCRIPT_SUMMARY_EMPTY';
+
+const marker = Symbol.for('@class-assistant/transcript-core/error');
+
+/**
+ * The one error class this package throws. Recognise it with {@link isTranscriptCoreError}
+ * (works across duplicated package copies, unlike `instanceof`).
+ */
+export class TranscriptCoreError extends Error {
+  readonly code: TranscriptCoreErrorCode;
+  readonly [marker] = true;
+
+  constructor(code: TranscriptCoreErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'TranscriptCoreError';
+    this.code = code;
+  }
+}
+
+/**
+ * True when `error` is a {@link TranscriptCoreError} (from any copy of this package).
+ *
+ * @example
+ * try { await store.replaceLast('…'); }
+ * catch (error) { if (isTranscriptCoreError(error) && error.code === 'TRANSCRIPT_NO_ENTRY') … }
+ */
+export function isTranscriptCoreError(error: unknown): error is TranscriptCoreError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { [marker]?: unknown })[marker] === true &&
+    typeof (error as { code?: unknown }).code === 'string'
+  );
+}

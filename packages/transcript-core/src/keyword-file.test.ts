@@ -1,0 +1,137 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isTranscriptCoreError } from './errors.ts';
+import {
+  DEFAULT_KEYWORDS,
+  DEFAULT_KEYWORDS_FILE,
+  formatKeywordsFile,
+  KEYWORDS_FILE_HEADER,
+  loadKeywordsFile,
+  parseKeywords,
+  saveKeywordsFile,
+} from './keyword-file.ts';
+
+describe('parseKeywords', () => {
+  it('reads one keyword per line, skipping comments and blank lines', () => {
+    const { keywords, problems } = parseKeywords(
+      '# 我的名字\n张三\n\n  Tom Smith  \n＃ 全角注释\n',
+    );
+    expect(keywords).toEqual([
+      { text: '张三', level: 'alert' },
+      { text: 'Tom Smith', level: 'alert' },
+    ]);
+    expect(problems).toEqual([]);
+  });
+
+  it('marks keywords under [注意] / [attention] as the attention level', () => {
+    const { keywords } = parseKeywords(
+      '点名\n[注意]\n作业\n【提醒】\n回答\n[Attention]\nexam\n［alert］\nroll call\n',
+    );
+    expect(keywords).toEqual([
+      { text: '点名', level: 'alert' },
+      { text: '作业', level: 'attention' },
+      { text: '回答', level: 'alert' },
+      { text: 'exam', level: 'attention' },
+      { text: 'roll call', level: 'alert' },
+    ]);
+  });
+
+  it('keeps "#" inside a keyword (only a leading "#" is a comment)', () => {
+    expect(parseKeywords('C#\n').keywords).toEqual([{ text: 'C#', level: 'alert' }]);
+  });
+
+  it('reports what it skipped, with line numbers, instead of failing', () => {
+    const { keywords, problems } = parseKeywords(
+      '\uFEFF张三\r\n[重要]\r\n考试\r\n？？\r\n张三\r\n',
+    );
+    expect(keywords).toEqual([
+      { text: '张三', level: 'alert' },
+      { text: '考试', level: 'alert' },
+    ]);
+    expect(problems.map((problem) => problem.line)).toEqual([2, 4, 5]);
+    expect(problems[0]?.message).toMatch(/unknown section "\[重要\]"/);
+    expect(problems[1]?.message).toMatch(/letter or digit/);
+    expect(problems[2]?.message).toMatch(/already listed on line 1/);
+  });
+
+  it('a duplicate at the alert level raises the earlier attention keyword', () => {
+    const { keywords } = parseKeywords('[注意]\n考试\n[提醒]\n考试\n');
+    expect(keywords).toEqual([{ text: '考试', level: 'alert' }]);
+  });
+});
+
+describe('formatKeywordsFile and the default file', () => {
+  it('round-trips through parseKeywords', () => {
+    const list = [
+      { text: '张三', level: 'alert' as const },
+      { text: 'final exam', level: 'attention' as const },
+      { text: '作业', level: 'attention' as const },
+    ];
+    const content = formatKeywordsFile(list);
+    expect(content.startsWith(KEYWORDS_FILE_HEADER)).toBe(true);
+    expect(parseKeywords(content)).toEqual({ keywords: list, problems: [] });
+  });
+
+  it('the default file documents the format and parses to the default keywords', () => {
+    expect(DEFAULT_KEYWORDS_FILE).toContain('[注意]');
+    expect(DEFAULT_KEYWORDS_FILE).toContain('# One keyword per line');
+    expect(parseKeywords(DEFAULT_KEYWORDS_FILE)).toEqual({
+      keywords: DEFAULT_KEYWORDS,
+      problems: [],
+    });
+    expect(DEFAULT_KEYWORDS.some((k) => k.text === '点名' && k.level === 'alert')).toBe(true);
+    expect(DEFAULT_KEYWORDS.some((k) => k.text === '作业' && k.level === 'attention')).toBe(true);
+  });
+
+  it('refuses keywords the format cannot hold', () => {
+    for (const bad of ['#1号', '[注意]', '  ', '？']) {
+      try {
+        formatKeywordsFile([bad]);
+        expect.unreachable(`accepted ${bad}`);
+      } catch (error) {
+        expect(isTranscriptCoreError(error) && error.code).toBe('TRANSCRIPT_INVALID_ARGUMENT');
+      }
+    }
+  });
+});
+
+describe('loadKeywordsFile / saveKeywordsFile', () => {
+  let folder: string;
+  beforeEach(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'keywords-'));
+  });
+  afterEach(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('creates the default file on first run when asked to', async () => {
+    const path = join(folder, 'keywords.txt');
+    const loaded = await loadKeywordsFile(path, { createIfMissing: true });
+    expect(loaded.created).toBe(true);
+    expect(loaded.keywords).toEqual(DEFAULT_KEYWORDS);
+    expect(await readFile(path, 'utf8')).toBe(DEFAULT_KEYWORDS_FILE);
+    const again = await loadKeywordsFile(path, { createIfMissing: true });
+    expect(again.created).toBe(false);
+  });
+
+  it('reads a file the user edited, and reloads it on demand', async () => {
+    const path = join(folder, 'keywords.txt');
+    await writeFile(path, '# mine\n王小明\n');
+    expect((await loadKeywordsFile(path)).keywords).toEqual([{ text: '王小明', level: 'alert' }]);
+    await saveKeywordsFile(path, ['王小明', { text: 'quiz', level: 'attention' }]);
+    expect((await loadKeywordsFile(path)).keywords).toEqual([
+      { text: '王小明', level: 'alert' },
+      { text: 'quiz', level: 'attention' },
+    ]);
+  });
+
+  it('names the path when the file is missing and creation was not asked for', async () => {
+    const path = join(folder, 'missing.txt');
+    await expect(loadKeywordsFile(path)).rejects.toMatchObject({
+      code: 'TRANSCRIPT_IO_FAILED',
+      message: expect.stringContaining(path),
+    });
+  });
+});

@@ -1,0 +1,123 @@
+// The near-duplicate filter (backend spec §3: "repeated sentences and similar corrections").
+// Defaults are those of the product this one replaces (issue 3); every threshold is an option.
+import { TranscriptCoreError } from './errors.ts';
+import { similarityRatio } from './similarity.ts';
+import { comparisonKey } from './text.ts';
+
+/** Options of {@link isNearDuplicate} / {@link findNearDuplicate}. */
+export interface NearDuplicateOptions {
+  /** How many of the most recent entries to compare with. Default 8. */
+  window?: number;
+  /** Containment counts when shorter / longer length ≥ this. Default 0.8. */
+  containmentRatio?: number;
+  /** Containment needs both texts at least this long (code points). Default 4. */
+  containmentMinChars?: number;
+  /** `similarityRatio(text, entry)` at or above this is a duplicate. Default 0.88. */
+  similarityThreshold?: number;
+  /** Similarity needs both texts at least this long (code points). Default 6. */
+  similarityMinChars?: number;
+}
+
+/** Why {@link findNearDuplicate} judged a text a duplicate, and of which entry. */
+export interface NearDuplicateMatch {
+  /** The earlier entry the text duplicates, as given. */
+  entry: string;
+  /** Its index in the `recentEntries` array passed in. */
+  index: number;
+  /** `equal`, `contained` (one contains the other) or `similar` (difflib ratio). */
+  kind: 'equal' | 'contained' | 'similar';
+  /** difflib ratio of the compared forms (1 for `equal`). */
+  ratio: number;
+}
+
+interface ResolvedOptions {
+  window: number;
+  containmentRatio: number;
+  containmentMinChars: number;
+  similarityThreshold: number;
+  similarityMinChars: number;
+}
+
+/** Checks and fills in {@link NearDuplicateOptions}; throws on a malformed value. */
+export function resolveNearDuplicateOptions(options: NearDuplicateOptions = {}): ResolvedOptions {
+  const resolved: ResolvedOptions = {
+    window: options.window ?? 8,
+    containmentRatio: options.containmentRatio ?? 0.8,
+    containmentMinChars: options.containmentMinChars ?? 4,
+    similarityThreshold: options.similarityThreshold ?? 0.88,
+    similarityMinChars: options.similarityMinChars ?? 6,
+  };
+  for (const [name, value] of Object.entries(resolved)) {
+    const isRatio = name === 'containmentRatio' || name === 'similarityThreshold';
+    const valid = isRatio
+      ? Number.isFinite(value) && value >= 0 && value <= 1
+      : Number.isInteger(value) && value >= 0;
+    if (!valid) {
+      throw new TranscriptCoreError(
+        'TRANSCRIPT_INVALID_ARGUMENT',
+        `nearDuplicate.${name} must be ${isRatio ? 'a number in [0, 1]' : 'an integer ≥ 0'}, got ${String(value)}`,
+      );
+    }
+  }
+  return resolved;
+}
+
+/**
+ * Finds the recent entry `text` repeats, or `null`. Compared are the last `window` entries
+ * (default 8), newest first, after {@link normalizeText}, NFKC, lower-casing and removing
+ * trailing `。？！；!?;，,、` and spaces. A text is a near-duplicate of an entry when:
+ * they are equal; or one contains the other, both have ≥ 4 code points and shorter / longer
+ * ≥ 0.8; or both have ≥ 6 code points and `similarityRatio(text, entry)` ≥ 0.88.
+ *
+ * @example
+ * findNearDuplicate('今天我们来讲线性代数。', ['今天我们讲线性代数'])
+ * // { entry: '今天我们讲线性代数', index: 0, kind: 'similar', ratio: 0.947… }
+ */
+export function findNearDuplicate(
+  text: string,
+  recentEntries: readonly string[],
+  options: NearDuplicateOptions = {},
+): NearDuplicateMatch | null {
+  const settings = resolveNearDuplicateOptions(options);
+  const key = comparisonKey(text);
+  const keyLength = [...key].length;
+  if (keyLength === 0) return null;
+  const first = Math.max(0, recentEntries.length - settings.window);
+  for (let index = recentEntries.length - 1; index >= first; index -= 1) {
+    const entry = recentEntries[index]!;
+    const other = comparisonKey(entry);
+    const otherLength = [...other].length;
+    if (otherLength === 0) continue;
+    if (key === other) return { entry, index, kind: 'equal', ratio: 1 };
+    const shorter = Math.min(keyLength, otherLength);
+    const longer = Math.max(keyLength, otherLength);
+    if (
+      shorter >= settings.containmentMinChars &&
+      shorter / longer >= settings.containmentRatio &&
+      (key.includes(other) || other.includes(key))
+    ) {
+      return { entry, index, kind: 'contained', ratio: similarityRatio(key, other) };
+    }
+    if (shorter >= settings.similarityMinChars) {
+      const ratio = similarityRatio(key, other);
+      if (ratio >= settings.similarityThreshold) return { entry, index, kind: 'similar', ratio };
+    }
+  }
+  return null;
+}
+
+/**
+ * True when `text` repeats or merely corrects one of the last `window` entries; see
+ * {@link findNearDuplicate} for the exact rule.
+ *
+ * @example
+ * isNearDuplicate('Please open your books.', ['please open your books'])  // true
+ * isNearDuplicate('请翻到第42页', ['请翻到第24页'])                         // false (< 0.88)
+ */
+export function isNearDuplicate(
+  text: string,
+  recentEntries: readonly string[],
+  options: NearDuplicateOptions = {},
+): boolean {
+  return findNearDuplicate(text, recentEntries, options) !== null;
+}

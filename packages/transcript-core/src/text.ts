@@ -1,0 +1,162 @@
+// Text normalisation and the meaningfulness filter (backend spec §3: "a meaningfulness filter").
+// Pure functions; no I/O.
+
+/** Options of {@link isMeaningful}. */
+export interface MeaningfulOptions {
+  /**
+   * Fewest letters or digits (code points; a CJK character counts as one) a text needs to be
+   * worth a transcript line. Default 2: drops `嗯`, `a`, `3`; keeps `好的`, `OK`, `12`.
+   */
+  minChars?: number;
+  /**
+   * Hesitation sounds: a text made of nothing but these (any case or width, any
+   * punctuation) is not meaningful. Default {@link DEFAULT_FILLERS}; pass `[]` to keep them.
+   */
+  fillers?: readonly string[];
+}
+
+/** Hesitation sounds a speech recogniser transcribes that carry no content. */
+export const DEFAULT_FILLERS: readonly string[] = Object.freeze([
+  '嗯',
+  '啊',
+  '呃',
+  '额',
+  '哦',
+  '噢',
+  '喔',
+  '唔',
+  '哎',
+  '唉',
+  '诶',
+  '欸',
+  '哈',
+  '嘿',
+  '呀',
+  'um',
+  'umm',
+  'uh',
+  'uhm',
+  'uhh',
+  'er',
+  'erm',
+  'ah',
+  'ahh',
+  'hm',
+  'hmm',
+  'hmmm',
+  'mm',
+  'mhm',
+  'oh',
+  'ooh',
+  'eh',
+]);
+
+// Characters that never belong in a transcript line: controls (whitespace ones are turned into
+// spaces first), zero-width spaces, direction marks and the byte-order mark. The zero-width
+// (non-)joiners stay: emoji sequences and some scripts need them.
+const INVISIBLE = /[\p{Cc}\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/gu;
+const WHITESPACE_RUN = /\s+/gu;
+// Scripts written without spaces, plus CJK punctuation. Hangul is left out on purpose: Korean
+// separates words with spaces.
+const UNSPACED =
+  '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u3000-\\u303F\\uFF01-\\uFF0F\\uFF1A-\\uFF20\\uFF3B-\\uFF40\\uFF5B-\\uFF65';
+const SPACE_BETWEEN_UNSPACED = new RegExp(`(?<=[${UNSPACED}]) (?=[${UNSPACED}])`, 'gu');
+const CONTENT_CHAR = /[\p{L}\p{N}]/u;
+
+/**
+ * Normalises recogniser output into one transcript line: removes invisible characters, turns
+ * every run of whitespace (newlines included) into one space, trims, and removes the spaces
+ * some recognisers (e.g. Vosk's Chinese models) put between CJK words. Case, width and
+ * punctuation are kept: `，` stays `，`.
+ *
+ * @example
+ * normalizeText('  今天 我们 讲\n线性代数 ')   // '今天我们讲线性代数'
+ * normalizeText('Hello   world')             // 'Hello world'
+ */
+export function normalizeText(text: string): string {
+  return text
+    .replace(WHITESPACE_RUN, ' ')
+    .replace(INVISIBLE, '')
+    .replace(WHITESPACE_RUN, ' ')
+    .trim()
+    .replace(SPACE_BETWEEN_UNSPACED, '');
+}
+
+/** Number of letters and digits in `text`, counted in code points. */
+export function countContentChars(text: string): number {
+  let count = 0;
+  for (const char of text) if (CONTENT_CHAR.test(char)) count += 1;
+  return count;
+}
+
+/**
+ * Case- and width-insensitive form used for comparing and matching (NFKC, lower case,
+ * normalised spacing). Not for display: NFKC turns `，` into `,`.
+ */
+export function foldText(text: string): string {
+  return normalizeText(text.normalize('NFKC').toLowerCase());
+}
+
+/**
+ * True when `text` is worth a transcript line: after normalisation it has at least `minChars`
+ * letters or digits (CJK, Latin and digits all count) and is not only hesitation sounds.
+ * Punctuation-only and empty texts are never meaningful.
+ *
+ * @example
+ * isMeaningful('。。。')        // false
+ * isMeaningful('嗯嗯，啊')       // false (fillers only)
+ * isMeaningful('好的')          // true
+ * isMeaningful('OK')            // true
+ */
+export function isMeaningful(text: string, options: MeaningfulOptions = {}): boolean {
+  const minChars = options.minChars ?? 2;
+  if (!Number.isFinite(minChars) || minChars < 0) {
+    throw new RangeError(`isMeaningful: minChars must be a number ≥ 0, got ${String(minChars)}`);
+  }
+  const folded = foldText(text);
+  let content = '';
+  for (const char of folded) if (CONTENT_CHAR.test(char)) content += char;
+  if ([...content].length < Math.max(1, minChars)) return false;
+  return !isFillersOnly(content, options.fillers ?? DEFAULT_FILLERS);
+}
+
+// Greedy longest-first segmentation of the content characters into filler words.
+function isFillersOnly(content: string, fillers: readonly string[]): boolean {
+  if (fillers.length === 0) return false;
+  const words = [...new Set(fillers.map((filler) => foldText(filler)).filter(Boolean))].sort(
+    (a, b) => b.length - a.length,
+  );
+  let position = 0;
+  outer: while (position < content.length) {
+    for (const word of words) {
+      if (content.startsWith(word, position)) {
+        position += word.length;
+        continue outer;
+      }
+    }
+    return false;
+  }
+  return true;
+}
+
+// Trailing characters ignored when comparing entries (issue 3: 。？！；!?;，,、 and spaces;
+// after NFKC the full-width ones are already ASCII, the ideographic ones are listed here).
+const TRAILING_IGNORED = /[。？！；!?;，,、\s]+$/u;
+
+/**
+ * The key two entries are compared by: {@link foldText}, then trailing sentence punctuation
+ * and spaces removed.
+ */
+export function comparisonKey(text: string): string {
+  return foldText(text).replace(TRAILING_IGNORED, '');
+}
+
+const SENTENCE_END = /[。？！；!?;.…][」』”"’'）)\]]*$/u;
+
+/**
+ * True when `text` ends like a finished sentence or clause (。？！；.?!; …), optionally followed
+ * by closing quotes or brackets.
+ */
+export function endsSentence(text: string): boolean {
+  return SENTENCE_END.test(text.trimEnd());
+}

@@ -1,0 +1,542 @@
+// The transcript file (issue 3 "Transcript file"; design.md §3 durability).
+//
+// Invariants:
+// - An append is one positional write of `[HH:MM:SS] text\n` at the end of the file, then
+//   fdatasync, before the promise resolves: O(line), never a rewrite, and an acknowledged line
+//   survives a crash.
+// - replaceLast writes the new last line over the old one in one write (padded with line breaks
+//   when shorter, then truncated), so a crash leaves the old or the new line, plus at most some
+//   blank lines.
+// - fold and reset write a temp file in the same folder, fsync it, rename it over the file and
+//   fsync the folder: a reader sees the old or the new file, never a mix.
+// - The store keeps a model of the file (entries, summary, where the last entry starts). Before
+//   each operation it compares the file's inode, size and mtime with what it last wrote; when
+//   someone else changed the file, it re-reads it first.
+import type { FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { syncDirectory, tempFilePrefix, writeFileAtomic } from './atomic-file.ts';
+import { TranscriptCoreError } from './errors.ts';
+import { normalizeText } from './text.ts';
+import type {
+  RecentQuery,
+  TranscriptDocument,
+  TranscriptEntry,
+  TranscriptHeader,
+} from './transcript-format.ts';
+import {
+  checkRecentQuery,
+  classifyLines,
+  documentFromLines,
+  formatClockTime,
+  formatEntryLine,
+  formatHeaderLines,
+  formatSummaryBlock,
+  parseTranscript,
+  sanitizeSummary,
+  selectRecent,
+} from './transcript-format.ts';
+
+/** Options of {@link TranscriptStore.open}. */
+export interface TranscriptStoreOptions {
+  /** The clock entries are stamped with and `readRecent({ minutes })` counts from. */
+  now?: () => Date;
+  /**
+   * fsync every change before it resolves (default true). Only turn off for throw-away files:
+   * without it a crash may lose acknowledged lines.
+   */
+  durable?: boolean;
+}
+
+/** What a new class's header says (see {@link TranscriptStore.reset}). */
+export interface NewClassHeader {
+  courseName?: string;
+  materialName?: string;
+}
+
+/** Input of {@link TranscriptStore.fold}. */
+export interface FoldRequest {
+  /** The new history summary (replaces the old one, so it should cover it). Not empty. */
+  summary: string;
+  /** The oldest entries to fold, exactly as read; the fold is refused if they changed since. */
+  entries: readonly TranscriptEntry[];
+}
+
+/** Result of {@link TranscriptStore.fold}. */
+export type FoldOutcome =
+  | { folded: true; foldedCount: number; keptCount: number }
+  | { folded: false; reason: 'entries-changed' };
+
+interface FileIdentity {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+interface ScannedFile {
+  lines: string[];
+  starts: number[];
+  size: number;
+  endsWithNewline: boolean;
+  eol: '\n' | '\r\n';
+}
+
+/**
+ * A transcript file opened for writing. Appends are O(line) and durable, replacing the last
+ * entry rewrites only that entry, folding rewrites the file atomically. Methods may be called
+ * concurrently: they run one at a time, in call order. When the file is changed by someone else
+ * (an editor, another program), the store notices and re-reads it before its next operation;
+ * when it is deleted, the store starts a new one.
+ *
+ * @example
+ * const store = await TranscriptStore.open('data/class_transcript.txt');
+ * await store.append('同学们好，今天讲第三章。');      // [10:00:01] 同学们好，今天讲第三章。
+ * const recent = await store.readRecent({ minutes: 2 });
+ */
+export class TranscriptStore {
+  /** The file path. */
+  readonly path: string;
+  readonly #now: () => Date;
+  readonly #durable: boolean;
+  #handle: FileHandle | null = null;
+  #tail: Promise<unknown> = Promise.resolve();
+  #closed = false;
+  #identity: FileIdentity | null = null;
+  // The model of the file.
+  #header: TranscriptHeader = { startedAt: null, courseName: null, materialName: null };
+  #headerLines: string[] = [];
+  #summary = '';
+  #entries: TranscriptEntry[] = [];
+  #size = 0;
+  #endsWithNewline = true;
+  #eol: '\n' | '\r\n' = '\n';
+  /** Byte offset of the last entry when it is the last non-blank line; else null. */
+  #lastEntryStart: number | null = null;
+
+  private constructor(path: string, options: TranscriptStoreOptions) {
+    this.path = path;
+    this.#now = options.now ?? (() => new Date());
+    this.#durable = options.durable ?? true;
+  }
+
+  /**
+   * Opens a transcript file, creating it (and its folder) when missing. Any file works: one
+   * written by this package, by the product this one replaces, or by hand. Temp files left by
+   * a fold that was killed are removed; a last line torn by a crash mid-append loses only its
+   * incomplete final character.
+   *
+   * @throws TranscriptCoreError `TRANSCRIPT_IO_FAILED` when the file cannot be opened.
+   */
+  static async open(path: string, options: TranscriptStoreOptions = {}): Promise<TranscriptStore> {
+    if (typeof path !== 'string' || path === '') {
+      throw new TranscriptCoreError(
+        'TRANSCRIPT_INVALID_ARGUMENT',
+        `TranscriptStore.open: path must be a non-empty string, got ${JSON.stringify(path)}`,
+      );
+    }
+    const store = new TranscriptStore(path, options);
+    await store.#io('open', async () => {
+      await mkdir(dirname(path), { recursive: true });
+      await removeStaleTempFiles(path);
+      await store.#reload({ repairTornLine: true });
+    });
+    return store;
+  }
+
+  /** Number of real entries (summary excluded) as of the last operation. */
+  get entryCount(): number {
+    return this.#entries.length;
+  }
+
+  /**
+   * Appends `[HH:MM:SS] text` — the time from the clock, or `options.time` — and fsyncs it.
+   * The text is normalised to one line ({@link normalizeText}).
+   *
+   * @throws TranscriptCoreError `TRANSCRIPT_EMPTY_TEXT`, `TRANSCRIPT_CLOSED`,
+   *   `TRANSCRIPT_IO_FAILED`.
+   */
+  append(text: string, options: { time?: Date } = {}): Promise<TranscriptEntry> {
+    return this.#run('append', async () => {
+      const entry = { time: formatClockTime(options.time ?? this.#now()), text: entryText(text) };
+      const prefix = this.#endsWithNewline ? '' : this.#eol;
+      const bytes = Buffer.from(`${prefix}${formatEntryLine(entry)}${this.#eol}`, 'utf8');
+      const start = this.#size;
+      this.#identity = null; // until the write is complete, the model is not trusted
+      await writeAll(this.#handle!, bytes, start);
+      if (this.#durable) await this.#handle!.datasync();
+      this.#entries.push(entry);
+      this.#size = start + bytes.length;
+      this.#lastEntryStart = start + Buffer.byteLength(prefix);
+      this.#endsWithNewline = true;
+      await this.#remember();
+      return { ...entry };
+    });
+  }
+
+  /**
+   * Replaces the text of the last entry, keeping its time. Only that line is rewritten (the
+   * file is rewritten atomically instead in the rare case that other lines follow the entry).
+   *
+   * @throws TranscriptCoreError `TRANSCRIPT_NO_ENTRY` when there is no entry,
+   *   `TRANSCRIPT_EMPTY_TEXT`, `TRANSCRIPT_CLOSED`, `TRANSCRIPT_IO_FAILED`.
+   */
+  replaceLast(text: string): Promise<TranscriptEntry> {
+    return this.#run('replaceLast', async () => {
+      const last = this.#entries[this.#entries.length - 1];
+      if (!last) {
+        throw new TranscriptCoreError(
+          'TRANSCRIPT_NO_ENTRY',
+          `replaceLast: ${this.path} has no entry to replace`,
+        );
+      }
+      const entry = { time: last.time, text: entryText(text) };
+      const start = this.#lastEntryStart;
+      if (start === null) {
+        await this.#rewriteLastEntryLine(entry);
+        return { ...entry };
+      }
+      const line = Buffer.from(`${formatEntryLine(entry)}${this.#eol}`, 'utf8');
+      const region = this.#size - start;
+      this.#identity = null;
+      if (line.length >= region) {
+        await writeAll(this.#handle!, line, start);
+      } else {
+        // One write the size of the old region: a crash before the truncate leaves blank lines.
+        const padded = Buffer.alloc(region, 0x0a);
+        line.copy(padded);
+        await writeAll(this.#handle!, padded, start);
+        await this.#handle!.truncate(start + line.length);
+      }
+      if (this.#durable) await this.#handle!.datasync();
+      this.#entries[this.#entries.length - 1] = entry;
+      this.#size = start + line.length;
+      this.#endsWithNewline = true;
+      await this.#remember();
+      return { ...entry };
+    });
+  }
+
+  /**
+   * The last `count` entries, or those of the last `minutes` minutes by the store's clock.
+   * The history summary is never included. See `selectRecent` for dates and midnight.
+   *
+   * @throws TranscriptCoreError `TRANSCRIPT_INVALID_ARGUMENT` for a malformed query.
+   */
+  readRecent(query: RecentQuery): Promise<TranscriptEntry[]> {
+    return this.#run('readRecent', async () => {
+      checkRecentQuery(query);
+      // The clock is only read when it matters (a count query needs no time).
+      const now = 'minutes' in query ? this.#now() : new Date(0);
+      return selectRecent({ entries: this.#entries, header: this.#header }, query, now);
+    });
+  }
+
+  /** The history summary ('' when the file has none). */
+  readSummary(): Promise<string> {
+    return this.#run('readSummary', async () => this.#summary);
+  }
+
+  /** The header: start time, course and material, when the file has them. */
+  readHeader(): Promise<TranscriptHeader> {
+    return this.#run('readHeader', async () => ({ ...this.#header }));
+  }
+
+  /** The whole document as parsed (entries copied). */
+  read(): Promise<TranscriptDocument> {
+    return this.#run('read', async () => ({
+      header: { ...this.#header },
+      headerLines: [...this.#headerLines],
+      summary: this.#summary,
+      entries: this.#entries.map((entry) => ({ ...entry })),
+    }));
+  }
+
+  /**
+   * Folds the oldest entries into the history-summary block: the file becomes its header
+   * lines, the block holding `summary`, then the remaining entries — written atomically (temp
+   * file, fsync, rename, fsync of the folder). Refused, with nothing changed, when the file's
+   * oldest entries are no longer exactly `entries` (an entry was replaced, the file edited).
+   * Decoration lines among the entries (`=== … ===`) are not kept.
+   *
+   * @throws TranscriptCoreError `TRANSCRIPT_SUMMARY_EMPTY` for a blank summary,
+   *   `TRANSCRIPT_CLOSED`, `TRANSCRIPT_IO_FAILED`.
+   */
+  fold(request: FoldRequest): Promise<FoldOutcome> {
+    return this.#run('fold', async () => {
+      const summary = sanitizeSummary(String(request.summary ?? ''));
+      if (summary === '') {
+        throw new TranscriptCoreError(
+          'TRANSCRIPT_SUMMARY_EMPTY',
+          `fold: the summary for ${this.path} is empty; nothing was folded`,
+        );
+      }
+      const folded = request.entries;
+      const unchanged =
+        folded.length <= this.#entries.length &&
+        folded.every(
+          (entry, index) =>
+            entry.time === this.#entries[index]!.time && entry.text === this.#entries[index]!.text,
+        );
+      if (!unchanged) return { folded: false, reason: 'entries-changed' };
+      const kept = this.#entries.slice(folded.length);
+      let content = '';
+      if (this.#headerLines.length > 0) content += `${this.#headerLines.join('\n')}\n\n`;
+      content += formatSummaryBlock(summary);
+      for (const entry of kept) content += `${formatEntryLine(entry)}\n`;
+      await this.#replaceFile(content);
+      return { folded: true, foldedCount: folded.length, keptCount: kept.length };
+    });
+  }
+
+  /**
+   * Starts a new class: replaces the file (atomically) with a header — `=== 课堂记录 开始于
+   * YYYY-MM-DD HH:MM:SS ===`, then `课程：…` and `参考资料：…` when given — and no entries.
+   * Copy the old file first if it should be kept.
+   */
+  reset(header: NewClassHeader = {}): Promise<void> {
+    return this.#run('reset', async () => {
+      const lines = formatHeaderLines(this.#now(), header);
+      await this.#replaceFile(`${lines.join('\n')}\n\n`);
+    });
+  }
+
+  /** Waits for pending operations and releases the file. Later calls throw `TRANSCRIPT_CLOSED`. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#tail.catch(() => {});
+    await this.#handle?.close().catch(() => {});
+    this.#handle = null;
+  }
+
+  // Runs `operation` after the previous ones, on a fresh model, mapping fs errors.
+  #run<T>(name: string, operation: () => Promise<T>): Promise<T> {
+    if (this.#closed) {
+      return Promise.reject(
+        new TranscriptCoreError(
+          'TRANSCRIPT_CLOSED',
+          `${name}: the store for ${this.path} is closed`,
+        ),
+      );
+    }
+    const result = this.#tail.then(() =>
+      this.#io(name, async () => {
+        await this.#ensureFresh();
+        return operation();
+      }),
+    );
+    this.#tail = result.catch(() => {});
+    return result;
+  }
+
+  async #io<T>(name: string, operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (error instanceof TranscriptCoreError) throw error;
+      this.#identity = null; // re-read the file before the next operation
+      const message = error instanceof Error ? error.message : String(error);
+      throw new TranscriptCoreError(
+        'TRANSCRIPT_IO_FAILED',
+        `${name}: cannot use transcript file ${this.path}: ${message}`,
+        { cause: error },
+      );
+    }
+  }
+
+  async #ensureFresh(): Promise<void> {
+    const current = await stat(this.path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    });
+    const known = this.#identity;
+    if (
+      current &&
+      known &&
+      current.ino === known.ino &&
+      current.size === known.size &&
+      current.mtimeMs === known.mtimeMs
+    ) {
+      return;
+    }
+    await this.#reload({ repairTornLine: false });
+  }
+
+  // (Re)reads the file into the model and (re)opens the handle; creates a missing file.
+  async #reload(options: { repairTornLine: boolean }): Promise<void> {
+    await this.#handle?.close().catch(() => {});
+    this.#handle = null;
+    let handle: FileHandle;
+    try {
+      handle = await open(this.path, 'r+');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      handle = await open(this.path, 'a+');
+      await handle.close();
+      if (this.#durable) await syncDirectory(dirname(this.path));
+      handle = await open(this.path, 'r+');
+    }
+    this.#handle = handle;
+    let buffer = await handle.readFile();
+    if (options.repairTornLine) {
+      const keep = completeUtf8Length(buffer);
+      if (keep < buffer.length) {
+        await handle.truncate(keep);
+        if (this.#durable) await handle.datasync();
+        buffer = buffer.subarray(0, keep);
+      }
+    }
+    this.#loadModel(scanFile(buffer));
+    await this.#remember();
+  }
+
+  #loadModel(file: ScannedFile): void {
+    const classified = classifyLines(file.lines);
+    const document = documentFromLines(classified);
+    this.#header = document.header;
+    this.#headerLines = document.headerLines;
+    this.#summary = document.summary;
+    this.#entries = document.entries;
+    this.#size = file.size;
+    this.#endsWithNewline = file.endsWithNewline;
+    this.#eol = file.eol;
+    const lastContent = classified.findLast((line) => line.kind !== 'blank');
+    this.#lastEntryStart = lastContent?.kind === 'entry' ? file.starts[lastContent.index]! : null;
+  }
+
+  async #remember(): Promise<void> {
+    const current = await this.#handle!.stat();
+    this.#identity = { ino: current.ino, size: current.size, mtimeMs: current.mtimeMs };
+  }
+
+  async #replaceFile(content: string): Promise<void> {
+    this.#identity = null;
+    const text = this.#eol === '\n' ? content : content.replaceAll('\n', this.#eol);
+    await writeFileAtomic(this.path, text, { durable: this.#durable });
+    await this.#reload({ repairTornLine: false });
+  }
+
+  // The last entry is followed by other lines: rewrite the file with only that line changed.
+  async #rewriteLastEntryLine(entry: TranscriptEntry): Promise<void> {
+    const file = scanFile(await readFile(this.path));
+    const last = classifyLines(file.lines).findLast((line) => line.kind === 'entry');
+    if (!last) {
+      throw new TranscriptCoreError(
+        'TRANSCRIPT_NO_ENTRY',
+        `replaceLast: ${this.path} has no entry`,
+      );
+    }
+    file.lines[last.index] = formatEntryLine(entry);
+    await this.#replaceFile(`${file.lines.join('\n')}\n`);
+  }
+}
+
+/**
+ * Reads and parses a transcript file without opening it for writing. A missing file reads as
+ * an empty document.
+ *
+ * @throws TranscriptCoreError `TRANSCRIPT_IO_FAILED` when the file exists but cannot be read.
+ */
+export async function readTranscriptFile(path: string): Promise<TranscriptDocument> {
+  try {
+    return parseTranscript(await readFile(path, 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return parseTranscript('');
+    throw new TranscriptCoreError(
+      'TRANSCRIPT_IO_FAILED',
+      `cannot read transcript file ${path}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+}
+
+function entryText(text: string): string {
+  const clean = normalizeText(String(text ?? ''));
+  if (clean === '') {
+    throw new TranscriptCoreError(
+      'TRANSCRIPT_EMPTY_TEXT',
+      `an entry needs text; got ${JSON.stringify(text)}`,
+    );
+  }
+  return clean;
+}
+
+// Lines with the byte offset each starts at. Splitting bytes on LF is safe in UTF-8 (no
+// multi-byte character contains 0x0A); a CR before the LF belongs to the line break.
+function scanFile(buffer: Buffer): ScannedFile {
+  const lines: string[] = [];
+  const starts: number[] = [];
+  let crlf = 0;
+  let position =
+    buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+  let endsWithNewline = true;
+  while (position < buffer.length) {
+    const newline = buffer.indexOf(0x0a, position);
+    const end = newline === -1 ? buffer.length : newline;
+    const contentEnd = end > position && buffer[end - 1] === 0x0d ? end - 1 : end;
+    if (contentEnd !== end) crlf += 1;
+    lines.push(buffer.toString('utf8', position, contentEnd));
+    starts.push(position);
+    if (newline === -1) {
+      endsWithNewline = false;
+      break;
+    }
+    position = newline + 1;
+  }
+  return {
+    lines,
+    starts,
+    size: buffer.length,
+    endsWithNewline,
+    eol: crlf > 0 && crlf * 2 >= lines.length ? '\r\n' : '\n',
+  };
+}
+
+// Length of `buffer` without an incomplete UTF-8 sequence at its very end (what a write
+// interrupted by a crash can leave). Complete files are returned whole.
+function completeUtf8Length(buffer: Buffer): number {
+  const length = buffer.length;
+  for (let back = 1; back <= Math.min(3, length); back += 1) {
+    const byte = buffer[length - back]!;
+    if ((byte & 0xc0) === 0x80) continue; // continuation byte: look further back
+    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return needed > back ? length - back : length;
+  }
+  return length;
+}
+
+async function writeAll(handle: FileHandle, bytes: Buffer, position: number): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) {
+    const { bytesWritten } = await handle.write(
+      bytes,
+      written,
+      bytes.length - written,
+      position + written,
+    );
+    written += bytesWritten;
+  }
+}
+
+// Temp files of folds killed mid-write: `.<name>.tmp-<pid>-<random>`, removed unless the
+// process that made them is still running (it may be folding right now — this process too,
+// through another store on the same file).
+async function removeStaleTempFiles(path: string): Promise<void> {
+  const prefix = tempFilePrefix(path);
+  const names = await readdir(dirname(path)).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    if (Number.isInteger(pid) && pid > 0 && isRunning(pid)) continue;
+    await rm(join(dirname(path), name), { force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
