@@ -3,10 +3,19 @@
 // definite-utterance writing, keyword alerts on the newly written line only, and history
 // folding in the background.
 import { EventEmitter } from 'node:events';
+import { TranscriptCoreError } from './errors.ts';
 import type { KeywordLevel } from './keyword-file.ts';
 import type { KeywordMatch, KeywordMatcher } from './keyword-matcher.ts';
 import type { NearDuplicateOptions } from './near-duplicate.ts';
+import { findNearDuplicate, resolveNearDuplicateOptions } from './near-duplicate.ts';
 import type { MeaningfulOptions } from './text.ts';
+import {
+  comparisonKey,
+  countContentChars,
+  endsSentence,
+  isMeaningful,
+  normalizeText,
+} from './text.ts';
 import type { TranscriptEntry } from './transcript-format.ts';
 import type { TranscriptStore } from './transcript-store.ts';
 
@@ -162,51 +171,465 @@ export type IntakeResult =
 
 /**
  * The one object the backend feeds during a class. Intake calls may be made without awaiting
- * (from recogniser callbacks): they are applied one at a time in call order; each resolves once
- * its line is durably written.
+ * (from recogniser callbacks): they are applied one at a time in call order, and each resolves
+ * once its line is durably written. Events are emitted synchronously, after the file and the
+ * pipeline's state are updated (a listener that throws makes that intake call reject; the line
+ * stays written).
+ *
+ * @example
+ * const pipeline = new TranscriptPipeline({ store, keywords, summarize });
+ * pipeline.on('alert-raised', (alert) => socket.send(JSON.stringify({ type: 'keyword_alert', ...alert })));
+ * await pipeline.pushSegment({ text: '张三你来', startMs: 12_000, endMs: 12_900 });
  */
 export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
+  readonly #store: TranscriptStore;
+  readonly #summarize: Summarize | null;
+  readonly #meaningful: MeaningfulOptions;
+  readonly #nearDuplicate: ReturnType<typeof resolveNearDuplicateOptions>;
+  readonly #merge: Required<LocalMergeOptions>;
+  readonly #fold: Required<FoldOptions>;
+  #keywords: KeywordMatcher | null;
+  #tail: Promise<unknown> = Promise.resolve();
+  #closed = false;
+  #partial = '';
+  // Streaming mode: (start_time, end_time, text) keys already handled, oldest first.
+  readonly #seenUtterances = new Set<string>();
+  // Local mode: the entry the last segment produced, and where that segment ended.
+  #lastSegment: { entry: TranscriptEntry; endMs: number } | null = null;
+  // Keyword occurrences already alerted for the last entry written by this pipeline.
+  #alerted: { entry: TranscriptEntry; counts: Map<string, number> } | null = null;
+  #folding: Promise<void> | null = null;
+  #foldAbort: AbortController | null = null;
+
   constructor(options: TranscriptPipelineOptions) {
     super();
-    void options;
+    const { store } = options ?? {};
+    if (!store || typeof store.append !== 'function' || typeof store.replaceLast !== 'function') {
+      throw new TranscriptCoreError(
+        'TRANSCRIPT_INVALID_ARGUMENT',
+        'TranscriptPipeline: options.store must be an opened TranscriptStore',
+      );
+    }
+    if (options.summarize !== undefined && typeof options.summarize !== 'function') {
+      throw new TranscriptCoreError(
+        'TRANSCRIPT_INVALID_ARGUMENT',
+        'TranscriptPipeline: options.summarize must be a function (previousSummary, entries, { signal }) => Promise<string>',
+      );
+    }
+    this.#store = store;
+    this.#summarize = options.summarize ?? null;
+    this.#keywords = checkMatcher(options.keywords ?? null);
+    this.#meaningful = options.meaningful ?? {};
+    isMeaningful('', this.#meaningful); // validates the options now rather than on the first line
+    this.#nearDuplicate = resolveNearDuplicateOptions(options.nearDuplicate);
+    this.#merge = {
+      maxGapMs: checkNumber('merge.maxGapMs', options.merge?.maxGapMs ?? 3000, 0),
+      shortEntryChars: checkNumber('merge.shortEntryChars', options.merge?.shortEntryChars ?? 5, 0),
+      maxJoinedChars: checkNumber('merge.maxJoinedChars', options.merge?.maxJoinedChars ?? 120, 1),
+    };
+    const threshold = checkInteger('fold.threshold', options.fold?.threshold ?? 50, 1);
+    const keepRecent = checkInteger('fold.keepRecent', options.fold?.keepRecent ?? 20, 1);
+    if (keepRecent >= threshold) {
+      throw new TranscriptCoreError(
+        'TRANSCRIPT_INVALID_ARGUMENT',
+        `TranscriptPipeline: fold.keepRecent (${keepRecent}) must be smaller than fold.threshold (${threshold})`,
+      );
+    }
+    this.#fold = { threshold, keepRecent };
   }
 
   /** The streaming mode's current partial (not-yet-definite) text; '' when none. */
   get partialText(): string {
-    throw new Error('not implemented yet');
+    return this.#partial;
   }
 
-  /** Mock and cloud modes: one recognised line → filters → append. */
-  async pushLine(text: string): Promise<IntakeResult> {
-    void text;
-    throw new Error('not implemented yet');
+  /**
+   * Mock and cloud modes: one recognised line → meaningful? → near-duplicate? → append →
+   * keyword check of that line.
+   */
+  pushLine(text: string): Promise<IntakeResult> {
+    return this.#intake('pushLine', async () => {
+      if (typeof text !== 'string')
+        throw invalid(`pushLine: text must be a string, got ${typeof text}`);
+      return this.#appendFiltered(normalizeText(text), 'line');
+    });
   }
 
-  /** Local mode: one recognised segment → merge with the previous entry or append. */
-  async pushSegment(segment: LocalSegment): Promise<IntakeResult> {
-    void segment;
-    throw new Error('not implemented yet');
+  /**
+   * Local mode: one recognised segment. A segment that extends the previous entry (its text
+   * starts with the entry's) overwrites it; when the previous entry is very short or did not
+   * end a sentence and this segment starts at most `maxGapMs` (3 s) after it ended, the two are
+   * joined into one entry; otherwise the segment goes through the filters as a new entry.
+   * Merged texts go through the filters too, and keywords already alerted in the earlier part
+   * do not alert again. Only entries this pipeline wrote from segments are merged into.
+   *
+   * @throws TranscriptCoreError `TRANSCRIPT_INVALID_ARGUMENT` for a segment without text or
+   *   finite `startMs` ≤ `endMs`.
+   */
+  pushSegment(segment: LocalSegment): Promise<IntakeResult> {
+    return this.#intake('pushSegment', async () => {
+      checkSegment(segment);
+      return this.#mergeSegment(segment);
+    });
   }
 
-  /** Streaming mode: the utterance list of one response. */
-  async pushUtterances(utterances: readonly StreamingUtterance[]): Promise<IntakeResult[]> {
-    void utterances;
-    throw new Error('not implemented yet');
+  /**
+   * Streaming mode: the utterance list of one response. Each `definite` utterance is written
+   * once — identified by (start_time, end_time, text) — through the same filters; the others
+   * are kept in memory only, as {@link partialText} (`partial-changed` when it changes).
+   * Resolves with one result per definite utterance.
+   */
+  pushUtterances(utterances: readonly StreamingUtterance[]): Promise<IntakeResult[]> {
+    return this.#intake('pushUtterances', async () => {
+      checkUtterances(utterances);
+      const results: IntakeResult[] = [];
+      for (const utterance of utterances) {
+        if (utterance.definite !== true) continue;
+        const key = JSON.stringify([
+          utterance.start_time ?? utterance.startTime ?? null,
+          utterance.end_time ?? utterance.endTime ?? null,
+          utterance.text,
+        ]);
+        if (this.#seenUtterances.has(key)) {
+          results.push(
+            this.#drop(normalizeText(utterance.text), 'repeated-utterance', 'utterance'),
+          );
+          continue;
+        }
+        this.#rememberUtterance(key);
+        results.push(await this.#appendFiltered(normalizeText(utterance.text), 'utterance'));
+      }
+      const partial = normalizeText(
+        utterances
+          .filter((utterance) => utterance.definite !== true)
+          .map((utterance) => utterance.text)
+          .join(''),
+      );
+      if (partial !== this.#partial) {
+        this.#partial = partial;
+        this.emit('partial-changed', { text: partial });
+      }
+      return results;
+    });
   }
 
   /** Replaces the keyword matcher (reload on demand); `null` turns alerts off. */
   setKeywords(matcher: KeywordMatcher | null): void {
-    void matcher;
-    throw new Error('not implemented yet');
+    this.#keywords = checkMatcher(matcher);
   }
 
-  /** Resolves when every queued intake is written and any running fold has finished. */
+  /** Resolves when every queued intake is written and a running fold has finished. */
   async flush(): Promise<void> {
-    throw new Error('not implemented yet');
+    for (;;) {
+      const tail = this.#tail;
+      const folding = this.#folding;
+      await tail;
+      await folding;
+      if (tail === this.#tail && folding === this.#folding) return;
+    }
   }
 
-  /** Flushes writes, abandons a running fold, refuses further input, emits `end`. */
+  /**
+   * Stops the pipeline: waits for queued intakes, abandons a running fold (its `summarize`
+   * sees an aborted `signal`; its result is ignored, nothing is lost), refuses further input
+   * with `TRANSCRIPT_CLOSED`, then emits `end`. The store stays open.
+   */
   async close(): Promise<void> {
-    throw new Error('not implemented yet');
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#foldAbort?.abort(new TranscriptCoreError('TRANSCRIPT_CLOSED', 'the pipeline was closed'));
+    await this.#tail;
+    if (this.#partial !== '') {
+      this.#partial = '';
+      this.emit('partial-changed', { text: '' });
+    }
+    this.emit('end');
   }
+
+  #intake<T>(name: string, operation: () => Promise<T>): Promise<T> {
+    if (this.#closed) {
+      return Promise.reject(
+        new TranscriptCoreError('TRANSCRIPT_CLOSED', `${name}: the pipeline is closed`),
+      );
+    }
+    return this.#schedule(operation);
+  }
+
+  #schedule<T>(operation: () => Promise<T>): Promise<T> {
+    const result = this.#tail.then(operation);
+    this.#tail = result.then(
+      () => {},
+      () => {},
+    );
+    return result;
+  }
+
+  // The shared append routine of every mode: meaningful? → near-duplicate? → append.
+  async #appendFiltered(text: string, source: IntakeSource): Promise<IntakeResult> {
+    if (!isMeaningful(text, this.#meaningful)) return this.#drop(text, 'not-meaningful', source);
+    const recent = await this.#recentTexts(this.#nearDuplicate.window);
+    const duplicate = findNearDuplicate(text, recent, this.#nearDuplicate);
+    if (duplicate) return this.#drop(text, 'near-duplicate', source, duplicate.entry);
+    const entry = await this.#store.append(text);
+    this.#lastSegment = null;
+    this.#alerted = { entry, counts: new Map() };
+    this.emit('line-appended', { entry, source });
+    const alert = this.#checkKeywords(entry);
+    this.#maybeFold();
+    return { action: 'appended', entry, alert };
+  }
+
+  async #mergeSegment(segment: LocalSegment): Promise<IntakeResult> {
+    const text = normalizeText(segment.text);
+    const previous = this.#lastSegment;
+    const recent = await this.#store.readRecent({ count: this.#nearDuplicate.window + 1 });
+    const last = recent[recent.length - 1];
+    if (
+      !previous ||
+      !last ||
+      last.time !== previous.entry.time ||
+      last.text !== previous.entry.text
+    ) {
+      const result = await this.#appendFiltered(text, 'segment');
+      if (result.action === 'appended')
+        this.#lastSegment = { entry: result.entry, endMs: segment.endMs };
+      return result;
+    }
+    const texts = recent.map((entry) => entry.text);
+    const before = texts.slice(0, -1);
+    const lastKey = comparisonKey(last.text);
+    const key = comparisonKey(text);
+    // 1. The recogniser re-emitted the sentence, longer: overwrite.
+    if (key.length > lastKey.length && key.startsWith(lastKey)) {
+      return this.#replaceLast(last, text, 'extended', segment, before);
+    }
+    // 2. A repeat of a recent entry, the last one included (e.g. a shorter re-emission).
+    const duplicate = findNearDuplicate(text, texts, this.#nearDuplicate);
+    if (duplicate) return this.#drop(text, 'near-duplicate', 'segment', duplicate.entry);
+    // 3. The sentence was cut: join when the previous part is short or unfinished and close.
+    const gap = segment.startMs - previous.endMs;
+    const unfinished =
+      countContentChars(last.text) < this.#merge.shortEntryChars || !endsSentence(last.text);
+    const fits = [...last.text].length + [...text].length <= this.#merge.maxJoinedChars;
+    if (
+      unfinished &&
+      gap <= this.#merge.maxGapMs &&
+      gap >= -GAP_TOLERANCE_MS &&
+      fits &&
+      text !== ''
+    ) {
+      return this.#replaceLast(last, joinTexts(last.text, text), 'joined', segment, before);
+    }
+    // 4. A new sentence.
+    const result = await this.#appendFiltered(text, 'segment');
+    if (result.action === 'appended')
+      this.#lastSegment = { entry: result.entry, endMs: segment.endMs };
+    return result;
+  }
+
+  async #replaceLast(
+    last: TranscriptEntry,
+    text: string,
+    merge: 'extended' | 'joined',
+    segment: LocalSegment,
+    before: readonly string[],
+  ): Promise<IntakeResult> {
+    if (!isMeaningful(text, this.#meaningful)) return this.#drop(text, 'not-meaningful', 'segment');
+    const duplicate = findNearDuplicate(text, before, this.#nearDuplicate);
+    if (duplicate) return this.#drop(text, 'near-duplicate', 'segment', duplicate.entry);
+    const entry = await this.#store.replaceLast(text);
+    this.#lastSegment = { entry, endMs: Math.max(segment.endMs, this.#lastSegment?.endMs ?? 0) };
+    const alerted =
+      this.#alerted && sameEntry(this.#alerted.entry, last) ? this.#alerted.counts : new Map();
+    this.#alerted = { entry, counts: alerted };
+    this.emit('line-updated', { entry, previousText: last.text, merge, source: 'segment' });
+    const alert = this.#checkKeywords(entry);
+    this.#maybeFold();
+    return { action: 'updated', entry, previousText: last.text, merge, alert };
+  }
+
+  // Keywords of the newly written (or merged) line only; occurrences alerted before for this
+  // entry do not alert again.
+  #checkKeywords(entry: TranscriptEntry): KeywordAlert | null {
+    if (!this.#keywords || !this.#alerted) return null;
+    const counts = this.#alerted.counts;
+    const fresh = this.#keywords
+      .match(entry.text)
+      .filter((match) => match.count > (counts.get(match.keyword) ?? 0));
+    for (const match of fresh) counts.set(match.keyword, match.count);
+    if (fresh.length === 0) return null;
+    const alert: KeywordAlert = {
+      level: fresh.some((match) => match.level === 'alert') ? 'alert' : 'attention',
+      keywords: fresh.map((match) => match.keyword),
+      text: entry.text,
+      timestamp: entry.time ?? '',
+      matches: fresh,
+    };
+    this.emit('alert-raised', alert);
+    return alert;
+  }
+
+  #drop(
+    text: string,
+    reason: DropReason,
+    source: IntakeSource,
+    duplicateOf?: string,
+  ): IntakeResult {
+    const event: LineDroppedEvent =
+      duplicateOf === undefined ? { text, reason, source } : { text, reason, duplicateOf, source };
+    this.emit('line-dropped', event);
+    return duplicateOf === undefined
+      ? { action: 'dropped', text, reason }
+      : { action: 'dropped', text, reason, duplicateOf };
+  }
+
+  async #recentTexts(count: number): Promise<string[]> {
+    if (count === 0) return [];
+    return (await this.#store.readRecent({ count })).map((entry) => entry.text);
+  }
+
+  #rememberUtterance(key: string): void {
+    this.#seenUtterances.add(key);
+    if (this.#seenUtterances.size > MAX_REMEMBERED_UTTERANCES) {
+      const oldest = this.#seenUtterances.values().next().value;
+      if (oldest !== undefined) this.#seenUtterances.delete(oldest);
+    }
+  }
+
+  // Starts a background fold when enough entries are in the file. Called from an intake slot;
+  // never awaited by it. One fold at a time; after a failure, the next intake tries again.
+  #maybeFold(): void {
+    const summarize = this.#summarize;
+    if (!summarize || this.#folding || this.#closed) return;
+    if (this.#store.entryCount < this.#fold.threshold) return;
+    const controller = new AbortController();
+    this.#foldAbort = controller;
+    const snapshot = this.#store.read().then((document) => ({
+      previousSummary: document.summary,
+      entries: document.entries.slice(0, document.entries.length - this.#fold.keepRecent),
+    }));
+    this.#folding = (async () => {
+      let request: Awaited<typeof snapshot>;
+      let summary: unknown;
+      try {
+        request = await snapshot;
+        if (request.entries.length === 0) return;
+        summary = await summarize(request.previousSummary, request.entries, {
+          signal: controller.signal,
+        });
+      } catch (error) {
+        if (!controller.signal.aborted)
+          this.emit('fold-failed', { reason: 'summarize-failed', error });
+        return;
+      }
+      if (controller.signal.aborted) return;
+      if (typeof summary !== 'string' || summary.trim() === '') {
+        this.emit('fold-failed', {
+          reason: 'summary-empty',
+          error: new TranscriptCoreError(
+            'TRANSCRIPT_SUMMARY_EMPTY',
+            'summarize resolved to an empty summary',
+          ),
+        });
+        return;
+      }
+      await this.#schedule(async () => {
+        if (controller.signal.aborted) return;
+        try {
+          const outcome = await this.#store.fold({ summary, entries: request.entries });
+          if (outcome.folded) {
+            this.emit('history-folded', {
+              summary: await this.#store.readSummary(),
+              foldedCount: outcome.foldedCount,
+              keptCount: outcome.keptCount,
+            });
+          } else {
+            this.emit('fold-failed', { reason: 'entries-changed' });
+          }
+        } catch (error) {
+          this.emit('fold-failed', { reason: 'write-failed', error });
+        }
+      });
+    })().finally(() => {
+      this.#folding = null;
+      if (this.#foldAbort === controller) this.#foldAbort = null;
+    });
+  }
+}
+
+// A segment starting a little before the previous one ended is normal (VAD overlap); one
+// starting much earlier means the recogniser's clock restarted (pause/resume): never join.
+const GAP_TOLERANCE_MS = 1000;
+const MAX_REMEMBERED_UTTERANCES = 10_000;
+const UNSPACED_EDGE =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303F\uFF00-\uFFEF]/u;
+
+// Joins two parts of a sentence: directly when either side is CJK, else with a space.
+function joinTexts(first: string, second: string): string {
+  const end = [...first].at(-1) ?? '';
+  const start = [...second][0] ?? '';
+  return UNSPACED_EDGE.test(end) || UNSPACED_EDGE.test(start)
+    ? `${first}${second}`
+    : `${first} ${second}`;
+}
+
+function sameEntry(a: TranscriptEntry, b: TranscriptEntry): boolean {
+  return a.time === b.time && a.text === b.text;
+}
+
+function invalid(message: string): TranscriptCoreError {
+  return new TranscriptCoreError('TRANSCRIPT_INVALID_ARGUMENT', message);
+}
+
+function checkNumber(name: string, value: number, minimum: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < minimum) {
+    throw invalid(
+      `TranscriptPipeline: ${name} must be a number ≥ ${minimum}, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+function checkInteger(name: string, value: number, minimum: number): number {
+  if (!Number.isInteger(value) || value < minimum) {
+    throw invalid(
+      `TranscriptPipeline: ${name} must be an integer ≥ ${minimum}, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+function checkMatcher(matcher: KeywordMatcher | null): KeywordMatcher | null {
+  if (matcher !== null && typeof matcher?.match !== 'function') {
+    throw invalid('keywords must be a KeywordMatcher from createKeywordMatcher(), or null');
+  }
+  return matcher;
+}
+
+function checkSegment(segment: LocalSegment): void {
+  if (
+    typeof segment !== 'object' ||
+    segment === null ||
+    typeof segment.text !== 'string' ||
+    !Number.isFinite(segment.startMs) ||
+    !Number.isFinite(segment.endMs) ||
+    segment.endMs < segment.startMs
+  ) {
+    throw invalid(
+      `pushSegment: a segment is { text: string, startMs: number, endMs: number } with startMs ≤ endMs (ms on the recogniser's audio clock), got ${JSON.stringify(segment)}`,
+    );
+  }
+}
+
+function checkUtterances(utterances: readonly StreamingUtterance[]): void {
+  if (!Array.isArray(utterances)) {
+    throw invalid(`pushUtterances: expected an array of utterances, got ${typeof utterances}`);
+  }
+  utterances.forEach((utterance, index) => {
+    if (typeof utterance !== 'object' || utterance === null || typeof utterance.text !== 'string') {
+      throw invalid(
+        `pushUtterances: utterances[${index}] must be { text: string, definite?, start_time?, end_time? }, got ${JSON.stringify(utterance)}`,
+      );
+    }
+  });
 }

@@ -1,0 +1,543 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createKeywordMatcher } from './keyword-matcher.ts';
+import {
+  SUMMARY_END_MARKER,
+  SUMMARY_START_MARKER,
+  type TranscriptEntry,
+} from './transcript-format.ts';
+import {
+  type Summarize,
+  TranscriptPipeline,
+  type TranscriptPipelineEvents,
+  type TranscriptPipelineOptions,
+} from './transcript-pipeline.ts';
+import { TranscriptStore } from './transcript-store.ts';
+
+let folder: string;
+let path: string;
+let store: TranscriptStore;
+let seconds: number;
+// Each clock reading is one second later: every entry gets its own time.
+const now = () => new Date(2026, 8, 21, 10, 0, seconds++);
+
+beforeEach(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'transcript-pipeline-'));
+  path = join(folder, 'class_transcript.txt');
+  seconds = 0;
+  store = await TranscriptStore.open(path, { now });
+});
+afterEach(async () => {
+  await store.close();
+  await rm(folder, { recursive: true, force: true });
+});
+
+type EventLog = Array<[keyof TranscriptPipelineEvents, unknown]>;
+
+function pipelineWith(options: Omit<TranscriptPipelineOptions, 'store'> = {}) {
+  const pipeline = new TranscriptPipeline({ store, ...options });
+  const events: EventLog = [];
+  for (const name of [
+    'line-appended',
+    'line-updated',
+    'line-dropped',
+    'partial-changed',
+    'alert-raised',
+    'history-folded',
+    'fold-failed',
+    'end',
+  ] as const) {
+    pipeline.on(name, (...args: unknown[]) => events.push([name, args[0]]));
+  }
+  return { pipeline, events };
+}
+
+const texts = async () => (await store.read()).entries.map((entry) => entry.text);
+const names = (events: EventLog) => events.map(([name]) => name);
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+describe('pushLine (mock and cloud modes)', () => {
+  it('appends meaningful lines and drops fragments and near-duplicates, with events', async () => {
+    const { pipeline, events } = pipelineWith();
+    expect(await pipeline.pushLine('同学们好，今天讲第三章。')).toMatchObject({
+      action: 'appended',
+    });
+    expect(await pipeline.pushLine('嗯嗯')).toEqual({
+      action: 'dropped',
+      text: '嗯嗯',
+      reason: 'not-meaningful',
+    });
+    expect(await pipeline.pushLine('。')).toMatchObject({ reason: 'not-meaningful' });
+    expect(await pipeline.pushLine('同学们好，今天讲第三章')).toEqual({
+      action: 'dropped',
+      text: '同学们好，今天讲第三章',
+      reason: 'near-duplicate',
+      duplicateOf: '同学们好，今天讲第三章。',
+    });
+    expect(await pipeline.pushLine('Please open your books to page 42.')).toMatchObject({
+      action: 'appended',
+    });
+    expect(await pipeline.pushLine('please open your books to page 42')).toMatchObject({
+      reason: 'near-duplicate',
+    });
+    expect(await texts()).toEqual([
+      '同学们好，今天讲第三章。',
+      'Please open your books to page 42.',
+    ]);
+    expect(events[0]).toEqual([
+      'line-appended',
+      { entry: { time: '10:00:00', text: '同学们好，今天讲第三章。' }, source: 'line' },
+    ]);
+    expect(names(events)).toEqual([
+      'line-appended',
+      'line-dropped',
+      'line-dropped',
+      'line-dropped',
+      'line-appended',
+      'line-dropped',
+    ]);
+  });
+
+  it('applies intakes in call order when they are not awaited', async () => {
+    const { pipeline } = pipelineWith();
+    const topics = [
+      '矩阵',
+      '行列式',
+      '特征值',
+      '向量空间',
+      'eigenvalues',
+      'the rank',
+      '线性映射',
+      'PCA 降维',
+    ];
+    const lines = topics.map((topic, i) => `${'一二三四五六七八'[i]}、${topic}`);
+    await Promise.all(lines.map((line) => pipeline.pushLine(line)));
+    expect(await texts()).toEqual(lines);
+  });
+});
+
+describe('keyword alerts', () => {
+  const keywords = createKeywordMatcher([
+    { text: '张三', level: 'alert' },
+    { text: '点名', level: 'alert' },
+    { text: '作业', level: 'attention' },
+    { text: 'exam', level: 'attention' },
+  ]);
+
+  it("raises the old product's alert for the newly appended line", async () => {
+    const { pipeline, events } = pipelineWith({ keywords });
+    const result = await pipeline.pushLine('张三你来回答这个问题');
+    const alert = {
+      level: 'alert',
+      keywords: ['张三'],
+      text: '张三你来回答这个问题',
+      timestamp: '10:00:00',
+      matches: [
+        { keyword: '张三', level: 'alert', count: 1, homophone: false, matchedText: '张三' },
+      ],
+    };
+    expect(result).toMatchObject({ action: 'appended', alert });
+    expect(events.at(-1)).toEqual(['alert-raised', alert]);
+  });
+
+  it('checks only the new line: earlier lines never alert again', async () => {
+    const { pipeline, events } = pipelineWith({ keywords });
+    await pipeline.pushLine('下面开始点名');
+    await pipeline.pushLine('第一个问题比较简单');
+    await pipeline.pushLine('The exam is next week');
+    const alerts = events.filter(([name]) => name === 'alert-raised').map(([, alert]) => alert);
+    expect(alerts).toEqual([
+      expect.objectContaining({ level: 'alert', keywords: ['点名'] }),
+      expect.objectContaining({ level: 'attention', keywords: ['exam'] }),
+    ]);
+  });
+
+  it('one alert per line with the highest level, and keywords reload on demand', async () => {
+    const { pipeline, events } = pipelineWith({ keywords });
+    await pipeline.pushLine('作业明天交，张三记一下');
+    expect(events.at(-1)).toEqual([
+      'alert-raised',
+      expect.objectContaining({ level: 'alert', keywords: ['张三', '作业'] }),
+    ]);
+    pipeline.setKeywords(createKeywordMatcher(['李四']));
+    expect((await pipeline.pushLine('张三和李四一组')).action).toBe('appended');
+    expect(events.at(-1)).toEqual([
+      'alert-raised',
+      expect.objectContaining({ keywords: ['李四'] }),
+    ]);
+    pipeline.setKeywords(null);
+    expect(await pipeline.pushLine('李四上来写一下')).toMatchObject({ alert: null });
+    expect(() => pipeline.setKeywords({} as never)).toThrow(/KeywordMatcher/);
+  });
+});
+
+describe('pushSegment (local mode)', () => {
+  it('overwrites the previous entry with a segment that extends it', async () => {
+    const { pipeline, events } = pipelineWith();
+    await pipeline.pushSegment({ text: '今天我们讲', startMs: 0, endMs: 1200 });
+    const result = await pipeline.pushSegment({
+      text: '今天我们讲线性代数。',
+      startMs: 0,
+      endMs: 2500,
+    });
+    expect(result).toEqual({
+      action: 'updated',
+      entry: { time: '10:00:00', text: '今天我们讲线性代数。' },
+      previousText: '今天我们讲',
+      merge: 'extended',
+      alert: null,
+    });
+    expect(await readFile(path, 'utf8')).toBe('[10:00:00] 今天我们讲线性代数。\n');
+    expect(events[1]).toEqual([
+      'line-updated',
+      {
+        entry: { time: '10:00:00', text: '今天我们讲线性代数。' },
+        previousText: '今天我们讲',
+        merge: 'extended',
+        source: 'segment',
+      },
+    ]);
+  });
+
+  it('joins an unfinished or very short entry with a segment within 3 s', async () => {
+    const { pipeline } = pipelineWith();
+    await pipeline.pushSegment({ text: '我们来看第三', startMs: 0, endMs: 1500 });
+    expect(await pipeline.pushSegment({ text: '题', startMs: 2000, endMs: 2300 })).toMatchObject({
+      action: 'updated',
+      merge: 'joined',
+      entry: { text: '我们来看第三题' },
+    });
+    await pipeline.pushSegment({ text: 'OK.', startMs: 10_000, endMs: 10_400 });
+    expect(
+      await pipeline.pushSegment({ text: 'Let us start.', startMs: 11_000, endMs: 12_000 }),
+    ).toMatchObject({
+      merge: 'joined',
+      entry: { text: 'OK. Let us start.' },
+    });
+    expect(await texts()).toEqual(['我们来看第三题', 'OK. Let us start.']);
+  });
+
+  it('starts a new entry after a finished sentence, a gap over 3 s, or a clock restart', async () => {
+    const { pipeline } = pipelineWith();
+    await pipeline.pushSegment({ text: '这一节我们讲矩阵的秩。', startMs: 0, endMs: 3000 });
+    expect(
+      await pipeline.pushSegment({ text: '先看定义', startMs: 3500, endMs: 5000 }),
+    ).toMatchObject({ action: 'appended' });
+    expect(
+      await pipeline.pushSegment({ text: '然后看例子', startMs: 8100, endMs: 9000 }),
+    ).toMatchObject({ action: 'appended' });
+    // Recogniser restarted after a pause: its clock is back at 0.
+    expect(
+      await pipeline.pushSegment({ text: '我们继续往下看', startMs: 100, endMs: 900 }),
+    ).toMatchObject({ action: 'appended' });
+    expect(await texts()).toEqual([
+      '这一节我们讲矩阵的秩。',
+      '先看定义',
+      '然后看例子',
+      '我们继续往下看',
+    ]);
+  });
+
+  it('never grows a joined entry past maxJoinedChars', async () => {
+    const { pipeline } = pipelineWith({ merge: { maxJoinedChars: 12 } });
+    await pipeline.pushSegment({ text: '这是第一个片段没有标点', startMs: 0, endMs: 1000 });
+    expect(
+      await pipeline.pushSegment({ text: '这是第二个片段', startMs: 1500, endMs: 2000 }),
+    ).toMatchObject({ action: 'appended' });
+  });
+
+  it('drops a repeat of the previous segment instead of joining it', async () => {
+    const { pipeline } = pipelineWith();
+    await pipeline.pushSegment({ text: '请大家翻到第四十二页', startMs: 0, endMs: 2000 });
+    expect(
+      await pipeline.pushSegment({ text: '请大家翻到第四十二页', startMs: 2500, endMs: 4000 }),
+    ).toMatchObject({
+      action: 'dropped',
+      reason: 'near-duplicate',
+    });
+    // A shorter re-emission is contained in the entry: dropped too, not joined.
+    expect(
+      await pipeline.pushSegment({ text: '大家翻到第四十二页', startMs: 4500, endMs: 5000 }),
+    ).toMatchObject({
+      reason: 'near-duplicate',
+    });
+    expect(await texts()).toEqual(['请大家翻到第四十二页']);
+  });
+
+  it('checks the merged entry with the filters against the earlier entries', async () => {
+    const { pipeline } = pipelineWith();
+    await pipeline.pushLine('我们来看第三题');
+    await pipeline.pushSegment({ text: '我们来看', startMs: 0, endMs: 800 });
+    // Joined, it would repeat the first line: dropped, the entry stays as it was.
+    expect(
+      await pipeline.pushSegment({ text: '第三题', startMs: 1000, endMs: 1800 }),
+    ).toMatchObject({
+      action: 'dropped',
+      reason: 'near-duplicate',
+      duplicateOf: '我们来看第三题',
+    });
+    expect(await texts()).toEqual(['我们来看第三题', '我们来看']);
+  });
+
+  it('does not alert twice for a keyword of the earlier part, but does for a new occurrence', async () => {
+    const { pipeline, events } = pipelineWith({
+      keywords: createKeywordMatcher(['张三', { text: '作业', level: 'attention' }]),
+    });
+    await pipeline.pushSegment({ text: '张三你来', startMs: 0, endMs: 800 });
+    await pipeline.pushSegment({ text: '张三你来回答', startMs: 0, endMs: 1600 });
+    await pipeline.pushSegment({ text: '这道作业题', startMs: 2000, endMs: 3000 });
+    await pipeline.pushSegment({ text: '对吧张三', startMs: 3500, endMs: 4000 });
+    const alerts = events.filter(([name]) => name === 'alert-raised').map(([, alert]) => alert);
+    expect(alerts).toEqual([
+      expect.objectContaining({ keywords: ['张三'], text: '张三你来' }),
+      expect.objectContaining({
+        level: 'attention',
+        keywords: ['作业'],
+        text: '张三你来回答这道作业题',
+      }),
+      expect.objectContaining({
+        level: 'alert',
+        keywords: ['张三'],
+        text: '张三你来回答这道作业题对吧张三',
+      }),
+    ]);
+  });
+
+  it('only merges into entries it wrote from segments', async () => {
+    const { pipeline } = pipelineWith();
+    await pipeline.pushSegment({ text: '我们来看', startMs: 0, endMs: 800 });
+    await pipeline.pushLine('插入的一行 inserted line');
+    expect(await pipeline.pushSegment({ text: '第三题', startMs: 900, endMs: 1500 })).toMatchObject(
+      { action: 'appended' },
+    );
+  });
+
+  it('rejects a segment without usable times, naming the expected shape', async () => {
+    const { pipeline } = pipelineWith();
+    await expect(pipeline.pushSegment({ text: '你好' } as never)).rejects.toMatchObject({
+      code: 'TRANSCRIPT_INVALID_ARGUMENT',
+      message: expect.stringContaining('startMs'),
+    });
+    await expect(
+      pipeline.pushSegment({ text: '你好', startMs: 5, endMs: 1 }),
+    ).rejects.toMatchObject({
+      code: 'TRANSCRIPT_INVALID_ARGUMENT',
+    });
+  });
+});
+
+describe('pushUtterances (streaming mode)', () => {
+  it('writes definite utterances once each and keeps the rest as the partial', async () => {
+    const { pipeline, events } = pipelineWith();
+    await pipeline.pushUtterances([
+      { text: '同学们', definite: false, start_time: 0, end_time: 600 },
+    ]);
+    expect(pipeline.partialText).toBe('同学们');
+    const results = await pipeline.pushUtterances([
+      { text: '同学们好。', definite: true, start_time: 0, end_time: 1200 },
+      { text: '今天', definite: false, start_time: 1300, end_time: 1600 },
+    ]);
+    expect(results).toMatchObject([{ action: 'appended', entry: { text: '同学们好。' } }]);
+    expect(pipeline.partialText).toBe('今天');
+    // The service repeats a definite utterance: written once.
+    const repeat = await pipeline.pushUtterances([
+      { text: '同学们好。', definite: true, start_time: 0, end_time: 1200 },
+      { text: 'Today we talk about eigenvalues.', definite: true, startTime: 1300, endTime: 4000 },
+    ]);
+    expect(repeat).toMatchObject([
+      { action: 'dropped', reason: 'repeated-utterance' },
+      { action: 'appended', entry: { text: 'Today we talk about eigenvalues.' } },
+    ]);
+    expect(pipeline.partialText).toBe('');
+    expect(await texts()).toEqual(['同学们好。', 'Today we talk about eigenvalues.']);
+    expect(events.filter(([name]) => name === 'partial-changed').map(([, event]) => event)).toEqual(
+      [{ text: '同学们' }, { text: '今天' }, { text: '' }],
+    );
+    await pipeline.close();
+  });
+
+  it('applies the same filters to definite utterances', async () => {
+    const { pipeline } = pipelineWith();
+    const results = await pipeline.pushUtterances([
+      { text: '嗯', definite: true, start_time: 0, end_time: 200 },
+      { text: '请翻到第五页。', definite: true, start_time: 300, end_time: 1500 },
+      { text: '请翻到第五页', definite: true, start_time: 1600, end_time: 2800 },
+    ]);
+    expect(results.map((result) => result.action === 'dropped' && result.reason)).toEqual([
+      'not-meaningful',
+      false,
+      'near-duplicate',
+    ]);
+  });
+
+  it('rejects a malformed utterance list', async () => {
+    const { pipeline } = pipelineWith();
+    await expect(pipeline.pushUtterances([{ definite: true } as never])).rejects.toMatchObject({
+      code: 'TRANSCRIPT_INVALID_ARGUMENT',
+      message: expect.stringContaining('utterances[0]'),
+    });
+  });
+});
+
+describe('history folding', () => {
+  const fold = { threshold: 5, keepRecent: 2 };
+  const line = (i: number) => `第${i}句：讲到了知识点${i} point ${i}`;
+
+  it('folds the older entries into the block once the threshold is reached', async () => {
+    const calls: Array<[string, TranscriptEntry[]]> = [];
+    const summarize: Summarize = async (previous, entries) => {
+      calls.push([previous, [...entries]]);
+      return `${previous}摘要到第${entries.length}句。`;
+    };
+    const { pipeline, events } = pipelineWith({ summarize, fold });
+    for (let i = 0; i < 4; i += 1) await pipeline.pushLine(line(i));
+    await pipeline.flush();
+    expect(calls).toEqual([]);
+    await pipeline.pushLine(line(4));
+    await pipeline.flush();
+    expect(calls).toEqual([['', [0, 1, 2].map((i) => ({ time: `10:00:0${i}`, text: line(i) }))]]);
+    expect(events.at(-1)).toEqual([
+      'history-folded',
+      { summary: '摘要到第3句。', foldedCount: 3, keptCount: 2 },
+    ]);
+    expect(await readFile(path, 'utf8')).toBe(
+      `${SUMMARY_START_MARKER}\n摘要到第3句。\n${SUMMARY_END_MARKER}\n[10:00:03] ${line(3)}\n[10:00:04] ${line(4)}\n`,
+    );
+    // The next fold passes the previous summary.
+    for (let i = 5; i < 8; i += 1) await pipeline.pushLine(line(i));
+    await pipeline.flush();
+    expect(calls[1]?.[0]).toBe('摘要到第3句。');
+    expect(await store.readSummary()).toBe('摘要到第3句。摘要到第3句。');
+    expect((await store.readRecent({ count: 10 })).map((entry) => entry.text)).toEqual([
+      line(6),
+      line(7),
+    ]);
+  });
+
+  it('never makes appends wait for the summarizer', async () => {
+    const pending = deferred<string>();
+    const { pipeline, events } = pipelineWith({ summarize: () => pending.promise, fold });
+    for (let i = 0; i < 5; i += 1) await pipeline.pushLine(line(i));
+    // The summarizer has not answered; appends still complete.
+    for (let i = 5; i < 9; i += 1)
+      expect((await pipeline.pushLine(line(i))).action).toBe('appended');
+    expect(await store.readSummary()).toBe('');
+    pending.resolve('前三句的摘要');
+    await pipeline.flush();
+    expect(events.at(-1)).toEqual([
+      'history-folded',
+      { summary: '前三句的摘要', foldedCount: 3, keptCount: 6 },
+    ]);
+    expect((await store.read()).entries.map((entry) => entry.text)).toEqual(
+      [3, 4, 5, 6, 7, 8].map(line),
+    );
+  });
+
+  it('loses nothing when the summarizer fails, and retries on a later append', async () => {
+    let attempts = 0;
+    const summarize: Summarize = async (_previous, entries) => {
+      attempts += 1;
+      if (attempts === 1) throw new Error('LLM unavailable');
+      if (attempts === 2) return '   ';
+      return `共${entries.length}句`;
+    };
+    const { pipeline, events } = pipelineWith({ summarize, fold });
+    for (let i = 0; i < 5; i += 1) await pipeline.pushLine(line(i));
+    await pipeline.flush();
+    expect(events.at(-1)).toEqual([
+      'fold-failed',
+      { reason: 'summarize-failed', error: new Error('LLM unavailable') },
+    ]);
+    expect(await texts()).toEqual([0, 1, 2, 3, 4].map(line));
+    await pipeline.pushLine(line(5));
+    await pipeline.flush();
+    expect(events.at(-1)).toEqual([
+      'fold-failed',
+      expect.objectContaining({ reason: 'summary-empty' }),
+    ]);
+    await pipeline.pushLine(line(6));
+    await pipeline.flush();
+    expect(events.at(-1)).toEqual([
+      'history-folded',
+      { summary: '共5句', foldedCount: 5, keptCount: 2 },
+    ]);
+    expect(attempts).toBe(3);
+  });
+
+  it('refuses a fold whose entries changed meanwhile, and retries later', async () => {
+    const pending = deferred<string>();
+    let calls = 0;
+    const summarize: Summarize = () =>
+      ++calls === 1 ? pending.promise : Promise.resolve('新摘要');
+    const { pipeline, events } = pipelineWith({ summarize, fold });
+    for (let i = 0; i < 5; i += 1) await pipeline.pushLine(line(i));
+    // Someone edits the file while the summarizer works: the first line is gone.
+    const edited = (await readFile(path, 'utf8')).split('\n').slice(1).join('\n');
+    await writeFile(path, edited);
+    pending.resolve('旧摘要');
+    await pipeline.flush();
+    expect(events.at(-1)).toEqual(['fold-failed', { reason: 'entries-changed' }]);
+    expect(await texts()).toEqual([1, 2, 3, 4].map(line));
+    await pipeline.pushLine(line(5));
+    await pipeline.flush();
+    expect(events.at(-1)).toEqual([
+      'history-folded',
+      expect.objectContaining({ summary: '新摘要', foldedCount: 3 }),
+    ]);
+  });
+
+  it('close abandons a running fold: the summarizer is aborted, the file untouched', async () => {
+    let signal: AbortSignal | undefined;
+    const summarize: Summarize = (_previous, _entries, context) => {
+      signal = context.signal;
+      return new Promise(() => {});
+    };
+    const { pipeline, events } = pipelineWith({ summarize, fold });
+    for (let i = 0; i < 5; i += 1) await pipeline.pushLine(line(i));
+    const before = await readFile(path, 'utf8');
+    await pipeline.close();
+    expect(signal?.aborted).toBe(true);
+    expect(names(events).at(-1)).toBe('end');
+    expect(await readFile(path, 'utf8')).toBe(before);
+    await expect(pipeline.pushLine('too late')).rejects.toMatchObject({
+      code: 'TRANSCRIPT_CLOSED',
+    });
+  });
+});
+
+describe('options', () => {
+  it('rejects malformed options, naming them', () => {
+    expect(() => new TranscriptPipeline({} as never)).toThrow(/options.store/);
+    expect(() => pipelineWith({ fold: { threshold: 10, keepRecent: 10 } })).toThrow(
+      /keepRecent \(10\) must be smaller/,
+    );
+    expect(() => pipelineWith({ merge: { maxGapMs: -1 } })).toThrow(/merge.maxGapMs/);
+    expect(() => pipelineWith({ nearDuplicate: { similarityThreshold: 1.5 } })).toThrow(
+      /similarityThreshold/,
+    );
+    expect(() => pipelineWith({ summarize: 'yes' as never })).toThrow(
+      /summarize must be a function/,
+    );
+  });
+
+  it('takes the thresholds of every filter as options', async () => {
+    const { pipeline } = pipelineWith({
+      meaningful: { minChars: 4 },
+      nearDuplicate: { window: 0 },
+    });
+    expect(await pipeline.pushLine('好的')).toMatchObject({ reason: 'not-meaningful' });
+    await pipeline.pushLine('我们继续上课');
+    expect(await pipeline.pushLine('我们继续上课')).toMatchObject({ action: 'appended' });
+  });
+});
