@@ -17,3 +17,11 @@ export function workerUrl(name: string): URL {
   const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   return new URL(`./${name}${extension}`, import.meta.url);
 }
+
+/** A file at the package root (e.g. `.env.example`), from source or from dist alike. */
+export function packageFile(name: string): string {
+  return fileURLToPath(new URL(`../${name}`, import.meta.url));
+}
+
+/** True when running the TypeScript source inside the workspace (not the published dist/). */
+export const runningFromSource: boolean = import.meta.url.endsWith('.ts');

@@ -56,7 +56,13 @@ export interface AiCallOptions {
 export interface ClassAi {
   rescue(context: ClassContext, options?: AiCallOptions): Promise<RescueResult>;
   rescueChat(
-    request: { context: string; question: string; answer: string; followup: string; history: ChatTurn[] },
+    request: {
+      context: string;
+      question: string;
+      answer: string;
+      followup: string;
+      history: ChatTurn[];
+    },
     context: ClassContext,
     options?: AiCallOptions,
   ): Promise<string>;
@@ -77,7 +83,9 @@ export function createClassAi(llm: LlmService, options: { promptsDir?: string } 
   const prompt = (name: PromptName): Promise<string> => {
     let text = cache.get(name);
     if (!text) {
-      const path = options.promptsDir ? join(options.promptsDir, `${name}.md`) : assetPath(`prompts/${name}.md`);
+      const path = options.promptsDir
+        ? join(options.promptsDir, `${name}.md`)
+        : assetPath(`prompts/${name}.md`);
       text = readFile(path, 'utf8');
       text.catch(() => cache.delete(name));
       cache.set(name, text);
@@ -102,7 +110,10 @@ export function createClassAi(llm: LlmService, options: { promptsDir?: string } 
       const text = await run(
         [
           { role: 'system', content: system },
-          { role: 'user', content: classSections(context, MATERIAL_BUDGET, '最近约两分钟的课堂转录') },
+          {
+            role: 'user',
+            content: classSections(context, MATERIAL_BUDGET, '最近约两分钟的课堂转录'),
+          },
         ],
         'rescue',
         options,
@@ -133,7 +144,10 @@ export function createClassAi(llm: LlmService, options: { promptsDir?: string } 
       return run(
         [
           { role: 'system', content: system },
-          { role: 'user', content: classSections(context, MATERIAL_BUDGET, '最近约十分钟的课堂转录') },
+          {
+            role: 'user',
+            content: classSections(context, MATERIAL_BUDGET, '最近约十分钟的课堂转录'),
+          },
         ],
         'catch-up',
         options,
@@ -202,7 +216,11 @@ function formatLines(lines: TranscriptLine[]): string {
 }
 
 /** Material first, then summary, then transcript: a stable prefix lets providers cache it. */
-function classSections(context: ClassContext, materialBudget: number, transcriptTitle: string): string {
+function classSections(
+  context: ClassContext,
+  materialBudget: number,
+  transcriptTitle: string,
+): string {
   const transcript = formatLines(context.lines);
   const material = selectMaterial(context.material, transcript, materialBudget);
   return [
@@ -232,7 +250,9 @@ function fitTranscript(lines: TranscriptLine[], budget: number): string {
 }
 
 function chatHistory(history: ChatTurn[]): ChatMessage[] {
-  return history.slice(-CHAT_HISTORY_TURNS).map((turn) => ({ role: turn.role, content: turn.content }));
+  return history
+    .slice(-CHAT_HISTORY_TURNS)
+    .map((turn) => ({ role: turn.role, content: turn.content }));
 }
 
 function stripFence(text: string): string {
@@ -250,9 +270,15 @@ export function parseRescueAnswer(text: string): RescueResult {
   if (start >= 0 && end > start) {
     try {
       const parsed = JSON.parse(text.slice(start, end + 1)) as Record<string, unknown>;
-      const field = (name: string) => (typeof parsed[name] === 'string' ? (parsed[name] as string).trim() : '');
+      const field = (name: string) =>
+        typeof parsed[name] === 'string' ? (parsed[name] as string).trim() : '';
       if (field('answer') !== '' || field('question') !== '') {
-        return { question: field('question'), context: field('context'), answer: field('answer'), format: 'json' };
+        return {
+          question: field('question'),
+          context: field('context'),
+          answer: field('answer'),
+          format: 'json',
+        };
       }
     } catch {
       // Not JSON after all: fall through to the plain-text answer.

@@ -78,7 +78,10 @@ export function createLlmService(
         'LLM_NOT_CONFIGURED',
         503,
         `The AI features need an OpenAI-compatible LLM: set ${missing.join(', ')} in the settings (now: LLM_BASE_URL=${current.llmBaseUrl || '(empty)'}, LLM_MODEL=${current.llmModel || '(empty)'}).`,
-        { field: missing[0]!, hint: 'Open the settings panel or /api/settings and fill in the LLM fields.' },
+        {
+          field: missing[0]!,
+          hint: 'Open the settings panel or /api/settings and fill in the LLM fields.',
+        },
       );
     }
     return {
@@ -160,6 +163,8 @@ export function createLlmService(
             onDelta(delta);
           }
         }
+        // An aborted stream may simply end: an abort is never a complete answer.
+        if (controller.signal.aborted) throw new APIUserAbortError();
       } catch (error) {
         if (stalled) {
           throw new ServerError(
@@ -200,7 +205,13 @@ export function toLlmError(error: unknown, config: LlmConfig, purpose: string): 
     );
   }
   if (error instanceof APIUserAbortError) {
-    return new ServerError('LLM_ERROR', 499, `The ${purpose} request was cancelled.`, {}, { cause: error });
+    return new ServerError(
+      'LLM_ERROR',
+      499,
+      `The ${purpose} request was cancelled.`,
+      {},
+      { cause: error },
+    );
   }
   if (error instanceof APIConnectionError) {
     return new ServerError(

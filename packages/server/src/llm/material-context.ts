@@ -64,6 +64,9 @@ export function selectMaterial(material: string, query: string, budget: number):
   }
   chosen.sort((a, b) => a.index - b.index);
   const omitted = pages.length - chosen.length;
-  const note = omitted > 0 ? `\n\n（资料共 ${pages.length} 页，以上为与课堂内容最相关的 ${chosen.length} 页）` : '';
+  const note =
+    omitted > 0
+      ? `\n\n（资料共 ${pages.length} 页，以上为与课堂内容最相关的 ${chosen.length} 页）`
+      : '';
   return chosen.map((page) => page.text).join('\n\n') + note;
 }

@@ -7,7 +7,7 @@
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 
 /** One utterance of the streaming mode (asr-protocol `result.utterances[]`). */
-export interface StreamingUtterance {
+export interface RecognizedUtterance {
   text: string;
   /** Milliseconds from the start of the audio. */
   startTime: number;
@@ -28,7 +28,7 @@ export interface StreamingUtterance {
 export type RecognizerEvent =
   | { type: 'text'; text: string }
   | { type: 'segment'; text: string; startMs: number; endMs: number }
-  | { type: 'utterances'; utterances: StreamingUtterance[] }
+  | { type: 'utterances'; utterances: RecognizedUtterance[] }
   | { type: 'partial'; text: string }
   | { type: 'error'; code: string; message: string; fatal: boolean }
   | { type: 'end'; reason: string };

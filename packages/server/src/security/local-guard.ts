@@ -24,7 +24,13 @@ export interface LocalGuardOptions {
 export const SHELL_ORIGINS = ['tauri://localhost', 'http://tauri.localhost'] as const;
 
 const ALLOWED_METHODS = 'GET, POST, OPTIONS';
-const ALLOWED_HEADERS = ['content-type', 'last-event-id', 'accept', 'cache-control', 'x-requested-with'];
+const ALLOWED_HEADERS = [
+  'content-type',
+  'last-event-id',
+  'accept',
+  'cache-control',
+  'x-requested-with',
+];
 
 /** True when `host` names this server on loopback at `port`. */
 export function isAllowedHost(host: string | undefined, port: number): boolean {
@@ -95,7 +101,8 @@ export function installLocalGuard(app: FastifyInstance, options: LocalGuardOptio
           );
         }
         reply.header('access-control-allow-methods', ALLOWED_METHODS);
-        if (requested.length > 0) reply.header('access-control-allow-headers', requested.join(', '));
+        if (requested.length > 0)
+          reply.header('access-control-allow-headers', requested.join(', '));
         reply.header('access-control-max-age', '600');
         if (request.headers['access-control-request-private-network'] === 'true') {
           reply.header('access-control-allow-private-network', 'true');
@@ -112,12 +119,23 @@ export function installLocalGuard(app: FastifyInstance, options: LocalGuardOptio
     ) {
       return refuse(
         reply,
-        new ServerError('ORIGIN_NOT_ALLOWED', 403, 'Requests sent by another site are not allowed.'),
+        new ServerError(
+          'ORIGIN_NOT_ALLOWED',
+          403,
+          'Requests sent by another site are not allowed.',
+        ),
       );
     }
   });
 }
 
 function refuse(reply: FastifyReply, error: ServerError): FastifyReply {
+  if (reply.request.headers.upgrade) {
+    // A refused WebSocket upgrade owns its socket: close it once the answer is out, or it
+    // would stay open (and keep the server from closing).
+    reply.header('connection', 'close');
+    const socket = reply.request.raw.socket;
+    reply.raw.once('finish', () => socket.destroy());
+  }
   return reply.code(error.statusCode).type('application/json').send(errorBody(error));
 }
