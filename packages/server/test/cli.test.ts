@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCli } from '../src/cli-options.ts';
 import { waitFor } from './support/harness.ts';
+import { freePort } from './support/ports.ts';
 
 const BIN = fileURLToPath(new URL('../bin/class-assistant-backend.js', import.meta.url));
 const children: ChildProcess[] = [];
@@ -17,14 +18,6 @@ afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
   for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function run(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [BIN, ...args], {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './support/harness.ts';
 
@@ -51,7 +51,6 @@ describe('GET /api/settings', () => {
   });
 
   it('reads a file edited by hand since the last request', async () => {
-    const { writeFile } = await import('node:fs/promises');
     await writeFile(harness.envFile, 'ASR_MODE=local\n');
     const body = (await harness.request({ url: '/api/settings' })).json();
     expect(body.fields.ASR_MODE).toBe('local');

@@ -1,4 +1,4 @@
-import { chmod, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -95,7 +95,6 @@ describe('pages and errors', () => {
       // Root ignores file permissions; make the failure another way: a folder where the file should be.
       harness = await createHarness({ env: ['ASR_MODE=mock', 'LLM_API_KEY=k'] });
       await writeFile(join(harness.dataDir, 'cite', 'x.txt'), 'x');
-      const { rm, mkdir } = await import('node:fs/promises');
       await rm(join(harness.dataDir, 'current_class_material.txt'), { force: true });
       await mkdir(join(harness.dataDir, 'current_class_material.txt'));
     } else {

@@ -1,12 +1,4 @@
-import OpenAI, {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  AuthenticationError,
-  PermissionDeniedError,
-  RateLimitError,
-} from 'openai';
+import type OpenAI from 'openai';
 import { isServerError, ServerError } from '../errors.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 
@@ -22,16 +14,26 @@ export interface LlmConfig {
  * Builds the `openai` client for a configuration; buildApp's `llmClientFactory` option replaces it
  * (for a proxy-aware fetch, or to count requests in a test).
  */
-export type LlmClientFactory = (config: LlmConfig) => OpenAI;
+export type LlmClientFactory = (config: LlmConfig) => OpenAI | Promise<OpenAI>;
+
+type OpenAIModule = typeof import('openai');
+let sdk: Promise<OpenAIModule> | undefined;
+/** The SDK is loaded on the first LLM request: the backend starts faster without it. */
+const loadSdk = (): Promise<OpenAIModule> => {
+  sdk ??= import('openai');
+  return sdk;
+};
 
 /** The default factory: one retry (after a timeout, a connection error, 408/409/429/5xx). */
-export const defaultLlmClientFactory: LlmClientFactory = (config) =>
-  new OpenAI({
+export const defaultLlmClientFactory: LlmClientFactory = async (config) => {
+  const { default: OpenAIClient } = await loadSdk();
+  return new OpenAIClient({
     baseURL: config.baseURL,
     apiKey: config.apiKey,
     timeout: config.timeoutMs,
     maxRetries: 1,
   });
+};
 
 /** A chat message sent to the model. */
 export interface ChatMessage {
@@ -64,7 +66,7 @@ export function createLlmService(
   settings: () => ResolvedSettings,
   factory: LlmClientFactory = defaultLlmClientFactory,
 ): LlmService {
-  let cached: { key: string; client: OpenAI } | undefined;
+  let cached: { key: string; client: Promise<OpenAI> } | undefined;
 
   function assertConfigured(): LlmConfig {
     const current = settings();
@@ -92,9 +94,9 @@ export function createLlmService(
     };
   }
 
-  function client(config: LlmConfig): OpenAI {
+  function client(config: LlmConfig): Promise<OpenAI> {
     const key = JSON.stringify(config);
-    if (cached?.key !== key) cached = { key, client: factory(config) };
+    if (cached?.key !== key) cached = { key, client: Promise.resolve(factory(config)) };
     return cached.client;
   }
 
@@ -104,7 +106,7 @@ export function createLlmService(
       const config = assertConfigured();
       let completion: OpenAI.Chat.Completions.ChatCompletion;
       try {
-        completion = await client(config).chat.completions.create(
+        completion = await (await client(config)).chat.completions.create(
           {
             model: config.model,
             messages: request.messages,
@@ -114,7 +116,7 @@ export function createLlmService(
           request.signal ? { signal: request.signal } : {},
         );
       } catch (error) {
-        throw toLlmError(error, config, request.purpose);
+        throw toLlmError(error, config, request.purpose, await loadSdk());
       }
       const content = completion?.choices?.[0]?.message?.content;
       if (typeof content !== 'string' || content.trim() === '') {
@@ -145,7 +147,7 @@ export function createLlmService(
       let text = '';
       try {
         arm();
-        const stream = await client(config).chat.completions.create(
+        const stream = await (await client(config)).chat.completions.create(
           {
             model: config.model,
             messages: request.messages,
@@ -164,7 +166,7 @@ export function createLlmService(
           }
         }
         // An aborted stream may simply end: an abort is never a complete answer.
-        if (controller.signal.aborted) throw new APIUserAbortError();
+        if (controller.signal.aborted) throw new (await loadSdk()).APIUserAbortError();
       } catch (error) {
         if (stalled) {
           throw new ServerError(
@@ -174,7 +176,7 @@ export function createLlmService(
             { field: 'LLM_TIMEOUT' },
           );
         }
-        throw toLlmError(error, config, request.purpose);
+        throw toLlmError(error, config, request.purpose, await loadSdk());
       } finally {
         clearTimeout(idle);
         request.signal?.removeEventListener('abort', abortFromCaller);
@@ -192,8 +194,22 @@ export function createLlmService(
 }
 
 /** Maps an `openai` SDK failure to the server's error codes, naming the provider and the setting. */
-export function toLlmError(error: unknown, config: LlmConfig, purpose: string): ServerError {
+export function toLlmError(
+  error: unknown,
+  config: LlmConfig,
+  purpose: string,
+  sdk: OpenAIModule,
+): ServerError {
   if (isServerError(error)) return error;
+  const {
+    APIConnectionError,
+    APIConnectionTimeoutError,
+    APIError,
+    APIUserAbortError,
+    AuthenticationError,
+    PermissionDeniedError,
+    RateLimitError,
+  } = sdk;
   const where = config.baseURL;
   if (error instanceof APIConnectionTimeoutError) {
     return new ServerError(
@@ -259,7 +275,7 @@ export function toLlmError(error: unknown, config: LlmConfig, purpose: string): 
   );
 }
 
-function providerMessage(error: APIError): string {
+function providerMessage(error: InstanceType<OpenAIModule['APIError']>): string {
   const body = error.error as { message?: unknown } | undefined;
   const message = typeof body?.message === 'string' ? body.message : '';
   return message.slice(0, 300);

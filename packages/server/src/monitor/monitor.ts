@@ -73,6 +73,12 @@ export function alertMessage(alert: KeywordAlert): LiveEventMap['alert.raised'] 
   };
 }
 
+/** The original's answer to stop/pause/resume without a running class (HTTP 200). */
+const NOT_RUNNING: MonitorAnswer = {
+  status: 'not_running',
+  message: '监控服务未在运行 (monitoring is not running).',
+};
+
 interface Session {
   courseName: string;
   citeFilename: string;
@@ -330,11 +336,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     stop: () =>
       serial(async () => {
         const current = session;
-        if (!current)
-          return {
-            status: 'not_running',
-            message: '监控服务未在运行 (monitoring is not running).',
-          };
+        if (!current) return { ...NOT_RUNNING };
         await stopSession(current);
         publishStatus();
         return {
@@ -346,11 +348,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     pause: () =>
       serial(async () => {
         const current = session;
-        if (!current)
-          return {
-            status: 'not_running',
-            message: '监控服务未在运行 (monitoring is not running).',
-          };
+        if (!current) return { ...NOT_RUNNING };
         if (current.paused)
           return { status: 'already_paused', message: '监控已暂停 (already paused).' };
         current.paused = true;
@@ -363,11 +361,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     resume: () =>
       serial(async () => {
         const current = session;
-        if (!current)
-          return {
-            status: 'not_running',
-            message: '监控服务未在运行 (monitoring is not running).',
-          };
+        if (!current) return { ...NOT_RUNNING };
         if (!current.paused)
           return { status: 'not_paused', message: '监控当前未暂停 (monitoring is not paused).' };
         current.paused = false;

@@ -2,7 +2,10 @@ import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { packageFile } from '../assets.ts';
 import { isServerError } from '../errors.ts';
+import { getEnvValue, parseEnv } from './env-file.ts';
+import { SETTING_DEFINITIONS } from './settings-schema.ts';
 import { createSettingsStore, maskSecret } from './settings-store.ts';
 
 const FILE = [
@@ -203,5 +206,17 @@ describe('saveFields (the form)', () => {
       audioChannels: 2,
       mockIntervalMs: 50,
     });
+  });
+});
+
+describe('.env.example', () => {
+  it('documents every main key with its default, and reads without problems', async () => {
+    const example = parseEnv(await readFile(packageFile('.env.example'), 'utf8'));
+    for (const definition of SETTING_DEFINITIONS) {
+      expect(getEnvValue(example, definition.key), definition.key).toBe(definition.defaultValue);
+    }
+    const store = await createSettingsStore({ path: packageFile('.env.example') });
+    expect(store.problems()).toEqual([]);
+    expect(store.view().invalidLines).toEqual([]);
   });
 });
