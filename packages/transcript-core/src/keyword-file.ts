@@ -46,7 +46,7 @@ export const DEFAULT_KEYWORDS: readonly Keyword[] = Object.freeze(
       (text): Keyword => ({ text, level: 'alert' }),
     ),
     ...['roll call', 'who can answer'].map((text): Keyword => ({ text, level: 'alert' })),
-    ...['作业', '考试', '期中', '期末', '小测', '重点', '截止', '划重点'].map(
+    ...['作业', '考试', '期中', '期末', '小测', '重点', '截止'].map(
       (text): Keyword => ({ text, level: 'attention' }),
     ),
     ...['homework', 'exam', 'quiz', 'deadline'].map(
@@ -65,11 +65,11 @@ export const KEYWORDS_FILE_HEADER = `# 课堂助手 · 关键词列表 / Class A
 #   [提醒] 下面的词是「提醒」级别（默认）：一听到就立刻弹出提醒 —— 你的名字、点名、提问。
 #   [注意] 下面的词是较低的「注意」级别：记下来就好 —— 作业、考试、重点。
 #   Keywords under [alert] (the default, also before any section) raise an alert at once;
-#   keywords under [attention] are the lower level (homework, exams). [提醒]/[警报]/[alert]
-#   and [注意]/[attention] are the same sections.
+#   keywords under [attention] are the lower level (homework, exams).
+#   [提醒], [警报] and [alert] name one section; [注意] and [attention] the other.
 #
 # 匹配不区分大小写和全角/半角；英文关键词按整词匹配（Tom 不会匹配 tomorrow）。
-# 可在设置里开启「同音字容错」：名字被识别成同音字时也会提醒。
+# 开启「同音字容错」时，名字被识别成同音字（如 张三 → 章三）也会提醒。
 # Matching ignores case and full/half width; English keywords match whole words only.
 #
 # 修改后点「重新加载关键词」或重新开始监听即可生效。

@@ -83,6 +83,13 @@ describe('homophone tolerance', () => {
     expect(matcher.match('张三你来')[0]?.homophone).toBe(false);
   });
 
+  it('pinyin: reports the right characters in lines with astral and Latin text', () => {
+    const matcher = createKeywordMatcher(['张三'], { homophones: 'pinyin' });
+    expect(matcher.match('😀 OK，𠀀第二排的章三 and 张叁')).toEqual([
+      { keyword: '张三', level: 'alert', count: 2, homophone: true, matchedText: '章三' },
+    ]);
+  });
+
   it('pinyin: any reading of a polyphonic character in the keyword counts', () => {
     // 乐 reads le or yue: the name 乐乐 heard as 月月 still alerts.
     const matcher = createKeywordMatcher(['乐乐'], { homophones: 'pinyin' });

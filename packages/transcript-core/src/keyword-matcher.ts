@@ -79,31 +79,36 @@ export function createKeywordMatcher(
     match(line: string): KeywordMatch[] {
       const folded = [...foldText(line)];
       const symbols = folded.map((char) => char.codePointAt(0)!);
-      const counts = new Array<number>(list.length).fill(0);
-      const firstText = new Array<string | undefined>(list.length);
+      // Only keywords that occur are touched: the work is linear in the line and the matches,
+      // never in the number of keywords.
+      const found = new Map<number, { count: number; text: string }>();
       exact.search(symbols, (id, end) => {
         const keyword = list[id]!;
         const start = end - keyword.length + 1;
         if (keyword.boundedStart && isWordChar(folded[start - 1])) return;
         if (keyword.boundedEnd && isWordChar(folded[end + 1])) return;
-        counts[id] = counts[id]! + 1;
-        firstText[id] ??= folded.slice(start, end + 1).join('');
+        const hit = found.get(id);
+        if (hit) hit.count += 1;
+        else found.set(id, { count: 1, text: folded.slice(start, end + 1).join('') });
       });
-      const soundCounts = sounds?.count(folded) ?? null;
-      const result: KeywordMatch[] = [];
-      list.forEach((keyword, id) => {
-        const exactCount = counts[id]!;
-        const heard = soundCounts?.get(id);
-        if (exactCount === 0 && !heard) return;
+      const heard = sounds?.count(folded);
+      const ids = new Set([...found.keys(), ...(heard?.keys() ?? [])]);
+      const result: Array<KeywordMatch & { id: number }> = [];
+      for (const id of ids) {
+        const keyword = list[id]!;
+        const exactHit = found.get(id);
+        const soundHit = heard?.get(id);
         result.push({
+          id,
           keyword: keyword.text,
           level: keyword.level,
-          count: Math.max(exactCount, heard?.count ?? 0),
-          homophone: exactCount === 0,
-          matchedText: firstText[id] ?? heard!.text,
+          count: Math.max(exactHit?.count ?? 0, soundHit?.count ?? 0),
+          homophone: exactHit === undefined,
+          matchedText: exactHit?.text ?? soundHit!.text,
         });
-      });
-      return result.sort((a, b) => levelRank(a.level) - levelRank(b.level));
+      }
+      result.sort((a, b) => levelRank(a.level) - levelRank(b.level) || a.id - b.id);
+      return result.map(({ id: _id, ...match }) => match);
     },
   });
 }
@@ -165,15 +170,33 @@ function compileKeywords(keywords: readonly (Keyword | string)[]): CompiledKeywo
   return [...byFolded.values()];
 }
 
-// Pinyin of a string, one reading per code point ('' for non-Chinese), in context.
+// Pinyin of a string, one reading per code point ('' for non-Chinese), in context. Only the
+// runs of Han characters are converted (much faster than converting the whole line).
+const HAN_RUN = /\p{Script=Han}+/gu;
+const SYLLABLE = /^[a-z]+$/u;
 function contextualPinyin(chars: readonly string[]): string[] {
   const readings = new Array<string>(chars.length).fill('');
-  const items = pinyin(chars.join(''), { type: 'all', toneType: 'none', v: true });
+  const text = chars.join('');
+  // Code-point index of each UTF-16 offset where a run starts.
   let position = 0;
-  for (const item of items) {
-    const width = [...item.origin].length;
-    if (item.isZh && width === 1) readings[position] = item.pinyin;
-    position += width;
+  let offset = 0;
+  for (const run of text.matchAll(HAN_RUN)) {
+    while (offset < run.index) {
+      offset += chars[position]!.length;
+      position += 1;
+    }
+    const runChars = [...run[0]];
+    let syllables = pinyin(run[0], { type: 'array', toneType: 'none', v: true });
+    if (syllables.length !== runChars.length) {
+      // Defensive: realign through the per-character form if the library grouped characters.
+      syllables = pinyin(run[0], { type: 'all', toneType: 'none', v: true }).flatMap((item) =>
+        [...item.origin].map((_, index) => (index === 0 ? item.pinyin : '')),
+      );
+    }
+    runChars.forEach((_, index) => {
+      const syllable = syllables[index] ?? '';
+      readings[position + index] = SYLLABLE.test(syllable) ? syllable : '';
+    });
   }
   return readings;
 }

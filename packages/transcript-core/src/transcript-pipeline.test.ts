@@ -314,6 +314,15 @@ describe('pushSegment (local mode)', () => {
     ]);
   });
 
+  it('a sentence starting like the previous one a minute later is new, and alerts again', async () => {
+    const { pipeline, events } = pipelineWith({ keywords: createKeywordMatcher(['张三']) });
+    await pipeline.pushSegment({ text: '张三你来回答。', startMs: 0, endMs: 1500 });
+    expect(
+      await pipeline.pushSegment({ text: '张三你来回答。张三？', startMs: 60_000, endMs: 62_000 }),
+    ).toMatchObject({ action: 'appended' });
+    expect(events.filter(([name]) => name === 'alert-raised')).toHaveLength(2);
+  });
+
   it('only merges into entries it wrote from segments', async () => {
     const { pipeline } = pipelineWith();
     await pipeline.pushSegment({ text: '我们来看', startMs: 0, endMs: 800 });
@@ -365,6 +374,23 @@ describe('pushUtterances (streaming mode)', () => {
       [{ text: '同学们' }, { text: '今天' }, { text: '' }],
     );
     await pipeline.close();
+  });
+
+  it('alerts on a definite utterance, never on the partial', async () => {
+    const { pipeline, events } = pipelineWith({ keywords: createKeywordMatcher(['张三']) });
+    await pipeline.pushUtterances([
+      { text: '张三你', definite: false, start_time: 0, end_time: 500 },
+    ]);
+    expect(names(events)).toEqual(['partial-changed']);
+    await pipeline.pushUtterances([
+      { text: '张三你来回答。', definite: true, start_time: 0, end_time: 1500 },
+    ]);
+    expect(names(events)).toEqual([
+      'partial-changed',
+      'line-appended',
+      'alert-raised',
+      'partial-changed',
+    ]);
   });
 
   it('applies the same filters to definite utterances', async () => {
@@ -423,6 +449,38 @@ describe('history folding', () => {
       line(6),
       line(7),
     ]);
+  });
+
+  it('folds a long backlog in batches of at most maxEntries', async () => {
+    for (let i = 0; i < 12; i += 1) await store.append(line(i));
+    const sizes: number[] = [];
+    const summarize: Summarize = async (previous, entries) => {
+      sizes.push(entries.length);
+      return `${previous}+${entries.length}`;
+    };
+    const { pipeline } = pipelineWith({ summarize, fold: { ...fold, maxEntries: 4 } });
+    for (let i = 12; i < 15; i += 1) {
+      await pipeline.pushLine(line(i));
+      await pipeline.flush();
+    }
+    expect(sizes).toEqual([4, 4, 4]);
+    expect((await store.read()).entries.map((entry) => entry.text)).toEqual([12, 13, 14].map(line));
+    expect(await store.readSummary()).toBe('+4+4+4');
+  });
+
+  it('flush waits for a running fold to be written', async () => {
+    const pending = deferred<string>();
+    const { pipeline } = pipelineWith({ summarize: () => pending.promise, fold });
+    for (let i = 0; i < 5; i += 1) await pipeline.pushLine(line(i));
+    let flushed = false;
+    const flushing = pipeline.flush().then(() => {
+      flushed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(flushed).toBe(false);
+    pending.resolve('摘要');
+    await flushing;
+    expect(await store.readSummary()).toBe('摘要');
   });
 
   it('never makes appends wait for the summarizer', async () => {

@@ -46,6 +46,11 @@ export interface FoldOptions {
   threshold?: number;
   /** Entries left unfolded after a fold, for the rescue and catch-up windows. Default 20. */
   keepRecent?: number;
+  /**
+   * Most entries one `summarize` call gets (the oldest first); a longer backlog is folded over
+   * several appends. Bounds the LLM prompt when a long unfolded file is resumed. Default 200.
+   */
+  maxEntries?: number;
 }
 
 /** Options of {@link TranscriptPipeline}. */
@@ -235,7 +240,8 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
         `TranscriptPipeline: fold.keepRecent (${keepRecent}) must be smaller than fold.threshold (${threshold})`,
       );
     }
-    this.#fold = { threshold, keepRecent };
+    const maxEntries = checkInteger('fold.maxEntries', options.fold?.maxEntries ?? 200, 1);
+    this.#fold = { threshold, keepRecent, maxEntries };
   }
 
   /** The streaming mode's current partial (not-yet-definite) text; '' when none. */
@@ -257,7 +263,7 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
 
   /**
    * Local mode: one recognised segment. A segment that extends the previous entry (its text
-   * starts with the entry's) overwrites it; when the previous entry is very short or did not
+   * starts with the entry's) and starts at most `maxGapMs` after it overwrites it; when the previous entry is very short or did not
    * end a sentence and this segment starts at most `maxGapMs` (3 s) after it ended, the two are
    * joined into one entry; otherwise the segment goes through the filters as a new entry.
    * Merged texts go through the filters too, and keywords already alerted in the earlier part
@@ -399,15 +405,17 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
     const before = texts.slice(0, -1);
     const lastKey = comparisonKey(last.text);
     const key = comparisonKey(text);
-    // 1. The recogniser re-emitted the sentence, longer: overwrite.
-    if (key.length > lastKey.length && key.startsWith(lastKey)) {
+    const gap = segment.startMs - previous.endMs;
+    // 1. The recogniser re-emitted the sentence, longer: overwrite. Only close in time (a
+    // re-recognition overlaps or follows the audio): the same opening words said a minute
+    // later are a new sentence, and a name in it must alert again.
+    if (key.length > lastKey.length && key.startsWith(lastKey) && gap <= this.#merge.maxGapMs) {
       return this.#replaceLast(last, text, 'extended', segment, before);
     }
     // 2. A repeat of a recent entry, the last one included (e.g. a shorter re-emission).
     const duplicate = findNearDuplicate(text, texts, this.#nearDuplicate);
     if (duplicate) return this.#drop(text, 'near-duplicate', 'segment', duplicate.entry);
     // 3. The sentence was cut: join when the previous part is short or unfinished and close.
-    const gap = segment.startMs - previous.endMs;
     const unfinished =
       countContentChars(last.text) < this.#merge.shortEntryChars || !endsSentence(last.text);
     const fits = [...last.text].length + [...text].length <= this.#merge.maxJoinedChars;
@@ -506,7 +514,10 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
     this.#foldAbort = controller;
     const snapshot = this.#store.read().then((document) => ({
       previousSummary: document.summary,
-      entries: document.entries.slice(0, document.entries.length - this.#fold.keepRecent),
+      entries: document.entries.slice(
+        0,
+        Math.min(document.entries.length - this.#fold.keepRecent, this.#fold.maxEntries),
+      ),
     }));
     this.#folding = (async () => {
       let request: Awaited<typeof snapshot>;

@@ -519,14 +519,15 @@ async function writeAll(handle: FileHandle, bytes: Buffer, position: number): Pr
 }
 
 // Temp files of folds killed mid-write: `.<name>.tmp-<pid>-<random>`, removed unless the
-// process that made them is still running (it may be folding right now).
+// process that made them is still running (it may be folding right now — this process too,
+// through another store on the same file).
 async function removeStaleTempFiles(path: string): Promise<void> {
   const prefix = tempFilePrefix(path);
   const names = await readdir(dirname(path)).catch(() => [] as string[]);
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
     const pid = Number(name.slice(prefix.length).split('-')[0]);
-    if (Number.isInteger(pid) && pid !== process.pid && isRunning(pid)) continue;
+    if (Number.isInteger(pid) && pid > 0 && isRunning(pid)) continue;
     await rm(join(dirname(path), name), { force: true });
   }
 }

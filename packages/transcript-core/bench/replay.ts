@@ -1,0 +1,265 @@
+// pnpm bench: replays a synthetic 3-hour class through the real store and pipeline on a real
+// file, and prints ratios against baselines measured in the same run. Nothing is asserted.
+//
+//   1. Cost per change near line 100 and near line 10,000 of the file: flat means ≈ 1×.
+//   2. Total time of the class's file changes against a baseline that rewrites the whole file
+//      on every change (what the product this one replaces did), with and without fsync.
+//   3. Keyword matching per line for 10 vs 1,000 keywords, against scanning every keyword.
+import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createKeywordMatcher, TranscriptPipeline, TranscriptStore } from '../src/index.ts';
+import { makeKeywords, syntheticClass } from './synthetic-class.ts';
+
+const SEGMENTS = 14_400; // recogniser segments: 3 hours, a file of 10,000+ lines
+const WINDOW = 100; // samples around each measuring point (median)
+const folder = mkdtempSync(join(tmpdir(), 'transcript-bench-'));
+const events = syntheticClass(SEGMENTS, 20260921);
+const keywords500 = makeKeywords(500, 1);
+
+/** One measured operation: its duration and the file's line count (or lines written) after it. */
+interface Sample {
+  ms: number;
+  line: number;
+}
+interface Change {
+  kind: 'append' | 'replace';
+  text: string;
+  line: number;
+}
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const near = (samples: Sample[], line: number) => {
+  const window = samples.filter((sample) => Math.abs(sample.line - line) <= WINDOW / 2);
+  return window.length > 0 ? median(window.map((sample) => sample.ms)) : Number.NaN;
+};
+const total = (samples: Sample[]) => samples.reduce((sum, sample) => sum + sample.ms, 0);
+const us = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const times = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+
+function table(title: string, header: string[], rows: string[][]) {
+  const widths = header.map((cell, column) =>
+    Math.max(cell.length, ...rows.map((row) => row[column]!.length)),
+  );
+  const format = (cells: string[]) =>
+    `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
+  console.log(`\n${title}`);
+  console.log(format(header));
+  console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
+  for (const row of rows) console.log(format(row));
+}
+
+// A clock that advances one second per reading.
+function classClock() {
+  let tick = 0;
+  return () => new Date(2026, 8, 21, 8, 0, tick++);
+}
+
+// The pipeline as the backend drives it in local mode: filters, merging, 500 keywords (pinyin
+// homophones on), durable appends; with folding, an instant fake summarizer.
+let run = 0;
+async function pipelineReplay(options: { fold: boolean; segments?: number }) {
+  const store = await TranscriptStore.open(join(folder, `pipeline-${run++}.txt`), {
+    now: classClock(),
+  });
+  let folds = 0;
+  const pipeline = new TranscriptPipeline({
+    store,
+    keywords: createKeywordMatcher(keywords500, { homophones: 'pinyin' }),
+    ...(options.fold
+      ? {
+          summarize: async (_previous: string, entries: readonly unknown[]) =>
+            `课堂进度摘要：已折叠 ${++folds} 次，本次 ${entries.length} 句。`,
+        }
+      : {}),
+  });
+  const counts = { appended: 0, updated: 0, dropped: 0, alerts: 0 };
+  const changes: Change[] = [];
+  pipeline.on('alert-raised', () => counts.alerts++);
+  pipeline.on('line-appended', ({ entry }) =>
+    changes.push({ kind: 'append', text: entry.text, line: store.entryCount }),
+  );
+  pipeline.on('line-updated', ({ entry }) =>
+    changes.push({ kind: 'replace', text: entry.text, line: store.entryCount }),
+  );
+  const samples: Sample[] = [];
+  for (const event of events.slice(0, options.segments ?? events.length)) {
+    const started = performance.now();
+    const result = await pipeline.pushSegment({
+      text: event.text,
+      startMs: event.startMs,
+      endMs: event.endMs,
+    });
+    samples.push({
+      ms: performance.now() - started,
+      line: counts.appended + (result.action === 'appended' ? 1 : 0),
+    });
+    counts[result.action]++;
+  }
+  await pipeline.flush();
+  await pipeline.close();
+  await store.close();
+  return { samples, counts, folds, changes };
+}
+
+// The same file changes through the store alone.
+async function storeReplay(changes: readonly Change[], durable: boolean) {
+  const store = await TranscriptStore.open(join(folder, `store-${durable}.txt`), {
+    now: classClock(),
+    durable,
+  });
+  const samples: Sample[] = [];
+  for (const change of changes) {
+    const started = performance.now();
+    if (change.kind === 'append') await store.append(change.text);
+    else await store.replaceLast(change.text);
+    samples.push({ ms: performance.now() - started, line: change.line });
+  }
+  await store.close();
+  return samples;
+}
+
+// Baseline: the product this one replaces rewrote the whole file on every change.
+function rewriteBaseline(changes: readonly Change[], fsync: boolean) {
+  const path = join(folder, `baseline-${fsync}.txt`);
+  const clock = classClock();
+  const lines: string[] = [];
+  const samples: Sample[] = [];
+  for (const change of changes) {
+    const started = performance.now();
+    const line = `[${clock().toTimeString().slice(0, 8)}] ${change.text}`;
+    if (change.kind === 'append') lines.push(line);
+    else lines[lines.length - 1] = line;
+    const descriptor = openSync(path, 'w');
+    writeSync(descriptor, `${lines.join('\n')}\n`);
+    if (fsync) fsyncSync(descriptor);
+    closeSync(descriptor);
+    samples.push({ ms: performance.now() - started, line: change.line });
+  }
+  return samples;
+}
+
+function keywordMatching(count: number) {
+  const keywords = makeKeywords(count, 2);
+  const lines = events.map((event) => event.text);
+  const exact = createKeywordMatcher(keywords);
+  const homophones = createKeywordMatcher(keywords, { homophones: 'pinyin' });
+  const texts = keywords.map((keyword) => keyword.text.toLowerCase());
+  const perLine = (match: (line: string) => unknown) => {
+    for (const line of lines.slice(0, 1000)) match(line); // warm-up
+    const started = performance.now();
+    for (const line of lines) match(line);
+    return (performance.now() - started) / lines.length;
+  };
+  return {
+    automaton: perLine((line) => exact.match(line)),
+    homophones: perLine((line) => homophones.match(line)),
+    // What the product this one replaces did: test every keyword against the line.
+    scan: perLine((line) => {
+      const lower = line.toLowerCase();
+      return texts.filter((text) => lower.includes(text));
+    }),
+  };
+}
+
+try {
+  const hours = (events.at(-1)!.endMs / 3_600_000).toFixed(1);
+  const kinds = new Map<string, number>();
+  for (const event of events) kinds.set(event.kind, (kinds.get(event.kind) ?? 0) + 1);
+  console.log(`transcript-core benchmark — Node ${process.version}, files in ${folder}`);
+  console.log(
+    `synthetic class: ${events.length} recogniser segments over ${hours} h (${[...kinds].map(([kind, n]) => `${n} ${kind}`).join(', ')}); 500 keywords`,
+  );
+
+  await pipelineReplay({ fold: false, segments: 1500 }); // warm-up: JIT, page cache
+  const plain = await pipelineReplay({ fold: false });
+  const folding = await pipelineReplay({ fold: true });
+  const { changes } = plain;
+  const storeSync = await storeReplay(changes, true);
+  const storeNoSync = await storeReplay(changes, false);
+  const baselineSync = rewriteBaseline(changes, true);
+  const baselineNoSync = rewriteBaseline(changes, false);
+
+  const c = plain.counts;
+  console.log(
+    `pipeline: ${c.appended} lines appended, ${c.updated} merged into the previous line, ${c.dropped} dropped, ${c.alerts} alerts; ${changes.length} file changes; the file ends with ${changes.at(-1)!.line} lines (with folding: ${folding.folds} folds)`,
+  );
+
+  const row = (name: string, samples: Sample[]) => {
+    const at100 = near(samples, 100);
+    const at10k = near(samples, 10_000);
+    return [name, us(at100), us(at10k), times(at10k, at100)];
+  };
+  table(
+    `1. Time per change, median of ~${WINDOW} changes around line 100 and line 10,000 of the file`,
+    ['what', 'line 100', 'line 10,000', '10,000 / 100'],
+    [
+      row('store: append / replaceLast, fsync', storeSync),
+      row('store: append / replaceLast, no fsync', storeNoSync),
+      row('pipeline: filters + merge + 500 keywords + store, fsync', plain.samples),
+      row('pipeline with folding at 50 (x = lines written), fsync', folding.samples),
+      row('baseline: rewrite the whole file, fsync', baselineSync),
+      row('baseline: rewrite the whole file, no fsync', baselineNoSync),
+    ],
+  );
+
+  table(
+    `2. The whole class: ${changes.length} file changes (${c.appended} appends, ${c.updated} last-line replacements)`,
+    ['what', 'total', 'baseline / this'],
+    [
+      ['store, fsync', seconds(total(storeSync)), times(total(baselineSync), total(storeSync))],
+      ['baseline: rewrite the whole file per change, fsync', seconds(total(baselineSync)), '1.00×'],
+      [
+        'store, no fsync',
+        seconds(total(storeNoSync)),
+        times(total(baselineNoSync), total(storeNoSync)),
+      ],
+      [
+        'baseline: rewrite the whole file per change, no fsync',
+        seconds(total(baselineNoSync)),
+        '1.00×',
+      ],
+      [
+        'whole pipeline, fsync (filters, merge, keywords)',
+        seconds(total(plain.samples)),
+        times(total(baselineSync), total(plain.samples)),
+      ],
+      [
+        'whole pipeline with folding, fsync',
+        seconds(total(folding.samples)),
+        times(total(baselineSync), total(folding.samples)),
+      ],
+    ],
+  );
+
+  const ten = keywordMatching(10);
+  const thousand = keywordMatching(1000);
+  table(
+    `3. Keyword matching per line (${events.length} lines: Chinese, English, mixed)`,
+    ['matcher', '10 keywords', '1,000 keywords', '1,000 / 10'],
+    [
+      [
+        'Aho–Corasick, NFKC, word boundaries',
+        us(ten.automaton),
+        us(thousand.automaton),
+        times(thousand.automaton, ten.automaton),
+      ],
+      [
+        '  + pinyin homophones',
+        us(ten.homophones),
+        us(thousand.homophones),
+        times(thousand.homophones, ten.homophones),
+      ],
+      [
+        'baseline: scan every keyword',
+        us(ten.scan),
+        us(thousand.scan),
+        times(thousand.scan, ten.scan),
+      ],
+    ],
+  );
+} finally {
+  rmSync(folder, { recursive: true, force: true });
+}
