@@ -1,7 +1,4 @@
 import { ServerError } from '../errors.ts';
-import { extractDocxPages } from './extract-docx.ts';
-import { extractPdfPages } from './extract-pdf.ts';
-import { extractPptxSlides } from './extract-pptx.ts';
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-guard.ts';
 
 /** Material formats the upload accepts. */
@@ -108,7 +105,9 @@ export async function extractMaterial(
   const blocks: string[] = [];
   let pages = 0;
   let characters = 0;
+  // Each reader is loaded when its format comes (PDF.js alone is megabytes of code).
   if (kind === 'pptx') {
+    const { extractPptxSlides } = await import('./extract-pptx.ts');
     const slides = await extractPptxSlides(bytes, limits);
     pages = slides.length;
     for (const slide of slides) {
@@ -118,6 +117,7 @@ export async function extractMaterial(
       blocks.push(lines.join('\n'));
     }
   } else if (kind === 'pdf') {
+    const { extractPdfPages } = await import('./extract-pdf.ts');
     const texts = await extractPdfPages(bytes);
     pages = texts.length;
     texts.forEach((text, index) => {
@@ -125,6 +125,7 @@ export async function extractMaterial(
       blocks.push(text ? `${pageMarker(index + 1)}\n${text}` : pageMarker(index + 1));
     });
   } else {
+    const { extractDocxPages } = await import('./extract-docx.ts');
     const texts = await extractDocxPages(bytes, limits);
     pages = texts.length;
     texts.forEach((lines, index) => {
