@@ -41,6 +41,8 @@ export interface MonitorStatusPayload {
   asr_mode: string;
   cite_filename: string;
   started_at: string | null;
+  /** How the running class's recognizer is doing; null when idle. */
+  recognizer_state: 'running' | 'paused' | 'ended' | 'failed' | null;
 }
 
 /** Name of a live event. */

@@ -18,12 +18,10 @@ import type { SettingsStore } from '../settings/settings-store.ts';
 import type { KeywordService } from './keyword-service.ts';
 
 /** How the recognizer of the running class is doing. */
-export type RecognizerState = 'running' | 'paused' | 'ended' | 'failed';
+export type RecognizerState = NonNullable<MonitorStatusPayload['recognizer_state']>;
 
 /** /api/monitor_status and the `monitor.changed` event. */
-export interface MonitorStatus extends MonitorStatusPayload {
-  recognizer_state: RecognizerState | null;
-}
+export type MonitorStatus = MonitorStatusPayload;
 
 /** The original's answers: `{status, message}` plus what the new UI needs. */
 export interface MonitorAnswer {
