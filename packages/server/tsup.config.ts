@@ -1,11 +1,12 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // main: the bin; material-worker: the upload parser's worker thread (loaded by URL).
+  entry: ['src/index.ts', 'src/main.ts', 'src/material-worker.ts'],
   format: ['esm'],
   target: 'node22',
   platform: 'node',
-  dts: true,
+  dts: { entry: 'src/index.ts' },
   sourcemap: true,
   clean: true,
 });

@@ -1,0 +1,383 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { TranscriptStore } from '@class-assistant/transcript-core';
+import fastifyMultipart from '@fastify/multipart';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import { errorBody, isServerError, ServerError } from './errors.ts';
+import { createEventHub, type EventHub } from './events/event-hub.ts';
+import { type ClassAi, createClassAi } from './llm/class-ai.ts';
+import { createLlmService, type LlmClientFactory, type LlmService } from './llm/llm-client.ts';
+import { type CiteStore, createCiteStore } from './material/cite-store.ts';
+import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './material/parse-material.ts';
+import { type ClassRecord, createClassRecord } from './monitor/class-record.ts';
+import { createKeywordService, type KeywordService } from './monitor/keyword-service.ts';
+import { createMonitor, type Monitor } from './monitor/monitor.ts';
+import { defaultRecognizerDefinitions } from './recognizers/default-recognizers.ts';
+import { createRecognizerRegistry, type RecognizerRegistry } from './recognizers/recognizer.ts';
+import { aiRoutes } from './routes/ai-routes.ts';
+import { liveRoutes } from './routes/live-routes.ts';
+import { materialRoutes } from './routes/material-routes.ts';
+import { monitorRoutes } from './routes/monitor-routes.ts';
+import { settingsRoutes } from './routes/settings-routes.ts';
+import { systemRoutes } from './routes/system-routes.ts';
+import { installLocalGuard } from './security/local-guard.ts';
+import { createSettingsStore, type SettingsStore } from './settings/settings-store.ts';
+import { SERVER_VERSION } from './version.ts';
+
+/** Options of {@link buildApp}. */
+export interface BuildAppOptions {
+  /** The data folder (transcript, keywords, cite/, summaries/). */
+  dataDir: string;
+  /** The settings file (`.env`). */
+  envFile: string;
+  /** Process environment: main settings keys found here override the file (default: none). */
+  environment?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The port the server will answer on, for the Host and Origin checks until it listens (after
+   * `listen()` the real port is used, so 0 works). Default 8765.
+   */
+  port?: number;
+  /** The clock for transcript times and file names (default: the system clock). */
+  now?: () => Date;
+  /** Builds the OpenAI client (default: `openai` with one retry and LLM_TIMEOUT). */
+  llmClientFactory?: LlmClientFactory;
+  /** The ASR modes (default: {@link defaultRecognizerDefinitions}). */
+  recognizers?: RecognizerRegistry;
+  /** A pino logger, `true` for fastify's default, or `false`/absent for none. */
+  logger?: FastifyBaseLogger | boolean;
+  /** A folder with prompt files overriding the bundled ones (rescue.md, catchup.md, …). */
+  promptsDir?: string;
+  /** Milliseconds between SSE heartbeats (default 15000). */
+  sseHeartbeatMs?: number;
+  /** Limits of material parsing (worker heap, time, archive caps). */
+  parseLimits?: ParseLimits;
+}
+
+/**
+ * Request log lines at debug level (the UI polls /api/health and status), failed requests at
+ * info, server errors at error: the console and the startup log stay readable during a class.
+ */
+class QuietRequestLog extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    _request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const line = { res: reply, responseTime: Math.round(reply.elapsedTime) };
+    // 502-504 are the LLM's or a recognizer's trouble, already explained in the answer.
+    if (error || reply.statusCode === 500)
+      reply.log.error({ ...line, err: error }, 'request failed');
+    else if (reply.statusCode >= 400) reply.log.info(line, 'request refused');
+    else reply.log.debug(line, 'request completed');
+  }
+}
+
+/** What the routes share; decorated on the app as `app.classAssistant`. */
+export interface AppServices {
+  options: BuildAppOptions;
+  dataDir: string;
+  settings: SettingsStore;
+  hub: EventHub;
+  cite: CiteStore;
+  keywords: KeywordService;
+  store: TranscriptStore;
+  llm: LlmService;
+  ai: ClassAi;
+  record: ClassRecord;
+  monitor: Monitor;
+  recognizers: RecognizerRegistry;
+  now: () => Date;
+  startedAt: Date;
+  /** The port the server answers on (the real one once listening). */
+  port(): number;
+  parseLimits: ParseLimits;
+  sseHeartbeatMs: number;
+  /** Open SSE streams, ended before the server closes. */
+  streams: Set<() => void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    classAssistant: AppServices;
+  }
+}
+
+/**
+ * Builds the Class Assistant backend: every route of design.md section 5 plus the live event
+ * stream, the transcript endpoint and /docs. Call `listen({ host: '127.0.0.1', port })` to
+ * serve it, `inject()` to test it; `close()` stops a running class and flushes the transcript.
+ *
+ * @example
+ * const app = await buildApp({ dataDir: './data', envFile: './.env' });
+ * await app.listen({ host: '127.0.0.1', port: 8765 });
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const now = options.now ?? (() => new Date());
+  const app = Fastify({
+    ...(typeof options.logger === 'object'
+      ? { loggerInstance: options.logger }
+      : { logger: options.logger ?? false }),
+    // The UI and its streams are long-lived; a hung handler is cut by the LLM timeouts instead.
+    requestTimeout: 0,
+    logController: new QuietRequestLog(),
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: 'idle',
+  }) as unknown as FastifyInstance;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  for (const folder of [
+    options.dataDir,
+    join(options.dataDir, 'cite'),
+    join(options.dataDir, 'summaries'),
+  ]) {
+    await mkdir(folder, { recursive: true });
+  }
+  const settings = await createSettingsStore({
+    path: options.envFile,
+    ...(options.environment ? { environment: options.environment } : {}),
+  });
+  const hub = createEventHub();
+  const cite = createCiteStore(options.dataDir);
+  const keywords = createKeywordService(options.dataDir);
+  await keywords.reload(settings.current().keywordHomophones);
+  const store = await TranscriptStore.open(join(options.dataDir, 'class_transcript.txt'), { now });
+  const llm = createLlmService(settings.current, options.llmClientFactory);
+  const ai = createClassAi(llm, options.promptsDir ? { promptsDir: options.promptsDir } : {});
+  const record = createClassRecord({ dataDir: options.dataDir, store, cite, ai, now });
+  const recognizers =
+    options.recognizers ?? createRecognizerRegistry(defaultRecognizerDefinitions());
+  const monitor = createMonitor({
+    dataDir: options.dataDir,
+    settings,
+    recognizers,
+    hub,
+    cite,
+    keywords,
+    store,
+    summarize: (previousSummary, entries, context) =>
+      ai.fold(
+        previousSummary,
+        entries.map((entry) => (entry.time ? `[${entry.time}] ${entry.text}` : entry.text)),
+        { signal: context.signal },
+      ),
+    logger: app.log,
+  });
+  const configuredPort = options.port ?? 8765;
+  const services: AppServices = {
+    options,
+    dataDir: options.dataDir,
+    settings,
+    hub,
+    cite,
+    keywords,
+    store,
+    llm,
+    ai,
+    record,
+    monitor,
+    recognizers,
+    now,
+    startedAt: new Date(),
+    port() {
+      const address = app.server.address();
+      return address && typeof address === 'object' ? address.port : configuredPort;
+    },
+    parseLimits: options.parseLimits ?? DEFAULT_PARSE_LIMITS,
+    sseHeartbeatMs: options.sseHeartbeatMs ?? 15_000,
+    streams: new Set(),
+  };
+  app.decorate('classAssistant', services);
+
+  installLocalGuard(app, {
+    port: services.port,
+    extraOrigins: () => settings.current().corsOrigins,
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const known = toServerError(error);
+    if (known.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'internal error');
+    else request.log.info({ code: known.code }, known.message);
+    return reply.code(known.statusCode).type('application/json').send(errorBody(known));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const error = new ServerError(
+      'NOT_FOUND',
+      404,
+      `No route ${request.method} ${request.url.split('?')[0]}. See /docs for the API.`,
+    );
+    return reply.code(404).type('application/json').send(errorBody(error));
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Class Assistant backend',
+        version: SERVER_VERSION,
+        description:
+          'The local backend of Class Assistant: monitoring a class (recognition, transcript, keyword alerts), class material, AI rescue / catch-up / notes, settings. Compatible with the v1.2.0 desktop client. Errors are `{status:"error", code, message}`. Live events: GET /api/events (server-sent events) and WS /api/ws/alerts.',
+      },
+      servers: [{ url: 'http://127.0.0.1:8765' }],
+      tags: [
+        { name: 'system', description: 'Health and the microphone check' },
+        { name: 'settings', description: 'The .env settings file' },
+        { name: 'material', description: 'Uploaded class material (data/cite)' },
+        { name: 'monitor', description: 'Monitoring a class, keywords and the transcript' },
+        { name: 'ai', description: 'Rescue, catch-up, follow-up chats and notes (LLM)' },
+        { name: 'live', description: 'Server-sent events and the alerts WebSocket' },
+      ],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: (input) => {
+      const document = jsonSchemaTransformObject(input) as { paths?: Record<string, unknown> };
+      // @fastify/websocket hides WebSocket routes from the document; describe the alert socket here.
+      document.paths = { ...document.paths, '/api/ws/alerts': ALERTS_SOCKET_DOCUMENTATION };
+      return document as ReturnType<typeof jsonSchemaTransformObject>;
+    },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(fastifyMultipart, {
+    limits: { files: 1, fields: 10, parts: 20, fieldSize: 4096, fileSize: 500 * 1024 * 1024 },
+  });
+
+  await app.register(systemRoutes);
+  await app.register(settingsRoutes);
+  await app.register(materialRoutes);
+  await app.register(monitorRoutes);
+  await app.register(aiRoutes);
+  await app.register(liveRoutes);
+
+  app.addHook('preClose', async () => {
+    for (const end of services.streams) end();
+    services.streams.clear();
+  });
+  app.addHook('onClose', async () => {
+    await monitor.close();
+    await store.close();
+  });
+  return app;
+}
+
+const ALERTS_SOCKET_DOCUMENTATION = {
+  get: {
+    tags: ['live'],
+    summary: 'Keyword alerts (WebSocket, the original client’s channel)',
+    description:
+      'Upgrade to a WebSocket (ws://127.0.0.1:8765/api/ws/alerts). Send the text `ping`, receive `pong`. Each keyword alert arrives as JSON text: `{"type":"keyword_alert","level":"danger"|"warning","keywords":[…],"text":"…","timestamp":"HH:MM:SS"}` (danger: roll call and questions; warning: homework, exams). Refused with 403 from a foreign Origin or Host.',
+    responses: {
+      '101': { description: 'Switching to the WebSocket protocol.' },
+      '403': { description: 'Foreign Origin or Host (ORIGIN_NOT_ALLOWED, HOST_NOT_ALLOWED).' },
+    },
+  },
+};
+
+/** Maps any error a route can meet to a {@link ServerError} (never leaking a stack trace). */
+function toServerError(error: FastifyError): ServerError {
+  if (isServerError(error)) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const context = (error as { validationContext?: string }).validationContext ?? 'body';
+    const fields = error.validation.map((issue) => {
+      const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      const field = path === '' ? context : `${context}.${path}`;
+      return { field, message: `${field}: ${issue.message}` };
+    });
+    return new ServerError(
+      'VALIDATION_FAILED',
+      400,
+      fields.map((field) => field.message).join('; '),
+      {
+        field: fields[0]?.field ?? context,
+        fields,
+      },
+    );
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ServerError(
+        'VALIDATION_FAILED',
+        400,
+        `The request body is not valid JSON: ${error.message}`,
+        {
+          field: 'body',
+        },
+      );
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ServerError(
+        'BODY_TOO_LARGE',
+        413,
+        'The request body is too large (at most 1 MiB of JSON).',
+      );
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ServerError(
+        'VALIDATION_FAILED',
+        415,
+        `Unsupported content type: ${error.message}`,
+        {
+          field: 'content-type',
+        },
+      );
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new ServerError(
+        'UPLOAD_TOO_LARGE',
+        413,
+        'The file is larger than UPLOAD_MAX_MB allows.',
+        {
+          field: 'file',
+          hint: 'UPLOAD_MAX_MB',
+        },
+      );
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new ServerError(
+        'UPLOAD_MISSING_FILE',
+        400,
+        'Send the file as multipart/form-data with the field "file".',
+        { field: 'file' },
+      );
+    case 'FST_FILES_LIMIT':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return new ServerError(
+        'VALIDATION_FAILED',
+        413,
+        'Upload one file per request (field "file").',
+        {
+          field: 'file',
+        },
+      );
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return new ServerError('VALIDATION_FAILED', status, error.message);
+  }
+  return new ServerError(
+    'INTERNAL_ERROR',
+    500,
+    'Internal error; the server log has the details.',
+    {},
+    { cause: error },
+  );
+}

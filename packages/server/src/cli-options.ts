@@ -1,0 +1,132 @@
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { packageFile, runningFromSource } from './assets.ts';
+
+/** How the backend process is started. */
+export interface CliOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  envFile: string;
+}
+
+/** The outcome of reading the command line. */
+export type CliCommand =
+  | { kind: 'run'; options: CliOptions }
+  | { kind: 'help' }
+  | { kind: 'version' };
+
+/** A command-line mistake, reported without a stack trace. */
+export class CliUsageError extends Error {
+  readonly code = 'CLI_USAGE';
+  constructor(message: string) {
+    super(message);
+    this.name = 'CliUsageError';
+  }
+}
+
+/** Usage text of `class-assistant-backend --help`. */
+export const USAGE = `class-assistant-backend — the local backend of Class Assistant
+
+Usage: class-assistant-backend [options]
+
+Options (each also as an environment variable):
+  --host <host>       loopback address to bind: 127.0.0.1 (default), ::1 or localhost
+                      (CLASS_ASSISTANT_HOST). Other addresses are refused: the API has no login.
+  --port <port>       port, default 8765 (CLASS_ASSISTANT_PORT)
+  --data-dir <dir>    data folder: transcript, keywords, cite/, summaries/, _startup.log
+                      (CLASS_ASSISTANT_DATA_DIR)
+  --env-file <file>   settings file (CLASS_ASSISTANT_ENV_FILE); created from .env.example when missing
+  --settings-file <file>
+                      the same as --env-file. Node itself checks a script argument named
+                      --env-file and exits ("not found") when the file does not exist yet
+                      (nodejs/node#54232): use this spelling or the variable for a new file.
+  -h, --help          show this help
+  -v, --version       show the version
+
+Defaults: run from the repository, the settings are packages/server/.env and the data
+packages/server/data; installed from npm, both live in the user's application-data folder
+(~/.local/share/class-assistant, ~/Library/Application Support/Class Assistant or
+%APPDATA%\\Class Assistant). With only --env-file, the data folder is "data" next to it.
+
+Then open http://127.0.0.1:8765/docs.`;
+
+/** The folder holding .env and data/ when nothing is given. */
+export function defaultAppFolder(
+  platform: NodeJS.Platform = process.platform,
+  environment: Readonly<Record<string, string | undefined>> = process.env,
+): string {
+  if (runningFromSource) return dirname(packageFile('package.json'));
+  if (platform === 'win32')
+    return join(environment.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Class Assistant');
+  if (platform === 'darwin')
+    return join(homedir(), 'Library', 'Application Support', 'Class Assistant');
+  return join(environment.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'class-assistant');
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/**
+ * Reads the command line and the CLASS_ASSISTANT_* environment variables (flags win).
+ *
+ * @example
+ * parseCli(['--port', '18765'], process.env); // { kind: 'run', options: { port: 18765, … } }
+ */
+export function parseCli(
+  argv: readonly string[],
+  environment: Readonly<Record<string, string | undefined>> = process.env,
+): CliCommand {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      // `pnpm start -- --port 1` passes the `--` through: it separates nothing here.
+      args: argv.filter((argument) => argument !== '--'),
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'env-file': { type: 'string' },
+        'settings-file': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new CliUsageError(`${(error as Error).message}\nRun with --help for the options.`);
+  }
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+  const pick = (flag: string, variable: string): string | undefined => {
+    const value = (values[flag] as string | undefined) ?? environment[variable];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const host = pick('host', 'CLASS_ASSISTANT_HOST') ?? '127.0.0.1';
+  if (!LOOPBACK.has(host)) {
+    throw new CliUsageError(
+      `--host ${host} is not a loopback address. The backend has no login and must only be reachable from this computer: use 127.0.0.1 (default), ::1 or localhost.`,
+    );
+  }
+  const portText = pick('port', 'CLASS_ASSISTANT_PORT') ?? '8765';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port < 1 || port > 65535) {
+    throw new CliUsageError(`--port must be a number from 1 to 65535, got "${portText}".`);
+  }
+  if (values['env-file'] !== undefined && values['settings-file'] !== undefined) {
+    throw new CliUsageError('Give either --env-file or --settings-file, not both.');
+  }
+  const envFileOption =
+    pick('settings-file', 'CLASS_ASSISTANT_ENV_FILE') ??
+    pick('env-file', 'CLASS_ASSISTANT_ENV_FILE');
+  const dataDirOption = pick('data-dir', 'CLASS_ASSISTANT_DATA_DIR');
+  const folder = defaultAppFolder(process.platform, environment);
+  const envFile = envFileOption ? resolve(envFileOption) : join(folder, '.env');
+  const dataDir = dataDirOption
+    ? resolve(dataDirOption)
+    : envFileOption
+      ? join(dirname(envFile), 'data')
+      : join(folder, 'data');
+  return { kind: 'run', options: { host, port, dataDir, envFile } };
+}

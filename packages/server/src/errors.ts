@@ -1,0 +1,107 @@
+/**
+ * Every error the server reports has a stable string `code`, an HTTP status and a message meant
+ * for the student. The routes turn it into `{status:"error", code, message, detail}` (design.md
+ * section 5; `detail` repeats the message because the original v1.2.0 client reads `err.detail`).
+ */
+export type ServerErrorCode =
+  | 'HOST_NOT_ALLOWED'
+  | 'ORIGIN_NOT_ALLOWED'
+  | 'VALIDATION_FAILED'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'BODY_TOO_LARGE'
+  | 'SETTINGS_INVALID'
+  | 'SETTINGS_WRITE_FAILED'
+  | 'UPLOAD_MISSING_FILE'
+  | 'UPLOAD_TOO_LARGE'
+  | 'UPLOAD_UNSUPPORTED_TYPE'
+  | 'UPLOAD_LEGACY_FORMAT'
+  | 'UPLOAD_CONTENT_MISMATCH'
+  | 'UPLOAD_ENCRYPTED'
+  | 'UPLOAD_CORRUPT'
+  | 'UPLOAD_ARCHIVE_TOO_LARGE'
+  | 'UPLOAD_NO_TEXT'
+  | 'CITE_FILE_NOT_FOUND'
+  | 'CITE_FILENAME_INVALID'
+  | 'RECOGNIZER_UNAVAILABLE'
+  | 'RECOGNIZER_FAILED'
+  | 'MONITOR_BUSY'
+  | 'TRANSCRIPT_EMPTY'
+  | 'LLM_NOT_CONFIGURED'
+  | 'LLM_UNREACHABLE'
+  | 'LLM_TIMEOUT'
+  | 'LLM_AUTH_FAILED'
+  | 'LLM_RATE_LIMITED'
+  | 'LLM_ERROR'
+  | 'LLM_BAD_RESPONSE'
+  | 'NOTES_WRITE_FAILED'
+  | 'INTERNAL_ERROR';
+
+/** Extra facts an error carries to the client, e.g. the settings field that was wrong. */
+export interface ServerErrorDetails {
+  /** The request or settings field at fault. */
+  field?: string;
+  /** What to do about it, e.g. which setting to change. */
+  hint?: string;
+  /** Every field problem when several were found at once. */
+  fields?: Array<{ field: string; message: string }>;
+}
+
+const marker = Symbol.for('class-assistant.server-error');
+
+/**
+ * An error with a stable code and the HTTP status it is reported with.
+ *
+ * @example
+ * throw new ServerError('CITE_FILE_NOT_FOUND', 404, 'No material named "week1.txt" in data/cite.');
+ */
+export class ServerError extends Error {
+  readonly code: ServerErrorCode;
+  readonly statusCode: number;
+  readonly details: ServerErrorDetails;
+  readonly [marker] = true;
+
+  constructor(
+    code: ServerErrorCode,
+    statusCode: number,
+    message: string,
+    details: ServerErrorDetails = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ServerError';
+    this.code = code;
+    this.statusCode = statusCode;
+    this.details = details;
+  }
+}
+
+/** True for a {@link ServerError}, also across copies of this package (no `instanceof`). */
+export function isServerError(error: unknown): error is ServerError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[marker] === true &&
+    typeof (error as { code?: unknown }).code === 'string'
+  );
+}
+
+/** The JSON body of every error response. */
+export interface ErrorBody extends ServerErrorDetails {
+  status: 'error';
+  code: string;
+  message: string;
+  /** Same as `message`, for clients written against the original FastAPI backend. */
+  detail: string;
+}
+
+/** Builds the response body for an error. */
+export function errorBody(error: ServerError): ErrorBody {
+  return {
+    status: 'error',
+    code: error.code,
+    message: error.message,
+    detail: error.message,
+    ...error.details,
+  };
+}

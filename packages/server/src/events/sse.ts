@@ -1,0 +1,86 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** An open server-sent-events response. */
+export interface SseStream {
+  /** Sends one event; returns false once the stream is closed. */
+  send(event: string, data: unknown, id?: number): boolean;
+  /** Sends a comment line (heartbeat). */
+  comment(text: string): void;
+  /** Ends the response. */
+  end(): void;
+  readonly closed: boolean;
+  /** Aborted when the client goes away or the stream ends. */
+  readonly signal: AbortSignal;
+}
+
+/** A slow client holding more than this many unsent bytes is cut off instead of growing memory. */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Takes over a fastify reply as a `text/event-stream`. Headers already set on the reply (the
+ * CORS headers of the local guard) are kept.
+ */
+export function openSse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: { retryMs?: number } = {},
+): SseStream {
+  const controller = new AbortController();
+  let closed = false;
+  const raw = reply.raw;
+  const headers: Record<string, string | number | string[]> = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) headers[name] = value as string | number | string[];
+  }
+  reply.hijack();
+  raw.writeHead(200, {
+    ...headers,
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  raw.flushHeaders();
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    controller.abort();
+  };
+  request.raw.on('close', close);
+  raw.on('close', close);
+  raw.on('error', close);
+  if (options.retryMs) raw.write(`retry: ${options.retryMs}\n\n`);
+
+  const write = (text: string): boolean => {
+    if (closed) return false;
+    if (raw.writableLength > MAX_BUFFERED_BYTES) {
+      close();
+      raw.destroy();
+      return false;
+    }
+    raw.write(text);
+    return true;
+  };
+
+  return {
+    send(event, data, id) {
+      const payload = JSON.stringify(data)
+        .split(/\r\n|\r|\n/)
+        .map((line) => `data: ${line}`)
+        .join('\n');
+      return write(`${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\n${payload}\n\n`);
+    },
+    comment(text) {
+      write(`: ${text.replace(/[\r\n]+/g, ' ')}\n\n`);
+    },
+    end() {
+      if (closed) return;
+      close();
+      raw.end();
+    },
+    get closed() {
+      return closed;
+    },
+    signal: controller.signal,
+  };
+}

@@ -1,0 +1,292 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { assetPath } from '../assets.ts';
+import { ServerError } from '../errors.ts';
+import type { ChatMessage, LlmService } from './llm-client.ts';
+import { selectMaterial } from './material-context.ts';
+
+/** A transcript line as the AI features see it. */
+export interface TranscriptLine {
+  timestamp: string;
+  text: string;
+}
+
+/** What the AI features know about the class. */
+export interface ClassContext {
+  courseName: string;
+  /** Text of data/current_class_material.txt. */
+  material: string;
+  /** The history-summary block (older, folded lines), possibly empty. */
+  historySummary: string;
+  /** The transcript lines in the window the feature looks at. */
+  lines: TranscriptLine[];
+}
+
+/** One earlier turn of a follow-up chat. */
+export interface ChatTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/** The rescue answer (design.md section 5: `{context, question, answer}`). */
+export interface RescueResult {
+  question: string;
+  context: string;
+  answer: string;
+  /** `json` when the model followed the format, `text` when its plain answer was used. */
+  format: 'json' | 'text';
+}
+
+/** Names of the prompt files under assets/prompts (or the `promptsDir` option). */
+export type PromptName = 'rescue' | 'rescue-chat' | 'catchup' | 'catchup-chat' | 'notes' | 'fold';
+
+/** Budgets in characters for what goes into one prompt. */
+const MATERIAL_BUDGET = 12_000;
+const NOTES_MATERIAL_BUDGET = 24_000;
+const NOTES_TRANSCRIPT_BUDGET = 60_000;
+const CHAT_HISTORY_TURNS = 20;
+
+/** How one feature call runs: streamed through `onDelta` when given, cancelled by `signal`. */
+export interface AiCallOptions {
+  onDelta?: (text: string) => void;
+  signal?: AbortSignal;
+}
+
+/** The LLM features of a class: rescue, catch-up, their chats, notes and history folding. */
+export interface ClassAi {
+  rescue(context: ClassContext, options?: AiCallOptions): Promise<RescueResult>;
+  rescueChat(
+    request: {
+      context: string;
+      question: string;
+      answer: string;
+      followup: string;
+      history: ChatTurn[];
+    },
+    context: ClassContext,
+    options?: AiCallOptions,
+  ): Promise<string>;
+  catchup(context: ClassContext, options?: AiCallOptions): Promise<string>;
+  catchupChat(
+    request: { summary: string; question: string; history: ChatTurn[] },
+    context: ClassContext,
+    options?: AiCallOptions,
+  ): Promise<string>;
+  notes(context: ClassContext & { date: string }, options?: AiCallOptions): Promise<string>;
+  /** The `summarize` function of history folding: old summary + lines -> new summary. */
+  fold(previousSummary: string, lines: string[], options?: AiCallOptions): Promise<string>;
+}
+
+/** Creates the class AI on an LLM service; prompts come from `promptsDir` or the bundled ones. */
+export function createClassAi(llm: LlmService, options: { promptsDir?: string } = {}): ClassAi {
+  const cache = new Map<PromptName, Promise<string>>();
+  const prompt = (name: PromptName): Promise<string> => {
+    let text = cache.get(name);
+    if (!text) {
+      const path = options.promptsDir
+        ? join(options.promptsDir, `${name}.md`)
+        : assetPath(`prompts/${name}.md`);
+      text = readFile(path, 'utf8');
+      text.catch(() => cache.delete(name));
+      cache.set(name, text);
+    }
+    return text;
+  };
+
+  const run = async (
+    messages: ChatMessage[],
+    purpose: string,
+    options: AiCallOptions = {},
+  ): Promise<string> => {
+    const request = { messages, purpose, ...(options.signal ? { signal: options.signal } : {}) };
+    return options.onDelta ? llm.stream(request, options.onDelta) : llm.complete(request);
+  };
+
+  return {
+    async rescue(context, options) {
+      // Check the configuration before reading prompts, so the error names the missing key.
+      llm.assertConfigured();
+      const system = await prompt('rescue');
+      const text = await run(
+        [
+          { role: 'system', content: system },
+          {
+            role: 'user',
+            content: classSections(context, MATERIAL_BUDGET, '最近约两分钟的课堂转录'),
+          },
+        ],
+        'rescue',
+        options,
+      );
+      return parseRescueAnswer(text);
+    },
+    async rescueChat(request, context, options) {
+      llm.assertConfigured();
+      const system = await prompt('rescue-chat');
+      const analysis = `【之前的分析】\n课堂上下文：${request.context}\n老师的问题：${request.question}\n建议回答：${request.answer}`;
+      return run(
+        [
+          { role: 'system', content: system },
+          {
+            role: 'user',
+            content: `${classSections(context, MATERIAL_BUDGET, '最近的课堂转录')}\n\n${analysis}`,
+          },
+          ...chatHistory(request.history),
+          { role: 'user', content: request.followup },
+        ],
+        'rescue follow-up',
+        options,
+      );
+    },
+    async catchup(context, options) {
+      llm.assertConfigured();
+      const system = await prompt('catchup');
+      return run(
+        [
+          { role: 'system', content: system },
+          {
+            role: 'user',
+            content: classSections(context, MATERIAL_BUDGET, '最近约十分钟的课堂转录'),
+          },
+        ],
+        'catch-up',
+        options,
+      );
+    },
+    async catchupChat(request, context, options) {
+      llm.assertConfigured();
+      const system = await prompt('catchup-chat');
+      return run(
+        [
+          { role: 'system', content: system },
+          {
+            role: 'user',
+            content: `${classSections(context, MATERIAL_BUDGET, '最近的课堂转录')}\n\n【之前的进度总结】\n${request.summary}`,
+          },
+          ...chatHistory(request.history),
+          { role: 'user', content: request.question },
+        ],
+        'catch-up follow-up',
+        options,
+      );
+    },
+    async notes(context, options) {
+      llm.assertConfigured();
+      const system = await prompt('notes');
+      const header = `【课程名称】${context.courseName || '未命名课程'}\n【日期】${context.date}`;
+      const transcript = fitTranscript(context.lines, NOTES_TRANSCRIPT_BUDGET);
+      const material = selectMaterial(context.material, transcript, NOTES_MATERIAL_BUDGET);
+      const sections = [
+        header,
+        material.trim() ? `【课程资料】\n${material}` : '【课程资料】\n（未选择资料）',
+        context.historySummary.trim() ? `【历史摘要】\n${context.historySummary}` : '',
+        `【课堂转录】\n${transcript}`,
+      ].filter((section) => section !== '');
+      const text = await run(
+        [
+          { role: 'system', content: system },
+          { role: 'user', content: sections.join('\n\n') },
+        ],
+        'notes',
+        options,
+      );
+      return stripFence(text);
+    },
+    async fold(previousSummary, lines, options) {
+      llm.assertConfigured();
+      const system = await prompt('fold');
+      const text = await run(
+        [
+          { role: 'system', content: system },
+          {
+            role: 'user',
+            content: `【已有的历史摘要】\n${previousSummary.trim() || '（无）'}\n\n【需要合并的课堂转录】\n${lines.join('\n')}`,
+          },
+        ],
+        'history folding',
+        options,
+      );
+      return stripFence(text).trim();
+    },
+  };
+}
+
+function formatLines(lines: TranscriptLine[]): string {
+  return lines.map((line) => `[${line.timestamp}] ${line.text}`).join('\n');
+}
+
+/** Material first, then summary, then transcript: a stable prefix lets providers cache it. */
+function classSections(
+  context: ClassContext,
+  materialBudget: number,
+  transcriptTitle: string,
+): string {
+  const transcript = formatLines(context.lines);
+  const material = selectMaterial(context.material, transcript, materialBudget);
+  return [
+    material.trim() ? `【课程资料】\n${material}` : '【课程资料】\n（未选择资料）',
+    context.courseName ? `【课程名称】${context.courseName}` : '',
+    context.historySummary.trim() ? `【历史摘要】\n${context.historySummary}` : '',
+    `【${transcriptTitle}】\n${transcript || '（暂无）'}`,
+  ]
+    .filter((section) => section !== '')
+    .join('\n\n');
+}
+
+/** The newest lines that fit the budget. */
+function fitTranscript(lines: TranscriptLine[], budget: number): string {
+  const kept: string[] = [];
+  let used = 0;
+  for (let index = lines.length - 1; index >= 0; index--) {
+    const line = `[${lines[index]!.timestamp}] ${lines[index]!.text}`;
+    if (used + line.length + 1 > budget) {
+      kept.push('（更早的转录过长，已省略）');
+      break;
+    }
+    kept.push(line);
+    used += line.length + 1;
+  }
+  return kept.reverse().join('\n');
+}
+
+function chatHistory(history: ChatTurn[]): ChatMessage[] {
+  return history
+    .slice(-CHAT_HISTORY_TURNS)
+    .map((turn) => ({ role: turn.role, content: turn.content }));
+}
+
+function stripFence(text: string): string {
+  const fenced = /^\s*```(?:markdown|md)?\s*\n([\s\S]*?)\n```\s*$/.exec(text);
+  return fenced ? fenced[1]! : text;
+}
+
+/**
+ * Reads the rescue answer: a JSON object with question/context/answer, tolerating a code fence or
+ * words around it. A model that ignored the format still helps: its text becomes the answer.
+ */
+export function parseRescueAnswer(text: string): RescueResult {
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start >= 0 && end > start) {
+    try {
+      const parsed = JSON.parse(text.slice(start, end + 1)) as Record<string, unknown>;
+      const field = (name: string) =>
+        typeof parsed[name] === 'string' ? (parsed[name] as string).trim() : '';
+      if (field('answer') !== '' || field('question') !== '') {
+        return {
+          question: field('question'),
+          context: field('context'),
+          answer: field('answer'),
+          format: 'json',
+        };
+      }
+    } catch {
+      // Not JSON after all: fall through to the plain-text answer.
+    }
+  }
+  const answer = text.trim();
+  if (answer === '') {
+    throw new ServerError('LLM_BAD_RESPONSE', 502, 'The LLM sent an empty rescue answer.');
+  }
+  return { question: '', context: '', answer, format: 'text' };
+}

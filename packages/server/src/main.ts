@@ -1,0 +1,69 @@
+// The `class-assistant-backend` command: parse options, start, stop gracefully on SIGINT/SIGTERM.
+import { CliUsageError, parseCli, USAGE } from './cli-options.ts';
+import { type RunningServer, StartupError, startServer } from './server.ts';
+import { SERVER_VERSION } from './version.ts';
+
+const SHUTDOWN_TIMEOUT_MS = 15_000;
+
+async function main(): Promise<number> {
+  let command: ReturnType<typeof parseCli>;
+  try {
+    command = parseCli(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof CliUsageError) {
+      process.stderr.write(`class-assistant-backend: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (command.kind === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (command.kind === 'version') {
+    process.stdout.write(`${SERVER_VERSION}\n`);
+    return 0;
+  }
+  let server: RunningServer;
+  try {
+    server = await startServer(command.options);
+  } catch (error) {
+    if (error instanceof StartupError) {
+      process.stderr.write(`class-assistant-backend: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        process.stderr.write(`class-assistant-backend: ${signal} again, exiting now\n`);
+        resolve(1);
+        return;
+      }
+      stopping = true;
+      const timer = setTimeout(() => {
+        process.stderr.write('class-assistant-backend: shutdown took too long, exiting\n');
+        resolve(1);
+      }, SHUTDOWN_TIMEOUT_MS);
+      timer.unref();
+      server.close().then(
+        () => resolve(0),
+        (error: unknown) => {
+          process.stderr.write(
+            `class-assistant-backend: shutdown failed: ${(error as Error).message}\n`,
+          );
+          resolve(1);
+        },
+      );
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+const code = await main();
+process.exitCode = code;
+// A lingering handle (a half-open client socket) must not keep a stopped backend alive.
+setTimeout(() => process.exit(code), 200).unref();

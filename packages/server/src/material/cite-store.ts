@@ -1,0 +1,180 @@
+import { access, readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ServerError } from '../errors.ts';
+import { readTextIfExists, writeFileAtomic } from '../files.ts';
+
+/** One material text in data/cite (the original's `{filename, updated_at, size}`). */
+export interface CiteFileInfo {
+  filename: string;
+  /** Local time `YYYY-MM-DD HH:MM:SS`, as the original client shows it. */
+  updated_at: string;
+  /** Bytes. */
+  size: number;
+  /** The same instant in ISO 8601 (UTC), for programs. */
+  updated_at_iso: string;
+}
+
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
+const MAX_NAME_CHARACTERS = 80;
+
+/**
+ * Turns an uploaded file's name into a safe base name: no folders, no `..`, no characters that
+ * are illegal on Windows or macOS, no control characters, no Windows device names, at most 80
+ * characters; Chinese and other letters are kept.
+ *
+ * @example
+ * sanitizeMaterialName('../../第3章 链表.pptx'); // '第3章_链表'
+ */
+export function sanitizeMaterialName(original: string): string {
+  const base = original.slice(Math.max(original.lastIndexOf('/'), original.lastIndexOf('\\')) + 1);
+  const dot = base.lastIndexOf('.');
+  const stem = (dot > 0 ? base.slice(0, dot) : base).normalize('NFC');
+  let clean = stem
+    .replace(/[\p{Cc}\p{Cf}<>:"/\\|?*]/gu, '')
+    .replace(/\s+/g, '_')
+    .replace(/\.{2,}/g, '.')
+    .replace(/_+/g, '_')
+    .replace(/^[._-]+|[._-]+$/g, '');
+  clean = Array.from(clean)
+    .slice(0, MAX_NAME_CHARACTERS)
+    .join('')
+    .replace(/[._-]+$/g, '');
+  if (clean === '') clean = 'material';
+  if (WINDOWS_RESERVED.test(clean)) clean = `_${clean}`;
+  return clean;
+}
+
+/** `YYYYMMDD_HHMMSS` in local time. */
+export function compactTimestamp(date: Date): string {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}${pad(date.getMonth() + 1)}${pad(date.getDate())}_${pad(date.getHours())}${pad(date.getMinutes())}${pad(date.getSeconds())}`;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` in local time. */
+export function localDateTime(date: Date): string {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+}
+
+/** The class-material files of a data folder: data/cite and data/current_class_material.txt. */
+export interface CiteStore {
+  readonly folder: string;
+  readonly currentMaterialPath: string;
+  /** Writes an upload's text as `<sanitised-name>_<YYYYMMDD_HHMMSS>.txt`; never overwrites. */
+  write(originalName: string, text: string, now: Date): Promise<string>;
+  /** Every .txt in data/cite, newest first. */
+  list(): Promise<CiteFileInfo[]>;
+  /** The path of a cite file, after checking the name is a plain file name that exists. */
+  resolve(filename: string): Promise<string>;
+  /** Copies a cite file to current_class_material.txt, or empties it when `filename` is empty. */
+  activate(filename: string | null | undefined): Promise<void>;
+  /** Text of current_class_material.txt ('' when absent). */
+  readCurrent(): Promise<string>;
+}
+
+/** Creates the cite store of a data folder. */
+export function createCiteStore(dataDir: string): CiteStore {
+  const folder = join(dataDir, 'cite');
+  const currentMaterialPath = join(dataDir, 'current_class_material.txt');
+  const reserved = new Set<string>();
+
+  const resolve = async (filename: string): Promise<string> => {
+    if (
+      filename !== filename.trim() ||
+      filename === '' ||
+      /[/\\\p{Cc}]/u.test(filename) ||
+      filename.includes('..') ||
+      !filename.toLowerCase().endsWith('.txt')
+    ) {
+      throw new ServerError(
+        'CITE_FILENAME_INVALID',
+        400,
+        `"${filename}" is not the name of a material file (a plain .txt name from /api/cite_files).`,
+        { field: 'cite_filename' },
+      );
+    }
+    const path = join(folder, filename);
+    try {
+      if (!(await stat(path)).isFile()) throw new Error('not a file');
+    } catch {
+      throw new ServerError(
+        'CITE_FILE_NOT_FOUND',
+        404,
+        `No material named "${filename}" in data/cite. Pick one from /api/cite_files or upload it again.`,
+        { field: 'cite_filename' },
+      );
+    }
+    return path;
+  };
+
+  return {
+    folder,
+    currentMaterialPath,
+    async write(originalName, text, now) {
+      const stem = `${sanitizeMaterialName(originalName)}_${compactTimestamp(now)}`;
+      for (let attempt = 1; ; attempt++) {
+        const filename = attempt === 1 ? `${stem}.txt` : `${stem}_${attempt}.txt`;
+        // Reserve before the first await, so concurrent uploads of one name in one second differ.
+        if (reserved.has(filename)) continue;
+        reserved.add(filename);
+        const path = join(folder, filename);
+        let taken = true;
+        try {
+          await access(path);
+        } catch {
+          taken = false;
+        }
+        if (taken) {
+          reserved.delete(filename);
+          continue;
+        }
+        try {
+          await writeFileAtomic(path, text);
+        } finally {
+          reserved.delete(filename);
+        }
+        return filename;
+      }
+    },
+    async list() {
+      let names: string[];
+      try {
+        names = await readdir(folder);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      }
+      const items: Array<CiteFileInfo & { mtime: number }> = [];
+      for (const filename of names) {
+        if (!filename.toLowerCase().endsWith('.txt') || filename.startsWith('.')) continue;
+        try {
+          const info = await stat(join(folder, filename));
+          if (!info.isFile()) continue;
+          items.push({
+            filename,
+            updated_at: localDateTime(info.mtime),
+            size: info.size,
+            updated_at_iso: info.mtime.toISOString(),
+            mtime: info.mtimeMs,
+          });
+        } catch {
+          // Deleted meanwhile.
+        }
+      }
+      items.sort((a, b) => b.mtime - a.mtime || b.filename.localeCompare(a.filename));
+      return items.map(({ mtime: _mtime, ...item }) => item);
+    },
+    resolve,
+    async activate(filename) {
+      if (!filename) {
+        await writeFileAtomic(currentMaterialPath, '');
+        return;
+      }
+      const path = await resolve(filename);
+      await writeFileAtomic(currentMaterialPath, await readFile(path));
+    },
+    async readCurrent() {
+      return (await readTextIfExists(currentMaterialPath)) ?? '';
+    },
+  };
+}

@@ -1,0 +1,189 @@
+import { ServerError } from '../errors.ts';
+import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-guard.ts';
+
+/** Material formats the upload accepts. */
+export type MaterialKind = 'pptx' | 'pdf' | 'docx';
+
+/** The text of an uploaded material file. */
+export interface ExtractedMaterial {
+  kind: MaterialKind;
+  /** Slides or pages. */
+  pages: number;
+  /** Plain text with a `--- 第 N 页 ---` marker before each slide or page. */
+  text: string;
+}
+
+const LEGACY: Record<string, string> = {
+  '.ppt': '.pptx',
+  '.pps': '.pptx',
+  '.pot': '.pptx',
+  '.doc': '.docx',
+  '.dot': '.docx',
+  '.wps': '.docx',
+  '.dps': '.pptx',
+};
+
+/** The page marker written between slides or pages. */
+export function pageMarker(number: number): string {
+  return `--- 第 ${number} 页 ---`;
+}
+
+/** The lower-case extension of a file name, with its dot ('' when none). */
+export function extensionOf(filename: string): string {
+  const base = filename.slice(Math.max(filename.lastIndexOf('/'), filename.lastIndexOf('\\')) + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot).toLowerCase() : '';
+}
+
+/**
+ * Checks the name and the bytes of an upload and returns its kind: the extension must be one we
+ * read and the content must really be that format (magic bytes), so a renamed file gets a clear
+ * error instead of a parser crash.
+ */
+export function detectMaterialKind(filename: string, bytes: Uint8Array): MaterialKind {
+  const extension = extensionOf(filename);
+  const modern = LEGACY[extension];
+  if (modern) {
+    throw new ServerError(
+      'UPLOAD_LEGACY_FORMAT',
+      415,
+      `${extension} is the old binary Office format, which is not supported. Open the file in PowerPoint, Word, WPS or LibreOffice and save it as ${modern}, then upload that.`,
+      { field: 'file' },
+    );
+  }
+  if (extension !== '.pptx' && extension !== '.pdf' && extension !== '.docx') {
+    throw new ServerError(
+      'UPLOAD_UNSUPPORTED_TYPE',
+      415,
+      `Cannot read "${extension || 'files without an extension'}": upload a .pptx, .pdf or .docx file.`,
+      { field: 'file' },
+    );
+  }
+  if (bytes.length === 0) {
+    throw new ServerError('UPLOAD_CORRUPT', 422, 'The uploaded file is empty.', { field: 'file' });
+  }
+  const content = sniff(bytes);
+  const kind = extension.slice(1) as MaterialKind;
+  if (kind === 'pdf' && content === 'pdf') return kind;
+  if (kind !== 'pdf' && content === 'zip') return kind;
+  if (kind !== 'pdf' && content === 'ole') {
+    if (containsUtf16(bytes, 'EncryptedPackage')) {
+      throw new ServerError(
+        'UPLOAD_ENCRYPTED',
+        422,
+        'The document is password-protected. Remove the password (save an unprotected copy) and upload it again.',
+        { field: 'file' },
+      );
+    }
+    throw new ServerError(
+      'UPLOAD_LEGACY_FORMAT',
+      415,
+      `The file is named ${extension} but is really an old binary Office file. Open it and save it as ${extension}, then upload that.`,
+      { field: 'file' },
+    );
+  }
+  throw new ServerError(
+    'UPLOAD_CONTENT_MISMATCH',
+    415,
+    `The file is named ${extension} but its content is ${describe(content)}. Upload the original ${extension} file.`,
+    { field: 'file' },
+  );
+}
+
+/**
+ * Reads an uploaded material file to plain text with slide or page markers.
+ *
+ * @example
+ * const { text, pages } = await extractMaterial('week1.pptx', bytes);
+ */
+export async function extractMaterial(
+  filename: string,
+  bytes: Uint8Array,
+  limits: ZipLimits = DEFAULT_ZIP_LIMITS,
+): Promise<ExtractedMaterial> {
+  const kind = detectMaterialKind(filename, bytes);
+  const blocks: string[] = [];
+  let pages = 0;
+  let characters = 0;
+  // Each reader is loaded when its format comes (PDF.js alone is megabytes of code).
+  if (kind === 'pptx') {
+    const { extractPptxSlides } = await import('./extract-pptx.ts');
+    const slides = await extractPptxSlides(bytes, limits);
+    pages = slides.length;
+    for (const slide of slides) {
+      const lines = [pageMarker(slide.number) + (slide.hidden ? '（隐藏页）' : ''), ...slide.lines];
+      if (slide.notes.length > 0) lines.push(`备注：${slide.notes.join('\n')}`);
+      characters += slide.lines.join('').length + slide.notes.join('').length;
+      blocks.push(lines.join('\n'));
+    }
+  } else if (kind === 'pdf') {
+    const { extractPdfPages } = await import('./extract-pdf.ts');
+    const texts = await extractPdfPages(bytes);
+    pages = texts.length;
+    texts.forEach((text, index) => {
+      characters += text.length;
+      blocks.push(text ? `${pageMarker(index + 1)}\n${text}` : pageMarker(index + 1));
+    });
+  } else {
+    const { extractDocxPages } = await import('./extract-docx.ts');
+    const texts = await extractDocxPages(bytes, limits);
+    pages = texts.length;
+    texts.forEach((lines, index) => {
+      characters += lines.join('').length;
+      blocks.push([pageMarker(index + 1), ...lines].join('\n'));
+    });
+  }
+  if (characters === 0) {
+    throw new ServerError(
+      'UPLOAD_NO_TEXT',
+      422,
+      kind === 'pdf'
+        ? `The PDF has ${pages} page(s) but no text layer (a scan or images only). Run it through OCR first or upload the original slides.`
+        : `The document has ${pages} ${kind === 'pptx' ? 'slide(s)' : 'page(s)'} but no text to use as class material.`,
+    );
+  }
+  return { kind, pages, text: `${blocks.join('\n\n')}\n` };
+}
+
+type Content = 'zip' | 'pdf' | 'ole' | 'png' | 'jpeg' | 'gif' | 'text' | 'unknown';
+
+function sniff(bytes: Uint8Array): Content {
+  const starts = (...signature: number[]) =>
+    signature.every((byte, index) => bytes[index] === byte);
+  if (starts(0x50, 0x4b, 0x03, 0x04) || starts(0x50, 0x4b, 0x05, 0x06)) return 'zip';
+  if (starts(0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1)) return 'ole';
+  // PDF readers accept the header anywhere in the first KiB.
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 1024));
+  if (head.includes('%PDF-')) return 'pdf';
+  if (starts(0x89, 0x50, 0x4e, 0x47)) return 'png';
+  if (starts(0xff, 0xd8, 0xff)) return 'jpeg';
+  if (starts(0x47, 0x49, 0x46, 0x38)) return 'gif';
+  const sample = bytes.subarray(0, 512);
+  if (sample.every((byte) => byte === 0x09 || byte === 0x0a || byte === 0x0d || byte >= 0x20))
+    return 'text';
+  return 'unknown';
+}
+
+function describe(content: Content): string {
+  switch (content) {
+    case 'zip':
+      return 'a ZIP archive (an Office document?)';
+    case 'pdf':
+      return 'a PDF document';
+    case 'ole':
+      return 'an old binary Office file';
+    case 'png':
+    case 'jpeg':
+    case 'gif':
+      return `a ${content.toUpperCase()} image`;
+    case 'text':
+      return 'plain text';
+    default:
+      return 'not a recognisable document';
+  }
+}
+
+function containsUtf16(bytes: Uint8Array, text: string): boolean {
+  const needle = Buffer.from(text, 'utf16le');
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(needle);
+}

@@ -1,0 +1,171 @@
+import JSZip from 'jszip';
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { ServerError } from '../errors.ts';
+import {
+  DEFAULT_ZIP_LIMITS,
+  formatBytes,
+  inspectZip,
+  type ZipEntryInfo,
+  type ZipLimits,
+} from './zip-guard.ts';
+
+/** An Office (OOXML) package opened for reading with caps on what it may unpack. */
+export interface OfficeZip {
+  zip: JSZip;
+  entries: Map<string, ZipEntryInfo>;
+  /** Text of an entry, or undefined when absent; never inflates more than the entry declared. */
+  text(name: string): Promise<string | undefined>;
+}
+
+/** Opens an OOXML package (.pptx, .docx): central-directory caps first, then jszip. */
+export async function openOfficeZip(
+  bytes: Uint8Array,
+  limits: ZipLimits = DEFAULT_ZIP_LIMITS,
+): Promise<OfficeZip> {
+  const list = inspectZip(bytes, limits);
+  if (list.some((entry) => entry.encrypted)) {
+    throw new ServerError(
+      'UPLOAD_ENCRYPTED',
+      422,
+      'The document is password-protected. Remove the password (save an unprotected copy) and upload it again.',
+    );
+  }
+  let zip: JSZip;
+  try {
+    zip = await JSZip.loadAsync(bytes);
+  } catch (error) {
+    throw new ServerError(
+      'UPLOAD_CORRUPT',
+      422,
+      `The file is not a readable Office document: ${(error as Error).message}.`,
+      {},
+      { cause: error },
+    );
+  }
+  const entries = new Map(list.map((entry) => [entry.name, entry]));
+  return {
+    zip,
+    entries,
+    text: async (name) => {
+      const file = zip.file(name);
+      const info = entries.get(name);
+      if (!file || !info) return undefined;
+      const data = await readCapped(file, name, info.uncompressedSize);
+      return new TextDecoder().decode(data);
+    },
+  };
+}
+
+/**
+ * Inflates one entry while counting bytes: an entry that unpacks to more than it declared (a
+ * forged header, the classic zip-bomb trick) is refused as soon as it crosses the line.
+ */
+function readCapped(file: JSZip.JSZipObject, name: string, declared: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const stream = file.nodeStream('nodebuffer');
+    stream.on('data', (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > declared) {
+        (stream as unknown as { destroy?: () => void }).destroy?.();
+        stream.removeAllListeners('data');
+        reject(
+          new ServerError(
+            'UPLOAD_ARCHIVE_TOO_LARGE',
+            422,
+            `The document entry ${name} unpacks to more than the ${formatBytes(declared)} it declares; it may be a zip bomb.`,
+          ),
+        );
+        return;
+      }
+      chunks.push(chunk);
+    });
+    stream.on('error', (error: Error) =>
+      reject(
+        new ServerError(
+          'UPLOAD_CORRUPT',
+          422,
+          `The document entry ${name} is damaged: ${error.message}.`,
+          {},
+          { cause: error },
+        ),
+      ),
+    );
+    stream.on('end', () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+/** SAX handlers for {@link walkXml}. */
+export interface XmlWalker {
+  open?(name: string, attributes: Record<string, string>): void;
+  close?(name: string): void;
+  text?(text: string): void;
+}
+
+/** Streams the elements and text of an XML part through `walker`; malformed XML is UPLOAD_CORRUPT. */
+export function walkXml(xml: string, part: string, walker: XmlWalker): void {
+  const parser = new SaxesParser();
+  if (walker.open) {
+    const open = walker.open;
+    parser.on('opentag', (tag: SaxesTagPlain) =>
+      open(tag.name, tag.attributes as Record<string, string>),
+    );
+  }
+  if (walker.close) {
+    const close = walker.close;
+    parser.on('closetag', (tag: SaxesTagPlain) => close(tag.name));
+  }
+  if (walker.text) {
+    const text = walker.text;
+    parser.on('text', text);
+  }
+  try {
+    parser.write(xml).close();
+  } catch (error) {
+    throw new ServerError(
+      'UPLOAD_CORRUPT',
+      422,
+      `The document part ${part} is not well-formed XML: ${(error as Error).message}.`,
+      {},
+      { cause: error },
+    );
+  }
+}
+
+/** Resolves a relationship target against the folder of the part that refers to it. */
+export function resolvePartPath(fromPart: string, target: string): string {
+  if (target.startsWith('/')) return target.slice(1);
+  const folder = fromPart.includes('/') ? fromPart.slice(0, fromPart.lastIndexOf('/')) : '';
+  const segments = folder === '' ? [] : folder.split('/');
+  for (const segment of target.split('/')) {
+    if (segment === '..') segments.pop();
+    else if (segment !== '.' && segment !== '') segments.push(segment);
+  }
+  return segments.join('/');
+}
+
+/** Reads a `.rels` part: relationship id -> { type, target part path }. */
+export async function readRelationships(
+  office: OfficeZip,
+  part: string,
+): Promise<Map<string, { type: string; target: string; external: boolean }>> {
+  const folder = part.includes('/') ? part.slice(0, part.lastIndexOf('/')) : '';
+  const file = part.slice(part.lastIndexOf('/') + 1);
+  const relsPath = `${folder === '' ? '' : `${folder}/`}_rels/${file}.rels`;
+  const xml = await office.text(relsPath);
+  const relationships = new Map<string, { type: string; target: string; external: boolean }>();
+  if (xml === undefined) return relationships;
+  walkXml(xml, relsPath, {
+    open(name, attributes) {
+      if (name !== 'Relationship' || !attributes.Id || attributes.Target === undefined) return;
+      const external = attributes.TargetMode === 'External';
+      relationships.set(attributes.Id, {
+        type: attributes.Type ?? '',
+        target: external ? attributes.Target : resolvePartPath(part, attributes.Target),
+        external,
+      });
+    },
+  });
+  return relationships;
+}

@@ -1,0 +1,107 @@
+import { join } from 'node:path';
+import type { TranscriptEntry, TranscriptStore } from '@class-assistant/transcript-core';
+import { ServerError } from '../errors.ts';
+import { writeFileAtomic } from '../files.ts';
+import type { AiCallOptions, ClassAi, ClassContext, TranscriptLine } from '../llm/class-ai.ts';
+import {
+  type CiteStore,
+  compactTimestamp,
+  localDateTime,
+  sanitizeMaterialName,
+} from '../material/cite-store.ts';
+
+/** How far back each feature looks (design.md section 5). */
+export const RESCUE_WINDOW_MINUTES = 2;
+export const CATCHUP_WINDOW_MINUTES = 10;
+/** When the window is empty (a quiet teacher), the last lines are used instead. */
+const FALLBACK_LINES = 8;
+
+/** Post-class notes as written to data/summaries. */
+export interface NotesResult {
+  filename: string;
+  path: string;
+  course_name: string;
+  summary: string;
+}
+
+/** What the AI features read about the class, and where notes go. */
+export interface ClassRecord {
+  /** Material, history summary and the lines of the last `minutes` (or the last few lines). */
+  context(minutes: number, courseName: string): Promise<ClassContext>;
+  /** True when the transcript has at least one entry. */
+  hasEntries(): Promise<boolean>;
+  /** Writes notes for the whole class to data/summaries/{course}_{YYYYMMDD}_{HHMMSS}.md. */
+  writeNotes(courseName: string, options?: AiCallOptions): Promise<NotesResult>;
+}
+
+function toLines(entries: readonly TranscriptEntry[]): TranscriptLine[] {
+  return entries.map((entry) => ({ timestamp: entry.time ?? '', text: entry.text }));
+}
+
+/** Creates the class record over the transcript store, the material and the AI. */
+export function createClassRecord(options: {
+  dataDir: string;
+  store: TranscriptStore;
+  cite: CiteStore;
+  ai: ClassAi;
+  now: () => Date;
+}): ClassRecord {
+  const summariesDir = join(options.dataDir, 'summaries');
+  return {
+    async context(minutes, courseName) {
+      const [material, historySummary, header] = await Promise.all([
+        options.cite.readCurrent(),
+        options.store.readSummary(),
+        options.store.readHeader(),
+      ]);
+      let entries = await options.store.readRecent({ minutes });
+      if (entries.length === 0) entries = await options.store.readRecent({ count: FALLBACK_LINES });
+      return {
+        courseName: courseName || header.courseName || '',
+        material,
+        historySummary,
+        lines: toLines(entries),
+      };
+    },
+    async hasEntries() {
+      return (await options.store.readRecent({ count: 1 })).length > 0;
+    },
+    async writeNotes(courseName, callOptions) {
+      const document = await options.store.read();
+      if (document.entries.length === 0 && document.summary.trim() === '') {
+        throw new ServerError(
+          'TRANSCRIPT_EMPTY',
+          409,
+          'There is no class transcript to summarise yet: start monitoring and let the class run first.',
+        );
+      }
+      const course = courseName || document.header.courseName || '';
+      const now = options.now();
+      const notes = await options.ai.notes(
+        {
+          courseName: course,
+          material: await options.cite.readCurrent(),
+          historySummary: document.summary,
+          lines: toLines(document.entries),
+          date: localDateTime(now).slice(0, 10),
+        },
+        callOptions,
+      );
+      const stem = course ? sanitizeMaterialName(`${course}.md`) : '课堂笔记';
+      const filename = `${stem}_${compactTimestamp(now)}.md`;
+      const path = join(summariesDir, filename);
+      try {
+        await writeFileAtomic(path, notes.endsWith('\n') ? notes : `${notes}\n`);
+      } catch (error) {
+        throw new ServerError(
+          'NOTES_WRITE_FAILED',
+          500,
+          `Could not write the notes to ${path}: ${(error as Error).message}`,
+          {},
+          { cause: error },
+        );
+      }
+      return { filename, path, course_name: course, summary: notes };
+    },
+  };
+}

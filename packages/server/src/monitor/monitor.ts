@@ -1,0 +1,388 @@
+import {
+  type KeywordAlert,
+  type Summarize,
+  TranscriptPipeline,
+  type TranscriptStore,
+} from '@class-assistant/transcript-core';
+import { isServerError, ServerError } from '../errors.ts';
+import type { EventHub, LiveEventMap, MonitorStatusPayload } from '../events/event-hub.ts';
+import { createSerialQueue } from '../files.ts';
+import type { CiteStore } from '../material/cite-store.ts';
+import type {
+  Recognizer,
+  RecognizerEvent,
+  RecognizerLogger,
+  RecognizerRegistry,
+} from '../recognizers/recognizer.ts';
+import type { SettingsStore } from '../settings/settings-store.ts';
+import type { KeywordService } from './keyword-service.ts';
+
+/** How the recognizer of the running class is doing. */
+export type RecognizerState = NonNullable<MonitorStatusPayload['recognizer_state']>;
+
+/** /api/monitor_status and the `monitor.changed` event. */
+export type MonitorStatus = MonitorStatusPayload;
+
+/** The original's answers: `{status, message}` plus what the new UI needs. */
+export interface MonitorAnswer {
+  status: string;
+  message: string;
+  effective_asr_mode?: string;
+  course_name?: string;
+}
+
+/** Options of {@link createMonitor}. */
+export interface MonitorOptions {
+  dataDir: string;
+  settings: SettingsStore;
+  recognizers: RecognizerRegistry;
+  hub: EventHub;
+  cite: CiteStore;
+  keywords: KeywordService;
+  store: TranscriptStore;
+  /** History folding; called by the pipeline every HISTORY_FOLD_ENTRIES entries. */
+  summarize: Summarize;
+  logger: RecognizerLogger;
+}
+
+/** The monitoring chain: recognizer -> transcript pipeline -> alerts and live events. */
+export interface Monitor {
+  start(request: { courseName: string; citeFilename: string | null }): Promise<MonitorAnswer>;
+  stop(): Promise<MonitorAnswer>;
+  pause(): Promise<MonitorAnswer>;
+  resume(): Promise<MonitorAnswer>;
+  status(): MonitorStatus;
+  /** The current partial (not yet final) text. */
+  partial(): string;
+  /** Applies a new keyword matcher to the running class. */
+  refreshKeywords(): void;
+  /** Stops monitoring (if running) and waits for every write: for shutdown. */
+  close(): Promise<void>;
+}
+
+/** Maps transcript-core's levels to the original client's alert levels (red / yellow). */
+export function alertMessage(alert: KeywordAlert): LiveEventMap['alert.raised'] {
+  return {
+    type: 'keyword_alert',
+    level: alert.level === 'alert' ? 'danger' : 'warning',
+    keywords: alert.keywords,
+    text: alert.text,
+    timestamp: alert.timestamp,
+  };
+}
+
+/** The original's answer to stop/pause/resume without a running class (HTTP 200). */
+const NOT_RUNNING: MonitorAnswer = {
+  status: 'not_running',
+  message: '监控服务未在运行 (monitoring is not running).',
+};
+
+interface Session {
+  courseName: string;
+  citeFilename: string;
+  asrMode: string;
+  startedAt: Date;
+  pipeline: TranscriptPipeline;
+  recognizer: Recognizer;
+  recognizerState: RecognizerState;
+  paused: boolean;
+  partial: string;
+  /** Error codes already reported this class (folding retries must not flood the UI). */
+  reported: Set<string>;
+}
+
+/**
+ * Creates the monitor. One class at a time; start/stop/pause/resume run one after another.
+ *
+ * @example
+ * const monitor = createMonitor({ dataDir, settings, recognizers, hub, cite, keywords, store, summarize, logger });
+ * await monitor.start({ courseName: '数据结构', citeFilename: null });
+ */
+export function createMonitor(options: MonitorOptions): Monitor {
+  const serial = createSerialQueue();
+  let session: Session | undefined;
+
+  const status = (): MonitorStatus => ({
+    state: session ? (session.paused ? 'paused' : 'running') : 'idle',
+    is_monitoring: session !== undefined,
+    is_paused: session?.paused ?? false,
+    course_name: session?.courseName ?? '',
+    asr_mode: session?.asrMode ?? options.settings.current().asrMode,
+    cite_filename: session?.citeFilename ?? '',
+    started_at: session?.startedAt.toISOString() ?? null,
+    recognizer_state: session?.recognizerState ?? null,
+  });
+
+  const publishStatus = () => options.hub.publish('monitor.changed', status());
+
+  const reportError = (current: Session | undefined, source: string, error: unknown) => {
+    const code = isServerError(error)
+      ? error.code
+      : ((error as { code?: string })?.code ?? 'INTERNAL_ERROR');
+    const message = (error as Error)?.message ?? String(error);
+    options.logger.error({ source, code, err: error }, `${source} failed`);
+    const key = `${source}:${code}`;
+    if (current?.reported.has(key)) return;
+    current?.reported.add(key);
+    options.hub.publish('error.raised', { source, code, message });
+  };
+
+  const setPartial = (current: Session, text: string) => {
+    if (current.partial === text) return;
+    current.partial = text;
+    options.hub.publish('partial.changed', { text });
+  };
+
+  const wirePipeline = (current: Session) => {
+    const { pipeline } = current;
+    pipeline.on('line-appended', ({ entry }) => {
+      options.hub.publish('line.appended', {
+        index: options.store.entryCount - 1,
+        timestamp: entry.time ?? '',
+        text: entry.text,
+      });
+    });
+    pipeline.on('line-updated', ({ entry }) => {
+      options.hub.publish('line.updated', {
+        index: options.store.entryCount - 1,
+        timestamp: entry.time ?? '',
+        text: entry.text,
+      });
+    });
+    pipeline.on('partial-changed', ({ text }) => setPartial(current, text));
+    pipeline.on('alert-raised', (alert) =>
+      options.hub.publish('alert.raised', alertMessage(alert)),
+    );
+    pipeline.on('history-folded', (event) =>
+      options.hub.publish('history.folded', {
+        summary: event.summary,
+        folded_entries: event.foldedCount,
+        remaining_entries: event.keptCount,
+      }),
+    );
+    pipeline.on('fold-failed', (event) => {
+      if (event.reason === 'entries-changed') return;
+      reportError(current, 'history folding', event.error ?? new Error(event.reason));
+    });
+  };
+
+  const intake = (current: Session, work: () => Promise<unknown>) => {
+    work().catch((error: unknown) => {
+      if (session !== current) return;
+      reportError(current, 'transcript', error);
+    });
+  };
+
+  const onRecognizerEvent = (current: Session, event: RecognizerEvent) => {
+    if (session !== current || current.paused) return;
+    switch (event.type) {
+      case 'text':
+        setPartial(current, '');
+        intake(current, () => current.pipeline.pushLine(event.text));
+        return;
+      case 'segment':
+        setPartial(current, '');
+        intake(current, () =>
+          current.pipeline.pushSegment({
+            text: event.text,
+            startMs: event.startMs,
+            endMs: event.endMs,
+          }),
+        );
+        return;
+      case 'utterances':
+        intake(current, () =>
+          current.pipeline.pushUtterances(
+            event.utterances.map((utterance) => ({
+              text: utterance.text,
+              definite: utterance.definite,
+              start_time: utterance.startTime,
+              end_time: utterance.endTime,
+            })),
+          ),
+        );
+        return;
+      case 'partial':
+        setPartial(current, event.text);
+        return;
+      case 'error':
+        reportError(
+          current,
+          `recognizer (${current.asrMode})`,
+          new ServerError('RECOGNIZER_FAILED', 500, event.message),
+        );
+        if (event.fatal) {
+          current.recognizerState = 'failed';
+          void current.recognizer.stop();
+          publishStatus();
+        }
+        return;
+      case 'end':
+        setPartial(current, '');
+        options.logger.info({ reason: event.reason }, 'the recognizer ended');
+        // Report the end once the last lines are written, so the UI sees them first.
+        void current.pipeline
+          .flush()
+          .catch(() => undefined)
+          .then(() => {
+            if (session !== current) return;
+            current.recognizerState = 'ended';
+            publishStatus();
+          });
+        return;
+    }
+  };
+
+  const stopSession = async (current: Session) => {
+    session = undefined;
+    try {
+      await current.recognizer.stop();
+    } catch (error) {
+      options.logger.error({ err: error }, 'stopping the recognizer failed');
+    }
+    // Waits for every queued line to be written (a running fold is abandoned, nothing lost).
+    await current.pipeline.close();
+    if (current.partial !== '') options.hub.publish('partial.changed', { text: '' });
+  };
+
+  return {
+    start: (request) =>
+      serial(async () => {
+        if (session) {
+          return {
+            status: 'already_running',
+            message: '监控服务已在运行中 (monitoring is already running).',
+          };
+        }
+        const settings = options.settings.current();
+        const definition = options.recognizers.get(settings.asrMode);
+        if (!definition) {
+          throw new ServerError(
+            'RECOGNIZER_UNAVAILABLE',
+            503,
+            `ASR_MODE=${settings.asrMode} is not a recognition mode of this build (${options.recognizers.modes().join(', ')}).`,
+            { field: 'ASR_MODE' },
+          );
+        }
+        const availability = await definition.availability(settings);
+        if (!availability.available) {
+          throw new ServerError('RECOGNIZER_UNAVAILABLE', 503, availability.message, {
+            field: availability.settings[0] ?? 'ASR_MODE',
+            hint: `Settings to check: ${availability.settings.join(', ')}.`,
+          });
+        }
+        await options.cite.activate(request.citeFilename);
+        const matcher = await options.keywords.reload(settings.keywordHomophones);
+        await options.store.reset({
+          courseName: request.courseName,
+          ...(request.citeFilename ? { materialName: request.citeFilename } : {}),
+        });
+        const pipeline = new TranscriptPipeline({
+          store: options.store,
+          keywords: matcher,
+          ...(settings.historyFoldEntries > 0
+            ? {
+                summarize: options.summarize,
+                // 50 entries keep the last 20 unfolded (the rescue/catch-up windows); smaller
+                // thresholds keep half.
+                fold: {
+                  threshold: settings.historyFoldEntries,
+                  keepRecent: Math.min(20, Math.floor(settings.historyFoldEntries / 2)),
+                },
+              }
+            : {}),
+        });
+        const current: Session = {
+          courseName: request.courseName,
+          citeFilename: request.citeFilename ?? '',
+          asrMode: settings.asrMode,
+          startedAt: new Date(),
+          pipeline,
+          recognizer: undefined as unknown as Recognizer,
+          recognizerState: 'running',
+          paused: false,
+          partial: '',
+          reported: new Set(),
+        };
+        wirePipeline(current);
+        current.recognizer = definition.create({
+          settings,
+          dataDir: options.dataDir,
+          emit: (event) => onRecognizerEvent(current, event),
+          logger: options.logger,
+        });
+        session = current;
+        try {
+          await current.recognizer.start();
+        } catch (error) {
+          await stopSession(current);
+          throw new ServerError(
+            'RECOGNIZER_FAILED',
+            500,
+            `ASR_MODE=${settings.asrMode} could not start: ${(error as Error).message}`,
+            { field: 'ASR_MODE' },
+            { cause: error },
+          );
+        }
+        publishStatus();
+        return {
+          status: 'started',
+          message: `开始监听 (${settings.asrMode})：录音和关键词监控已启动。`,
+          effective_asr_mode: settings.asrMode,
+        };
+      }),
+    stop: () =>
+      serial(async () => {
+        const current = session;
+        if (!current) return { ...NOT_RUNNING };
+        await stopSession(current);
+        publishStatus();
+        return {
+          status: 'stopped',
+          message: '监控已停止 (monitoring stopped).',
+          course_name: current.courseName,
+        };
+      }),
+    pause: () =>
+      serial(async () => {
+        const current = session;
+        if (!current) return { ...NOT_RUNNING };
+        if (current.paused)
+          return { status: 'already_paused', message: '监控已暂停 (already paused).' };
+        current.paused = true;
+        await current.recognizer.pause();
+        if (current.recognizerState === 'running') current.recognizerState = 'paused';
+        setPartial(current, '');
+        publishStatus();
+        return { status: 'paused', message: '监控已暂停 (monitoring paused).' };
+      }),
+    resume: () =>
+      serial(async () => {
+        const current = session;
+        if (!current) return { ...NOT_RUNNING };
+        if (!current.paused)
+          return { status: 'not_paused', message: '监控当前未暂停 (monitoring is not paused).' };
+        current.paused = false;
+        await current.recognizer.resume();
+        if (current.recognizerState === 'paused') current.recognizerState = 'running';
+        publishStatus();
+        return {
+          status: 'resumed',
+          message: '监控已继续 (monitoring resumed).',
+          effective_asr_mode: current.asrMode,
+        };
+      }),
+    status,
+    partial: () => session?.partial ?? '',
+    refreshKeywords() {
+      session?.pipeline.setKeywords(options.keywords.matcher());
+    },
+    close: () =>
+      serial(async () => {
+        if (session) {
+          await stopSession(session);
+          publishStatus();
+        }
+      }),
+  };
+}

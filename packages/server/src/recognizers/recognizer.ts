@@ -1,0 +1,112 @@
+/**
+ * The recognizer seam (design.md section 2): one implementation per ASR_MODE, chosen through a
+ * {@link RecognizerRegistry}. A recognizer only turns sound (or a script) into text events; the
+ * monitor session feeds those events into the transcript pipeline, so a new mode never touches
+ * cleaning, merging, alerts or files.
+ */
+import type { ResolvedSettings } from '../settings/settings-store.ts';
+
+/** One utterance of the streaming mode (asr-protocol `result.utterances[]`). */
+export interface RecognizedUtterance {
+  text: string;
+  /** Milliseconds from the start of the audio. */
+  startTime: number;
+  endTime: number;
+  /** Only definite utterances are written to the transcript (backend.md 2.4). */
+  definite: boolean;
+}
+
+/**
+ * What a recognizer reports:
+ * - `text`: one finished sentence (mock and cloud modes);
+ * - `segment`: one local-mode segment with its audio times, subject to short-segment merging;
+ * - `utterances`: the streaming mode's current utterance list (definite ones get written);
+ * - `partial`: text still being recognised (shown live, never written);
+ * - `error`: a problem; `fatal` ones end the recognizer (the monitor reports and stops it);
+ * - `end`: the source ran out (script over, WAV file finished).
+ */
+export type RecognizerEvent =
+  | { type: 'text'; text: string }
+  | { type: 'segment'; text: string; startMs: number; endMs: number }
+  | { type: 'utterances'; utterances: RecognizedUtterance[] }
+  | { type: 'partial'; text: string }
+  | { type: 'error'; code: string; message: string; fatal: boolean }
+  | { type: 'end'; reason: string };
+
+/** A running recognizer. Every method is idempotent; no event is emitted after `stop()` resolves. */
+export interface Recognizer {
+  /** Starts capturing; resolves once running, rejects when the source cannot be opened. */
+  start(): Promise<void>;
+  /** Stops listening without releasing what `resume()` needs. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  /** Stops for good and releases the source (microphone, socket, timers). */
+  stop(): Promise<void>;
+}
+
+/** Minimal logger a recognizer may use (pino's and fastify's loggers fit). */
+export interface RecognizerLogger {
+  info(object: object, message?: string): void;
+  warn(object: object, message?: string): void;
+  error(object: object, message?: string): void;
+}
+
+/** What a recognizer is created with. */
+export interface RecognizerContext {
+  /** The settings at the moment monitoring starts. */
+  settings: ResolvedSettings;
+  /** The data folder (for models or recordings a mode may keep). */
+  dataDir: string;
+  /** Reports an event to the monitor session. */
+  emit(event: RecognizerEvent): void;
+  logger: RecognizerLogger;
+}
+
+/** Whether a mode can start with the current settings and machine. */
+export type RecognizerAvailability =
+  | { available: true; detail?: string }
+  | {
+      available: false;
+      /** Why not, for the student. */
+      message: string;
+      /** Settings keys that would fix it. */
+      settings: string[];
+      /** True when the mode exists in the product but not in this build yet. */
+      notImplemented?: boolean;
+    };
+
+/** One ASR_MODE. */
+export interface RecognizerDefinition {
+  /** The ASR_MODE value. */
+  mode: string;
+  /** One line for /docs, health and errors. */
+  description: string;
+  /** Checked by /api/health and before start_monitor creates the recognizer. */
+  availability(settings: ResolvedSettings): Promise<RecognizerAvailability>;
+  create(context: RecognizerContext): Recognizer;
+}
+
+/** The modes the server knows, by ASR_MODE value. */
+export interface RecognizerRegistry {
+  get(mode: string): RecognizerDefinition | undefined;
+  modes(): string[];
+}
+
+/**
+ * Builds a registry from definitions (a later definition of the same mode replaces an earlier one,
+ * so a build can override a mode).
+ *
+ * @example
+ * const registry = createRecognizerRegistry([...defaultRecognizerDefinitions(), myLocalMode]);
+ * buildApp({ recognizers: registry });
+ */
+export function createRecognizerRegistry(
+  definitions: readonly RecognizerDefinition[],
+): RecognizerRegistry {
+  const byMode = new Map<string, RecognizerDefinition>();
+  for (const definition of definitions) byMode.set(definition.mode, definition);
+  return {
+    get: (mode) => byMode.get(mode),
+    modes: () => [...byMode.keys()],
+  };
+}

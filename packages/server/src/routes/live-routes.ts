@@ -1,0 +1,106 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { openSse } from '../events/sse.ts';
+import { errors } from './schemas.ts';
+
+const EVENTS_DESCRIPTION = `Server-sent events of everything the UI shows live. Each event has an \`id\` (growing number); reconnect with the \`Last-Event-ID\` header (EventSource does it) or \`?last_event_id=\` to receive what you missed (the last 1000 events are kept). A comment line \`: heartbeat\` comes every 15 s.
+
+| event | data |
+|---|---|
+| \`stream.opened\` (no id) | \`{last_event_id, replayed, gap, monitor, partial}\` — first on every connection; \`gap: true\` when missed events were dropped (reload /api/transcript) |
+| \`line.appended\` | \`{index, timestamp, text}\` — a transcript line was written |
+| \`line.updated\` | \`{index, timestamp, text}\` — the last line was extended or merged |
+| \`partial.changed\` | \`{text}\` — text still being recognised ('' when cleared) |
+| \`alert.raised\` | \`{type:"keyword_alert", level:"danger"\\|"warning", keywords, text, timestamp}\` — same as the WebSocket |
+| \`monitor.changed\` | the /api/monitor_status body — started, paused, resumed, stopped, recognizer ended or failed |
+| \`history.folded\` | \`{summary, folded_entries, remaining_entries}\` — older lines folded into the history summary (entry indexes shift) |
+| \`notes.written\` | \`{filename, course_name}\` |
+| \`material.uploaded\` | \`{cite_filename, text_length}\` |
+| \`error.raised\` | \`{source, code, message}\` — a background failure (recognizer, folding, notes) |`;
+
+/** GET /api/events (SSE) and WS /api/ws/alerts (the original's alert socket). */
+export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
+  const services = app.classAssistant;
+  const { hub, monitor } = services;
+
+  app.get(
+    '/api/events',
+    {
+      schema: {
+        tags: ['live'],
+        summary: 'Live events (server-sent events)',
+        description: EVENTS_DESCRIPTION,
+        produces: ['text/event-stream'],
+        querystring: z.object({
+          last_event_id: z.coerce
+            .number()
+            .int()
+            .min(0)
+            .optional()
+            .describe('Same as the Last-Event-ID header.'),
+        }),
+        headers: z.object({ 'last-event-id': z.string().optional() }),
+        response: { ...errors(400) },
+      },
+    },
+    async (request, reply) => {
+      const header = Number.parseInt(request.headers['last-event-id'] ?? '', 10);
+      const lastEventId = Number.isFinite(header) ? header : request.query.last_event_id;
+      const stream = openSse(request, reply, { retryMs: 2000 });
+      // Subscribe before replaying so nothing published in between is lost (ids dedupe).
+      let sentUpTo = lastEventId ?? hub.lastId;
+      const queued: Array<Parameters<Parameters<typeof hub.subscribe>[0]>[0]> = [];
+      let replaying = true;
+      const unsubscribe = hub.subscribe((event) => {
+        if (replaying) {
+          queued.push(event);
+          return;
+        }
+        if (event.id > sentUpTo) {
+          sentUpTo = event.id;
+          stream.send(event.name, event.data, event.id);
+        }
+      });
+      const missed = lastEventId === undefined ? [] : hub.since(lastEventId);
+      stream.send('stream.opened', {
+        last_event_id: hub.lastId,
+        replayed: missed?.length ?? 0,
+        gap: missed === undefined,
+        monitor: monitor.status(),
+        partial: monitor.partial(),
+      });
+      for (const event of [...(missed ?? []), ...queued]) {
+        if (event.id > sentUpTo) {
+          sentUpTo = event.id;
+          stream.send(event.name, event.data, event.id);
+        }
+      }
+      replaying = false;
+      const heartbeat = setInterval(() => stream.comment('heartbeat'), services.sseHeartbeatMs);
+      const end = () => stream.end();
+      services.streams.add(end);
+      stream.signal.addEventListener('abort', () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+        services.streams.delete(end);
+      });
+    },
+  );
+
+  app.get(
+    '/api/ws/alerts',
+    // Documented in the OpenAPI document by app.ts (@fastify/websocket hides the route).
+    { websocket: true },
+    (socket) => {
+      const unsubscribe = hub.subscribe((event) => {
+        if (event.name !== 'alert.raised') return;
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(event.data));
+      });
+      socket.on('message', (data, isBinary) => {
+        if (!isBinary && data.toString() === 'ping') socket.send('pong');
+      });
+      socket.on('close', unsubscribe);
+      socket.on('error', unsubscribe);
+    },
+  );
+};

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/** The error body of every route (design.md section 5). */
+export const ErrorSchema = z
+  .object({
+    status: z.literal('error'),
+    code: z.string().describe('Stable error code, e.g. LLM_NOT_CONFIGURED, UPLOAD_ENCRYPTED.'),
+    message: z.string().describe('What went wrong and what to do, for the student.'),
+    detail: z.string().describe('Same as message, for clients of the original FastAPI backend.'),
+    field: z.string().optional().describe('The request or settings field at fault.'),
+    hint: z.string().optional(),
+    fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  })
+  .meta({
+    id: 'Error',
+    examples: [
+      {
+        status: 'error',
+        code: 'LLM_NOT_CONFIGURED',
+        message: 'The AI features need an OpenAI-compatible LLM: set LLM_API_KEY in the settings.',
+        detail: 'The AI features need an OpenAI-compatible LLM: set LLM_API_KEY in the settings.',
+        field: 'LLM_API_KEY',
+      },
+    ],
+  });
+
+/** Error responses for a route's schema, by status. */
+export function errors(...statuses: number[]): Record<number, typeof ErrorSchema> {
+  const result: Record<number, typeof ErrorSchema> = {};
+  for (const status of [...new Set([...statuses, 403, 500])]) result[status] = ErrorSchema;
+  return result;
+}
+
+/** A `{status, message}` answer. */
+export const StatusMessageSchema = z.object({
+  status: z.string(),
+  message: z.string(),
+});
+
+/** One turn of a follow-up chat, as the original client sends it. */
+export const ChatTurnSchema = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.string().max(20_000),
+});
+
+/** The monitor status as /api/monitor_status and the `monitor.changed` event carry it. */
+export const MonitorStatusSchema = z.object({
+  state: z.enum(['idle', 'running', 'paused']),
+  is_monitoring: z.boolean(),
+  is_paused: z.boolean(),
+  course_name: z.string(),
+  asr_mode: z.string(),
+  cite_filename: z.string(),
+  started_at: z.string().nullable(),
+  recognizer_state: z.enum(['running', 'paused', 'ended', 'failed']).nullable(),
+});

@@ -1,0 +1,186 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { SETTING_DEFINITIONS } from '../settings/settings-schema.ts';
+import type { SettingsSaveResult } from '../settings/settings-store.ts';
+import { errors } from './schemas.ts';
+
+const SettingsViewSchema = z
+  .object({
+    status: z.literal('success'),
+    content: z
+      .string()
+      .describe('The whole .env file, secret values masked (the original client edits this).'),
+    path: z.string(),
+    exists: z.boolean(),
+    fields: z
+      .record(z.string(), z.string())
+      .describe('Main keys as stored in the file (absent: ""), secrets masked.'),
+    extra_lines: z
+      .string()
+      .describe('Every other line (comments, blank lines, other keys) in file order.'),
+    effective: z
+      .record(z.string(), z.string())
+      .describe('The values in use (file, environment, defaults), secrets masked.'),
+    environment_overrides: z.array(z.string()),
+    problems: z.array(z.object({ key: z.string(), source: z.string(), message: z.string() })),
+    invalid_lines: z.array(z.number()),
+    definitions: z.array(
+      z.object({
+        key: z.string(),
+        group: z.string(),
+        description: z.string(),
+        default: z.string(),
+        secret: z.boolean(),
+        applies: z.enum(['now', 'next-class', 'restart']),
+        example: z.string(),
+      }),
+    ),
+  })
+  .meta({ description: 'The settings file and its main keys.' });
+
+const SaveBodySchema = z
+  .object({
+    content: z
+      .string()
+      .max(256 * 1024)
+      .optional()
+      .describe(
+        'The whole file, as the original client sends it. Masked secrets keep their stored value.',
+      ),
+    fields: z
+      .record(z.string(), z.union([z.string().max(4096), z.number(), z.boolean()]))
+      .optional()
+      .describe(
+        'Main keys to set; other lines keep their bytes. A masked secret keeps the stored one.',
+      ),
+    extra_lines: z
+      .string()
+      .max(256 * 1024)
+      .optional()
+      .describe(
+        'Replaces the non-main lines (with fields); main keys stay next to the lines they followed.',
+      ),
+  })
+  .refine(
+    (body) =>
+      (body.content === undefined) !==
+      (body.fields === undefined && body.extra_lines === undefined),
+    {
+      message: 'send either {content} or {fields, extra_lines?}',
+    },
+  )
+  .meta({
+    examples: [
+      { fields: { ASR_MODE: 'mock', LLM_MODEL: 'deepseek-chat', LLM_API_KEY: 'sk-your-key' } },
+      { content: '# my settings\nASR_MODE=mock\nLLM_API_KEY=••••••••wxyz\n' },
+    ],
+  });
+
+const SaveResultSchema = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  path: z.string(),
+  changed: z.array(z.string()),
+  applied_now: z.array(z.string()).describe('In effect for the next request.'),
+  next_class: z.array(z.string()).describe('In effect from the next start_monitor.'),
+  restart_required: z.array(z.string()).describe('In effect after restarting the backend.'),
+  overridden_by_environment: z
+    .array(z.string())
+    .describe('Saved, but an environment variable wins until it is unset.'),
+});
+
+function describeSave(result: SettingsSaveResult): string {
+  if (result.changed.length === 0) return 'Settings saved; nothing changed.';
+  const parts = [`Settings saved (${result.changed.join(', ')}).`];
+  if (result.appliedNow.length > 0) parts.push(`In effect now: ${result.appliedNow.join(', ')}.`);
+  if (result.nextClass.length > 0)
+    parts.push(`In effect from the next class: ${result.nextClass.join(', ')}.`);
+  if (result.restartRequired.length > 0)
+    parts.push(`Restart the backend for: ${result.restartRequired.join(', ')}.`);
+  if (result.overriddenByEnvironment.length > 0) {
+    parts.push(
+      `Environment variables still override: ${result.overriddenByEnvironment.join(', ')}.`,
+    );
+  }
+  return parts.join(' ');
+}
+
+/** GET and POST /api/settings. */
+export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { settings } = app.classAssistant;
+
+  app.get(
+    '/api/settings',
+    {
+      schema: {
+        tags: ['settings'],
+        summary: 'Read the settings file',
+        description:
+          'The original `{status, content, path}` plus the main keys as fields, the extra lines, effective values and key definitions. Secrets (API keys, tokens) are masked as `••••••••` plus their last 4 characters.',
+        response: { 200: SettingsViewSchema, ...errors() },
+      },
+    },
+    async () => {
+      await settings.load();
+      const view = settings.view();
+      return {
+        status: 'success' as const,
+        content: view.content,
+        path: view.path,
+        exists: view.exists,
+        fields: view.fields,
+        extra_lines: view.extraLines,
+        effective: view.effective,
+        environment_overrides: view.environmentOverrides,
+        problems: view.problems,
+        invalid_lines: view.invalidLines,
+        definitions: SETTING_DEFINITIONS.map((definition) => ({
+          key: definition.key,
+          group: definition.group,
+          description: definition.description,
+          default: definition.defaultValue,
+          secret: definition.secret,
+          applies: definition.applies,
+          example: definition.example,
+        })),
+      };
+    },
+  );
+
+  app.post(
+    '/api/settings',
+    {
+      schema: {
+        tags: ['settings'],
+        summary: 'Save the settings file',
+        description:
+          'Either `{content}` (the whole file, as the original client sends it) or `{fields, extra_lines?}`. Bad values of main keys are refused with 400 SETTINGS_INVALID naming the field; nothing is written then. Lines you did not change keep their bytes. The file is written atomically (temp file, fsync, rename). The answer says which changes apply now, from the next class, or after a restart.',
+        body: SaveBodySchema,
+        response: { 200: SaveResultSchema, ...errors(400) },
+      },
+    },
+    async (request) => {
+      await settings.load();
+      const body = request.body;
+      const result =
+        body.content !== undefined
+          ? await settings.saveContent(body.content)
+          : await settings.saveFields(
+              Object.fromEntries(
+                Object.entries(body.fields ?? {}).map(([key, value]) => [key, String(value)]),
+              ),
+              body.extra_lines,
+            );
+      return {
+        status: 'success' as const,
+        message: describeSave(result),
+        path: settings.path,
+        changed: result.changed,
+        applied_now: result.appliedNow,
+        next_class: result.nextClass,
+        restart_required: result.restartRequired,
+        overridden_by_environment: result.overriddenByEnvironment,
+      };
+    },
+  );
+};

@@ -1,0 +1,141 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody, ServerError } from '../errors.ts';
+
+/**
+ * Guards a server that only its own UI should reach (design.md section 6):
+ * - DNS rebinding: the Host header must be the server's own loopback name and port
+ *   (`127.0.0.1:<port>`, `localhost:<port>`, `[::1]:<port>`), else 403 HOST_NOT_ALLOWED.
+ * - Cross-origin: a request carrying an Origin that is not allowed is refused with 403
+ *   ORIGIN_NOT_ALLOWED whatever its method — CORS alone only hides responses, it does not stop a
+ *   form POST or a WebSocket, both of which a hostile page can send. Allowed: the app's own
+ *   origins, `tauri://localhost`, `http://tauri.localhost` and CORS_ORIGINS from the settings.
+ * - Allowed origins get `Access-Control-Allow-Origin: <origin>` (never `*`) and preflight answers.
+ * - A state-changing request without Origin whose `Sec-Fetch-Site` says another site sent it is
+ *   refused too (older browsers omit Origin on some requests).
+ */
+export interface LocalGuardOptions {
+  /** The port the server answers on (read at each request: it may be 0 until listening). */
+  port: () => number;
+  /** Extra origins from the settings (read at each request, so a settings change applies at once). */
+  extraOrigins: () => readonly string[];
+}
+
+/** Origins the original desktop shell (Tauri) used. */
+export const SHELL_ORIGINS = ['tauri://localhost', 'http://tauri.localhost'] as const;
+
+const ALLOWED_METHODS = 'GET, POST, OPTIONS';
+const ALLOWED_HEADERS = [
+  'content-type',
+  'last-event-id',
+  'accept',
+  'cache-control',
+  'x-requested-with',
+];
+
+/** True when `host` names this server on loopback at `port`. */
+export function isAllowedHost(host: string | undefined, port: number): boolean {
+  if (!host) return false;
+  const match = /^(127\.0\.0\.1|localhost|\[::1\])(?::(\d{1,5}))?$/i.exec(host);
+  if (!match) return false;
+  const hostPort = match[2] === undefined ? 80 : Number(match[2]);
+  return hostPort === port;
+}
+
+/** Every origin allowed to call the API. */
+export function allowedOrigins(port: number, extra: readonly string[]): Set<string> {
+  return new Set([
+    `http://127.0.0.1:${port}`,
+    `http://localhost:${port}`,
+    `http://[::1]:${port}`,
+    ...SHELL_ORIGINS,
+    ...extra,
+  ]);
+}
+
+/** Installs the guard as the first onRequest hook of `app`. */
+export function installLocalGuard(app: FastifyInstance, options: LocalGuardOptions): void {
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const port = options.port();
+    if (!isAllowedHost(request.headers.host, port)) {
+      request.log.warn({ host: request.headers.host }, 'refused a request for a foreign Host');
+      return refuse(
+        reply,
+        new ServerError(
+          'HOST_NOT_ALLOWED',
+          403,
+          `This server only answers requests addressed to 127.0.0.1:${port}, localhost:${port} or [::1]:${port}.`,
+        ),
+      );
+    }
+    const origin = request.headers.origin;
+    if (origin !== undefined) {
+      const allowed = allowedOrigins(port, options.extraOrigins());
+      if (!allowed.has(origin)) {
+        request.log.warn({ origin, url: request.url }, 'refused a request from a foreign origin');
+        return refuse(
+          reply,
+          new ServerError(
+            'ORIGIN_NOT_ALLOWED',
+            403,
+            `Requests from ${origin} are not allowed. Add the origin to CORS_ORIGINS in the settings if you trust it.`,
+            { hint: 'CORS_ORIGINS' },
+          ),
+        );
+      }
+      reply.header('access-control-allow-origin', origin);
+      reply.header('vary', 'Origin');
+      if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
+        const requested = String(request.headers['access-control-request-headers'] ?? '')
+          .split(',')
+          .map((header) => header.trim().toLowerCase())
+          .filter((header) => header !== '');
+        const refused = requested.filter((header) => !ALLOWED_HEADERS.includes(header));
+        if (refused.length > 0) {
+          return refuse(
+            reply,
+            new ServerError(
+              'ORIGIN_NOT_ALLOWED',
+              403,
+              `Request headers not allowed: ${refused.join(', ')}.`,
+            ),
+          );
+        }
+        reply.header('access-control-allow-methods', ALLOWED_METHODS);
+        if (requested.length > 0)
+          reply.header('access-control-allow-headers', requested.join(', '));
+        reply.header('access-control-max-age', '600');
+        if (request.headers['access-control-request-private-network'] === 'true') {
+          reply.header('access-control-allow-private-network', 'true');
+        }
+        return reply.code(204).send();
+      }
+      return;
+    }
+    const site = request.headers['sec-fetch-site'];
+    if (
+      request.method !== 'GET' &&
+      request.method !== 'HEAD' &&
+      (site === 'cross-site' || site === 'same-site')
+    ) {
+      return refuse(
+        reply,
+        new ServerError(
+          'ORIGIN_NOT_ALLOWED',
+          403,
+          'Requests sent by another site are not allowed.',
+        ),
+      );
+    }
+  });
+}
+
+function refuse(reply: FastifyReply, error: ServerError): FastifyReply {
+  if (reply.request.headers.upgrade) {
+    // A refused WebSocket upgrade owns its socket: close it once the answer is out, or it
+    // would stay open (and keep the server from closing).
+    reply.header('connection', 'close');
+    const socket = reply.request.raw.socket;
+    reply.raw.once('finish', () => socket.destroy());
+  }
+  return reply.code(error.statusCode).type('application/json').send(errorBody(error));
+}

@@ -1,0 +1,115 @@
+import { copyFile, mkdir, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { type BuildAppOptions, buildApp } from './app.ts';
+import { packageFile } from './assets.ts';
+import type { CliOptions } from './cli-options.ts';
+import { createProcessLogger } from './logging.ts';
+import { configurationReport } from './routes/system-routes.ts';
+import { createSettingsStore } from './settings/settings-store.ts';
+import { SERVER_VERSION } from './version.ts';
+
+/** A running backend process. */
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  /** Stops monitoring, flushes the transcript, closes the server and the log. */
+  close(): Promise<void>;
+}
+
+/** Raised when the backend cannot start (port taken, folder not writable). */
+export class StartupError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StartupError';
+    this.code = code;
+  }
+}
+
+/**
+ * Starts the backend as the bin does: creates the settings file from `.env.example` when it is
+ * missing, logs startup diagnostics (what is not configured yet) to the console and to
+ * `<data>/_startup.log`, and listens on a loopback address.
+ *
+ * @example
+ * const server = await startServer({ host: '127.0.0.1', port: 8765, dataDir: './data', envFile: './.env' });
+ * await server.close();
+ */
+export async function startServer(
+  options: CliOptions,
+  extra: Partial<BuildAppOptions> & { console?: NodeJS.WritableStream } = {},
+): Promise<RunningServer> {
+  const { console: consoleStream, ...appOptions } = extra;
+  let createdEnvFile = false;
+  try {
+    await stat(options.envFile);
+  } catch {
+    await mkdir(dirname(options.envFile), { recursive: true });
+    await copyFile(packageFile('.env.example'), options.envFile);
+    createdEnvFile = true;
+  }
+  const settings = await createSettingsStore({ path: options.envFile, environment: process.env });
+  const { logger, flush } = createProcessLogger({
+    level: settings.current().logLevel,
+    file: join(options.dataDir, '_startup.log'),
+    ...(consoleStream ? { console: consoleStream } : {}),
+  });
+  logger.info(
+    {
+      version: SERVER_VERSION,
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+    },
+    'Class Assistant backend starting',
+  );
+  logger.info(
+    { dataDir: options.dataDir, settingsFile: options.envFile, createdEnvFile },
+    'folders',
+  );
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({
+      dataDir: options.dataDir,
+      envFile: options.envFile,
+      environment: process.env,
+      port: options.port,
+      logger,
+      ...appOptions,
+    });
+    await app.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const message =
+      code === 'EADDRINUSE'
+        ? `Port ${options.port} is already in use: another Class Assistant backend may still be running. Stop it (or free the port) or start with --port.`
+        : code === 'EACCES'
+          ? `Not allowed to use ${options.host}:${options.port} or to write ${options.dataDir}.`
+          : `The backend could not start: ${(error as Error).message}`;
+    logger.fatal({ err: error }, message);
+    await flush();
+    throw new StartupError(code ?? 'STARTUP_FAILED', message, { cause: error });
+  }
+  const report = await configurationReport(app.classAssistant);
+  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${app.classAssistant.port()}`;
+  logger.info(
+    {
+      asrMode: report.asr.mode,
+      asrReady: report.asr.available,
+      llmConfigured: report.llm.configured,
+    },
+    'configuration',
+  );
+  for (const problem of report.not_configured) logger.warn(`not configured: ${problem}`);
+  logger.info(`ready: ${url} (API docs: ${url}/docs)`);
+  return {
+    app,
+    url,
+    async close() {
+      logger.info('shutting down: stopping monitoring and flushing the transcript');
+      await app.close();
+      logger.info('stopped');
+      await flush();
+    },
+  };
+}

@@ -1,0 +1,222 @@
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { packageFile } from '../assets.ts';
+import { isServerError } from '../errors.ts';
+import { getEnvValue, parseEnv } from './env-file.ts';
+import { SETTING_DEFINITIONS } from './settings-schema.ts';
+import { createSettingsStore, maskSecret } from './settings-store.ts';
+
+const FILE = [
+  '# ---- my class assistant ----',
+  'ASR_MODE=mock',
+  '',
+  '# LLM',
+  'LLM_BASE_URL="https://api.deepseek.com/v1"',
+  'LLM_API_KEY=sk-abcdefghijklmnop1234',
+  'FAVOURITE_COLOUR=blue   # not ours',
+  'LLM_MODEL=deepseek-chat',
+  '',
+].join('\n');
+
+let folder: string;
+let path: string;
+
+beforeEach(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'settings-'));
+  path = join(folder, '.env');
+  await writeFile(path, FILE);
+});
+
+describe('createSettingsStore', () => {
+  it('resolves typed settings with defaults for absent keys', async () => {
+    const store = await createSettingsStore({ path });
+    const settings = store.current();
+    expect(settings.asrMode).toBe('mock');
+    expect(settings.llmApiKey).toBe('sk-abcdefghijklmnop1234');
+    expect(settings.audioSampleRate).toBe(16000);
+    expect(settings.llmTimeoutMs).toBe(60_000);
+    expect(settings.streamAsrResourceId).toBe('volc.bigasr.sauc.duration');
+    expect(settings.cloudAsrApiKey).toBe('sk-abcdefghijklmnop1234');
+  });
+
+  it('reports an invalid stored value and uses the default instead', async () => {
+    await writeFile(path, 'AUDIO_SAMPLE_RATE=fast\nASR_MODE=telepathy\n');
+    const store = await createSettingsStore({ path });
+    expect(store.current().audioSampleRate).toBe(16000);
+    expect(store.current().asrMode).toBe('local');
+    expect(store.problems().map((problem) => problem.key)).toEqual([
+      'ASR_MODE',
+      'AUDIO_SAMPLE_RATE',
+    ]);
+  });
+
+  it('lets the environment override the file, and says so', async () => {
+    const store = await createSettingsStore({
+      path,
+      environment: { ASR_MODE: 'local', UNRELATED: 'x' },
+    });
+    expect(store.current().asrMode).toBe('local');
+    expect(store.view().environmentOverrides).toEqual(['ASR_MODE']);
+    const result = await store.saveFields({ ASR_MODE: 'stream' });
+    expect(result.overriddenByEnvironment).toEqual(['ASR_MODE']);
+    expect(store.current().asrMode).toBe('local');
+  });
+
+  it('masks secrets everywhere it shows them', async () => {
+    const store = await createSettingsStore({ path });
+    const view = store.view();
+    expect(view.fields.LLM_API_KEY).toBe('••••••••1234');
+    expect(view.effective.LLM_API_KEY).toBe('••••••••1234');
+    expect(view.content).not.toContain('sk-abcdefghijklmnop1234');
+    expect(view.content).toContain('LLM_API_KEY=••••••••1234');
+    expect(maskSecret('short')).toBe('••••••••');
+    expect(maskSecret('')).toBe('');
+  });
+
+  it('splits main fields from the extra lines', async () => {
+    const store = await createSettingsStore({ path });
+    expect(store.view().extraLines).toBe(
+      '# ---- my class assistant ----\n\n# LLM\nFAVOURITE_COLOUR=blue   # not ours\n',
+    );
+  });
+});
+
+describe('saveContent (the original client posts the whole file)', () => {
+  it('posting back the masked file changes nothing, byte for byte', async () => {
+    const store = await createSettingsStore({ path });
+    const result = await store.saveContent(store.view().content);
+    expect(result.changed).toEqual([]);
+    expect(await readFile(path, 'utf8')).toBe(FILE);
+  });
+
+  it('keeps the stored secret for a masked value and takes every other edit', async () => {
+    const store = await createSettingsStore({ path });
+    const edited = `${store.view().content.replace('LLM_MODEL=deepseek-chat', 'LLM_MODEL=gpt-4o-mini')}EXTRA=1\n`;
+    const result = await store.saveContent(edited);
+    expect(result).toMatchObject({ changed: ['LLM_MODEL'], appliedNow: ['LLM_MODEL'] });
+    const text = await readFile(path, 'utf8');
+    expect(text).toBe(
+      `${FILE.replace('LLM_MODEL=deepseek-chat', 'LLM_MODEL=gpt-4o-mini')}EXTRA=1\n`,
+    );
+    expect(store.current().llmApiKey).toBe('sk-abcdefghijklmnop1234');
+  });
+
+  it('refuses a bad value naming the field, and writes nothing', async () => {
+    const store = await createSettingsStore({ path });
+    const error = await store
+      .saveContent(`${FILE}AUDIO_CHANNELS=7\nLLM_BASE_URL=ftp://x\n`)
+      .catch((caught: unknown) => caught);
+    expect(isServerError(error) && error.code).toBe('SETTINGS_INVALID');
+    expect(isServerError(error) && error.details.fields?.map((field) => field.field)).toEqual([
+      'LLM_BASE_URL',
+      'AUDIO_CHANNELS',
+    ]);
+    expect(isServerError(error) && error.message).toContain(
+      'AUDIO_CHANNELS must be a whole number from 1 to 2',
+    );
+    expect(await readFile(path, 'utf8')).toBe(FILE);
+  });
+});
+
+describe('saveFields (the form)', () => {
+  it('changes only the posted keys, appends new ones, and sorts them by when they apply', async () => {
+    const store = await createSettingsStore({ path });
+    const result = await store.saveFields({
+      ASR_MODE: 'mock',
+      LLM_MODEL: 'qwen-plus',
+      AUDIO_CHUNK_SIZE: '6400',
+      LOG_LEVEL: 'debug',
+      LLM_API_KEY: '••••••••1234',
+      MOCK_INTERVAL_MS: '3000',
+    });
+    expect(result).toEqual({
+      changed: ['LLM_MODEL', 'AUDIO_CHUNK_SIZE', 'LOG_LEVEL'],
+      appliedNow: ['LLM_MODEL'],
+      nextClass: ['AUDIO_CHUNK_SIZE'],
+      restartRequired: ['LOG_LEVEL'],
+      overriddenByEnvironment: [],
+    });
+    expect(await readFile(path, 'utf8')).toBe(
+      `${FILE.replace('LLM_MODEL=deepseek-chat', 'LLM_MODEL=qwen-plus')}AUDIO_CHUNK_SIZE=6400\nLOG_LEVEL=debug\n`,
+    );
+  });
+
+  it('refuses unknown keys and bad values with the field named', async () => {
+    const store = await createSettingsStore({ path });
+    const error = await store
+      .saveFields({ NOPE: '1', UPLOAD_MAX_MB: '0' })
+      .catch((caught: unknown) => caught);
+    expect(isServerError(error) && error.details.fields).toEqual([
+      { field: 'NOPE', message: 'NOPE is not a main setting; put it in extra_lines as NOPE=value' },
+      { field: 'UPLOAD_MAX_MB', message: 'must be a whole number from 1 to 500, got "0"' },
+    ]);
+  });
+
+  it('replaces the extra lines while main keys stay next to the lines they followed', async () => {
+    const store = await createSettingsStore({ path });
+    const extra =
+      '# ---- my class assistant ----\n\n# LLM (edited)\n# LLM\nFAVOURITE_COLOUR=green\n\n';
+    await store.saveFields({}, extra);
+    expect(await readFile(path, 'utf8')).toBe(
+      [
+        '# ---- my class assistant ----',
+        'ASR_MODE=mock',
+        '',
+        '# LLM (edited)',
+        '# LLM',
+        'LLM_BASE_URL="https://api.deepseek.com/v1"',
+        'LLM_API_KEY=sk-abcdefghijklmnop1234',
+        'FAVOURITE_COLOUR=green',
+        'LLM_MODEL=deepseek-chat',
+        '',
+        '',
+      ].join('\n'),
+    );
+    expect(store.view().extraLines).toBe(extra);
+  });
+
+  it('refuses a main key typed into the extra lines', async () => {
+    const store = await createSettingsStore({ path });
+    const error = await store.saveFields({}, 'LLM_MODEL=x\n').catch((caught: unknown) => caught);
+    expect(isServerError(error) && error.details.field).toBe('LLM_MODEL');
+  });
+
+  it('creates a missing file with owner-only permissions and leaves no temp file', async () => {
+    const fresh = join(folder, 'sub', '.env');
+    const store = await createSettingsStore({ path: fresh });
+    expect(store.view().exists).toBe(false);
+    await store.saveFields({ LLM_API_KEY: 'sk-new-key-0000000000' });
+    expect(await readFile(fresh, 'utf8')).toBe('LLM_API_KEY=sk-new-key-0000000000\n');
+    if (process.platform !== 'win32') expect((await stat(fresh)).mode & 0o777).toBe(0o600);
+    expect(await readdir(join(folder, 'sub'))).toEqual(['.env']);
+  });
+
+  it('keeps concurrent saves in order, losing none', async () => {
+    const store = await createSettingsStore({ path });
+    await Promise.all([
+      store.saveFields({ LLM_MODEL: 'a' }),
+      store.saveFields({ AUDIO_CHANNELS: '2' }),
+      store.saveFields({ MOCK_INTERVAL_MS: '50' }),
+    ]);
+    const reloaded = await createSettingsStore({ path });
+    expect(reloaded.current()).toMatchObject({
+      llmModel: 'a',
+      audioChannels: 2,
+      mockIntervalMs: 50,
+    });
+  });
+});
+
+describe('.env.example', () => {
+  it('documents every main key with its default, and reads without problems', async () => {
+    const example = parseEnv(await readFile(packageFile('.env.example'), 'utf8'));
+    for (const definition of SETTING_DEFINITIONS) {
+      expect(getEnvValue(example, definition.key), definition.key).toBe(definition.defaultValue);
+    }
+    const store = await createSettingsStore({ path: packageFile('.env.example') });
+    expect(store.problems()).toEqual([]);
+    expect(store.view().invalidLines).toEqual([]);
+  });
+});

@@ -1,0 +1,428 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createFakeOpenAIServer, type FakeOpenAIServer } from '@class-assistant/agent-std/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, waitFor } from './support/harness.ts';
+import { openEventStream } from './support/sse-client.ts';
+
+let llm: FakeOpenAIServer;
+let harness: Harness;
+const fixedNow = new Date(2026, 2, 9, 10, 15, 30);
+
+async function setup(extraEnv: string[] = []) {
+  harness = await createHarness({
+    env: [
+      'ASR_MODE=mock',
+      `LLM_BASE_URL=${llm.baseURL}`,
+      'LLM_API_KEY=sk-test-key-000000000000',
+      'LLM_MODEL=class-model',
+      'LLM_TIMEOUT=2',
+      ...extraEnv,
+    ],
+    options: { now: () => new Date(fixedNow) },
+  });
+  const { store, cite } = harness.app.classAssistant;
+  const material = await cite.write(
+    'deck.pptx',
+    '--- 第 1 页 ---\n双向链表 Doubly linked lists\n删除节点需要修改前驱和后继两个指针。\n',
+    fixedNow,
+  );
+  await cite.activate(material);
+  await store.reset({ courseName: '数据结构', materialName: material });
+  await store.append(
+    '好，这个问题我随机点名，请学号尾号是 7 的同学回答一下，删除双向链表的节点要改几个指针？',
+  );
+}
+
+const userMessage = (index: number) =>
+  llm.chatRequests[index]?.body.messages?.at(-1)?.content as string;
+const systemMessage = (index: number) =>
+  llm.chatRequests[index]?.body.messages?.[0]?.content as string;
+
+beforeEach(async () => {
+  llm = await createFakeOpenAIServer({ apiKey: 'sk-test-key-000000000000' });
+});
+afterEach(async () => {
+  await harness?.close();
+  await llm.close();
+});
+
+describe('rescue', () => {
+  it('answers question/context/answer from the transcript and the material', async () => {
+    await setup();
+    llm.enqueueChat({
+      type: 'text',
+      content:
+        '```json\n{"question":"删除双向链表的节点要改几个指针？","context":"老师在讲双向链表的删除。","answer":"两个：前驱的 next 和后继的 prev。"}\n```',
+    });
+    const response = await harness.request({ method: 'POST', url: '/api/emergency_rescue' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      status: 'success',
+      question: '删除双向链表的节点要改几个指针？',
+      context: '老师在讲双向链表的删除。',
+      answer: '两个：前驱的 next 和后继的 prev。',
+      format: 'json',
+    });
+    const request = llm.chatRequests[0]!;
+    expect(request.body.model).toBe('class-model');
+    expect(systemMessage(0)).toContain('{"question": "…", "context": "…", "answer": "…"}');
+    expect(userMessage(0)).toContain('【课程资料】\n--- 第 1 页 ---\n双向链表 Doubly linked lists');
+    expect(userMessage(0)).toMatch(/\[10:15:30\] 好，这个问题我随机点名/);
+    expect(userMessage(0)).toContain('【课程名称】数据结构');
+  });
+
+  it('uses a plain-text answer when the model ignores the JSON format', async () => {
+    await setup();
+    llm.enqueueChat({ type: 'text', content: '老师问的是删除节点要改几个指针：答两个。' });
+    const body = (await harness.request({ method: 'POST', url: '/api/emergency_rescue' })).json();
+    expect(body).toMatchObject({
+      status: 'success',
+      format: 'text',
+      answer: '老师问的是删除节点要改几个指针：答两个。',
+    });
+  });
+
+  it('answers the original warning without calling the LLM when there is no transcript', async () => {
+    await setup();
+    await harness.app.classAssistant.store.reset({});
+    const body = (await harness.request({ method: 'POST', url: '/api/emergency_rescue' })).json();
+    expect(body).toMatchObject({ status: 'warning', format: 'none' });
+    expect(llm.chatRequests).toHaveLength(0);
+  });
+
+  it('passes the follow-up chat history in order', async () => {
+    await setup();
+    llm.enqueueChat({ type: 'text', content: '因为单链表只有 next 指针。' });
+    const response = await harness.request({
+      method: 'POST',
+      url: '/api/emergency_rescue_chat',
+      payload: {
+        context: '双向链表删除',
+        question: '要改几个指针？',
+        answer: '两个',
+        followup: '单链表呢？',
+        history: [
+          { role: 'user', content: '为什么是两个？' },
+          { role: 'assistant', content: '前驱和后继各一个。' },
+        ],
+      },
+    });
+    expect(response.json()).toEqual({ status: 'success', answer: '因为单链表只有 next 指针。' });
+    const messages = llm.chatRequests[0]!.body.messages!;
+    expect(messages.slice(-3)).toEqual([
+      { role: 'user', content: '为什么是两个？' },
+      { role: 'assistant', content: '前驱和后继各一个。' },
+      { role: 'user', content: '单链表呢？' },
+    ]);
+    expect(messages[1]!.content).toContain('建议回答：两个');
+  });
+});
+
+describe('catch-up and notes', () => {
+  it('summarises where the teacher is and answers a follow-up', async () => {
+    await setup();
+    llm.enqueueChat(
+      { type: 'text', content: '### 现在讲到\n双向链表的删除（资料第 1 页）。' },
+      { type: 'text', content: '本节课还没有布置作业。' },
+    );
+    const catchup = (await harness.request({ method: 'POST', url: '/api/catchup' })).json();
+    expect(catchup).toEqual({
+      status: 'success',
+      summary: '### 现在讲到\n双向链表的删除（资料第 1 页）。',
+    });
+    expect(systemMessage(0)).toContain('### 作业与截止时间');
+    const chat = await harness.request({
+      method: 'POST',
+      url: '/api/catchup_chat',
+      payload: { summary: catchup.summary, question: '有作业吗？', history: [] },
+    });
+    expect(chat.json()).toEqual({ status: 'success', answer: '本节课还没有布置作业。' });
+    expect(llm.chatRequests[1]!.body.messages![1]!.content).toContain(
+      '【之前的进度总结】\n### 现在讲到',
+    );
+  });
+
+  it('writes notes to data/summaries/{course}_{YYYYMMDD}_{HHMMSS}.md', async () => {
+    await setup();
+    const notes = '# 数据结构 课堂笔记（2026-03-09）\n\n## 知识点\n- 双向链表删除：改两个指针。';
+    llm.enqueueChat({ type: 'text', content: notes });
+    const response = await harness.request({ method: 'POST', url: '/api/generate_summary' });
+    expect(response.json()).toEqual({
+      status: 'success',
+      filename: '数据结构_20260309_101530.md',
+      course_name: '数据结构',
+      summary: notes,
+    });
+    expect(
+      await readFile(join(harness.dataDir, 'summaries', '数据结构_20260309_101530.md'), 'utf8'),
+    ).toBe(`${notes}\n`);
+    expect(userMessage(0)).toContain('【日期】2026-03-09');
+  });
+
+  it('refuses notes without a transcript', async () => {
+    await setup();
+    await harness.app.classAssistant.store.reset({});
+    const response = await harness.request({ method: 'POST', url: '/api/generate_summary' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().code).toBe('TRANSCRIPT_EMPTY');
+  });
+});
+
+describe('LLM failures give clear codes and never fake notes', () => {
+  const failing = [
+    {
+      name: 'not configured',
+      env: ['LLM_API_KEY='],
+      replies: [],
+      status: 503,
+      code: 'LLM_NOT_CONFIGURED',
+      field: 'LLM_API_KEY',
+      requests: 0,
+    },
+    {
+      name: 'a server error, also on the retry',
+      env: [],
+      replies: [
+        { type: 'error', status: 500, message: 'upstream exploded' },
+        { type: 'error', status: 500, message: 'upstream exploded' },
+      ],
+      status: 502,
+      code: 'LLM_ERROR',
+      requests: 2,
+    },
+    {
+      name: 'a refused key (not retried)',
+      env: [],
+      replies: [{ type: 'error', status: 401, message: 'Incorrect API key provided.' }],
+      status: 502,
+      code: 'LLM_AUTH_FAILED',
+      field: 'LLM_API_KEY',
+      requests: 1,
+    },
+    {
+      name: 'a hanging provider',
+      env: ['LLM_TIMEOUT=0.3'],
+      replies: [{ type: 'hang' }, { type: 'hang' }],
+      status: 504,
+      code: 'LLM_TIMEOUT',
+      field: 'LLM_TIMEOUT',
+      requests: 2,
+    },
+    {
+      name: 'a dropped connection',
+      env: [],
+      replies: [{ type: 'disconnect' }, { type: 'disconnect' }],
+      status: 502,
+      code: 'LLM_UNREACHABLE',
+      requests: 2,
+    },
+    {
+      name: 'a malformed body',
+      env: [],
+      replies: [{ type: 'malformed', body: '<html>gateway</html>' }],
+      status: 502,
+      code: 'LLM_BAD_RESPONSE',
+      requests: 1,
+    },
+    {
+      name: 'an empty answer',
+      env: [],
+      replies: [{ type: 'text', content: '   ' }],
+      status: 502,
+      code: 'LLM_BAD_RESPONSE',
+      requests: 1,
+    },
+  ] as const;
+
+  for (const scenario of failing) {
+    it(`notes with ${scenario.name}: ${scenario.code}, no file`, async () => {
+      await setup([...scenario.env]);
+      llm.enqueueChat(...scenario.replies);
+      const response = await harness.request({ method: 'POST', url: '/api/generate_summary' });
+      expect(response.statusCode).toBe(scenario.status);
+      const body = response.json();
+      expect(body).toMatchObject({ status: 'error', code: scenario.code });
+      if ('field' in scenario) expect(body.field).toBe(scenario.field);
+      expect(body.message).not.toMatch(/at .*\.ts:\d+/);
+      expect(llm.chatRequests).toHaveLength(scenario.requests);
+      expect(await readdir(join(harness.dataDir, 'summaries'))).toEqual([]);
+    });
+  }
+
+  it('recovers when the retry succeeds', async () => {
+    await setup();
+    llm.enqueueChat(
+      { type: 'error', status: 503, message: 'busy' },
+      { type: 'text', content: '讲到双向链表。' },
+    );
+    const body = (await harness.request({ method: 'POST', url: '/api/catchup' })).json();
+    expect(body).toEqual({ status: 'success', summary: '讲到双向链表。' });
+    expect(llm.chatRequests).toHaveLength(2);
+  });
+
+  it('reports an unreachable provider', async () => {
+    const closed = await createFakeOpenAIServer();
+    const url = closed.baseURL;
+    await closed.close();
+    await setup([`LLM_BASE_URL=${url}`]);
+    const response = await harness.request({ method: 'POST', url: '/api/emergency_rescue' });
+    expect(response.statusCode).toBe(502);
+    expect(response.json()).toMatchObject({ code: 'LLM_UNREACHABLE', field: 'LLM_BASE_URL' });
+  });
+
+  it('stop_monitor reports the failure as summary_error and writes no notes', async () => {
+    await setup(['MOCK_INTERVAL_MS=100000']);
+    await harness.request({
+      method: 'POST',
+      url: '/api/start_monitor',
+      payload: { course_name: '数据结构' },
+    });
+    await harness.app.classAssistant.store.append('今天的作业是实现循环队列。');
+    llm.enqueueChat(
+      { type: 'error', status: 500, message: 'down' },
+      { type: 'error', status: 500, message: 'down' },
+    );
+    const body = (await harness.request({ method: 'POST', url: '/api/stop_monitor' })).json();
+    expect(body).toMatchObject({ status: 'stopped', summary_error_code: 'LLM_ERROR' });
+    expect(body.summary).toBeUndefined();
+    expect(await readdir(join(harness.dataDir, 'summaries'))).toEqual([]);
+  });
+
+  it('stop_monitor writes the notes when the LLM answers', async () => {
+    await setup(['MOCK_INTERVAL_MS=100000']);
+    await harness.request({
+      method: 'POST',
+      url: '/api/start_monitor',
+      payload: { course_name: '数据结构' },
+    });
+    await harness.app.classAssistant.store.append('今天的作业是实现循环队列。');
+    llm.enqueueChat({ type: 'text', content: '# 笔记\n作业：循环队列。' });
+    const body = (await harness.request({ method: 'POST', url: '/api/stop_monitor' })).json();
+    expect(body).toMatchObject({
+      status: 'stopped',
+      summary: { filename: '数据结构_20260309_101530.md', course_name: '数据结构' },
+    });
+    expect(userMessage(0)).toContain('今天的作业是实现循环队列。');
+  });
+});
+
+describe('streamed variants over a real socket', () => {
+  it('streams text.delta events and ends with the same body as the JSON route', async () => {
+    await setup();
+    const base = await harness.listen();
+    llm.enqueueChat({ type: 'text', content: '### 现在讲到\n双向链表。', chunkSize: 3 });
+    const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    const end = await stream.next((event) => event.event === 'end');
+    const deltas = stream.events.filter((event) => event.event === 'text.delta');
+    expect(deltas.length).toBeGreaterThan(2);
+    expect(deltas.map((event) => (event.data as { text: string }).text).join('')).toBe(
+      '### 现在讲到\n双向链表。',
+    );
+    expect(end.data).toEqual({ status: 'success', summary: '### 现在讲到\n双向链表。' });
+    await stream.ended;
+    expect(llm.chatRequests[0]!.body.stream).toBe(true);
+  });
+
+  it('ends a failing stream with error.raised, and refuses before streaming when unconfigured', async () => {
+    await setup();
+    const base = await harness.listen();
+    llm.enqueueChat(
+      { type: 'error', status: 500, message: 'down' },
+      { type: 'error', status: 500, message: 'down' },
+    );
+    const stream = await openEventStream(`${base}/api/emergency_rescue/stream`, { method: 'POST' });
+    const failed = await stream.next((event) => event.event === 'error.raised');
+    expect(failed.data).toMatchObject({ status: 'error', code: 'LLM_ERROR' });
+    await harness.request({
+      method: 'POST',
+      url: '/api/settings',
+      payload: { fields: { LLM_API_KEY: '' } },
+    });
+    const refused = await fetch(`${base}/api/generate_summary/stream`, { method: 'POST' });
+    expect(refused.status, await refused.clone().text()).toBe(503);
+    expect(await refused.json()).toMatchObject({ code: 'LLM_NOT_CONFIGURED' });
+  });
+
+  it('cuts a stream that stalls for LLM_TIMEOUT', async () => {
+    await setup(['LLM_TIMEOUT=0.5']);
+    const base = await harness.listen();
+    llm.enqueueChat({
+      type: 'text',
+      content: 'slow answer that never finishes in time',
+      chunkSize: 5,
+      delayMs: 2000,
+    });
+    const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+    const failed = await stream.next((event) => event.event === 'error.raised');
+    expect(failed.data, JSON.stringify(failed.data)).toMatchObject({ code: 'LLM_TIMEOUT' });
+  });
+});
+
+describe('history folding', () => {
+  it('folds older lines into the history block through the LLM every HISTORY_FOLD_ENTRIES entries', async () => {
+    await setup(['MOCK_INTERVAL_MS=30', 'MOCK_LOOP=false', 'HISTORY_FOLD_ENTRIES=10']);
+    llm.enqueueChat({
+      type: 'text',
+      content: '讲了链表的插入、删除和双向链表；点名问了删除要改几个指针。',
+    });
+    const folded = new Promise((resolve) => {
+      harness.app.classAssistant.hub.subscribe((event) => {
+        if (event.name === 'history.folded') resolve(event.data);
+      });
+    });
+    await harness.request({
+      method: 'POST',
+      url: '/api/start_monitor',
+      payload: { course_name: '数据结构' },
+    });
+    expect(await folded).toMatchObject({
+      summary: '讲了链表的插入、删除和双向链表；点名问了删除要改几个指针。',
+      folded_entries: 5,
+    });
+    const foldRequest = llm.chatRequests[0]!;
+    expect(String(foldRequest.body.messages![0]!.content)).toContain('压缩');
+    expect(String(foldRequest.body.messages![1]!.content)).toContain('【需要合并的课堂转录】\n[');
+    const text = await readFile(join(harness.dataDir, 'class_transcript.txt'), 'utf8');
+    expect(text).toContain(
+      '=== 历史摘要 开始 ===\n讲了链表的插入、删除和双向链表；点名问了删除要改几个指针。\n=== 历史摘要 结束 ===',
+    );
+    const transcript = (await harness.request({ url: '/api/transcript' })).json();
+    expect(transcript.history_summary).toBe(
+      '讲了链表的插入、删除和双向链表；点名问了删除要改几个指针。',
+    );
+    await harness.request({ method: 'POST', url: '/api/stop_monitor?with_summary=false' });
+  });
+
+  it('reports a failing fold once and loses no line', async () => {
+    await setup([
+      'MOCK_INTERVAL_MS=30',
+      'MOCK_LOOP=false',
+      'HISTORY_FOLD_ENTRIES=10',
+      'LLM_API_KEY=',
+    ]);
+    const errors: unknown[] = [];
+    harness.app.classAssistant.hub.subscribe((event) => {
+      if (event.name === 'error.raised') errors.push(event.data);
+    });
+    await harness.request({ method: 'POST', url: '/api/start_monitor', payload: {} });
+    await waitFor(
+      () => harness.app.classAssistant.monitor.status().recognizer_state === 'ended',
+      20_000,
+      'end',
+    );
+    await harness.request({ method: 'POST', url: '/api/stop_monitor?with_summary=false' });
+    expect(errors).toEqual([
+      {
+        source: 'history folding',
+        code: 'LLM_NOT_CONFIGURED',
+        message: expect.stringContaining('LLM_API_KEY'),
+      },
+    ]);
+    const text = await readFile(join(harness.dataDir, 'class_transcript.txt'), 'utf8');
+    expect(text).not.toContain('历史摘要');
+    expect(text.split('\n').filter((line) => line.startsWith('['))).toHaveLength(24);
+  });
+});

@@ -1,0 +1,163 @@
+// The `class-assistant-backend` bin as a user runs it: a real process, real port, real signals.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseCli } from '../src/cli-options.ts';
+import { waitFor } from './support/harness.ts';
+import { freePort } from './support/ports.ts';
+
+const BIN = fileURLToPath(new URL('../bin/class-assistant-backend.js', import.meta.url));
+const children: ChildProcess[] = [];
+const folders: string[] = [];
+
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
+});
+
+function run(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+describe('parseCli', () => {
+  it('reads flags over CLASS_ASSISTANT_* variables and derives the data folder', () => {
+    expect(
+      parseCli(['--port', '18765', '--env-file', '/srv/app/backend/.env'], {
+        CLASS_ASSISTANT_PORT: '1',
+      }),
+    ).toEqual({
+      kind: 'run',
+      options: {
+        host: '127.0.0.1',
+        port: 18765,
+        envFile: '/srv/app/backend/.env',
+        dataDir: '/srv/app/backend/data',
+      },
+    });
+    expect(
+      parseCli(['--', '--data-dir', '/d'], {
+        CLASS_ASSISTANT_HOST: '::1',
+        CLASS_ASSISTANT_ENV_FILE: '/e/.env',
+      }),
+    ).toEqual({
+      kind: 'run',
+      options: { host: '::1', port: 8765, envFile: '/e/.env', dataDir: '/d' },
+    });
+  });
+
+  it('refuses a non-loopback host, a bad port and unknown flags', () => {
+    expect(() => parseCli(['--host', '0.0.0.0'], {})).toThrow(/not a loopback address/);
+    expect(() => parseCli(['--port', '99999'], {})).toThrow(/1 to 65535/);
+    expect(() => parseCli(['--verbose'], {})).toThrow(/--help/);
+    expect(parseCli(['-h'], {})).toEqual({ kind: 'help' });
+  });
+});
+
+describe('class-assistant-backend', () => {
+  it('prints help and the version', async () => {
+    const help = run(['--help']);
+    expect(await help.exited).toBe(0);
+    expect(help.output().stdout).toContain('--settings-file');
+    const version = run(['--version']);
+    expect(await version.exited).toBe(0);
+    expect(version.output().stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('refuses to listen on the network', async () => {
+    const result = run(['--host', '0.0.0.0']);
+    expect(await result.exited).toBe(2);
+    expect(result.output().stderr).toContain('not a loopback address');
+  });
+
+  it('starts with no settings file, reports what is missing, and stops gracefully mid-class', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'backend-cli-'));
+    folders.push(root);
+    const port = await freePort();
+    const backend = run(['--port', String(port), '--data-dir', join(root, 'data')], {
+      CLASS_ASSISTANT_ENV_FILE: join(root, '.env'),
+      ASR_MODE: 'mock',
+      MOCK_INTERVAL_MS: '30',
+    });
+    const base = `http://127.0.0.1:${port}`;
+    const health = await waitFor(
+      async () => {
+        try {
+          return (await (await fetch(`${base}/api/health`)).json()) as Record<string, unknown>;
+        } catch {
+          return undefined;
+        }
+      },
+      20_000,
+      'a healthy backend',
+    );
+    expect(health).toMatchObject({
+      status: 'healthy',
+      asr: { mode: 'mock', available: true },
+      llm: { configured: false, missing: ['LLM_API_KEY'] },
+      not_configured: ['AI features (rescue, catch-up, notes): set LLM_API_KEY in the settings.'],
+    });
+    expect(await readFile(join(root, '.env'), 'utf8')).toContain(
+      '# Class Assistant backend settings',
+    );
+    expect((await fetch(`${base}/docs`)).status).toBe(200);
+
+    await fetch(`${base}/api/start_monitor`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"course_name":"demo"}',
+    });
+    const transcript = join(root, 'data', 'class_transcript.txt');
+    await waitFor(
+      async () =>
+        (await readFile(transcript, 'utf8')).split('\n').filter((line) => line.startsWith('['))
+          .length >= 3,
+      20_000,
+      'lines',
+    );
+    backend.child.kill('SIGTERM');
+    expect(await backend.exited).toBe(0);
+    const log = await readFile(join(root, 'data', '_startup.log'), 'utf8');
+    expect(log).toContain('not configured: AI features');
+    expect(log).toContain('shutting down: stopping monitoring and flushing the transcript');
+    expect(log).toContain('"msg":"stopped"');
+    expect(backend.output().stdout).toContain(`ready: ${base}`);
+    const lines = (await readFile(transcript, 'utf8'))
+      .split('\n')
+      .filter((line) => line.startsWith('['));
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('explains a port that is already taken', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'backend-cli-'));
+    folders.push(root);
+    await writeFile(join(root, '.env'), 'LOG_LEVEL=warn\n');
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const result = run(['--port', String(port), '--env-file', join(root, '.env')]);
+      expect(await result.exited).toBe(1);
+      expect(result.output().stderr).toContain(`Port ${port} is already in use`);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+});

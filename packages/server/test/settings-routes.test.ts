@@ -1,0 +1,154 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from './support/harness.ts';
+
+const ENV = [
+  '# Class Assistant settings (hand-edited)',
+  'ASR_MODE=mock',
+  '',
+  'LLM_API_KEY="sk-live-0123456789abcdef"',
+  'MY_NOTE=keep this line exactly   # with a comment',
+  'LLM_MODEL=deepseek-chat',
+];
+
+let harness: Harness;
+beforeEach(async () => {
+  harness = await createHarness({ env: ENV });
+});
+afterEach(() => harness.close());
+
+describe('GET /api/settings', () => {
+  it('returns the original shape plus fields, with secrets masked everywhere', async () => {
+    const response = await harness.request({ url: '/api/settings' });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({
+      status: 'success',
+      path: harness.envFile,
+      exists: true,
+      fields: {
+        ASR_MODE: 'mock',
+        LLM_API_KEY: '••••••••cdef',
+        LLM_MODEL: 'deepseek-chat',
+        AUDIO_SAMPLE_RATE: '',
+      },
+      effective: { AUDIO_SAMPLE_RATE: '16000', LLM_API_KEY: '••••••••cdef' },
+      extra_lines:
+        '# Class Assistant settings (hand-edited)\n\nMY_NOTE=keep this line exactly   # with a comment\n',
+      environment_overrides: [],
+      problems: [],
+    });
+    expect(body.content).toBe(
+      `${ENV.join('\n').replace('sk-live-0123456789abcdef', '••••••••cdef')}\n`,
+    );
+    expect(response.body).not.toContain('sk-live');
+    expect(
+      body.definitions.find((definition: { key: string }) => definition.key === 'LLM_API_KEY'),
+    ).toMatchObject({
+      secret: true,
+      applies: 'now',
+    });
+  });
+
+  it('reads a file edited by hand since the last request', async () => {
+    await writeFile(harness.envFile, 'ASR_MODE=local\n');
+    const body = (await harness.request({ url: '/api/settings' })).json();
+    expect(body.fields.ASR_MODE).toBe('local');
+    expect(harness.app.classAssistant.settings.current().asrMode).toBe('local');
+  });
+});
+
+describe('POST /api/settings', () => {
+  it('takes the original client’s {content}: the masked file posted back changes nothing', async () => {
+    const content = (await harness.request({ url: '/api/settings' })).json().content;
+    const response = await harness.request({
+      method: 'POST',
+      url: '/api/settings',
+      payload: { content },
+    });
+    expect(response.json()).toMatchObject({
+      status: 'success',
+      changed: [],
+      message: 'Settings saved; nothing changed.',
+    });
+    expect(await readFile(harness.envFile, 'utf8')).toBe(`${ENV.join('\n')}\n`);
+  });
+
+  it('applies an edited {content} and reports when each change takes effect', async () => {
+    const content = (await harness.request({ url: '/api/settings' })).json().content as string;
+    const edited = `${content.replace('ASR_MODE=mock', 'ASR_MODE=local')}LOG_LEVEL=debug\nLLM_MODEL=qwen-plus\n`;
+    const body = (
+      await harness.request({ method: 'POST', url: '/api/settings', payload: { content: edited } })
+    ).json();
+    expect(body).toMatchObject({
+      changed: ['ASR_MODE', 'LLM_MODEL', 'LOG_LEVEL'],
+      applied_now: ['LLM_MODEL'],
+      next_class: ['ASR_MODE'],
+      restart_required: ['LOG_LEVEL'],
+    });
+    expect(body.message).toBe(
+      'Settings saved (ASR_MODE, LLM_MODEL, LOG_LEVEL). In effect now: LLM_MODEL. In effect from the next class: ASR_MODE. Restart the backend for: LOG_LEVEL.',
+    );
+    expect(harness.app.classAssistant.settings.current().llmApiKey).toBe(
+      'sk-live-0123456789abcdef',
+    );
+  });
+
+  it('takes fields and extra lines, keeping untouched lines byte for byte', async () => {
+    const response = await harness.request({
+      method: 'POST',
+      url: '/api/settings',
+      payload: {
+        fields: {
+          LLM_MODEL: 'gpt-4o-mini',
+          LLM_API_KEY: '••••••••cdef',
+          AUDIO_CHANNELS: 1,
+          MOCK_LOOP: true,
+        },
+      },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(await readFile(harness.envFile, 'utf8')).toBe(
+      `${ENV.join('\n').replace('LLM_MODEL=deepseek-chat', 'LLM_MODEL=gpt-4o-mini')}\n`,
+    );
+  });
+
+  it('refuses bad values with 400 SETTINGS_INVALID naming the field, and writes nothing', async () => {
+    const before = await readFile(harness.envFile, 'utf8');
+    const response = await harness.request({
+      method: 'POST',
+      url: '/api/settings',
+      payload: { fields: { AUDIO_SAMPLE_RATE: '44', ASR_MODE: 'psychic' } },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      status: 'error',
+      code: 'SETTINGS_INVALID',
+      field: 'AUDIO_SAMPLE_RATE',
+      fields: [
+        {
+          field: 'AUDIO_SAMPLE_RATE',
+          message: 'must be a whole number from 8000 to 48000, got "44"',
+        },
+        { field: 'ASR_MODE', message: 'must be one of local, stream, cloud, mock, got "psychic"' },
+      ],
+    });
+    expect(await readFile(harness.envFile, 'utf8')).toBe(before);
+  });
+
+  it('refuses a body that is neither {content} nor {fields}', async () => {
+    for (const payload of [{}, { content: 'A=1', fields: {} }, { content: 42 }]) {
+      const response = await harness.request({ method: 'POST', url: '/api/settings', payload });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().code).toBe('VALIDATION_FAILED');
+    }
+    const broken = await harness.request({
+      method: 'POST',
+      url: '/api/settings',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"content":',
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'body' });
+  });
+});
