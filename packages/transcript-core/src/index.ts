@@ -1,5 +1,7 @@
 // @class-assistant/transcript-core — every public export, by name.
 
+export type { WriteFileAtomicOptions } from './atomic-file.ts';
+export { writeFileAtomic } from './atomic-file.ts';
 export type { TranscriptCoreErrorCode } from './errors.ts';
 export { isTranscriptCoreError, TranscriptCoreError } from './errors.ts';
 export type {

@@ -116,6 +116,13 @@ describe('loadKeywordsFile / saveKeywordsFile', () => {
     expect(again.created).toBe(false);
   });
 
+  it('creates the data folder too on a fresh install', async () => {
+    const path = join(folder, 'data', 'nested', 'keywords.txt');
+    const loaded = await loadKeywordsFile(path, { createIfMissing: true });
+    expect(loaded.created).toBe(true);
+    expect(await readFile(path, 'utf8')).toBe(DEFAULT_KEYWORDS_FILE);
+  });
+
   it('reads a file the user edited, and reloads it on demand', async () => {
     const path = join(folder, 'keywords.txt');
     await writeFile(path, '# mine\n王小明\n');

@@ -1,7 +1,8 @@
 import { access, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '@class-assistant/transcript-core';
 import { ServerError } from '../errors.ts';
-import { readTextIfExists, writeFileAtomic } from '../files.ts';
+import { readTextIfExists } from '../files.ts';
 
 /** One material text in data/cite (the original's `{filename, updated_at, size}`). */
 export interface CiteFileInfo {

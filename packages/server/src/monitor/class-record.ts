@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { TranscriptEntry, TranscriptStore } from '@class-assistant/transcript-core';
+import { writeFileAtomic } from '@class-assistant/transcript-core';
 import { ServerError } from '../errors.ts';
-import { writeFileAtomic } from '../files.ts';
 import type { AiCallOptions, ClassAi, ClassContext, TranscriptLine } from '../llm/class-ai.ts';
 import {
   type CiteStore,

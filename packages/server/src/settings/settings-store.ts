@@ -1,5 +1,6 @@
+import { writeFileAtomic } from '@class-assistant/transcript-core';
 import { ServerError } from '../errors.ts';
-import { createSerialQueue, readTextIfExists, writeFileAtomic } from '../files.ts';
+import { createSerialQueue, readTextIfExists } from '../files.ts';
 import {
   detectNewline,
   type EnvDocument,
