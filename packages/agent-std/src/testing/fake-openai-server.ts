@@ -261,31 +261,49 @@ function sendError(response: ServerResponse, status: number, message: string, co
   });
 }
 
-async function answerChat(
+type AnsweredAlike = { type: 'hang' } | { type: 'disconnect' } | { type: 'error' };
+
+/**
+ * Answers what every route answers alike — an exhausted script, a hang, a disconnect, an error —
+ * after the reply's delay (streamed replies pace their chunks instead). Returns the reply when
+ * it is the route's own kind to answer, undefined when already answered.
+ */
+async function answerAlike<Reply extends FakeChatReply | FakeTranscriptionReply>(
   response: ServerResponse,
-  reply: FakeChatReply | undefined,
+  reply: Reply | undefined,
+  what: 'chat' | 'transcription',
   stream: boolean,
-  model: string,
-): Promise<void> {
+): Promise<Exclude<Reply, AnsweredAlike> | undefined> {
   if (reply === undefined) {
     sendError(
       response,
       500,
-      'fake server: no scripted chat reply left for this request',
+      `fake server: no scripted ${what} reply left for this request`,
       'script_exhausted',
     );
-    return;
+    return undefined;
   }
-  if (reply.type === 'hang') return;
+  if (reply.type === 'hang') return undefined;
   if (reply.type === 'disconnect') {
     response.socket?.destroy();
-    return;
+    return undefined;
   }
-  if (reply.delayMs && !stream) await sleep(reply.delayMs);
+  if (reply.delayMs && (!stream || reply.type === 'error')) await sleep(reply.delayMs);
   if (reply.type === 'error') {
     sendError(response, reply.status, reply.message, reply.code ?? 'fake_error');
-    return;
+    return undefined;
   }
+  return reply as Exclude<Reply, AnsweredAlike>;
+}
+
+async function answerChat(
+  response: ServerResponse,
+  scripted: FakeChatReply | undefined,
+  stream: boolean,
+  model: string,
+): Promise<void> {
+  const reply = await answerAlike(response, scripted, 'chat', stream);
+  if (!reply) return;
   if (reply.type === 'malformed') {
     response.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
     response.end(reply.body);
@@ -354,26 +372,9 @@ async function answerChat(
 
 async function answerTranscription(
   response: ServerResponse,
-  reply: FakeTranscriptionReply | undefined,
+  scripted: FakeTranscriptionReply | undefined,
 ): Promise<void> {
-  if (reply === undefined) {
-    sendError(
-      response,
-      500,
-      'fake server: no scripted transcription reply left for this request',
-      'script_exhausted',
-    );
-    return;
-  }
-  if (reply.type === 'hang') return;
-  if (reply.type === 'disconnect') {
-    response.socket?.destroy();
-    return;
-  }
-  if (reply.delayMs) await sleep(reply.delayMs);
-  if (reply.type === 'error') {
-    sendError(response, reply.status, reply.message, reply.code ?? 'fake_error');
-    return;
-  }
+  const reply = await answerAlike(response, scripted, 'transcription', false);
+  if (!reply) return;
   sendJson(response, 200, { text: reply.text });
 }
