@@ -134,7 +134,6 @@ export function createWavFileSource(path: string, options: WavFileSourceOptions)
               Math.round((options.chunkMs * bytesPerMs) / frame) * frame,
             );
             const convert = createRecognizerConverter(info);
-            const buffer = new Uint8Array(chunkBytes);
             const start = now();
             let position = dataStart;
             let audioMs = 0;
@@ -149,6 +148,9 @@ export function createWavFileSource(path: string, options: WavFileSourceOptions)
                 if (paused) continue;
               }
               const length = Math.min(chunkBytes, dataEnd - position);
+              // A fresh buffer each time: consumers may keep the samples (the streaming mode
+              // keeps unconfirmed audio for resending), and they are views into it.
+              const buffer = new Uint8Array(length);
               const { bytesRead } = await file.read(buffer, 0, length, position);
               if (bytesRead === 0) break;
               const samples = convert(buffer.subarray(0, bytesRead));

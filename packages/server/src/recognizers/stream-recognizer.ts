@@ -359,28 +359,30 @@ export function createStreamRecognizer(options: StreamRecognizerOptions): Recogn
   };
 
   /** Sends whole packets of retained audio the current connection has not had yet. */
+  const sendPackets = async (): Promise<void> => {
+    for (;;) {
+      const current = connection;
+      if (!current?.alive || stopped) return;
+      const from = Math.max(current.sent, retained.start);
+      if (retained.end - from < PACKET_SAMPLES) return;
+      const packet = retained.read(from, from + PACKET_SAMPLES);
+      current.sent = from + PACKET_SAMPLES;
+      try {
+        await current.stream.sendAudio(samplesToBytes(packet));
+      } catch {
+        return; // the connection's end handler reconnects
+      }
+    }
+  };
+
+  /** One sender at a time; callers share the running one. */
   const pump = (): Promise<void> => {
     if (pumping) return pumping;
-    pumping = (async () => {
-      try {
-        for (;;) {
-          const current = connection;
-          if (!current?.alive || stopped) return;
-          const from = Math.max(current.sent, retained.start);
-          if (retained.end - from < PACKET_SAMPLES) return;
-          const packet = retained.read(from, from + PACKET_SAMPLES);
-          current.sent = from + PACKET_SAMPLES;
-          try {
-            await current.stream.sendAudio(samplesToBytes(packet));
-          } catch {
-            return; // the connection's end handler reconnects
-          }
-        }
-      } finally {
-        pumping = undefined;
-      }
-    })();
-    return pumping;
+    const running = sendPackets().finally(() => {
+      if (pumping === running) pumping = undefined;
+    });
+    pumping = running;
+    return running;
   };
 
   /** Sends the rest and waits for the final result (end of a file, or stop). */
