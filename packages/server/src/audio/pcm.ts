@@ -97,6 +97,20 @@ export function createResampler(fromRate: number, toRate: number): Resampler {
       0.42 + 0.5 * Math.cos((Math.PI * x) / TAPS) + 0.08 * Math.cos((2 * Math.PI * x) / TAPS);
     return cutoff * sinc * window;
   };
+  // The fractional position takes at most toRate / gcd(fromRate, toRate) values (one for
+  // 48 -> 16 kHz, 160 for 44.1 -> 16 kHz): each set of tap weights is computed once.
+  const weightCache = new Map<number, Float64Array>();
+  const weightsFor = (fraction: number): Float64Array => {
+    let weights = weightCache.get(fraction);
+    if (!weights) {
+      weights = new Float64Array(2 * TAPS);
+      for (let tap = 0; tap < 2 * TAPS; tap++) {
+        weights[tap] = kernel(fraction / toRate + TAPS - 1 - tap);
+      }
+      weightCache.set(fraction, weights);
+    }
+    return weights;
+  };
   return {
     push(samples) {
       const input = new Float64Array(history.length + samples.length);
@@ -107,10 +121,10 @@ export function createResampler(fromRate: number, toRate: number): Resampler {
       // An output needs TAPS input samples after it.
       while (Math.floor(position / toRate) + TAPS < input.length) {
         const centre = Math.floor(position / toRate);
-        const at = centre + (position - centre * toRate) / toRate;
+        const weights = weightsFor(position - centre * toRate);
         let sum = 0;
-        for (let index = centre - TAPS + 1; index <= centre + TAPS; index++) {
-          sum += input[index]! * kernel(at - index);
+        for (let tap = 0; tap < 2 * TAPS; tap++) {
+          sum += input[centre - TAPS + 1 + tap]! * weights[tap]!;
         }
         out.push(Math.max(-32768, Math.min(32767, Math.round(sum))));
         position += fromRate;

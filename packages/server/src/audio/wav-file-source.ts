@@ -140,14 +140,15 @@ export function createWavFileSource(path: string, options: WavFileSourceOptions)
             while (position < dataEnd && !closed) {
               while (paused && !closed) await new Promise<void>((resolve) => (wake = resolve));
               if (closed) break;
+              const length = Math.min(chunkBytes, dataEnd - position);
               if (options.pace === 'realtime') {
-                // Chunk k leaves when the audio before it has played: no drift, pauses excluded.
-                const wait = start + pausedTotal + audioMs - now();
+                // Like a microphone, a chunk is there once its audio has been "spoken": chunk k
+                // leaves at the end of its own audio (no drift; pauses excluded).
+                const wait = start + pausedTotal + audioMs + length / bytesPerMs - now();
                 if (wait > 0) await sleep(wait);
                 if (closed) break;
                 if (paused) continue;
               }
-              const length = Math.min(chunkBytes, dataEnd - position);
               // A fresh buffer each time: consumers may keep the samples (the streaming mode
               // keeps unconfirmed audio for resending), and they are views into it.
               const buffer = new Uint8Array(length);
