@@ -3,16 +3,24 @@
  * workspace, from npm and inside a single-file executable, and a small handle to talk to it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { isSea } from 'node:sea';
 import { fileURLToPath } from 'node:url';
 import { workerUrl } from '../assets.ts';
 import { AUDIO_CHILD_FLAG, type AudioChildMessage, type AudioChildRequest } from './audio-child.ts';
+
+/**
+ * Whether this process is a single-executable application. `node:sea` is read at run time:
+ * bundlers drop the `node:` prefix of a static import, and `sea` alone is not a module.
+ */
+function isSingleExecutable(): boolean {
+  const sea = process.getBuiltinModule?.('node:sea') as { isSea?: () => boolean } | undefined;
+  return sea?.isSea?.() ?? false;
+}
 
 /** The command that starts the audio child. */
 export function audioChildCommand(): { command: string; args: string[] } {
   // A single-file executable has no script files: it runs itself with the flag, and its entry
   // (src/main.ts) hands over to runAudioChild.
-  if (isSea()) return { command: process.execPath, args: [AUDIO_CHILD_FLAG] };
+  if (isSingleExecutable()) return { command: process.execPath, args: [AUDIO_CHILD_FLAG] };
   return {
     command: process.execPath,
     args: [fileURLToPath(workerUrl('audio-child')), AUDIO_CHILD_FLAG],
@@ -108,13 +116,21 @@ export function startAudioChild(
   };
 }
 
-/** Lines of child output worth showing (ALSA's long list of missing PCMs is noise). */
+/**
+ * Lines of child output worth showing a student: ALSA's configuration chatter (one line per PCM
+ * it cannot find) and PortAudio's banners are dropped.
+ */
 export function summariseChildOutput(output: string, maxLines = 3): string {
   const lines = output
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter(
-      (line) => line !== '' && !/^ALSA lib .*(Unknown PCM|evaluate|cannot find card)/.test(line),
+      (line) =>
+        line !== '' &&
+        !/^ALSA lib /.test(line) &&
+        !/^(PortAudio V|Input audio options|Output audio options|Input device name|Output device name)/.test(
+          line,
+        ),
     );
   return lines.slice(-maxLines).join(' | ');
 }

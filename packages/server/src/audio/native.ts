@@ -288,3 +288,51 @@ export function loadPocketsphinxLibraries(): {
   };
   return { sphinxbase: first(names.sphinxbase), pocketsphinx: first(names.pocketsphinx) };
 }
+
+/** One native piece as /api/health reports it. */
+export interface NativeModuleStatus {
+  name: 'koffi' | 'naudiodon' | 'vosk';
+  /** What needs it. */
+  purpose: string;
+  available: boolean;
+  /** The file found, or why it is missing. */
+  detail: string;
+}
+
+/**
+ * Where each native piece would be loaded from, without loading anything (cheap enough for
+ * /api/health): lets a packaged build check that its native folder is complete.
+ */
+export function nativeModulesReport(): NativeModuleStatus[] {
+  const check = (
+    name: NativeModuleStatus['name'],
+    purpose: string,
+    locate: () => string,
+  ): NativeModuleStatus => {
+    try {
+      return { name, purpose, available: true, detail: locate() };
+    } catch (error) {
+      return { name, purpose, available: false, detail: (error as Error).message };
+    }
+  };
+  return [
+    check('koffi', 'Vosk and PocketSphinx calls (local mode)', () => {
+      const root = packageRoot('koffi');
+      if (!root) throw missing('koffi', 'FFI', 'Reinstall the backend.');
+      const platformPackage = join(
+        root,
+        '..',
+        '@koromix',
+        `koffi-${process.platform}-${process.arch}`,
+      );
+      if (!existsSync(platformPackage)) {
+        throw new Error(
+          `koffi is at ${root} but its native part @koromix/koffi-${process.platform}-${process.arch} is not next to it`,
+        );
+      }
+      return platformPackage;
+    }),
+    check('naudiodon', 'microphone capture', naudiodonAddonPath),
+    check('vosk', 'libvosk (local mode, LOCAL_ASR_ENGINE=vosk)', voskLibraryPath),
+  ];
+}

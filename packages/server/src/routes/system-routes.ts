@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppServices } from '../app.ts';
 import { parseAudioInput } from '../audio/audio-input.ts';
 import { probeMicrophone } from '../audio/microphone-probe.ts';
+import { nativeModulesFolder, nativeModulesReport } from '../audio/native.ts';
 import { createWavFileSource } from '../audio/wav-file-source.ts';
 import { isServerError } from '../errors.ts';
 import { COMPATIBLE_CLIENT_VERSION, SERVER_VERSION } from '../version.ts';
@@ -32,6 +33,22 @@ const HealthSchema = z
     settings_problems: z.array(
       z.object({ key: z.string(), source: z.string(), message: z.string() }),
     ),
+    audio: z
+      .object({
+        input: z.string(),
+        native_modules_folder: z.string().nullable(),
+        native_modules: z.array(
+          z.object({
+            name: z.string(),
+            purpose: z.string(),
+            available: z.boolean(),
+            detail: z.string(),
+          }),
+        ),
+      })
+      .describe(
+        'AUDIO_INPUT and where the native pieces (koffi, naudiodon, libvosk) load from: this package, or CLASS_ASSISTANT_NATIVE_MODULES in a packaged build. Only the modes that need a missing piece are affected.',
+      ),
     not_configured: z
       .array(z.string())
       .describe('One sentence per thing the student still has to set up; empty when all is ready.'),
@@ -59,6 +76,18 @@ const HealthSchema = z
           missing: ['LLM_API_KEY'],
         },
         settings_problems: [],
+        audio: {
+          input: 'mic',
+          native_modules_folder: null,
+          native_modules: [
+            {
+              name: 'naudiodon',
+              purpose: 'microphone capture',
+              available: true,
+              detail: '/app/node_modules/naudiodon/build/Release/naudiodon.node',
+            },
+          ],
+        },
         not_configured: ['AI features (rescue, catch-up, notes): set LLM_API_KEY in the settings.'],
       },
     ],
@@ -118,6 +147,11 @@ export async function configurationReport(
       missing,
     },
     settings_problems: services.settings.problems(),
+    audio: {
+      input: settings.audioInput,
+      native_modules_folder: nativeModulesFolder() ?? null,
+      native_modules: nativeModulesReport(),
+    },
     not_configured: notConfigured,
   };
 }
