@@ -172,6 +172,23 @@ describe('ASR_MODE=stream', () => {
     expect(reconnecting).toContain('55000031');
   });
 
+  it('pauses by closing the connection and resumes on a new one, losing nothing said after', async () => {
+    const lecture = await speechRecording(LECTURE.slice(0, 2), { name: 'two-sentences' });
+    const live = await startClass(lecture, { extraEnv: ['AUDIO_FILE_PACE=realtime'] });
+    await live.start();
+    await live.events.next((event) => event.event === 'line.appended', 20_000);
+    expect(await live.pause()).toMatchObject({ status: 'paused' });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await live.resume()).toMatchObject({ status: 'resumed' });
+    await live.recognizerState('ended');
+    expect((await live.transcript()).map((entry) => entry.text)).toEqual(TEXTS.slice(0, 2));
+    expect(service!.connections).toHaveLength(2);
+    // The new connection starts where the file was paused: after the first sentence, before the second.
+    const offset = service!.connections[1]!.referenceOffsetMs!;
+    expect(offset).toBeGreaterThanOrEqual(lecture.sentences[0]!.endMs);
+    expect(offset).toBeLessThanOrEqual(lecture.sentences[1]!.startMs);
+  });
+
   it('stops cleanly on a fatal service error and shows its code', async () => {
     const lecture = await speechRecording(LECTURE);
     const live = await startClass(lecture, {

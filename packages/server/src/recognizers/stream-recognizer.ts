@@ -151,10 +151,12 @@ class RetainedAudio {
 
 interface Connection {
   stream: AsrStream;
-  /** Class sample index of the first sample sent on it. */
+  /** Class sample index of the first sample sent on it: its time 0. */
   base: number;
   /** Class sample index up to which audio was sent on it. */
   sent: number;
+  /** Whether audio was sent yet (until then `base` follows the retained audio). */
+  started: boolean;
   alive: boolean;
 }
 
@@ -309,7 +311,13 @@ export function createStreamRecognizer(options: StreamRecognizerOptions): Recogn
       stream.close();
       return;
     }
-    const current: Connection = { stream, base: retained.start, sent: retained.start, alive: true };
+    const current: Connection = {
+      stream,
+      base: retained.start,
+      sent: retained.start,
+      started: false,
+      alive: true,
+    };
     connection = current;
     attach(current);
     context.logger.info(
@@ -358,6 +366,21 @@ export function createStreamRecognizer(options: StreamRecognizerOptions): Recogn
     }, delay);
   };
 
+  /**
+   * Sends retained audio [sent, to) on a connection. The first audio sent fixes the connection's
+   * time 0 (after a pause the audio may restart later on the class clock than when it opened).
+   */
+  const send = (current: Connection, to: number): Promise<void> => {
+    const from = Math.max(current.sent, retained.start);
+    if (!current.started) {
+      current.started = true;
+      current.base = from;
+    }
+    const audio = retained.read(from, to);
+    current.sent = to;
+    return audio.length > 0 ? current.stream.sendAudio(samplesToBytes(audio)) : Promise.resolve();
+  };
+
   /** Sends whole packets of retained audio the current connection has not had yet. */
   const sendPackets = async (): Promise<void> => {
     for (;;) {
@@ -365,10 +388,8 @@ export function createStreamRecognizer(options: StreamRecognizerOptions): Recogn
       if (!current?.alive || stopped) return;
       const from = Math.max(current.sent, retained.start);
       if (retained.end - from < PACKET_SAMPLES) return;
-      const packet = retained.read(from, from + PACKET_SAMPLES);
-      current.sent = from + PACKET_SAMPLES;
       try {
-        await current.stream.sendAudio(samplesToBytes(packet));
+        await send(current, from + PACKET_SAMPLES);
       } catch {
         return; // the connection's end handler reconnects
       }
@@ -399,9 +420,7 @@ export function createStreamRecognizer(options: StreamRecognizerOptions): Recogn
       if (!current) return;
       await pump();
       try {
-        const rest = retained.read(current.sent, retained.end);
-        current.sent = retained.end;
-        if (rest.length > 0) await current.stream.sendAudio(samplesToBytes(rest));
+        await send(current, retained.end);
         await current.stream.finish({ timeoutMs: finishTimeoutMs });
         return;
       } catch (error) {
