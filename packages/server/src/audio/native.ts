@@ -299,11 +299,23 @@ export interface NativeModuleStatus {
   detail: string;
 }
 
+let reportCache: { folder: string | undefined; at: number; report: NativeModuleStatus[] } | undefined;
+
 /**
- * Where each native piece would be loaded from, without loading anything (cheap enough for
- * /api/health): lets a packaged build check that its native folder is complete.
+ * Where each native piece would be loaded from, without loading anything: lets a packaged build
+ * check that its native folder is complete. Kept for 5 s (the UI polls /api/health).
  */
 export function nativeModulesReport(): NativeModuleStatus[] {
+  const folder = nativeModulesFolder();
+  if (reportCache && reportCache.folder === folder && Date.now() - reportCache.at < 5000) {
+    return reportCache.report;
+  }
+  const report = locateNativeModules();
+  reportCache = { folder, at: Date.now(), report };
+  return report;
+}
+
+function locateNativeModules(): NativeModuleStatus[] {
   const check = (
     name: NativeModuleStatus['name'],
     purpose: string,
