@@ -14,6 +14,7 @@ import type { ResolvedSettings } from '../src/settings/settings-store.ts';
 import { classClient } from '../test/support/class-client.ts';
 import { createHarness } from '../test/support/harness.ts';
 import { LECTURE, type SpeechRecording, speechRecording } from '../test/support/speech.ts';
+import { printTable } from './table.ts';
 
 const fixed = (value: number, digits = 0) => value.toFixed(digits);
 const median = (values: number[]) =>
@@ -89,11 +90,18 @@ async function realTimeFactors(lecture: SpeechRecording, rows: string[][]) {
   return checksum;
 }
 
-async function localLatency(lecture: SpeechRecording, rows: string[][]) {
+/**
+ * Plays the lecture at real-time pace in a class of `env` and returns, per sentence, the ms from
+ * its end to the transcript event that `lineEvents` counts.
+ */
+async function lineLatencies(
+  lecture: SpeechRecording,
+  env: string[],
+  lineEvents: readonly string[],
+): Promise<number[]> {
   const harness = await createHarness({
     env: [
-      'ASR_MODE=local',
-      'LOCAL_ASR_ENGINE=pocketsphinx',
+      ...env,
       `AUDIO_INPUT=file:${lecture.path}`,
       'AUDIO_FILE_PACE=realtime',
       'LOG_LEVEL=silent',
@@ -103,50 +111,69 @@ async function localLatency(lecture: SpeechRecording, rows: string[][]) {
     const client = await classClient(await harness.listen());
     const lines: number[] = [];
     const seen = () => {
-      const count = client.all('line.appended').length + client.all('line.updated').length;
+      const count = lineEvents.reduce((sum, name) => sum + client.all(name).length, 0);
       while (lines.length < count) lines.push(performance.now());
     };
     const timer = setInterval(seen, 5);
     const started = await client.start();
     const playbackStart = performance.now();
-    if (started.status !== 200)
-      throw new Error(`local class did not start: ${JSON.stringify(started.body)}`);
+    if (started.status !== 200) {
+      throw new Error(`the class did not start: ${JSON.stringify(started.body)}`);
+    }
     await client.recognizerState('ended', 60_000);
     seen();
     clearInterval(timer);
     await client.stop();
     client.close();
-    // Where the VAD itself decides each phrase is over: the design's floor.
-    const floors: number[] = [];
-    const detector = new EnergyVad({ sampleRate: 16000, bufferSamples: 1600 });
-    detector.calibrate(1);
-    for (let at = 0; at < lecture.samples.length; at += 1600) {
-      for (const _ of detector.push(lecture.samples.subarray(at, at + 1600))) {
-        const sentence = lecture.sentences[floors.length]!;
-        floors.push((at + 1600) / 16 - sentence.endMs);
-      }
-    }
-    const latencies = lecture.sentences.map(
+    return lecture.sentences.map(
       (sentence, index) => (lines[index] ?? Number.NaN) - (playbackStart + sentence.endMs),
     );
-    rows.push(['Local mode (PocketSphinx, WAV at real-time pace)', 'ms', 'floor ms', 'vs floor']);
-    lecture.sentences.forEach((sentence, index) => {
-      rows.push([
-        `  end of "${sentence.text}" -> line`,
-        fixed(latencies[index]!),
-        fixed(floors[index] ?? Number.NaN),
-        `${fixed(latencies[index]! / (floors[index] ?? Number.NaN), 2)}x`,
-      ]);
-    });
-    rows.push([
-      '  median',
-      fixed(median(latencies)),
-      fixed(median(floors)),
-      `${fixed(median(latencies) / median(floors), 2)}x`,
-    ]);
   } finally {
     await harness.close();
   }
+}
+
+function latencyRows(
+  rows: string[][],
+  title: string,
+  lecture: SpeechRecording,
+  latencies: number[],
+  floors: number[],
+) {
+  rows.push([title, 'ms', 'floor ms', 'vs floor']);
+  lecture.sentences.forEach((sentence, index) => {
+    rows.push([
+      `  end of "${sentence.text}" -> line`,
+      fixed(latencies[index]!),
+      fixed(floors[index]!),
+      `${fixed(latencies[index]! / floors[index]!, 2)}x`,
+    ]);
+  });
+  rows.push([
+    '  median',
+    fixed(median(latencies)),
+    fixed(median(floors)),
+    `${fixed(median(latencies) / median(floors), 2)}x`,
+  ]);
+}
+
+async function localLatency(lecture: SpeechRecording, rows: string[][]) {
+  const latencies = await lineLatencies(
+    lecture,
+    ['ASR_MODE=local', 'LOCAL_ASR_ENGINE=pocketsphinx'],
+    // Close phrases are joined into one line: the first appends it, the next update it.
+    ['line.appended', 'line.updated'],
+  );
+  // Where the VAD itself decides each phrase is over (the pause threshold): the floor.
+  const floors: number[] = [];
+  const detector = new EnergyVad({ sampleRate: 16000, bufferSamples: 1600 });
+  detector.calibrate(1);
+  for (let at = 0; at < lecture.samples.length; at += 1600) {
+    for (const _ of detector.push(lecture.samples.subarray(at, at + 1600))) {
+      floors.push((at + 1600) / 16 - lecture.sentences[floors.length]!.endMs);
+    }
+  }
+  latencyRows(rows, 'Local mode (PocketSphinx, WAV at real-time pace)', lecture, latencies, floors);
 }
 
 async function streamLatency(lecture: SpeechRecording, rows: string[][]) {
@@ -158,61 +185,30 @@ async function streamLatency(lecture: SpeechRecording, rows: string[][]) {
       end_time: sentence.endMs,
     })),
   });
-  const harness = await createHarness({
-    env: [
-      'ASR_MODE=stream',
-      `STREAM_ASR_URL=${service.url}`,
-      'STREAM_ASR_APP_KEY=bench',
-      'STREAM_ASR_ACCESS_KEY=bench',
-      `AUDIO_INPUT=file:${lecture.path}`,
-      'AUDIO_FILE_PACE=realtime',
-      'LOG_LEVEL=silent',
-    ],
-  });
   try {
-    const client = await classClient(await harness.listen());
-    const lines: number[] = [];
-    const timer = setInterval(() => {
-      while (lines.length < client.all('line.appended').length) lines.push(performance.now());
-    }, 5);
-    const started = await client.start();
-    const playbackStart = performance.now();
-    if (started.status !== 200)
-      throw new Error(`streaming class did not start: ${JSON.stringify(started.body)}`);
-    await client.recognizerState('ended', 60_000);
-    clearInterval(timer);
-    while (lines.length < client.all('line.appended').length) lines.push(performance.now());
-    await client.stop();
-    client.close();
-    // The service marks a sentence definite once 800 ms of silence after it is heard, and audio
-    // goes out in 200 ms packets: the first packet that completes that window is the floor.
-    const floor = (endMs: number) => Math.ceil((endMs + 800) / 200) * 200 - endMs;
-    const latencies = lecture.sentences.map(
-      (sentence, index) => (lines[index] ?? Number.NaN) - (playbackStart + sentence.endMs),
+    const latencies = await lineLatencies(
+      lecture,
+      [
+        'ASR_MODE=stream',
+        `STREAM_ASR_URL=${service.url}`,
+        'STREAM_ASR_APP_KEY=bench',
+        'STREAM_ASR_ACCESS_KEY=bench',
+      ],
+      ['line.appended'],
     );
-    rows.push([
+    // The service marks a sentence definite once 800 ms of silence after it is heard, and audio
+    // goes out in 200 ms packets: the first packet completing that window is the floor.
+    const floors = lecture.sentences.map(
+      (sentence) => Math.ceil((sentence.endMs + 800) / 200) * 200 - sentence.endMs,
+    );
+    latencyRows(
+      rows,
       'Streaming mode (test server, WAV at real-time pace)',
-      'ms',
-      'floor ms',
-      'vs floor',
-    ]);
-    lecture.sentences.forEach((sentence, index) => {
-      rows.push([
-        `  end of "${sentence.text}" -> line`,
-        fixed(latencies[index]!),
-        fixed(floor(sentence.endMs)),
-        `${fixed(latencies[index]! / floor(sentence.endMs), 2)}x`,
-      ]);
-    });
-    const floors = lecture.sentences.map((sentence) => floor(sentence.endMs));
-    rows.push([
-      '  median',
-      fixed(median(latencies)),
-      fixed(median(floors)),
-      `${fixed(median(latencies) / median(floors), 2)}x`,
-    ]);
+      lecture,
+      latencies,
+      floors,
+    );
   } finally {
-    await harness.close();
     await service.close();
   }
 }
@@ -231,21 +227,7 @@ async function main() {
   } finally {
     await rm(lecture.path, { force: true });
   }
-  const widths = [0, 1, 2, 3].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
-  console.log(`\n@class-assistant/server audio benchmark (node ${process.version})\n`);
-  for (const row of rows) {
-    if (row.every((cell) => cell === '')) {
-      console.log('');
-      continue;
-    }
-    console.log(
-      row
-        .map((cell, column) =>
-          column === 0 ? cell.padEnd(widths[0]!) : cell.padStart(widths[column]!),
-        )
-        .join('  '),
-    );
-  }
+  printTable(`@class-assistant/server audio benchmark (node ${process.version})`, rows);
 }
 
 await main();

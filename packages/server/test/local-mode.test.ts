@@ -2,11 +2,9 @@
 // VAD -> PocketSphinx (Debian's, through koffi) -> transcript-core merging -> transcript file,
 // live events and HTTP. PocketSphinx on synthetic speech gets most words, not all: recognition is
 // checked by words in common, never by exact text.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultRecognizerDefinitions } from '../src/recognizers/default-recognizers.ts';
@@ -17,10 +15,10 @@ import {
   type RecognizerDefinition,
 } from '../src/recognizers/recognizer.ts';
 import { fakeAlsaHome, realtimePipe } from './support/alsa.ts';
+import { startBackendProcess } from './support/backend-process.ts';
 import { type ClassClient, classClient } from './support/class-client.ts';
 import { createHarness, type Harness, waitFor } from './support/harness.ts';
 import { memorySource } from './support/memory-source.ts';
-import { freePort } from './support/ports.ts';
 import { type SpokenSentence, speechRecording, words } from './support/speech.ts';
 
 let harness: Harness | undefined;
@@ -208,33 +206,12 @@ describe('the microphone, end to end (the bin as a process, ALSA fed in real tim
       () => alsa.remove(),
       () => pipe.stop(),
     );
-    const root = await mkdtemp(join(tmpdir(), 'class-assistant-mic-'));
-    cleanups.push(() => rm(root, { recursive: true, force: true }));
-    await writeFile(join(root, '.env'), `${[...POCKETSPHINX, 'AUDIO_INPUT=mic'].join('\n')}\n`);
-    const port = await freePort();
-    const bin = fileURLToPath(new URL('../bin/class-assistant-backend.js', import.meta.url));
-    const server: ChildProcess = spawn(
-      process.execPath,
-      [
-        bin,
-        '--port',
-        String(port),
-        '--settings-file',
-        join(root, '.env'),
-        '--data-dir',
-        join(root, 'data'),
-      ],
-      { env: alsa.environment, stdio: ['ignore', 'pipe', 'pipe'] },
+    const backend = await startBackendProcess(
+      [...POCKETSPHINX, 'AUDIO_INPUT=mic'],
+      alsa.environment,
     );
-    cleanups.push(async () => {
-      if (server.exitCode === null) server.kill('SIGKILL');
-    });
-    const base = `http://127.0.0.1:${port}`;
-    await waitFor(
-      async () => (await fetch(`${base}/api/health`).catch(() => undefined))?.ok,
-      20_000,
-      'the backend',
-    );
+    cleanups.push(() => backend.stop());
+    const base = backend.base;
     client = await classClient(base);
     pipe.start();
     expect((await client.start()).body).toMatchObject({ status: 'started' });
@@ -257,10 +234,10 @@ describe('the microphone, end to end (the bin as a process, ALSA fed in real tim
     expect((await client.stop()).body).toMatchObject({ status: 'stopped' });
     // The capture child is gone with the class.
     const { stdout } = await promisify(execFile)('ps', ['-e', '-o', 'ppid=,pid=,args=']);
+    const server = backend.child;
     const children = stdout
       .split('\n')
       .filter((line) => line.trim().split(/\s+/)[0] === String(server.pid));
     expect(children).toEqual([]);
-    server.kill('SIGTERM');
   });
 });

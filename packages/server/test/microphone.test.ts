@@ -8,12 +8,7 @@ import type { AudioChunk } from '../src/audio/audio-source.ts';
 import { probeMicrophone } from '../src/audio/microphone-probe.ts';
 import { createMicrophoneSource } from '../src/audio/microphone-source.ts';
 import { concatSamples, samplesToBytes } from '../src/audio/pcm.ts';
-import {
-  type FakeAlsaHome,
-  fakeAlsaHome,
-  type RealtimePipe,
-  realtimePipe,
-} from './support/alsa.ts';
+import { type FakeAlsaHome, fakeAlsaHome, realtimePipe } from './support/alsa.ts';
 import { createHarness, type Harness } from './support/harness.ts';
 import { LECTURE, speechRecording } from './support/speech.ts';
 
@@ -41,14 +36,22 @@ async function alsaFromFile(samples: Int16Array): Promise<FakeAlsaHome> {
   return folder;
 }
 
-async function alsaFromPipe(
-  samples: Int16Array,
-): Promise<{ alsa: FakeAlsaHome; pipe: RealtimePipe }> {
+/** A microphone source opened on a capture device that speaks `samples` in real time. */
+async function openPipeMicrophone(samples: Int16Array) {
   const pipe = await realtimePipe(samples);
   const alsa = await fakeAlsaHome(pipe.path);
-  cleanups.push(() => alsa.remove());
-  cleanups.push(() => pipe.stop());
-  return { alsa, pipe };
+  cleanups.push(
+    () => alsa.remove(),
+    () => pipe.stop(),
+  );
+  const source = createMicrophoneSource({
+    device: undefined,
+    ...FORMAT,
+    environment: alsa.environment,
+  });
+  pipe.start();
+  await source.open();
+  return source;
 }
 
 describe('probeMicrophone', () => {
@@ -159,14 +162,7 @@ describe('GET /api/check_mic', () => {
 describe('createMicrophoneSource', () => {
   it('delivers what the device captures, in order, at the pace it is spoken', async () => {
     const lecture = await speechRecording(LECTURE);
-    const { alsa, pipe } = await alsaFromPipe(lecture.samples);
-    const source = createMicrophoneSource({
-      device: undefined,
-      ...FORMAT,
-      environment: alsa.environment,
-    });
-    pipe.start();
-    await source.open();
+    const source = await openPipeMicrophone(lecture.samples);
     expect(source.info).toMatchObject({ kind: 'microphone', name: 'default', sampleRate: 16000 });
     const chunks: AudioChunk[] = [];
     for await (const chunk of source.chunks()) {
@@ -208,14 +204,7 @@ describe('createMicrophoneSource', () => {
 
   it('reports a capture process that dies mid-class instead of hanging', async () => {
     const lecture = await speechRecording(LECTURE);
-    const { alsa, pipe } = await alsaFromPipe(lecture.samples);
-    const source = createMicrophoneSource({
-      device: undefined,
-      ...FORMAT,
-      environment: alsa.environment,
-    });
-    pipe.start();
-    await source.open();
+    const source = await openPipeMicrophone(lecture.samples);
     const iterator = source.chunks()[Symbol.asyncIterator]();
     await iterator.next();
     process.kill(source.pid!, 'SIGKILL');

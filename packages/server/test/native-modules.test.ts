@@ -1,20 +1,19 @@
 // How native pieces are found, as the packaged build uses it: CLASS_ASSISTANT_NATIVE_MODULES
 // names a folder beside the executable holding koffi (+ @koromix/koffi-<platform>), naudiodon and
 // vosk. Each case runs in a fresh process (native modules are loaded once per process).
-import { execFile, spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startBackendProcess } from './support/backend-process.ts';
 import { waitFor } from './support/harness.ts';
-import { freePort } from './support/ports.ts';
 
 const run = promisify(execFile);
 const NATIVE = fileURLToPath(new URL('../src/audio/native.ts', import.meta.url));
-const BIN = fileURLToPath(new URL('../bin/class-assistant-backend.js', import.meta.url));
 const require = createRequire(import.meta.url);
 const folders: string[] = [];
 afterEach(async () => {
@@ -101,40 +100,21 @@ describe('CLASS_ASSISTANT_NATIVE_MODULES', () => {
   });
 
   it('a backend with an empty native folder starts, runs a mock class, and says what is missing', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'native-empty-'));
-    folders.push(root);
-    await mkdir(join(root, 'native'));
-    await writeFile(join(root, '.env'), 'ASR_MODE=mock\nMOCK_INTERVAL_MS=50\nLOG_LEVEL=warn\n');
-    const port = await freePort();
-    const server = spawn(
-      process.execPath,
-      [
-        BIN,
-        '--port',
-        String(port),
-        '--settings-file',
-        join(root, '.env'),
-        '--data-dir',
-        join(root, 'data'),
-      ],
-      {
-        env: { ...process.env, CLASS_ASSISTANT_NATIVE_MODULES: join(root, 'native') },
-        stdio: 'ignore',
-      },
+    const native = await mkdtemp(join(tmpdir(), 'native-empty-'));
+    folders.push(native);
+    const backend = await startBackendProcess(
+      ['ASR_MODE=mock', 'MOCK_INTERVAL_MS=50', 'LOG_LEVEL=warn'],
+      { ...process.env, CLASS_ASSISTANT_NATIVE_MODULES: native },
     );
     try {
-      const base = `http://127.0.0.1:${port}`;
-      await waitFor(
-        async () => (await fetch(`${base}/api/health`).catch(() => undefined))?.ok,
-        20_000,
-      );
+      const base = backend.base;
       const health = (await (await fetch(`${base}/api/health`)).json()) as {
         audio: {
           native_modules_folder: string;
           native_modules: Array<{ name: string; available: boolean; detail: string }>;
         };
       };
-      expect(health.audio.native_modules_folder).toBe(join(root, 'native'));
+      expect(health.audio.native_modules_folder).toBe(native);
       expect(health.audio.native_modules.map((item) => [item.name, item.available])).toEqual([
         ['koffi', false],
         ['naudiodon', false],
@@ -149,7 +129,7 @@ describe('CLASS_ASSISTANT_NATIVE_MODULES', () => {
       expect(((await started.json()) as { status: string }).status).toBe('started');
       await waitFor(
         async () =>
-          (await readFile(join(root, 'data', 'class_transcript.txt'), 'utf8')).includes('] '),
+          (await readFile(join(backend.dataDir, 'class_transcript.txt'), 'utf8')).includes('] '),
         20_000,
         'a mock line',
       );
@@ -157,7 +137,7 @@ describe('CLASS_ASSISTANT_NATIVE_MODULES', () => {
       const mic = (await (await fetch(`${base}/api/check_mic`)).json()) as Record<string, string>;
       expect(mic).toMatchObject({ status: 'error', error_code: 'NATIVE_MODULE_MISSING' });
     } finally {
-      server.kill('SIGKILL');
+      await backend.stop();
     }
   });
 });

@@ -299,7 +299,9 @@ export interface NativeModuleStatus {
   detail: string;
 }
 
-let reportCache: { folder: string | undefined; at: number; report: NativeModuleStatus[] } | undefined;
+let reportCache:
+  | { folder: string | undefined; at: number; report: NativeModuleStatus[] }
+  | undefined;
 
 /**
  * Where each native piece would be loaded from, without loading anything: lets a packaged build

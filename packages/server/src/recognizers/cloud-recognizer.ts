@@ -6,7 +6,7 @@
  */
 import { encodeWav } from '@class-assistant/asr-protocol';
 import type OpenAI from 'openai';
-import { audioInputAvailability, inputOf } from '../audio/audio-source.ts';
+import { audioInputAvailability } from '../audio/audio-source.ts';
 import { RECOGNIZER_SAMPLE_RATE, samplesToBytes } from '../audio/pcm.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 import { classHotwords } from './hotwords.ts';
@@ -122,7 +122,7 @@ export function createCloudRecognizerDefinition(
     },
     create(context) {
       const { settings } = context;
-      const recognizer = createPhraseRecognizer({
+      return createPhraseRecognizer({
         context,
         emitAs: 'text',
         async prepare(): Promise<PhraseTranscriber> {
@@ -155,13 +155,6 @@ export function createCloudRecognizerDefinition(
           };
         },
       });
-      return {
-        start: () => recognizer.start(),
-        pause: () => recognizer.pause(),
-        resume: () => recognizer.resume(),
-        stop: () => recognizer.stop(),
-        input: () => inputOf(recognizer.source),
-      };
     },
   };
 }

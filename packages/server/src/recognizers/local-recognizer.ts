@@ -3,7 +3,7 @@
  * offline engine (LOCAL_ASR_ENGINE: Vosk by default, or PocketSphinx) transcribes each; the lines
  * go through transcript-core's local-mode merging as `segment` events.
  */
-import { audioInputAvailability, inputOf } from '../audio/audio-source.ts';
+import { audioInputAvailability } from '../audio/audio-source.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 import type { OfflineEngine, OfflineEngineDefinition } from './engines/offline-engine.ts';
 import { pocketsphinxEngineDefinition } from './engines/pocketsphinx-engine.ts';
@@ -57,8 +57,8 @@ export const localRecognizerDefinition: RecognizerDefinition = {
     if (!input.available) return input;
     return { available: true, detail: `${engine.detail}; listening to ${input.detail}` };
   },
-  create(context) {
-    const recognizer = createPhraseRecognizer({
+  create: (context) =>
+    createPhraseRecognizer({
       context,
       emitAs: 'segment',
       async prepare() {
@@ -68,13 +68,5 @@ export const localRecognizerDefinition: RecognizerDefinition = {
           close: () => releaseEngine(engine),
         };
       },
-    });
-    return {
-      start: () => recognizer.start(),
-      pause: () => recognizer.pause(),
-      resume: () => recognizer.resume(),
-      stop: () => recognizer.stop(),
-      input: () => inputOf(recognizer.source),
-    };
-  },
+    }),
 };

@@ -3,12 +3,17 @@
  * listen) -> one transcription per phrase, in order -> `segment` (local, merged by
  * transcript-core) or `text` (cloud) events.
  */
-import { type AudioSource, chunkMilliseconds, createAudioSource } from '../audio/audio-source.ts';
+import {
+  type AudioSource,
+  chunkMilliseconds,
+  createAudioSource,
+  inputOf,
+} from '../audio/audio-source.ts';
 import { EnergyVad, type VadPhrase } from '../audio/energy-vad.ts';
 import { RECOGNIZER_SAMPLE_RATE } from '../audio/pcm.ts';
 import { isServerError } from '../errors.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
-import type { Recognizer, RecognizerContext } from './recognizer.ts';
+import { createErrorReporter, type Recognizer, type RecognizerContext } from './recognizer.ts';
 
 /** Turns one phrase into text; '' when nothing was said. Throwing reports an error (see below). */
 export interface PhraseTranscriber {
@@ -65,10 +70,7 @@ const MAX_WAITING_PHRASES = 2;
  * const recognizer = createPhraseRecognizer({ context, emitAs: 'segment', prepare: async () => engineTranscriber });
  * await recognizer.start();
  */
-export function createPhraseRecognizer(options: PhraseRecognizerOptions): Recognizer & {
-  /** The source while running (for the microphone check). */
-  readonly source: AudioSource | undefined;
-} {
+export function createPhraseRecognizer(options: PhraseRecognizerOptions): Recognizer {
   const { context } = options;
   const settings = context.settings;
   let source: AudioSource | undefined;
@@ -81,17 +83,12 @@ export function createPhraseRecognizer(options: PhraseRecognizerOptions): Recogn
   let waiting = 0;
   let tail: Promise<void> = Promise.resolve();
   let drained: (() => void) | undefined;
-  const reported = new Set<string>();
+  const emitError = createErrorReporter(context);
 
   const report = (code: string, message: string, fatal: boolean) => {
     if (stopped && !fatal) return;
     if (fatal) failed = true;
-    if (!fatal && reported.has(code)) {
-      context.logger.warn({ code }, message);
-      return;
-    }
-    reported.add(code);
-    context.emit({ type: 'error', code, message, fatal });
+    emitError(code, message, fatal);
   };
 
   const transcribe = (phrase: VadPhrase) => {
@@ -161,9 +158,7 @@ export function createPhraseRecognizer(options: PhraseRecognizerOptions): Recogn
   };
 
   return {
-    get source() {
-      return source;
-    },
+    input: () => inputOf(source),
     async start() {
       if (loop || stopped) return;
       const prepared = await options.prepare();

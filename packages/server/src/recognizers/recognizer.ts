@@ -134,3 +134,25 @@ export function createRecognizerRegistry(
     modes: () => [...byMode.keys()],
   };
 }
+
+/**
+ * Reports a recognizer's problems as `error` events: each non-fatal code once per class (later
+ * ones go to the log only, so a flaky network does not flood the student), fatal ones always.
+ *
+ * @example
+ * const report = createErrorReporter(context);
+ * report('CLOUD_ASR_RATE_LIMITED', 'The transcription service is rate-limiting', false);
+ */
+export function createErrorReporter(
+  context: Pick<RecognizerContext, 'emit' | 'logger'>,
+): (code: string, message: string, fatal: boolean) => void {
+  const reported = new Set<string>();
+  return (code, message, fatal) => {
+    if (!fatal && reported.has(code)) {
+      context.logger.warn({ code }, message);
+      return;
+    }
+    reported.add(code);
+    context.emit({ type: 'error', code, message, fatal });
+  };
+}

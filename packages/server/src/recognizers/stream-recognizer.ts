@@ -33,11 +33,12 @@ import { ServerError } from '../errors.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 import { SERVER_VERSION } from '../version.ts';
 import { classHotwords, fitHotwords, hotwordBudget } from './hotwords.ts';
-import type {
-  Recognizer,
-  RecognizerAvailability,
-  RecognizerContext,
-  RecognizerDefinition,
+import {
+  createErrorReporter,
+  type Recognizer,
+  type RecognizerAvailability,
+  type RecognizerContext,
+  type RecognizerDefinition,
 } from './recognizer.ts';
 
 /** The request settings the backend uses (backend.md 2.4). */
@@ -234,16 +235,11 @@ export function createStreamRecognizer(options: StreamRecognizerOptions): Recogn
   let attempts = 0;
   let reconnectTimer: NodeJS.Timeout | undefined;
   let droppedWarned = false;
-  const reported = new Set<string>();
+  const emitError = createErrorReporter(context);
 
   const report = (code: string, message: string, fatal: boolean) => {
     if (fatal) failed = true;
-    if (!fatal && reported.has(code)) {
-      context.logger.warn({ code }, message);
-      return;
-    }
-    reported.add(code);
-    context.emit({ type: 'error', code, message, fatal });
+    emitError(code, message, fatal);
   };
 
   const onDefinite = (current: Connection, utterance: AsrUtterance) => {

@@ -68,3 +68,32 @@ export function createTaskQueue(): <T>(task: () => Promise<T>) => Promise<T> {
     return next;
   };
 }
+
+/**
+ * An engine from its decode and free functions: phrases are decoded one at a time (native
+ * decoders are not re-entrant), an empty phrase is '', and closing frees the decoder once the
+ * phrase in progress is done.
+ */
+export function createQueuedEngine(
+  name: string,
+  detail: string,
+  decode: (samples: Int16Array) => Promise<string>,
+  free: () => void,
+): OfflineEngine {
+  const queue = createTaskQueue();
+  let closed = false;
+  return {
+    name,
+    detail,
+    transcribe: (samples) =>
+      queue(async () => {
+        if (closed) throw new Error(`the ${name} engine is closed`);
+        return samples.length === 0 ? '' : decode(samples);
+      }),
+    close() {
+      if (closed) return;
+      closed = true;
+      void queue(async () => free());
+    },
+  };
+}

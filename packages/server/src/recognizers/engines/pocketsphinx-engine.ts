@@ -14,9 +14,8 @@ import type { ResolvedSettings } from '../../settings/settings-store.ts';
 import type { RecognizerAvailability } from '../recognizer.ts';
 import {
   callAsync,
-  createTaskQueue,
+  createQueuedEngine,
   normalizeRecognizedText,
-  type OfflineEngine,
   type OfflineEngineDefinition,
 } from './offline-engine.ts';
 
@@ -152,38 +151,27 @@ export const pocketsphinxEngineDefinition: OfflineEngineDefinition = {
         { field: 'POCKETSPHINX_MODEL_PATH' },
       );
     }
-    const queue = createTaskQueue();
-    let closed = false;
-    const engine: OfflineEngine = {
-      name: 'pocketsphinx',
-      detail: files.folder,
-      transcribe: (samples) =>
-        queue(async () => {
-          if (closed) throw new Error('the PocketSphinx engine is closed');
-          if (samples.length === 0) return '';
-          if (ps.startUtt(decoder) < 0)
-            throw new Error('PocketSphinx could not start an utterance');
-          const processed = await callAsync<number>(
-            ps.processRaw,
-            decoder,
-            samples,
-            samples.length,
-            0,
-            1,
-          );
-          const ended = await callAsync<number>(ps.endUtt, decoder);
-          if (processed < 0 || ended < 0) throw new Error('PocketSphinx failed to decode a phrase');
-          return normalizeRecognizedText(ps.getHyp(decoder, [0]) ?? '');
-        }),
-      close() {
-        if (closed) return;
-        closed = true;
-        void queue(async () => {
-          ps.psFree(decoder);
-          ps.cmdLnFree(config);
-        });
+    return createQueuedEngine(
+      'pocketsphinx',
+      files.folder,
+      async (samples) => {
+        if (ps.startUtt(decoder) < 0) throw new Error('PocketSphinx could not start an utterance');
+        const processed = await callAsync<number>(
+          ps.processRaw,
+          decoder,
+          samples,
+          samples.length,
+          0,
+          1,
+        );
+        const ended = await callAsync<number>(ps.endUtt, decoder);
+        if (processed < 0 || ended < 0) throw new Error('PocketSphinx failed to decode a phrase');
+        return normalizeRecognizedText(ps.getHyp(decoder, [0]) ?? '');
       },
-    };
-    return engine;
+      () => {
+        ps.psFree(decoder);
+        ps.cmdLnFree(config);
+      },
+    );
   },
 };

@@ -13,9 +13,8 @@ import type { ResolvedSettings } from '../../settings/settings-store.ts';
 import type { RecognizerAvailability } from '../recognizer.ts';
 import {
   callAsync,
-  createTaskQueue,
+  createQueuedEngine,
   normalizeRecognizedText,
-  type OfflineEngine,
   type OfflineEngineDefinition,
 } from './offline-engine.ts';
 import { pocketsphinxInstalled } from './pocketsphinx-engine.ts';
@@ -151,28 +150,18 @@ export const voskEngineDefinition: OfflineEngineDefinition = {
         },
       );
     }
-    const queue = createTaskQueue();
-    let closed = false;
-    const engine: OfflineEngine = {
-      name: 'vosk',
-      detail: folder,
-      transcribe: (samples) =>
-        queue(async () => {
-          if (closed) throw new Error('the Vosk engine is closed');
-          if (samples.length === 0) return '';
-          await callAsync<number>(vosk.acceptWaveform, recognizer, samples, samples.length);
-          // The final result also resets the recognizer for the next phrase.
-          return voskResultText(await callAsync<string | null>(vosk.finalResult, recognizer));
-        }),
-      close() {
-        if (closed) return;
-        closed = true;
-        void queue(async () => {
-          vosk.recognizerFree(recognizer);
-          vosk.modelFree(model);
-        });
+    return createQueuedEngine(
+      'vosk',
+      folder,
+      async (samples) => {
+        await callAsync<number>(vosk.acceptWaveform, recognizer, samples, samples.length);
+        // The final result also resets the recognizer for the next phrase.
+        return voskResultText(await callAsync<string | null>(vosk.finalResult, recognizer));
       },
-    };
-    return engine;
+      () => {
+        vosk.recognizerFree(recognizer);
+        vosk.modelFree(model);
+      },
+    );
   },
 };
