@@ -121,13 +121,9 @@ describe('ASR_MODE=cloud', () => {
     harness = await createHarness({
       env: ['ASR_MODE=cloud', 'LLM_API_KEY=', 'CLOUD_ASR_API_KEY='],
     });
-    const response = await harness.request({
-      method: 'POST',
-      url: '/api/start_monitor',
-      payload: {},
-    });
+    const response = await harness.startMonitor();
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toMatchObject({
+    expect(response.body).toMatchObject({
       code: 'RECOGNIZER_UNAVAILABLE',
       field: 'CLOUD_ASR_API_KEY',
       message: expect.stringContaining('CLOUD_ASR_API_KEY'),

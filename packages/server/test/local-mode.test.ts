@@ -122,34 +122,26 @@ describe('ASR_MODE=local with PocketSphinx', () => {
 
   it('reports a missing or unreadable WAV file at start with the setting to fix', async () => {
     harness = await createHarness({ env: [...POCKETSPHINX, 'AUDIO_INPUT=file:lectures/none.wav'] });
-    const missing = await harness.request({
-      method: 'POST',
-      url: '/api/start_monitor',
-      payload: {},
-    });
+    const missing = await harness.startMonitor();
     expect(missing.statusCode).toBe(503);
-    expect(missing.json()).toMatchObject({
+    expect(missing.body).toMatchObject({
       code: 'RECOGNIZER_UNAVAILABLE',
       field: 'AUDIO_INPUT',
       message: expect.stringContaining(join(harness.root, 'lectures', 'none.wav')),
     });
     await mkdir(join(harness.root, 'lectures'));
     await writeFile(join(harness.root, 'lectures', 'none.wav'), 'RIFF....WAVEnot really');
-    const bad = await harness.request({ method: 'POST', url: '/api/start_monitor', payload: {} });
+    const bad = await harness.startMonitor();
     expect(bad.statusCode).toBe(503);
-    expect(bad.json()).toMatchObject({ code: 'AUDIO_INPUT_INVALID', field: 'AUDIO_INPUT' });
+    expect(bad.body).toMatchObject({ code: 'AUDIO_INPUT_INVALID', field: 'AUDIO_INPUT' });
     expect(harness.app.classAssistant.monitor.status().is_monitoring).toBe(false);
   });
 
   it('says there is no microphone, and starts nothing, on a machine without one', async () => {
     harness = await createHarness({ env: [...POCKETSPHINX, 'AUDIO_INPUT=mic'] });
-    const response = await harness.request({
-      method: 'POST',
-      url: '/api/start_monitor',
-      payload: {},
-    });
+    const response = await harness.startMonitor();
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toMatchObject({
+    expect(response.body).toMatchObject({
       code: 'AUDIO_DEVICE_UNAVAILABLE',
       field: 'AUDIO_INPUT',
       message: expect.stringContaining('no audio input device'),
@@ -162,12 +154,8 @@ describe('ASR_MODE=local with PocketSphinx', () => {
 describe('ASR_MODE=local with Vosk', () => {
   it('explains a model folder that is not a model, and one libvosk cannot load', async () => {
     harness = await createHarness({ env: ['ASR_MODE=local', 'VOSK_MODEL_PATH=models/vosk'] });
-    const notAModel = await harness.request({
-      method: 'POST',
-      url: '/api/start_monitor',
-      payload: {},
-    });
-    expect(notAModel.json()).toMatchObject({
+    const notAModel = await harness.startMonitor();
+    expect(notAModel.body).toMatchObject({
       code: 'RECOGNIZER_UNAVAILABLE',
       field: 'VOSK_MODEL_PATH',
       message: expect.stringContaining('alphacephei.com/vosk/models'),
@@ -182,13 +170,9 @@ describe('ASR_MODE=local with Vosk', () => {
       url: '/api/settings',
       payload: { fields: { VOSK_MODEL_PATH: model, AUDIO_INPUT: `file:${lecture.path}` } },
     });
-    const broken = await harness.request({
-      method: 'POST',
-      url: '/api/start_monitor',
-      payload: {},
-    });
+    const broken = await harness.startMonitor();
     expect(broken.statusCode).toBe(503);
-    expect(broken.json()).toMatchObject({
+    expect(broken.body).toMatchObject({
       code: 'ASR_MODEL_MISSING',
       field: 'VOSK_MODEL_PATH',
       message: expect.stringContaining(`Vosk could not load the model in ${model}`),
