@@ -2,10 +2,8 @@
 // VAD -> PocketSphinx (Debian's, through koffi) -> transcript-core merging -> transcript file,
 // live events and HTTP. PocketSphinx on synthetic speech gets most words, not all: recognition is
 // checked by words in common, never by exact text.
-import { execFile } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultRecognizerDefinitions } from '../src/recognizers/default-recognizers.ts';
 import { pocketsphinxEngineDefinition } from '../src/recognizers/engines/pocketsphinx-engine.ts';
@@ -40,6 +38,17 @@ const LOCAL_LECTURE: readonly SpokenSentence[] = [
 ];
 
 const POCKETSPHINX = ['ASR_MODE=local', 'LOCAL_ASR_ENGINE=pocketsphinx'];
+
+/** Process ids whose parent is `pid` (Linux /proc). */
+async function childrenOf(pid: number): Promise<string[]> {
+  const children: string[] = [];
+  for (const entry of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // "pid (comm) state ppid …": comm may hold spaces, so read after the last ')'.
+    if (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] === String(pid)) children.push(entry);
+  }
+  return children;
+}
 
 function shared(line: string, sentence: string): number {
   const heard = new Set(words(line));
@@ -215,13 +224,9 @@ describe('the microphone, end to end (the bin as a process, ALSA fed in real tim
         LOCAL_LECTURE.map((s) => s.text).join(' '),
       ),
     ).toBeGreaterThanOrEqual(9);
+    expect(await childrenOf(backend.child.pid!)).toHaveLength(1);
     expect((await client.stop()).body).toMatchObject({ status: 'stopped' });
     // The capture child is gone with the class.
-    const { stdout } = await promisify(execFile)('ps', ['-e', '-o', 'ppid=,pid=,args=']);
-    const server = backend.child;
-    const children = stdout
-      .split('\n')
-      .filter((line) => line.trim().split(/\s+/)[0] === String(server.pid));
-    expect(children).toEqual([]);
+    expect(await childrenOf(backend.child.pid!)).toEqual([]);
   });
 });

@@ -104,10 +104,11 @@ export async function realtimePipe(samples: Int16Array): Promise<RealtimePipe> {
     readers: () => connected,
     async stop() {
       stopped = true;
-      if (opening) {
+      const pending = opening;
+      if (pending) {
         // Nobody holds the pipe open for reading: do it, so the blocked open() returns.
         const reader = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-        await opening.then((writer) => writer.close()).catch(() => undefined);
+        await pending.then((writer) => writer.close()).catch(() => undefined);
         await reader.close();
       }
       await serving?.catch(() => undefined);
