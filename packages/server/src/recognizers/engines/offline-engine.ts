@@ -71,8 +71,8 @@ export function createTaskQueue(): <T>(task: () => Promise<T>) => Promise<T> {
 
 /**
  * An engine from its decode and free functions: phrases are decoded one at a time (native
- * decoders are not re-entrant), an empty phrase is '', and closing frees the decoder once the
- * phrase in progress is done.
+ * decoders are not re-entrant), an empty phrase is ''. Closing refuses new phrases and frees the
+ * decoder once those already queued are decoded.
  */
 export function createQueuedEngine(
   name: string,
@@ -86,10 +86,9 @@ export function createQueuedEngine(
     name,
     detail,
     transcribe: (samples) =>
-      queue(async () => {
-        if (closed) throw new Error(`the ${name} engine is closed`);
-        return samples.length === 0 ? '' : decode(samples);
-      }),
+      closed
+        ? Promise.reject(new Error(`the ${name} engine is closed`))
+        : queue(async () => (samples.length === 0 ? '' : decode(samples))),
     close() {
       if (closed) return;
       closed = true;
