@@ -107,6 +107,7 @@ export type {
 } from './recognizers/phrase-recognizer.ts';
 export {
   createPhraseRecognizer,
+  isPhraseTranscriptionError,
   PhraseTranscriptionError,
 } from './recognizers/phrase-recognizer.ts';
 export type {
@@ -120,7 +121,7 @@ export type {
   RecognizerLogger,
   RecognizerRegistry,
 } from './recognizers/recognizer.ts';
-export { createRecognizerRegistry } from './recognizers/recognizer.ts';
+export { createErrorReporter, createRecognizerRegistry } from './recognizers/recognizer.ts';
 export type { StreamRecognizerOptions } from './recognizers/stream-recognizer.ts';
 export {
   buildStreamRequest,

@@ -22,16 +22,28 @@ export interface PhraseTranscriber {
   close(): void;
 }
 
+const marker = Symbol.for('class-assistant.phrase-transcription-error');
+
 /** A transcription failure: `fatal` ends the class's recognition (bad key), others lose one phrase. */
 export class PhraseTranscriptionError extends Error {
   readonly code: string;
   readonly fatal: boolean;
+  readonly [marker] = true;
   constructor(code: string, message: string, fatal: boolean, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'PhraseTranscriptionError';
     this.code = code;
     this.fatal = fatal;
   }
+}
+
+/** True for a {@link PhraseTranscriptionError}, also across copies of this package. */
+export function isPhraseTranscriptionError(error: unknown): error is PhraseTranscriptionError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[marker] === true
+  );
 }
 
 /** Options of {@link createPhraseRecognizer}. */
@@ -109,9 +121,9 @@ export function createPhraseRecognizer(options: PhraseRecognizerOptions): Recogn
           context.emit({ type: 'text', text });
         }
       } catch (error) {
-        const fatal = error instanceof PhraseTranscriptionError && error.fatal;
-        const code =
-          error instanceof PhraseTranscriptionError ? error.code : 'PHRASE_TRANSCRIPTION_FAILED';
+        const known = isPhraseTranscriptionError(error);
+        const fatal = known && error.fatal;
+        const code = known ? error.code : 'PHRASE_TRANSCRIPTION_FAILED';
         report(code, `A phrase could not be transcribed: ${(error as Error).message}`, fatal);
         if (fatal) void closeSource();
       } finally {
