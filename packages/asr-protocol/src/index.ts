@@ -112,5 +112,5 @@ export {
 export { estimateTokens } from './tokens.ts';
 export type { UtteranceTracker, UtteranceUpdate } from './utterance-tracker.ts';
 export { createUtteranceTracker } from './utterance-tracker.ts';
-export type { WavAudio } from './wav.ts';
-export { encodeWav, parseWav, readWavFile } from './wav.ts';
+export type { PcmWavAudio, WavAudio } from './wav.ts';
+export { encodeWav, parsePcmWav, parseWav, readWavFile } from './wav.ts';

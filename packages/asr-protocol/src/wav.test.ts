@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { isAsrProtocolError } from './errors.ts';
-import { encodeWav, parseWav, readWavFile } from './wav.ts';
+import { encodeWav, parsePcmWav, parseWav, readWavFile } from './wav.ts';
 
 const fixture = (name: string) => new URL(`../test/fixtures/${name}`, import.meta.url).pathname;
 
@@ -203,5 +203,41 @@ describe('parseWav', () => {
       code: 'ASR_FILE_UNREADABLE',
       message: 'cannot read /no/such/lecture.wav: ENOENT',
     });
+  });
+});
+
+describe('parsePcmWav', () => {
+  it('reads PCM s16le at any rate, where parseWav asks for 16 kHz', () => {
+    const bytes = riff(fmt({ rate: 44100, channels: 2 }), chunk('data', new Uint8Array(44100 * 4)));
+    expect(failure(() => parseWav(bytes)).message).toContain('sample rate 44100 Hz');
+    const wav = parsePcmWav(bytes);
+    expect(wav).toMatchObject({ sampleRate: 44100, channels: 2, truncated: false });
+    expect(wav.durationMs).toBe(1000);
+    expect(wav.declaredDataBytes).toBe(44100 * 4);
+  });
+
+  it('tells where the audio starts and how long it is when given only the start of a file', () => {
+    const whole = riff(
+      fmt({ rate: 48000 }),
+      chunk('LIST', new Uint8Array(30)),
+      chunk('data', new Uint8Array(96000)),
+    );
+    const head = whole.subarray(0, 200);
+    const wav = parsePcmWav(head);
+    expect(wav.truncated).toBe(true);
+    expect(wav.declaredDataBytes).toBe(96000);
+    expect(wav.data.byteOffset - head.byteOffset).toBe(12 + 24 + 38 + 8);
+    expect(parsePcmWav(riff(fmt({}), chunk('data', samples, 0xffffffff))).declaredDataBytes).toBe(
+      undefined,
+    );
+  });
+
+  it('still refuses what is not 16-bit PCM, naming it', () => {
+    const { code, message } = failure(() =>
+      parsePcmWav(riff(fmt({ tag: 3, bits: 32 }), chunk('data', samples))),
+    );
+    expect(code).toBe('ASR_WAV_UNSUPPORTED');
+    expect(message).toContain('IEEE float');
+    expect(message).toContain('32-bit samples');
   });
 });

@@ -20,6 +20,24 @@ export interface WavAudio {
   truncated: boolean;
 }
 
+/**
+ * PCM s16le audio at any sample rate, read from a WAV file by {@link parsePcmWav}: for callers
+ * that resample themselves (a recorded lecture is often 44.1 or 48 kHz).
+ */
+export interface PcmWavAudio {
+  sampleRate: number;
+  channels: 1 | 2;
+  bitsPerSample: 16;
+  /** Interleaved s16le samples (whole frames only), a view into the file's bytes. */
+  data: Uint8Array;
+  /** Duration of `data` in milliseconds. */
+  durationMs: number;
+  /** True when the data chunk declares more bytes than the file holds (see {@link WavAudio}). */
+  truncated: boolean;
+  /** The size the data chunk declares (undefined when the writer left 0xFFFFFFFF, size unknown). */
+  declaredDataBytes: number | undefined;
+}
+
 const WAVE_FORMAT_PCM = 0x0001;
 const WAVE_FORMAT_EXTENSIBLE = 0xfffe;
 const FORMAT_NAMES: Record<number, string> = {
@@ -75,6 +93,31 @@ function readFormat(view: DataView, body: number, size: number): FormatChunk {
  * const request = { audio: { format: 'pcm', rate: 16000, bits: 16, channel: wav.channels }, ... };
  */
 export function parseWav(bytes: Uint8Array): WavAudio {
+  const wav = readPcmWav(bytes, true);
+  return {
+    sampleRate: 16000,
+    channels: wav.channels,
+    bitsPerSample: 16,
+    data: wav.data,
+    durationMs: wav.durationMs,
+    truncated: wav.truncated,
+  };
+}
+
+/**
+ * Like {@link parseWav} but accepts any sample rate: PCM s16le, 1 or 2 channels. Also reports the
+ * data size the file declares, so a caller that parsed only the start of a long file knows how
+ * much audio follows (`data.byteOffset` within `bytes` is where it starts).
+ *
+ * @example
+ * const head = parsePcmWav(firstMegabyteOfTheFile);
+ * const audioStart = head.data.byteOffset - firstMegabyteOfTheFile.byteOffset;
+ */
+export function parsePcmWav(bytes: Uint8Array): PcmWavAudio {
+  return readPcmWav(bytes, false);
+}
+
+function readPcmWav(bytes: Uint8Array, only16k: boolean): PcmWavAudio {
   if (bytes.byteLength < 12)
     throw invalid(`only ${bytes.byteLength} bytes (a WAV header needs at least 44)`);
   const riff = ascii(bytes, 0);
@@ -91,7 +134,9 @@ export function parseWav(bytes: Uint8Array): WavAudio {
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let format: FormatChunk | undefined;
-  let data: { offset: number; size: number; truncated: boolean } | undefined;
+  let data:
+    | { offset: number; size: number; truncated: boolean; declared: number | undefined }
+    | undefined;
   let offset = 12;
   while (offset + 8 <= bytes.byteLength && data === undefined) {
     const id = ascii(bytes, offset);
@@ -106,7 +151,12 @@ export function parseWav(bytes: Uint8Array): WavAudio {
       // 0xFFFFFFFF is what streaming writers leave when they never came back to fix the size.
       const unknownSize = size === 0xffffffff;
       const truncated = !unknownSize && size > available;
-      data = { offset: body, size: unknownSize || truncated ? available : size, truncated };
+      data = {
+        offset: body,
+        size: unknownSize || truncated ? available : size,
+        truncated,
+        declared: unknownSize ? undefined : size,
+      };
     }
     offset = body + size + (size & 1);
   }
@@ -121,15 +171,16 @@ export function parseWav(bytes: Uint8Array): WavAudio {
   }
   if (format.bitsPerSample !== 16)
     problems.push(`${format.bitsPerSample}-bit samples (need 16-bit)`);
-  if (format.sampleRate !== 16000)
+  if (only16k && format.sampleRate !== 16000)
     problems.push(`sample rate ${format.sampleRate} Hz (need 16000 Hz)`);
+  if (format.sampleRate < 1) problems.push(`sample rate ${format.sampleRate} Hz`);
   if (format.channels !== 1 && format.channels !== 2) {
     problems.push(`${format.channels} channels (need 1 or 2)`);
   }
   if (problems.length > 0) {
     throw new AsrProtocolError(
       'ASR_WAV_UNSUPPORTED',
-      `unsupported WAV: ${problems.join(', ')}; the service takes PCM s16le, 16 kHz, mono or stereo ` +
+      `unsupported WAV: ${problems.join(', ')}; ${only16k ? 'the service takes PCM s16le, 16 kHz, mono or stereo' : 'need PCM s16le, mono or stereo'} ` +
         '(convert with: sox IN.wav -r 16000 -b 16 -e signed-integer OUT.wav)',
     );
   }
@@ -143,12 +194,13 @@ export function parseWav(bytes: Uint8Array): WavAudio {
   const usable = data.size - (data.size % frameBytes);
   const pcm = bytes.subarray(data.offset, data.offset + usable);
   return {
-    sampleRate: 16000,
+    sampleRate: format.sampleRate,
     channels,
     bitsPerSample: 16,
     data: pcm,
-    durationMs: (usable / frameBytes / 16000) * 1000,
+    durationMs: (usable / frameBytes / format.sampleRate) * 1000,
     truncated: data.truncated,
+    declaredDataBytes: data.declared,
   };
 }
 

@@ -19,6 +19,7 @@ import {
   lectureSlides,
 } from '../test/support/office-builders.ts';
 import { freePort } from '../test/support/ports.ts';
+import { printTable } from './table.ts';
 
 const run = promisify(execFile);
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -231,23 +232,10 @@ async function main() {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     await rm(root, { recursive: true, force: true });
   }
-  const widths = [0, 1, 2, 3].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
-  console.log(
-    `\n@class-assistant/server benchmark (node ${process.version}, ${DURATION_S} s per HTTP run)\n`,
+  printTable(
+    `@class-assistant/server benchmark (node ${process.version}, ${DURATION_S} s per HTTP run)`,
+    rows,
   );
-  for (const row of rows) {
-    if (row.every((cell) => cell === '')) {
-      console.log('');
-      continue;
-    }
-    console.log(
-      row
-        .map((cell, column) =>
-          column === 0 ? cell.padEnd(widths[0]!) : cell.padStart(widths[column]!),
-        )
-        .join('  '),
-    );
-  }
 }
 
 await main();

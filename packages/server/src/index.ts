@@ -2,6 +2,48 @@
 
 export type { AppServices, BuildAppOptions } from './app.ts';
 export { buildApp } from './app.ts';
+export type {
+  AudioChildFailure,
+  AudioChildMessage,
+  AudioChildRequest,
+  AudioDeviceInfo,
+} from './audio/audio-child.ts';
+export { AUDIO_CHILD_FLAG, runAudioChild } from './audio/audio-child.ts';
+export type { AudioInput } from './audio/audio-input.ts';
+export { describeAudioInput, parseAudioInput } from './audio/audio-input.ts';
+export type {
+  AudioChunk,
+  AudioSource,
+  AudioSourceInfo,
+  AudioSourceOptions,
+} from './audio/audio-source.ts';
+export { audioInputAvailability, createAudioSource } from './audio/audio-source.ts';
+export type {
+  EnergyVadOptions,
+  PhraseEndReason,
+  VadPhrase,
+  VadTraceEntry,
+} from './audio/energy-vad.ts';
+export { EnergyVad, SEED_VAD_PARAMETERS } from './audio/energy-vad.ts';
+export type { MicrophoneProbe, MicrophoneProbeOptions } from './audio/microphone-probe.ts';
+export { probeMicrophone } from './audio/microphone-probe.ts';
+export type { MicrophoneSourceOptions } from './audio/microphone-source.ts';
+export { createMicrophoneSource } from './audio/microphone-source.ts';
+export type { NativeModuleStatus } from './audio/native.ts';
+export {
+  NATIVE_MODULES_VARIABLE,
+  nativeModulesFolder,
+  nativeModulesReport,
+} from './audio/native.ts';
+export type { PcmFormat, Resampler } from './audio/pcm.ts';
+export {
+  createRecognizerConverter,
+  createResampler,
+  frameEnergy,
+  RECOGNIZER_SAMPLE_RATE,
+} from './audio/pcm.ts';
+export type { WavFileSourceOptions } from './audio/wav-file-source.ts';
+export { createWavFileSource } from './audio/wav-file-source.ts';
 export type { CliCommand, CliOptions } from './cli-options.ts';
 export { CliUsageError, defaultAppFolder, parseCli, USAGE } from './cli-options.ts';
 export type { ErrorBody, ServerErrorCode, ServerErrorDetails } from './errors.ts';
@@ -22,10 +64,36 @@ export type { ExtractedMaterial, MaterialKind } from './material/extract-materia
 export { detectMaterialKind, extractMaterial, pageMarker } from './material/extract-material.ts';
 export type { ZipLimits } from './material/zip-guard.ts';
 export { DEFAULT_ZIP_LIMITS, inspectZip } from './material/zip-guard.ts';
+export type { CloudAsrClientFactory } from './recognizers/cloud-recognizer.ts';
+export {
+  cloudRecognizerDefinition,
+  createCloudRecognizerDefinition,
+  transcriptionPrompt,
+} from './recognizers/cloud-recognizer.ts';
 export {
   defaultRecognizerDefinitions,
   unimplementedRecognizer,
 } from './recognizers/default-recognizers.ts';
+export type {
+  OfflineEngine,
+  OfflineEngineDefinition,
+} from './recognizers/engines/offline-engine.ts';
+export { normalizeRecognizedText } from './recognizers/engines/offline-engine.ts';
+export {
+  DEFAULT_POCKETSPHINX_MODEL,
+  pocketsphinxEngineDefinition,
+} from './recognizers/engines/pocketsphinx-engine.ts';
+export {
+  VOSK_MODEL_HELP,
+  voskEngineDefinition,
+  voskModelProblem,
+} from './recognizers/engines/vosk-engine.ts';
+export { classHotwords, extractMaterialTerms, fitHotwords } from './recognizers/hotwords.ts';
+export {
+  localRecognizerDefinition,
+  offlineEngineFor,
+  releaseCachedOfflineEngine,
+} from './recognizers/local-recognizer.ts';
 export type { MockRecognizerOptions } from './recognizers/mock-recognizer.ts';
 export {
   BUNDLED_MOCK_SCRIPT,
@@ -34,16 +102,34 @@ export {
   parseMockScript,
 } from './recognizers/mock-recognizer.ts';
 export type {
+  PhraseRecognizerOptions,
+  PhraseTranscriber,
+} from './recognizers/phrase-recognizer.ts';
+export {
+  createPhraseRecognizer,
+  isPhraseTranscriptionError,
+  PhraseTranscriptionError,
+} from './recognizers/phrase-recognizer.ts';
+export type {
   RecognizedUtterance,
   Recognizer,
   RecognizerAvailability,
   RecognizerContext,
   RecognizerDefinition,
   RecognizerEvent,
+  RecognizerInput,
   RecognizerLogger,
   RecognizerRegistry,
 } from './recognizers/recognizer.ts';
-export { createRecognizerRegistry } from './recognizers/recognizer.ts';
+export { createErrorReporter, createRecognizerRegistry } from './recognizers/recognizer.ts';
+export type { StreamRecognizerOptions } from './recognizers/stream-recognizer.ts';
+export {
+  buildStreamRequest,
+  createStreamRecognizer,
+  STREAM_PACKET_MS,
+  STREAM_REQUEST_SETTINGS,
+  streamRecognizerDefinition,
+} from './recognizers/stream-recognizer.ts';
 export { allowedOrigins, isAllowedHost, SHELL_ORIGINS } from './security/local-guard.ts';
 export type { RunningServer } from './server.ts';
 export { StartupError, startServer } from './server.ts';

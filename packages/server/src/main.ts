@@ -1,4 +1,5 @@
 // The `class-assistant-backend` command: parse options, start, stop gracefully on SIGINT/SIGTERM.
+import { AUDIO_CHILD_FLAG, runAudioChild } from './audio/audio-child.ts';
 import { CliUsageError, parseCli, USAGE } from './cli-options.ts';
 import { type RunningServer, StartupError, startServer } from './server.ts';
 import { SERVER_VERSION } from './version.ts';
@@ -6,6 +7,12 @@ import { SERVER_VERSION } from './version.ts';
 const SHUTDOWN_TIMEOUT_MS = 15_000;
 
 async function main(): Promise<number> {
+  // A single-file build starts its microphone child as itself with this flag (no script files).
+  if (process.argv.includes(AUDIO_CHILD_FLAG)) {
+    const code = await runAudioChild(process.argv);
+    if (process.connected) process.disconnect();
+    return code;
+  }
   let command: ReturnType<typeof parseCli>;
   try {
     command = parseCli(process.argv.slice(2));

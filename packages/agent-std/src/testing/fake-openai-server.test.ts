@@ -160,11 +160,13 @@ describe('fake OpenAI-compatible server, driven by the real openai SDK', () => {
       file: await toFile(audio, 'phrase.wav', { type: 'audio/wav' }),
       model: 'whisper-1',
       language: 'zh',
+      prompt: '二叉搜索树, AVL Tree',
     });
     expect(result.text).toBe('got 364 bytes');
     expect(server.transcriptionRequests[0]).toMatchObject({
       model: 'whisper-1',
       language: 'zh',
+      prompt: '二叉搜索树, AVL Tree',
       fileName: 'phrase.wav',
     });
     expect(server.transcriptionRequests[0]?.audio).toEqual(audio);

@@ -58,6 +58,8 @@ export interface RecordedTranscriptionRequest {
   headers: Record<string, string | string[] | undefined>;
   model: string | null;
   language: string | null;
+  /** The `prompt` field (vocabulary hints), if sent. */
+  prompt: string | null;
   fileName: string | null;
   /** The uploaded audio file's bytes. */
   audio: Uint8Array;
@@ -183,6 +185,7 @@ export async function createFakeOpenAIServer(
         headers: request.headers,
         model: stringField(form.get('model')),
         language: stringField(form.get('language')),
+        prompt: stringField(form.get('prompt')),
         fileName: file instanceof File ? file.name : null,
         audio: file instanceof File ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array(),
       };

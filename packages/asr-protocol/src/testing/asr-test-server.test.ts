@@ -399,6 +399,57 @@ describe('replies', () => {
     client.socket.close();
   });
 
+  it('with referenceAudio, a connection resending from the middle hears what lies there', async () => {
+    // 3 s of distinct bytes (a noise floor): sentences at 0.2-1.0 s and 1.6-2.4 s.
+    const reference = new Uint8Array(96000);
+    let state = 12345;
+    for (let index = 0; index < reference.length; index += 1) {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      reference[index] = state >>> 24;
+    }
+    const server = await start({
+      referenceAudio: reference,
+      definiteLagMs: 0,
+      utterances: [
+        { text: 'First sentence.', start_time: 200, end_time: 1000 },
+        { text: 'Second sentence.', start_time: 1600, end_time: 2400 },
+      ],
+    });
+    const sendFrom = async (startMs: number) => {
+      const client = await open(server);
+      client.send(
+        request({
+          audio: { format: 'pcm' },
+          request: { model_name: 'bigmodel', show_utterances: true },
+        }),
+      );
+      for (let at = startMs * 32; at < reference.length; at += 6400) {
+        client.send({
+          type: 'audio-only-request',
+          flags: 0,
+          serialization: 'none',
+          compression: 'gzip',
+          payload: reference.slice(at, at + 6400),
+        });
+      }
+      client.send(audio(0, 2));
+      const { frames } = await client.closed;
+      const final = frames.at(-1);
+      return final?.type === 'full-server-response' && final.serialization === 'json'
+        ? (final.payload.result as { utterances: Array<{ text: string; start_time: number }> })
+            .utterances
+        : [];
+    };
+    const whole = await sendFrom(0);
+    expect(whole.map((u) => [u.text, u.start_time])).toEqual([
+      ['First sentence.', 200],
+      ['Second sentence.', 1600],
+    ]);
+    const resent = await sendFrom(1100);
+    expect(resent.map((u) => [u.text, u.start_time])).toEqual([['Second sentence.', 500]]);
+    expect(server.connections.map((connection) => connection.referenceOffsetMs)).toEqual([0, 1100]);
+  });
+
   it('records the request, every frame and the audio bytes', async () => {
     const server = await start();
     const client = await open(server);

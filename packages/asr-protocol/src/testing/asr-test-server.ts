@@ -104,6 +104,16 @@ export interface AsrTestServerOptions {
   responseDelayMs?: number;
   /** Port to listen on; default a free one. Always binds 127.0.0.1. */
   port?: number;
+  /**
+   * The audio the script's times refer to (PCM in the format clients send). The real service
+   * recognises what it hears, so a client that reconnects and resends from the middle of a
+   * recording hears the sentences that lie there, timed from the new connection's start. With
+   * this set, each connection's first audio packet is looked up in the reference, and the
+   * connection's script is the part from there on, shifted to start at 0 (a sentence cut by the
+   * join point is left out, as the service would only hear its end). The reference should not
+   * repeat itself (digital silence does: give it a noise floor, as any recording has).
+   */
+  referenceAudio?: Uint8Array;
 }
 
 /** One connection as the test server saw it. */
@@ -131,6 +141,11 @@ export interface AsrTestConnection {
   framesSent: number;
   /** Resolves when the connection has closed. */
   closed: Promise<void>;
+  /**
+   * Where this connection's audio starts in `referenceAudio`, in ms (undefined without a
+   * reference, before audio arrived, or when the first packet is not found in it).
+   */
+  referenceOffsetMs: number | undefined;
 }
 
 /** A running test server; see {@link createAsrTestServer}. */
@@ -360,6 +375,7 @@ function serveConnection(ws: WebSocket, socket: Socket, setup: ConnectionSetup):
   let definiteLagMs = options.definiteLagMs ?? 800;
   let lastSentKey: string | undefined;
   let nostreamHeardMs = 0;
+  let script = setup.script;
   const sentDefinite = new Set<string>();
   const pendingFaults = [...setup.faults];
   let packetTimer: ReturnType<typeof setTimeout> | undefined;
@@ -382,6 +398,28 @@ function serveConnection(ws: WebSocket, socket: Socket, setup: ConnectionSetup):
     closed: new Promise<void>((resolve) => {
       resolveClosed = resolve;
     }),
+    referenceOffsetMs: undefined,
+  };
+
+  /** Aligns the script with the reference audio from the first packet on (see `referenceAudio`). */
+  const locateInReference = (payload: Uint8Array) => {
+    const reference = options.referenceAudio;
+    if (reference === undefined || payload.byteLength === 0) return;
+    const haystack = Buffer.from(reference.buffer, reference.byteOffset, reference.byteLength);
+    const needle = payload.subarray(0, Math.min(payload.byteLength, 6400));
+    const frame = (bytesPerMs / 32) * 2;
+    let at = haystack.indexOf(needle);
+    while (at >= 0 && at % frame !== 0) at = haystack.indexOf(needle, at + 1);
+    if (at < 0) return;
+    const offsetMs = at / bytesPerMs;
+    connection.referenceOffsetMs = offsetMs;
+    script = setup.script
+      .filter((utterance) => utterance.start_time >= offsetMs)
+      .map((utterance) => ({
+        ...utterance,
+        start_time: Math.round(utterance.start_time - offsetMs),
+        end_time: Math.round(utterance.end_time - offsetMs),
+      }));
   };
 
   const send = (frame: AsrFrame | Uint8Array) => {
@@ -457,7 +495,7 @@ function serveConnection(ws: WebSocket, socket: Socket, setup: ConnectionSetup):
   };
 
   const resultPayload = (final: boolean, heardMs = connection.audioMs) => {
-    let utterances = recogniseScript(setup.script, heardMs, { definiteLagMs, final });
+    let utterances = recogniseScript(script, heardMs, { definiteLagMs, final });
     if (resultType === 'single')
       utterances = utterances.filter((u) => !sentDefinite.has(`${u.start_time}/${u.end_time}`));
     for (const utterance of utterances) {
@@ -567,6 +605,7 @@ function serveConnection(ws: WebSocket, socket: Socket, setup: ConnectionSetup):
 
   const onAudio = (frame: Extract<AsrFrame, { type: 'audio-only-request' }>) => {
     const previousMs = connection.audioMs;
+    if (audioBytes === 0) locateInReference(frame.payload);
     audioChunks.push(frame.payload);
     audioBytes += frame.payload.byteLength;
     connection.packets += 1;
@@ -601,7 +640,7 @@ function serveConnection(ws: WebSocket, socket: Socket, setup: ConnectionSetup):
       const boundary = Math.floor(connection.audioMs / NOSTREAM_WINDOW_MS) * NOSTREAM_WINDOW_MS;
       if (boundary > nostreamHeardMs) nostreamHeardMs = boundary;
       const payload = buildAsrResponsePayload({
-        utterances: recogniseScript(setup.script, nostreamHeardMs, {
+        utterances: recogniseScript(script, nostreamHeardMs, {
           definiteLagMs: 0,
           final: true,
         }),

@@ -11,6 +11,7 @@ import type { CiteStore } from '../material/cite-store.ts';
 import type {
   Recognizer,
   RecognizerEvent,
+  RecognizerInput,
   RecognizerLogger,
   RecognizerRegistry,
 } from '../recognizers/recognizer.ts';
@@ -56,6 +57,8 @@ export interface Monitor {
   partial(): string;
   /** Applies a new keyword matcher to the running class. */
   refreshKeywords(): void;
+  /** What the running class listens to (microphone or file), if anything. */
+  input(): RecognizerInput | undefined;
   /** Stops monitoring (if running) and waits for every write: for shutdown. */
   close(): Promise<void>;
 }
@@ -89,6 +92,8 @@ interface Session {
   partial: string;
   /** Error codes already reported this class (folding retries must not flood the UI). */
   reported: Set<string>;
+  /** False once the recognizer has stopped: later events are ignored. */
+  accepting: boolean;
 }
 
 /**
@@ -174,7 +179,15 @@ export function createMonitor(options: MonitorOptions): Monitor {
   };
 
   const onRecognizerEvent = (current: Session, event: RecognizerEvent) => {
-    if (session !== current || current.paused) return;
+    // While stop() runs the recognizer may still deliver the phrase being spoken: take it.
+    if (!current.accepting || current.paused) return;
+    if (
+      session !== current &&
+      event.type !== 'text' &&
+      event.type !== 'segment' &&
+      event.type !== 'utterances'
+    )
+      return;
     switch (event.type) {
       case 'text':
         setPartial(current, '');
@@ -240,6 +253,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     } catch (error) {
       options.logger.error({ err: error }, 'stopping the recognizer failed');
     }
+    current.accepting = false;
     // Waits for every queued line to be written (a running fold is abandoned, nothing lost).
     await current.pipeline.close();
     if (current.partial !== '') options.hub.publish('partial.changed', { text: '' });
@@ -264,7 +278,9 @@ export function createMonitor(options: MonitorOptions): Monitor {
             { field: 'ASR_MODE' },
           );
         }
-        const availability = await definition.availability(settings);
+        const availability = await definition.availability(settings, {
+          dataDir: options.dataDir,
+        });
         if (!availability.available) {
           throw new ServerError('RECOGNIZER_UNAVAILABLE', 503, availability.message, {
             field: availability.settings[0] ?? 'ASR_MODE',
@@ -303,6 +319,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           paused: false,
           partial: '',
           reported: new Set(),
+          accepting: true,
         };
         wirePipeline(current);
         current.recognizer = definition.create({
@@ -310,12 +327,16 @@ export function createMonitor(options: MonitorOptions): Monitor {
           dataDir: options.dataDir,
           emit: (event) => onRecognizerEvent(current, event),
           logger: options.logger,
+          keywords: matcher.keywords.map((keyword) => keyword.text),
         });
         session = current;
         try {
           await current.recognizer.start();
         } catch (error) {
           await stopSession(current);
+          // Configuration problems (no microphone, no model, a bad file) keep their own code
+          // and the setting to fix.
+          if (isServerError(error) && error.statusCode === 503) throw error;
           throw new ServerError(
             'RECOGNIZER_FAILED',
             500,
@@ -377,6 +398,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     refreshKeywords() {
       session?.pipeline.setKeywords(options.keywords.matcher());
     },
+    input: () => session?.recognizer.input?.(),
     close: () =>
       serial(async () => {
         if (session) {

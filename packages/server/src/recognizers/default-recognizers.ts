@@ -1,11 +1,14 @@
 import type { ResolvedSettings } from '../settings/settings-store.ts';
+import { cloudRecognizerDefinition } from './cloud-recognizer.ts';
+import { localRecognizerDefinition } from './local-recognizer.ts';
 import { mockRecognizerDefinition } from './mock-recognizer.ts';
 import type { RecognizerAvailability, RecognizerDefinition } from './recognizer.ts';
+import { streamRecognizerDefinition } from './stream-recognizer.ts';
 
 /**
- * A mode the product defines but this build does not implement yet. It is listed (so ASR_MODE
- * accepts it and /api/health explains it) and start_monitor answers RECOGNIZER_UNAVAILABLE with
- * what to set instead of crashing. A later build registers the real definition under the same mode.
+ * A mode a build defines but does not implement (a trimmed build, a platform without a piece).
+ * It is listed (so ASR_MODE accepts it and /api/health explains it) and start_monitor answers
+ * RECOGNIZER_UNAVAILABLE with what to set instead of crashing.
  */
 export function unimplementedRecognizer(
   mode: string,
@@ -31,21 +34,15 @@ export function unimplementedRecognizer(
   };
 }
 
-/** The recognizers of this build: mock implemented; local, stream and cloud not yet. */
+/**
+ * The recognizers of this build: local (offline, the default), stream (online streaming), cloud
+ * (OpenAI-compatible transcription) and mock (a scripted class).
+ */
 export function defaultRecognizerDefinitions(): RecognizerDefinition[] {
   return [
-    unimplementedRecognizer('local', 'offline recognition from the microphone', (settings) =>
-      settings.voskModelPath === '' ? ['VOSK_MODEL_PATH'] : [],
-    ),
-    unimplementedRecognizer('stream', 'online streaming recognition', (settings) =>
-      [
-        settings.streamAsrAppKey === '' ? 'STREAM_ASR_APP_KEY' : '',
-        settings.streamAsrAccessKey === '' ? 'STREAM_ASR_ACCESS_KEY' : '',
-      ].filter((key) => key !== ''),
-    ),
-    unimplementedRecognizer('cloud', 'cloud transcription of detected speech', (settings) =>
-      settings.cloudAsrApiKey === '' ? ['CLOUD_ASR_API_KEY'] : [],
-    ),
+    localRecognizerDefinition,
+    streamRecognizerDefinition,
+    cloudRecognizerDefinition,
     mockRecognizerDefinition,
   ];
 }

@@ -33,8 +33,24 @@ export type RecognizerEvent =
   | { type: 'error'; code: string; message: string; fatal: boolean }
   | { type: 'end'; reason: string };
 
-/** A running recognizer. Every method is idempotent; no event is emitted after `stop()` resolves. */
+/** What a running recognizer listens to, for the microphone check. */
+export interface RecognizerInput {
+  kind: 'microphone' | 'file';
+  /** Device name or file path. */
+  name: string;
+  sampleRate: number;
+  channels: number;
+  /** Energy (RMS) of the latest audio. */
+  level: number;
+}
+
+/**
+ * A running recognizer. Every method is idempotent. Events emitted while `stop()` runs are still
+ * taken (the phrase being spoken when the student presses stop is written); none after it resolves.
+ */
 export interface Recognizer {
+  /** What it is listening to, when it listens to audio. */
+  input?(): RecognizerInput | undefined;
   /** Starts capturing; resolves once running, rejects when the source cannot be opened. */
   start(): Promise<void>;
   /** Stops listening without releasing what `resume()` needs. */
@@ -60,6 +76,8 @@ export interface RecognizerContext {
   /** Reports an event to the monitor session. */
   emit(event: RecognizerEvent): void;
   logger: RecognizerLogger;
+  /** The class's alert keywords (names first of all): hot words for the online recognizers. */
+  keywords?: readonly string[];
 }
 
 /** Whether a mode can start with the current settings and machine. */
@@ -81,8 +99,14 @@ export interface RecognizerDefinition {
   mode: string;
   /** One line for /docs, health and errors. */
   description: string;
-  /** Checked by /api/health and before start_monitor creates the recognizer. */
-  availability(settings: ResolvedSettings): Promise<RecognizerAvailability>;
+  /**
+   * Checked by /api/health (often: keep it cheap, no device access) and before start_monitor
+   * creates the recognizer. `where.dataDir` resolves relative paths in the settings.
+   */
+  availability(
+    settings: ResolvedSettings,
+    where?: { dataDir: string },
+  ): Promise<RecognizerAvailability>;
   create(context: RecognizerContext): Recognizer;
 }
 
@@ -108,5 +132,27 @@ export function createRecognizerRegistry(
   return {
     get: (mode) => byMode.get(mode),
     modes: () => [...byMode.keys()],
+  };
+}
+
+/**
+ * Reports a recognizer's problems as `error` events: each non-fatal code once per class (later
+ * ones go to the log only, so a flaky network does not flood the student), fatal ones always.
+ *
+ * @example
+ * const report = createErrorReporter(context);
+ * report('CLOUD_ASR_RATE_LIMITED', 'The transcription service is rate-limiting', false);
+ */
+export function createErrorReporter(
+  context: Pick<RecognizerContext, 'emit' | 'logger'>,
+): (code: string, message: string, fatal: boolean) => void {
+  const reported = new Set<string>();
+  return (code, message, fatal) => {
+    if (!fatal && reported.has(code)) {
+      context.logger.warn({ code }, message);
+      return;
+    }
+    reported.add(code);
+    context.emit({ type: 'error', code, message, fatal });
   };
 }

@@ -1,7 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppServices } from '../app.ts';
+import { parseAudioInput } from '../audio/audio-input.ts';
+import { probeMicrophone } from '../audio/microphone-probe.ts';
+import { nativeModulesFolder, nativeModulesReport } from '../audio/native.ts';
+import { createWavFileSource } from '../audio/wav-file-source.ts';
+import { isServerError } from '../errors.ts';
 import { COMPATIBLE_CLIENT_VERSION, SERVER_VERSION } from '../version.ts';
 import { errors } from './schemas.ts';
 
@@ -29,6 +33,22 @@ const HealthSchema = z
     settings_problems: z.array(
       z.object({ key: z.string(), source: z.string(), message: z.string() }),
     ),
+    audio: z
+      .object({
+        input: z.string(),
+        native_modules_folder: z.string().nullable(),
+        native_modules: z.array(
+          z.object({
+            name: z.string(),
+            purpose: z.string(),
+            available: z.boolean(),
+            detail: z.string(),
+          }),
+        ),
+      })
+      .describe(
+        'AUDIO_INPUT and where the native pieces (koffi, naudiodon, libvosk) load from: this package, or CLASS_ASSISTANT_NATIVE_MODULES in a packaged build. Only the modes that need a missing piece are affected.',
+      ),
     not_configured: z
       .array(z.string())
       .describe('One sentence per thing the student still has to set up; empty when all is ready.'),
@@ -56,6 +76,18 @@ const HealthSchema = z
           missing: ['LLM_API_KEY'],
         },
         settings_problems: [],
+        audio: {
+          input: 'mic',
+          native_modules_folder: null,
+          native_modules: [
+            {
+              name: 'naudiodon',
+              purpose: 'microphone capture',
+              available: true,
+              detail: '/app/node_modules/naudiodon/build/Release/naudiodon.node',
+            },
+          ],
+        },
         not_configured: ['AI features (rescue, catch-up, notes): set LLM_API_KEY in the settings.'],
       },
     ],
@@ -68,7 +100,7 @@ export async function configurationReport(
   const settings = services.settings.current();
   const definition = services.recognizers.get(settings.asrMode);
   const availability = definition
-    ? await definition.availability(settings)
+    ? await definition.availability(settings, { dataDir: services.dataDir })
     : {
         available: false as const,
         message: `ASR_MODE=${settings.asrMode} is not a recognition mode of this build (${services.recognizers.modes().join(', ')}).`,
@@ -115,22 +147,13 @@ export async function configurationReport(
       missing,
     },
     settings_problems: services.settings.problems(),
+    audio: {
+      input: settings.audioInput,
+      native_modules_folder: nativeModulesFolder() ?? null,
+      native_modules: nativeModulesReport(),
+    },
     not_configured: notConfigured,
   };
-}
-
-/** Capture devices the system lists (Linux ALSA), for the microphone check's message. */
-async function captureDevices(): Promise<string[]> {
-  try {
-    const text = await readFile('/proc/asound/pcm', 'utf8');
-    return text
-      .split('\n')
-      .filter((line) => line.includes('capture'))
-      .map((line) => line.split(':').slice(1, 2).join('').trim())
-      .filter((name) => name !== '');
-  } catch {
-    return [];
-  }
 }
 
 const LANDING_PAGE = `<!doctype html>
@@ -170,32 +193,108 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['system'],
-        summary: 'Check the microphone',
+        summary: 'Check the microphone (or the audio file) the next class will listen to',
         description:
-          'The original answers `{status:"ok", device, sample_rate, channels, message}` or `{status:"error", message}` with HTTP 200. This build has no audio capture yet (ASR_MODE=mock needs none), so it reports that, listing the capture devices the system knows.',
+          'Answers with HTTP 200 either way, as the original: `{status:"ok", device, sample_rate, channels, message}` or `{status:"error", message}`. The device is opened in a short-lived child process and one chunk is read (`level` is its RMS energy: 0 means silence, a muted or unplugged microphone). While a class runs, the running capture is reported instead of opening the device twice. With AUDIO_INPUT=file:PATH the file is checked. `devices` lists the input devices found.',
         response: {
           200: z.object({
             status: z.enum(['ok', 'error']),
             message: z.string(),
             error_code: z.string().optional(),
+            hint: z.string().optional(),
+            input: z.enum(['microphone', 'file']).optional(),
             device: z.string().optional(),
             sample_rate: z.number().optional(),
             channels: z.number().optional(),
+            level: z.number().optional(),
+            in_use: z.boolean().optional(),
             devices: z.array(z.string()).optional(),
           }),
           ...errors(),
         },
       },
     },
-    async () => {
-      const devices = await captureDevices();
-      const settings = services.settings.current();
-      return {
-        status: 'error' as const,
-        error_code: 'MIC_CAPTURE_UNAVAILABLE',
-        message: `Microphone capture is not available in this build yet${devices.length > 0 ? ` (the system lists: ${devices.join(', ')})` : ''}. Set ASR_MODE=mock to run the scripted demo class without a microphone. Configured: ${settings.audioSampleRate} Hz, ${settings.audioChannels} channel(s), input "${settings.audioInput}".`,
-        devices,
-      };
-    },
+    async () => checkMicrophone(services),
   );
 };
+
+/** The microphone check: the running capture, the WAV file, or a probe of the device. */
+async function checkMicrophone(services: AppServices) {
+  const settings = services.settings.current();
+  const running = services.monitor.input();
+  if (running) {
+    return {
+      status: 'ok' as const,
+      input: running.kind,
+      device: running.name,
+      sample_rate: running.sampleRate,
+      channels: running.channels,
+      level: running.level,
+      in_use: true,
+      message: `In use by the running class: ${running.kind === 'file' ? `the file ${running.name}` : `"${running.name}"`}, ${running.sampleRate} Hz, ${running.channels} channel(s), level ${running.level}.`,
+    };
+  }
+  let input: ReturnType<typeof parseAudioInput>;
+  try {
+    input = parseAudioInput(settings.audioInput, services.dataDir);
+  } catch (error) {
+    return {
+      status: 'error' as const,
+      error_code: isServerError(error) ? error.code : 'AUDIO_INPUT_INVALID',
+      message: (error as Error).message,
+    };
+  }
+  if (input.kind === 'file') {
+    const source = createWavFileSource(input.path, { pace: 'fast', chunkMs: 100 });
+    try {
+      await source.open();
+      const info = source.info!;
+      return {
+        status: 'ok' as const,
+        input: 'file' as const,
+        device: info.name,
+        sample_rate: info.sampleRate,
+        channels: info.channels,
+        message: `AUDIO_INPUT plays the WAV file ${info.name} (${Math.round((info.durationMs ?? 0) / 1000)} s, ${info.sampleRate} Hz, ${info.channels} channel(s)) instead of a microphone.`,
+      };
+    } catch (error) {
+      return {
+        status: 'error' as const,
+        input: 'file' as const,
+        error_code: isServerError(error) ? error.code : 'AUDIO_INPUT_INVALID',
+        message: (error as Error).message,
+      };
+    } finally {
+      await source.close();
+    }
+  }
+  const probe = await probeMicrophone({
+    device: input.device,
+    sampleRate: settings.audioSampleRate,
+    channels: settings.audioChannels,
+    chunkBytes: settings.audioChunkSize,
+  });
+  const devices = probe.inputs.map((device) => device.name);
+  if (!probe.ok) {
+    return {
+      status: 'error' as const,
+      input: 'microphone' as const,
+      error_code: probe.code,
+      message: probe.message,
+      ...(probe.hint ? { hint: probe.hint } : {}),
+      devices,
+    };
+  }
+  const quiet = probe.level === 0 ? ' It reads pure silence: is it muted or unplugged?' : '';
+  return {
+    status: 'ok' as const,
+    input: 'microphone' as const,
+    device: probe.device.name,
+    sample_rate: probe.sampleRate,
+    channels: probe.channels,
+    level: probe.level,
+    in_use: false,
+    devices,
+    message: `Microphone "${probe.device.name}" works: ${probe.sampleRate} Hz, ${probe.channels} channel(s), level ${probe.level}.${quiet}`,
+  };
+}

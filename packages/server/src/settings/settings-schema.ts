@@ -162,6 +162,17 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     check: text(200),
   },
   {
+    key: 'STREAM_ASR_HOTWORDS',
+    group: 'streaming-asr',
+    description:
+      'Send hot words to the streaming service: your custom keywords (names) and terms of the active class material, within the protocol limit of 100 tokens.',
+    defaultValue: 'true',
+    secret: false,
+    applies: 'next-class',
+    example: 'true',
+    check: boolean,
+  },
+  {
     key: 'CLOUD_ASR_BASE_URL',
     group: 'cloud-asr',
     description:
@@ -191,6 +202,20 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     applies: 'next-class',
     example: 'whisper-1',
     check: text(200),
+  },
+  {
+    key: 'CLOUD_ASR_LANGUAGE',
+    group: 'cloud-asr',
+    description:
+      'Language of the speech for the cloud mode, as an ISO-639-1 code (zh, en…); empty lets the service detect it.',
+    defaultValue: '',
+    secret: false,
+    applies: 'next-class',
+    example: 'zh',
+    check: (value) =>
+      /^[a-z]{2,3}$/.test(value)
+        ? ok
+        : { ok: false, message: `must be an ISO-639-1 code such as zh or en, got "${value}"` },
   },
   {
     key: 'LLM_BASE_URL',
@@ -268,21 +293,115 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     key: 'AUDIO_INPUT',
     group: 'audio',
     description:
-      'Audio source: "default" (the default microphone), a device name, or a path to a .wav file.',
-    defaultValue: 'default',
+      'Audio source of the local, stream and cloud modes: mic (the default microphone), mic:NAME (the input whose name contains NAME), or file:PATH (a PCM WAV file, e.g. a recorded lecture; relative to the app folder).',
+    defaultValue: 'mic',
     secret: false,
     applies: 'next-class',
-    example: 'default',
-    check: text(1000),
+    example: 'file:/home/me/lectures/week3.wav',
+    check: (value) => {
+      const single = text(1000)(value);
+      if (!single.ok) return single;
+      return /^file:\s*$/i.test(value)
+        ? { ok: false, message: 'file: needs a path, e.g. file:/home/me/lecture.wav' }
+        : ok;
+    },
+  },
+  {
+    key: 'AUDIO_FILE_PACE',
+    group: 'audio',
+    description:
+      'How AUDIO_INPUT=file:PATH is played: realtime (like a live class, one second per second) or fast (as fast as recognition goes: transcribe a recording).',
+    defaultValue: 'realtime',
+    secret: false,
+    applies: 'next-class',
+    example: 'fast',
+    check: oneOf(['realtime', 'fast']),
+  },
+  {
+    key: 'VAD_ENERGY_THRESHOLD',
+    group: 'audio',
+    description:
+      'Speech detection (local and cloud modes): starting energy threshold; audio louder than this is speech (SpeechRecognition energy_threshold).',
+    defaultValue: '220',
+    secret: false,
+    applies: 'next-class',
+    example: '220',
+    check: decimal(1, 32767),
+  },
+  {
+    key: 'VAD_DYNAMIC_ENERGY',
+    group: 'audio',
+    description:
+      'Let the threshold follow the room noise between phrases (SpeechRecognition dynamic_energy_threshold).',
+    defaultValue: 'true',
+    secret: false,
+    applies: 'next-class',
+    example: 'true',
+    check: boolean,
+  },
+  {
+    key: 'VAD_PAUSE_THRESHOLD',
+    group: 'audio',
+    description:
+      'Seconds of quiet that end a phrase (pause_threshold; at least 0.45, the silence kept around phrases).',
+    defaultValue: '0.9',
+    secret: false,
+    applies: 'next-class',
+    example: '0.9',
+    check: decimal(0.45, 10),
+  },
+  {
+    key: 'VAD_PHRASE_TIME_LIMIT',
+    group: 'audio',
+    description: 'Longest phrase in seconds before it is cut and recognised (0: no limit).',
+    defaultValue: '15',
+    secret: false,
+    applies: 'next-class',
+    example: '15',
+    check: decimal(0, 120),
+  },
+  {
+    key: 'VAD_CALIBRATION_SECONDS',
+    group: 'audio',
+    description:
+      'Seconds of room noise measured at the start of a class to set the threshold (adjust_for_ambient_noise; 0: off). That audio is not transcribed.',
+    defaultValue: '1',
+    secret: false,
+    applies: 'next-class',
+    example: '1',
+    check: decimal(0, 10),
+  },
+  {
+    key: 'LOCAL_ASR_ENGINE',
+    group: 'recognition',
+    description:
+      'Offline engine of ASR_MODE=local: vosk (Chinese, English and more; needs VOSK_MODEL_PATH) or pocketsphinx (US English only, from the system packages libpocketsphinx3 and pocketsphinx-en-us).',
+    defaultValue: 'vosk',
+    secret: false,
+    applies: 'next-class',
+    example: 'vosk',
+    check: oneOf(['vosk', 'pocketsphinx']),
   },
   {
     key: 'VOSK_MODEL_PATH',
     group: 'recognition',
-    description: 'Folder of the offline model used by the local mode.',
+    description:
+      'Folder of an unpacked Vosk model for ASR_MODE=local (https://alphacephei.com/vosk/models, e.g. vosk-model-small-cn-0.22 or vosk-model-small-en-us-0.15).',
     defaultValue: '',
     secret: false,
     applies: 'next-class',
     example: '/home/me/models/vosk-model-small-cn-0.22',
+    check: text(1000),
+  },
+  {
+    key: 'POCKETSPHINX_MODEL_PATH',
+    group: 'recognition',
+    description:
+      'Folder of the PocketSphinx model for LOCAL_ASR_ENGINE=pocketsphinx, holding en-us/, en-us.lm.bin and cmudict-en-us.dict. Empty: /usr/share/pocketsphinx/model/en-us (Debian).',
+    defaultValue: '',
+    secret: false,
+    applies: 'next-class',
+    example: '/usr/share/pocketsphinx/model/en-us',
     check: text(1000),
   },
   {

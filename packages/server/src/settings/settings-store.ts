@@ -26,9 +26,11 @@ export interface ResolvedSettings {
   streamAsrAppKey: string;
   streamAsrAccessKey: string;
   streamAsrResourceId: string;
+  streamAsrHotwords: boolean;
   cloudAsrBaseUrl: string;
   cloudAsrApiKey: string;
   cloudAsrModel: string;
+  cloudAsrLanguage: string;
   llmBaseUrl: string;
   llmApiKey: string;
   llmModel: string;
@@ -37,7 +39,15 @@ export interface ResolvedSettings {
   audioChannels: number;
   audioChunkSize: number;
   audioInput: string;
+  audioFilePace: 'realtime' | 'fast';
+  vadEnergyThreshold: number;
+  vadDynamicEnergy: boolean;
+  vadPauseThreshold: number;
+  vadPhraseTimeLimit: number;
+  vadCalibrationSeconds: number;
+  localAsrEngine: 'vosk' | 'pocketsphinx';
   voskModelPath: string;
+  pocketsphinxModelPath: string;
   mockScript: string;
   mockIntervalMs: number;
   mockLoop: boolean;
@@ -332,9 +342,11 @@ function resolve(
     streamAsrAppKey: values.STREAM_ASR_APP_KEY!,
     streamAsrAccessKey: values.STREAM_ASR_ACCESS_KEY!,
     streamAsrResourceId: values.STREAM_ASR_RESOURCE_ID!,
+    streamAsrHotwords: values.STREAM_ASR_HOTWORDS === 'true',
     cloudAsrBaseUrl: values.CLOUD_ASR_BASE_URL! || values.LLM_BASE_URL!,
     cloudAsrApiKey: values.CLOUD_ASR_API_KEY! || values.LLM_API_KEY!,
     cloudAsrModel: values.CLOUD_ASR_MODEL!,
+    cloudAsrLanguage: values.CLOUD_ASR_LANGUAGE!,
     llmBaseUrl: values.LLM_BASE_URL!,
     llmApiKey: values.LLM_API_KEY!,
     llmModel: values.LLM_MODEL!,
@@ -343,7 +355,15 @@ function resolve(
     audioChannels: number('AUDIO_CHANNELS'),
     audioChunkSize: number('AUDIO_CHUNK_SIZE'),
     audioInput: values.AUDIO_INPUT!,
+    audioFilePace: values.AUDIO_FILE_PACE as ResolvedSettings['audioFilePace'],
+    vadEnergyThreshold: number('VAD_ENERGY_THRESHOLD'),
+    vadDynamicEnergy: values.VAD_DYNAMIC_ENERGY === 'true',
+    vadPauseThreshold: number('VAD_PAUSE_THRESHOLD'),
+    vadPhraseTimeLimit: number('VAD_PHRASE_TIME_LIMIT'),
+    vadCalibrationSeconds: number('VAD_CALIBRATION_SECONDS'),
+    localAsrEngine: values.LOCAL_ASR_ENGINE as ResolvedSettings['localAsrEngine'],
     voskModelPath: values.VOSK_MODEL_PATH!,
+    pocketsphinxModelPath: values.POCKETSPHINX_MODEL_PATH!,
     mockScript: values.MOCK_SCRIPT!,
     mockIntervalMs: number('MOCK_INTERVAL_MS'),
     mockLoop: values.MOCK_LOOP === 'true',

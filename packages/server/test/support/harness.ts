@@ -14,6 +14,8 @@ export interface Harness {
   envFile: string;
   /** inject() with the Host header the app accepts (127.0.0.1 and its port, 8765 until it listens). */
   request(options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** POST /api/start_monitor; resolves with the status and JSON body. */
+  startMonitor(payload?: object): Promise<{ statusCode: number; body: Record<string, unknown> }>;
   /** Listens on 127.0.0.1 and a free port; returns the base URL. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -45,14 +47,19 @@ export async function createHarness(
   const app = await buildApp({ dataDir, envFile, port: 8765, ...setup.options });
   await app.ready();
   let closed = false;
+  const request = (options: InjectOptions) => {
+    const host = `127.0.0.1:${app.classAssistant.port()}`;
+    return app.inject({ ...options, headers: { host, ...options.headers } });
+  };
   return {
     app,
     root,
     dataDir,
     envFile,
-    request(options) {
-      const host = `127.0.0.1:${app.classAssistant.port()}`;
-      return app.inject({ ...options, headers: { host, ...options.headers } });
+    request,
+    async startMonitor(payload = {}) {
+      const response = await request({ method: 'POST', url: '/api/start_monitor', payload });
+      return { statusCode: response.statusCode, body: response.json() };
     },
     async listen() {
       await app.listen({ host: '127.0.0.1', port: 0 });

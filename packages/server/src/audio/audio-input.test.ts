@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { describeAudioInput, parseAudioInput } from './audio-input.ts';
+
+describe('parseAudioInput', () => {
+  it('reads the default microphone, a named one, and files', () => {
+    for (const value of ['', 'mic', 'MIC', 'default', ' microphone ']) {
+      expect(parseAudioInput(value, '/app/data')).toEqual({
+        kind: 'microphone',
+        device: undefined,
+      });
+    }
+    expect(parseAudioInput('mic:USB Audio', '/app/data')).toEqual({
+      kind: 'microphone',
+      device: 'USB Audio',
+    });
+    expect(parseAudioInput('Blue Yeti', '/app/data')).toEqual({
+      kind: 'microphone',
+      device: 'Blue Yeti',
+    });
+    expect(parseAudioInput('file:/srv/lecture.wav', '/app/data')).toEqual({
+      kind: 'file',
+      path: '/srv/lecture.wav',
+    });
+    // Relative paths start at the folder holding the data folder (where .env lives).
+    expect(parseAudioInput('file:recordings/week3.wav', '/app/data')).toEqual({
+      kind: 'file',
+      path: '/app/recordings/week3.wav',
+    });
+    expect(parseAudioInput('week3.WAV', '/app/data')).toEqual({
+      kind: 'file',
+      path: '/app/week3.WAV',
+    });
+  });
+
+  it('refuses file: without a path, naming AUDIO_INPUT', () => {
+    expect(() => parseAudioInput('file:  ', '/app/data')).toThrow(
+      expect.objectContaining({ code: 'AUDIO_INPUT_INVALID', details: { field: 'AUDIO_INPUT' } }),
+    );
+  });
+
+  it('names inputs for messages', () => {
+    expect(describeAudioInput({ kind: 'microphone', device: undefined })).toBe(
+      'the default microphone',
+    );
+    expect(describeAudioInput({ kind: 'file', path: '/a.wav' })).toBe('the WAV file /a.wav');
+  });
+});

@@ -1,0 +1,55 @@
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { ServerError } from '../errors.ts';
+
+/** What AUDIO_INPUT selects: a microphone (the default one, or one whose name matches) or a WAV file. */
+export type AudioInput =
+  | { kind: 'microphone'; device: string | undefined }
+  | { kind: 'file'; path: string };
+
+/**
+ * Reads AUDIO_INPUT: `mic` (or `default`, or empty) for the default microphone, `mic:NAME` for the
+ * input device whose name contains NAME, `file:PATH` for a WAV file (a value ending in `.wav` is
+ * a file too). A bare name that is none of these is taken as a device name. Relative file paths
+ * are resolved from the folder that holds the data folder (where `.env` lives).
+ *
+ * @example
+ * parseAudioInput('file:lectures/week3.wav', '/app/data'); // { kind: 'file', path: '/app/lectures/week3.wav' }
+ */
+export function parseAudioInput(value: string, dataDir: string): AudioInput {
+  const text = value.trim();
+  const lower = text.toLowerCase();
+  if (text === '' || lower === 'mic' || lower === 'default' || lower === 'microphone') {
+    return { kind: 'microphone', device: undefined };
+  }
+  const file = (path: string): AudioInput => {
+    if (path.trim() === '') {
+      throw new ServerError(
+        'AUDIO_INPUT_INVALID',
+        503,
+        'AUDIO_INPUT=file: needs a path, e.g. AUDIO_INPUT=file:/home/me/lecture.wav.',
+        { field: 'AUDIO_INPUT' },
+      );
+    }
+    const trimmed = path.trim();
+    return {
+      kind: 'file',
+      path: isAbsolute(trimmed) ? trimmed : resolve(dirname(dataDir), trimmed),
+    };
+  };
+  if (lower.startsWith('file:')) return file(text.slice(5));
+  if (lower.startsWith('mic:')) {
+    const device = text.slice(4).trim();
+    return { kind: 'microphone', device: device === '' ? undefined : device };
+  }
+  if (lower.endsWith('.wav')) return file(text);
+  return { kind: 'microphone', device: text };
+}
+
+/** How an input is named in messages. */
+export function describeAudioInput(input: AudioInput): string {
+  return input.kind === 'file'
+    ? `the WAV file ${input.path}`
+    : input.device
+      ? `the microphone "${input.device}"`
+      : 'the default microphone';
+}

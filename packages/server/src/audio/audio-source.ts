@@ -1,0 +1,154 @@
+/**
+ * Audio sources behind one interface (AUDIO_INPUT): the microphone (a child process running
+ * naudiodon) or a WAV file played at real-time pace or as fast as the recognizer takes it. Every
+ * source delivers 16 kHz mono samples on the class clock, whatever it captures.
+ */
+import { stat } from 'node:fs/promises';
+import type { RecognizerAvailability, RecognizerInput } from '../recognizers/recognizer.ts';
+import type { ResolvedSettings } from '../settings/settings-store.ts';
+import { type AudioInput, describeAudioInput, parseAudioInput } from './audio-input.ts';
+import { createMicrophoneSource } from './microphone-source.ts';
+import { naudiodonAddonPath } from './native.ts';
+import { createWavFileSource } from './wav-file-source.ts';
+
+/** A piece of audio: 16 kHz mono samples and where they start on the class clock. */
+export interface AudioChunk {
+  samples: Int16Array;
+  /**
+   * Milliseconds since the source opened, counting paused time: a recognizer's times stay the
+   * time of the class, so lines either side of a pause are never joined.
+   */
+  atMs: number;
+}
+
+/** What a source is, once open. */
+export interface AudioSourceInfo {
+  kind: 'microphone' | 'file';
+  /** The device name or the file path. */
+  name: string;
+  /** The captured format (before conversion to 16 kHz mono). */
+  sampleRate: number;
+  channels: number;
+  /** Audio length of a file source, in ms. */
+  durationMs?: number;
+}
+
+/** A source of audio for a recognizer. One consumer reads `chunks()`. */
+export interface AudioSource {
+  /** Opens the device or file; rejects with a ServerError saying what to fix. */
+  open(): Promise<void>;
+  /** Set once open. */
+  readonly info: AudioSourceInfo | undefined;
+  /**
+   * The audio, in order. Ends when a file is over or the source is closed; throws when the
+   * device fails.
+   */
+  chunks(): AsyncIterable<AudioChunk>;
+  /** Stops delivering audio (a microphone's audio is discarded meanwhile; a file waits). */
+  pause(): void;
+  resume(): void;
+  /** Releases the device or file. Idempotent. */
+  close(): Promise<void>;
+  /** Energy (RMS) of the latest audio delivered, for the microphone check. */
+  readonly level: number;
+}
+
+/** Options of {@link createAudioSource}. */
+export interface AudioSourceOptions {
+  /** Environment of the microphone child process (default: this process's). */
+  environment?: NodeJS.ProcessEnv;
+  /** Called with problems that do not stop the source (audio dropped under load). */
+  onWarning?: (message: string) => void;
+}
+
+/**
+ * The source AUDIO_INPUT selects, with AUDIO_SAMPLE_RATE, AUDIO_CHANNELS, AUDIO_CHUNK_SIZE and
+ * AUDIO_FILE_PACE.
+ *
+ * @example
+ * const source = createAudioSource(settings, dataDir);
+ * await source.open();
+ * for await (const chunk of source.chunks()) vad.push(chunk.samples);
+ */
+export function createAudioSource(
+  settings: ResolvedSettings,
+  dataDir: string,
+  options: AudioSourceOptions = {},
+): AudioSource {
+  const input: AudioInput = parseAudioInput(settings.audioInput, dataDir);
+  if (input.kind === 'file') {
+    return createWavFileSource(input.path, {
+      pace: settings.audioFilePace,
+      chunkMs: chunkMilliseconds(settings),
+    });
+  }
+  return createMicrophoneSource({
+    device: input.device,
+    sampleRate: settings.audioSampleRate,
+    channels: settings.audioChannels,
+    chunkBytes: settings.audioChunkSize,
+    ...(options.environment ? { environment: options.environment } : {}),
+    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+  });
+}
+
+/** Duration of one AUDIO_CHUNK_SIZE chunk of the capture format (100 ms by default). */
+export function chunkMilliseconds(settings: ResolvedSettings): number {
+  return (settings.audioChunkSize / (2 * settings.audioChannels * settings.audioSampleRate)) * 1000;
+}
+
+/**
+ * Cheap checks of AUDIO_INPUT for /api/health and start_monitor: the file exists, or the
+ * microphone addon is built. Whether a microphone is plugged in is only known when it is opened
+ * (start_monitor, /api/check_mic).
+ */
+export async function audioInputAvailability(
+  settings: ResolvedSettings,
+  dataDir: string,
+): Promise<RecognizerAvailability> {
+  let input: AudioInput;
+  try {
+    input = parseAudioInput(settings.audioInput, dataDir);
+  } catch (error) {
+    return { available: false, message: (error as Error).message, settings: ['AUDIO_INPUT'] };
+  }
+  if (input.kind === 'file') {
+    try {
+      const info = await stat(input.path);
+      if (!info.isFile()) throw new Error('not a file');
+    } catch {
+      return {
+        available: false,
+        message: `AUDIO_INPUT names the WAV file ${input.path}, which does not exist or is not a file.`,
+        settings: ['AUDIO_INPUT'],
+      };
+    }
+    return {
+      available: true,
+      detail: `${describeAudioInput(input)} (${settings.audioFilePace === 'fast' ? 'as fast as recognition goes' : 'at real-time pace'})`,
+    };
+  }
+  try {
+    naudiodonAddonPath();
+  } catch (error) {
+    return {
+      available: false,
+      message: `${(error as Error).message} AUDIO_INPUT=file:PATH transcribes a recording without a microphone.`,
+      settings: ['AUDIO_INPUT'],
+    };
+  }
+  return { available: true, detail: describeAudioInput(input) };
+}
+
+/** What a running source listens to, for the microphone check. */
+export function inputOf(source: AudioSource | undefined): RecognizerInput | undefined {
+  const info = source?.info;
+  if (!source || !info) return undefined;
+  return {
+    kind: info.kind,
+    name: info.name,
+    sampleRate: info.sampleRate,
+    channels: info.channels,
+    level: source.level,
+  };
+}

@@ -1,0 +1,206 @@
+import { ServerError } from '../errors.ts';
+import type { AudioChildMessage } from './audio-child.ts';
+import { type AudioChild, startAudioChild, summariseChildOutput } from './audio-child-process.ts';
+import type { AudioChunk, AudioSource, AudioSourceInfo } from './audio-source.ts';
+import { createRecognizerConverter, frameEnergy, RECOGNIZER_SAMPLE_RATE } from './pcm.ts';
+
+/** Options of {@link createMicrophoneSource}. */
+export interface MicrophoneSourceOptions {
+  /** Part of the device name; undefined for the default input. */
+  device: string | undefined;
+  sampleRate: number;
+  channels: number;
+  /** Bytes per read (AUDIO_CHUNK_SIZE). */
+  chunkBytes: number;
+  /** Environment of the child process. */
+  environment?: NodeJS.ProcessEnv;
+  /** Problems that do not stop capture (audio dropped because recognition fell behind). */
+  onWarning?: (message: string) => void;
+  /** How long opening may take. Default 15 s. */
+  openTimeoutMs?: number;
+  /** Most audio held for a slow consumer before the oldest is dropped. Default 30 s. */
+  maxQueuedMs?: number;
+}
+
+/** Turns a child failure into the error start_monitor reports. */
+export function microphoneError(
+  failure: Extract<AudioChildMessage, { type: 'failed' }> | undefined,
+  output: string,
+  device: string | undefined,
+): ServerError {
+  const diagnostics = summariseChildOutput(output);
+  const detail = diagnostics ? ` (audio system: ${diagnostics})` : '';
+  if (failure?.code === 'NATIVE_MODULE_MISSING') {
+    return new ServerError('NATIVE_MODULE_MISSING', 503, failure.message, {
+      field: 'AUDIO_INPUT',
+      hint: 'Microphone capture needs naudiodon; AUDIO_INPUT=file:PATH plays a recording instead.',
+    });
+  }
+  const message = failure
+    ? `Microphone unavailable: ${failure.message}${detail}.`
+    : `The microphone process ended before it opened ${device ? `"${device}"` : 'the default input'}${detail}.`;
+  return new ServerError('AUDIO_DEVICE_UNAVAILABLE', 503, message, {
+    field: 'AUDIO_INPUT',
+    hint:
+      failure?.code === 'DEVICE_NOT_FOUND'
+        ? 'Set AUDIO_INPUT=mic for the default input, or mic:NAME with part of a listed name.'
+        : 'Connect a microphone (and allow the app to use it), or set AUDIO_INPUT=file:PATH to transcribe a recording.',
+  });
+}
+
+/**
+ * The microphone as an audio source. Capture runs in a child process (PortAudio through
+ * naudiodon's addon); the parent converts to 16 kHz mono and queues it for the recognizer.
+ * While paused, audio is discarded (the device stays open, so resuming is instant) and the class
+ * clock keeps counting it.
+ *
+ * @example
+ * const mic = createMicrophoneSource({ device: undefined, sampleRate: 16000, channels: 1, chunkBytes: 3200 });
+ * await mic.open(); // rejects with AUDIO_DEVICE_UNAVAILABLE on a machine without one
+ */
+export function createMicrophoneSource(options: MicrophoneSourceOptions): AudioSource & {
+  /** Process id of the capture child, once started (for diagnostics). */
+  readonly pid: number | undefined;
+} {
+  let child: AudioChild | undefined;
+  let info: AudioSourceInfo | undefined;
+  let paused = false;
+  let closing = false;
+  let ended = false;
+  let failure: Error | undefined;
+  let level = 0;
+  let clockSamples = 0;
+  let queuedSamples = 0;
+  let droppedWarned = false;
+  const queue: AudioChunk[] = [];
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    const resolve = wake;
+    wake = undefined;
+    resolve?.();
+  };
+  const maxQueued = ((options.maxQueuedMs ?? 30_000) * RECOGNIZER_SAMPLE_RATE) / 1000;
+  const convert = createRecognizerConverter(options);
+
+  const onAudio = (data: Uint8Array) => {
+    const samples = convert(data);
+    if (samples.length === 0) return;
+    const atMs = (clockSamples / RECOGNIZER_SAMPLE_RATE) * 1000;
+    clockSamples += samples.length;
+    level = frameEnergy(samples);
+    if (paused || closing) return;
+    queue.push({ samples, atMs });
+    queuedSamples += samples.length;
+    while (queuedSamples > maxQueued && queue.length > 1) {
+      queuedSamples -= queue.shift()!.samples.length;
+      if (!droppedWarned) {
+        droppedWarned = true;
+        options.onWarning?.(
+          'Recognition is slower than real time: the oldest audio is being dropped.',
+        );
+      }
+    }
+    notify();
+  };
+
+  return {
+    get info() {
+      return info;
+    },
+    get level() {
+      return level;
+    },
+    get pid() {
+      return child?.pid;
+    },
+    async open() {
+      const started = startAudioChild(
+        {
+          mode: 'capture',
+          device: options.device,
+          sampleRate: options.sampleRate,
+          channels: options.channels,
+          chunkBytes: options.chunkBytes,
+        },
+        options.environment ? { environment: options.environment } : {},
+      );
+      child = started;
+      let failed: Extract<AudioChildMessage, { type: 'failed' }> | undefined;
+      const opened = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          void started.stop(500);
+          reject(
+            new ServerError(
+              'AUDIO_DEVICE_UNAVAILABLE',
+              503,
+              `The microphone did not open within ${(options.openTimeoutMs ?? 15_000) / 1000} s.`,
+              { field: 'AUDIO_INPUT' },
+            ),
+          );
+        }, options.openTimeoutMs ?? 15_000);
+        started.onMessage((message) => {
+          if (message.type === 'opened') {
+            clearTimeout(timer);
+            info = {
+              kind: 'microphone',
+              name: message.device.name,
+              sampleRate: message.sampleRate,
+              channels: message.channels,
+            };
+            resolve();
+          } else if (message.type === 'audio') {
+            onAudio(message.data);
+          } else if (message.type === 'failed') {
+            failed = message;
+            if (info) failure = new Error(`the microphone stopped: ${message.message}`);
+          }
+        });
+        void started.exited.then((exit) => {
+          clearTimeout(timer);
+          ended = true;
+          if (!info) {
+            reject(microphoneError(failed, exit.output, options.device));
+          } else if (!closing && !failure) {
+            failure = new Error(
+              `the microphone process ended unexpectedly (${exit.signal ?? `exit code ${exit.code}`})${summariseChildOutput(exit.output) ? `: ${summariseChildOutput(exit.output)}` : ''}`,
+            );
+          }
+          notify();
+        });
+      });
+      await opened;
+    },
+    chunks() {
+      return {
+        async *[Symbol.asyncIterator](): AsyncGenerator<AudioChunk> {
+          for (;;) {
+            const next = queue.shift();
+            if (next) {
+              queuedSamples -= next.samples.length;
+              yield next;
+              continue;
+            }
+            if (failure) throw failure;
+            if (ended || closing) return;
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+            });
+          }
+        },
+      };
+    },
+    pause() {
+      paused = true;
+      queue.length = 0;
+      queuedSamples = 0;
+    },
+    resume() {
+      paused = false;
+    },
+    async close() {
+      closing = true;
+      notify();
+      await child?.stop();
+    },
+  };
+}

@@ -1,0 +1,352 @@
+/**
+ * The one place native code is located and loaded: koffi (FFI), naudiodon's addon (microphone),
+ * libvosk (from the `vosk` package) and libpocketsphinx (from the system). Nothing here runs at
+ * import time; each piece is loaded on first use by the mode that needs it, so the server starts
+ * and mock mode works without any of them, and a missing piece is an error of that mode only.
+ *
+ * Packages are resolved with `createRequire`: from this package's own dependencies, or, when
+ * CLASS_ASSISTANT_NATIVE_MODULES names a folder, from that `node_modules`-style folder instead
+ * (the packaged single-file backend keeps its native pieces in a folder beside the executable).
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import type * as Koffi from 'koffi';
+import { ServerError } from '../errors.ts';
+
+/** The environment variable naming the folder native packages are loaded from. */
+export const NATIVE_MODULES_VARIABLE = 'CLASS_ASSISTANT_NATIVE_MODULES';
+
+/** The koffi module. */
+export type KoffiModule = typeof Koffi;
+
+/** naudiodon's N-API addon (`build/Release/naudiodon.node`), used without its index.js. */
+export interface NaudiodonAddon {
+  getDevices(): NaudiodonDevice[];
+  getHostAPIs(): { defaultHostAPI: number; HostAPIs: NaudiodonHostApi[] };
+  create(options: { inOptions: NaudiodonInOptions }): NaudiodonAudioIO;
+}
+
+/** One device as PortAudio lists it. */
+export interface NaudiodonDevice {
+  id: number;
+  name: string;
+  maxInputChannels: number;
+  maxOutputChannels: number;
+  defaultSampleRate: number;
+  hostAPIName: string;
+}
+
+/** One host API (ALSA, WASAPI, CoreAudio…). `defaultInput` is 2^32-1 when it has none. */
+export interface NaudiodonHostApi {
+  id: number;
+  name: string;
+  type: string;
+  deviceCount: number;
+  defaultInput: number;
+  defaultOutput: number;
+}
+
+/** Capture options of naudiodon's `create()`. */
+export interface NaudiodonInOptions {
+  channelCount: number;
+  sampleFormat: 16;
+  sampleRate: number;
+  /** -1: the default input device. */
+  deviceId: number;
+  closeOnError: boolean;
+  /** Buffers PortAudio may queue before it drops audio (naudiodon's default is 2). */
+  maxQueue?: number;
+  framesPerBuffer?: number;
+}
+
+/** The native capture object: start, then read buffers until quit. */
+export interface NaudiodonAudioIO {
+  start(): void;
+  read(size: number): Promise<{ buf?: Buffer; finished?: boolean; err?: Error }>;
+  quit(mode: 'WAIT' | 'ABORT'): Promise<void>;
+}
+
+/** Where native packages come from at the moment (the variable is read on every call). */
+export function nativeModulesFolder(): string | undefined {
+  const folder = process.env[NATIVE_MODULES_VARIABLE]?.trim();
+  return folder ? resolve(folder) : undefined;
+}
+
+function nativeRequire(): NodeJS.Require {
+  const folder = nativeModulesFolder();
+  // A path inside the folder: createRequire resolves packages from the folder's node_modules
+  // lookup chain, which starts with the folder itself when it is named node_modules, and with
+  // `<folder>/node_modules` otherwise. Both layouts work: see packageRoot.
+  return createRequire(folder ? join(folder, 'noop.js') : import.meta.url);
+}
+
+function searched(): string {
+  const folder = nativeModulesFolder();
+  return folder
+    ? `${NATIVE_MODULES_VARIABLE}=${folder}`
+    : "this package's dependencies (node_modules)";
+}
+
+function missing(packageName: string, purpose: string, hint: string): ServerError {
+  return new ServerError(
+    'NATIVE_MODULE_MISSING',
+    503,
+    `The native package "${packageName}" (${purpose}) is not installed: looked in ${searched()}. ${hint}`,
+    { hint },
+  );
+}
+
+/**
+ * The folder of an installed package, or undefined. Packages without `./package.json` in their
+ * exports (koffi) are found through their main entry.
+ */
+export function packageRoot(packageName: string): string | undefined {
+  const folder = nativeModulesFolder();
+  // Direct layout: <folder>/<package> (what a release build copies).
+  if (folder && existsSync(join(folder, packageName, 'package.json'))) {
+    return join(folder, packageName);
+  }
+  const require = nativeRequire();
+  try {
+    return dirname(require.resolve(`${packageName}/package.json`));
+  } catch {
+    // Fall through: exports may hide package.json.
+  }
+  try {
+    let directory = dirname(require.resolve(packageName));
+    while (!existsSync(join(directory, 'package.json')) && dirname(directory) !== directory) {
+      directory = dirname(directory);
+    }
+    return directory;
+  } catch {
+    return undefined;
+  }
+}
+
+let koffi: KoffiModule | undefined;
+
+/**
+ * Loads koffi once. Throws NATIVE_MODULE_MISSING when it is not installed or its platform
+ * binary (`@koromix/koffi-<platform>-<arch>`) is absent.
+ */
+export function loadKoffi(): KoffiModule {
+  if (koffi) return koffi;
+  const root = packageRoot('koffi');
+  if (!root) {
+    throw missing(
+      'koffi',
+      'calls the offline recognition libraries',
+      'Reinstall the backend (pnpm install / npm install) so its dependencies are complete.',
+    );
+  }
+  try {
+    koffi = nativeRequire()(join(root, 'index.cjs')) as KoffiModule;
+  } catch (error) {
+    throw new ServerError(
+      'NATIVE_MODULE_MISSING',
+      503,
+      `koffi is installed at ${root} but its native part for ${process.platform}-${process.arch} did not load (${(error as Error).message}). It lives in the package @koromix/koffi-${process.platform}-${process.arch}${nativeModulesFolder() ? `, which must sit next to koffi in ${nativeModulesFolder()}` : ''}.`,
+      { hint: `Install @koromix/koffi-${process.platform}-${process.arch}.` },
+      { cause: error },
+    );
+  }
+  return koffi;
+}
+
+/** Path of naudiodon's compiled addon, or a NATIVE_MODULE_MISSING error saying how to build it. */
+export function naudiodonAddonPath(): string {
+  const hint =
+    process.platform === 'linux'
+      ? 'Install the ALSA headers (Debian/Ubuntu: apt install libasound2-dev) and a C++ compiler, then reinstall so naudiodon builds (it is listed in onlyBuiltDependencies).'
+      : 'Reinstall the backend so naudiodon builds (it needs a C++ compiler and node-gyp).';
+  const root = packageRoot('naudiodon');
+  if (!root) throw missing('naudiodon', 'microphone capture', hint);
+  const addon = join(root, 'build', 'Release', 'naudiodon.node');
+  if (!existsSync(addon)) {
+    throw new ServerError(
+      'NATIVE_MODULE_MISSING',
+      503,
+      `naudiodon (microphone capture) is installed at ${root} but was never built: ${addon} does not exist. ${hint}`,
+      { hint },
+    );
+  }
+  return addon;
+}
+
+/**
+ * Loads naudiodon's addon directly — never its index.js, which requires `segfault-handler` (a NAN
+ * addon built for one Node version, and which writes crash.log into the working folder). Only
+ * the microphone child process calls this: PortAudio and ALSA print to stdout and stderr, and a
+ * crash of the audio stack must not take the server down.
+ */
+export function loadNaudiodonAddon(): NaudiodonAddon {
+  return nativeRequire()(naudiodonAddonPath()) as NaudiodonAddon;
+}
+
+/** The libvosk file of this platform inside the `vosk` package, by `process.platform`/`arch`. */
+export function voskLibraryFile(platform = process.platform, arch = process.arch): string {
+  if (platform === 'win32' && arch === 'x64') return join('lib', 'win-x86_64', 'libvosk.dll');
+  if (platform === 'darwin') return join('lib', 'osx-universal', 'libvosk.dylib');
+  if (platform === 'linux' && arch === 'x64') return join('lib', 'linux-x86_64', 'libvosk.so');
+  throw new ServerError(
+    'NATIVE_MODULE_MISSING',
+    503,
+    `The vosk package ships libvosk for Linux x64, Windows x64 and macOS only, not ${platform}-${arch}.`,
+    { hint: 'Use LOCAL_ASR_ENGINE=pocketsphinx or ASR_MODE=stream/cloud on this machine.' },
+  );
+}
+
+/** Path of libvosk for this machine, or NATIVE_MODULE_MISSING. */
+export function voskLibraryPath(): string {
+  const root = packageRoot('vosk');
+  if (!root) {
+    throw missing(
+      'vosk',
+      'the offline recognizer library of the local mode',
+      'Reinstall the backend with its optional dependencies (the vosk package carries libvosk).',
+    );
+  }
+  const file = join(root, voskLibraryFile());
+  if (!existsSync(file)) {
+    throw new ServerError(
+      'NATIVE_MODULE_MISSING',
+      503,
+      `The vosk package at ${root} has no ${voskLibraryFile()}.`,
+      { hint: 'Reinstall the vosk package.' },
+    );
+  }
+  return file;
+}
+
+const loadedLibraries = new Map<string, Koffi.LibraryHandle>();
+
+/**
+ * Loads a shared library through koffi once per path. On Windows the library's folder is added
+ * to PATH first, so the DLLs it depends on (libvosk's libstdc++ and friends) are found.
+ */
+export function loadLibrary(path: string): Koffi.LibraryHandle {
+  const cached = loadedLibraries.get(path);
+  if (cached) return cached;
+  const ffi = loadKoffi();
+  if (process.platform === 'win32' && path.includes('\\')) {
+    const folder = dirname(path);
+    const current = process.env.PATH ?? process.env.Path ?? '';
+    if (!current.split(';').includes(folder)) process.env.PATH = `${folder};${current}`;
+  }
+  const library = ffi.load(path);
+  loadedLibraries.set(path, library);
+  return library;
+}
+
+/** Library names tried for PocketSphinx 5prealpha (sphinxbase + pocketsphinx), per platform. */
+export function pocketsphinxLibraryNames(platform = process.platform): {
+  sphinxbase: string[];
+  pocketsphinx: string[];
+} {
+  if (platform === 'win32')
+    return { sphinxbase: ['sphinxbase.dll'], pocketsphinx: ['pocketsphinx.dll'] };
+  if (platform === 'darwin') {
+    return {
+      sphinxbase: ['libsphinxbase.3.dylib', 'libsphinxbase.dylib'],
+      pocketsphinx: ['libpocketsphinx.3.dylib', 'libpocketsphinx.dylib'],
+    };
+  }
+  return {
+    sphinxbase: ['libsphinxbase.so.3', 'libsphinxbase.so'],
+    pocketsphinx: ['libpocketsphinx.so.3', 'libpocketsphinx.so'],
+  };
+}
+
+/**
+ * Loads libsphinxbase and libpocketsphinx from the system library path. Throws
+ * NATIVE_MODULE_MISSING naming the packages to install.
+ */
+export function loadPocketsphinxLibraries(): {
+  sphinxbase: Koffi.LibraryHandle;
+  pocketsphinx: Koffi.LibraryHandle;
+} {
+  const names = pocketsphinxLibraryNames();
+  const first = (candidates: string[]): Koffi.LibraryHandle => {
+    const problems: string[] = [];
+    for (const name of candidates) {
+      try {
+        return loadLibrary(name);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'NATIVE_MODULE_MISSING') throw error;
+        problems.push(`${name}: ${(error as Error).message}`);
+      }
+    }
+    throw new ServerError(
+      'NATIVE_MODULE_MISSING',
+      503,
+      `PocketSphinx is not installed on this machine (${problems.join('; ')}).`,
+      {
+        hint: 'Debian/Ubuntu: apt install libpocketsphinx3 libsphinxbase3 pocketsphinx-en-us.',
+      },
+    );
+  };
+  return { sphinxbase: first(names.sphinxbase), pocketsphinx: first(names.pocketsphinx) };
+}
+
+/** One native piece as /api/health reports it. */
+export interface NativeModuleStatus {
+  name: 'koffi' | 'naudiodon' | 'vosk';
+  /** What needs it. */
+  purpose: string;
+  available: boolean;
+  /** The file found, or why it is missing. */
+  detail: string;
+}
+
+let reportCache:
+  | { folder: string | undefined; at: number; report: NativeModuleStatus[] }
+  | undefined;
+
+/**
+ * Where each native piece would be loaded from, without loading anything: lets a packaged build
+ * check that its native folder is complete. Kept for 5 s (the UI polls /api/health).
+ */
+export function nativeModulesReport(): NativeModuleStatus[] {
+  const folder = nativeModulesFolder();
+  if (reportCache && reportCache.folder === folder && Date.now() - reportCache.at < 5000) {
+    return reportCache.report;
+  }
+  const report = locateNativeModules();
+  reportCache = { folder, at: Date.now(), report };
+  return report;
+}
+
+function locateNativeModules(): NativeModuleStatus[] {
+  const check = (
+    name: NativeModuleStatus['name'],
+    purpose: string,
+    locate: () => string,
+  ): NativeModuleStatus => {
+    try {
+      return { name, purpose, available: true, detail: locate() };
+    } catch (error) {
+      return { name, purpose, available: false, detail: (error as Error).message };
+    }
+  };
+  return [
+    check('koffi', 'Vosk and PocketSphinx calls (local mode)', () => {
+      const root = packageRoot('koffi');
+      if (!root) throw missing('koffi', 'FFI', 'Reinstall the backend.');
+      const platformPackage = join(
+        root,
+        '..',
+        '@koromix',
+        `koffi-${process.platform}-${process.arch}`,
+      );
+      if (!existsSync(platformPackage)) {
+        throw new Error(
+          `koffi is at ${root} but its native part @koromix/koffi-${process.platform}-${process.arch} is not next to it`,
+        );
+      }
+      return platformPackage;
+    }),
+    check('naudiodon', 'microphone capture', naudiodonAddonPath),
+    check('vosk', 'libvosk (local mode, LOCAL_ASR_ENGINE=vosk)', voskLibraryPath),
+  ];
+}

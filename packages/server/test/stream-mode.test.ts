@@ -1,0 +1,234 @@
+// ASR_MODE=stream end to end: the real server streams an espeak-ng lecture (a WAV file source)
+// to asr-protocol's test server, which speaks the real wire protocol over a real socket and
+// "recognises" the scripted sentences where they lie in the audio (referenceAudio). Faults: a
+// dropped connection and error frames, retryable and fatal.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { estimateTokens } from '@class-assistant/asr-protocol';
+import {
+  type AsrFault,
+  type AsrTestServer,
+  createAsrTestServer,
+} from '@class-assistant/asr-protocol/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { samplesToBytes } from '../src/audio/pcm.ts';
+import { type ClassClient, classClient } from './support/class-client.ts';
+import { createHarness, type Harness } from './support/harness.ts';
+import { LECTURE, type SpeechRecording, speechRecording } from './support/speech.ts';
+
+let harness: Harness | undefined;
+let client: ClassClient | undefined;
+let service: AsrTestServer | undefined;
+afterEach(async () => {
+  client?.close();
+  client = undefined;
+  await harness?.close();
+  harness = undefined;
+  await service?.close();
+  service = undefined;
+});
+
+const TEXTS = [
+  'Good morning, everyone.',
+  'Today we will talk about binary search trees.',
+  'Please open your books to page ten.',
+];
+
+async function startClass(
+  lecture: SpeechRecording,
+  options: { faults?: AsrFault[]; extraEnv?: string[]; appKey?: string } = {},
+) {
+  service = await createAsrTestServer({
+    auth: { appKey: 'app-id', accessKey: 'access-token' },
+    referenceAudio: samplesToBytes(lecture.samples),
+    utterances: lecture.sentences.map((sentence, index) => ({
+      text: TEXTS[index]!,
+      start_time: sentence.startMs,
+      end_time: sentence.endMs,
+    })),
+    faults: options.faults ?? [],
+  });
+  harness = await createHarness({
+    env: [
+      'ASR_MODE=stream',
+      `STREAM_ASR_URL=${service.url}`,
+      `STREAM_ASR_APP_KEY=${options.appKey ?? 'app-id'}`,
+      'STREAM_ASR_ACCESS_KEY=access-token',
+      `AUDIO_INPUT=file:${lecture.path}`,
+      'AUDIO_FILE_PACE=fast',
+      ...(options.extraEnv ?? []),
+    ],
+  });
+  client = await classClient(await harness.listen());
+  return client;
+}
+
+describe('ASR_MODE=stream', () => {
+  it('writes each definite utterance once, shows partials live, sends the backend request settings and hot words', async () => {
+    const lecture = await speechRecording(LECTURE);
+    const live = await startClass(lecture);
+    // The class material and the student's own keywords become hot words.
+    await writeFile(
+      join(harness!.dataDir, 'cite', 'trees.txt'),
+      '--- 第 1 页 ---\nBinary Search Tree\n二叉搜索树的查找\n--- 第 2 页 ---\n二叉搜索树的插入\nAVL Tree 旋转\n',
+    );
+    await fetch(`${await baseOf()}/api/update_keywords`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ keywords: ['李小明'] }),
+    });
+    const started = await live.start({ course_name: 'Trees', cite_filename: 'trees.txt' });
+    expect(started.body).toMatchObject({ status: 'started', effective_asr_mode: 'stream' });
+    await live.recognizerState('ended');
+
+    expect((await live.transcript()).map((entry) => entry.text)).toEqual(TEXTS);
+    const partials = live
+      .all('partial.changed')
+      .map((event) => (event.data as { text: string }).text);
+    expect(partials).toContain('Today we');
+    // Partial text is shown live but never written: the file holds the three sentences only.
+    const file = await readFile(join(harness!.dataDir, 'class_transcript.txt'), 'utf8');
+    expect(file.split('\n').filter((line) => /^\[\d\d:\d\d:\d\d\] /.test(line))).toHaveLength(3);
+
+    const [connection] = service!.connections;
+    expect(service!.connections).toHaveLength(1);
+    expect(connection!.endpoint).toBe('bigmodel_async');
+    expect(connection!.headers).toMatchObject({
+      'x-api-app-key': 'app-id',
+      'x-api-access-key': 'access-token',
+      'x-api-resource-id': 'volc.bigasr.sauc.duration',
+    });
+    const request = connection!.request as {
+      audio: Record<string, unknown>;
+      request: Record<string, unknown> & { corpus?: { context: string } };
+    };
+    expect(request.audio).toMatchObject({ format: 'pcm', rate: 16000, bits: 16, channel: 1 });
+    expect(request.request).toMatchObject({
+      model_name: 'bigmodel',
+      show_utterances: true,
+      result_type: 'single',
+      end_window_size: 800,
+      force_to_speech_time: 1000,
+    });
+    const hotwords = (
+      JSON.parse(request.request.corpus!.context) as { hotwords: Array<{ word: string }> }
+    ).hotwords.map((item) => item.word);
+    expect(hotwords[0]).toBe('李小明');
+    expect(hotwords).toContain('二叉搜索树');
+    expect(hotwords).toContain('AVL Tree');
+    expect(hotwords.reduce((sum, word) => sum + estimateTokens(word), 0)).toBeLessThanOrEqual(100);
+    // 200 ms packets (6400 bytes), the last one shorter, all of the lecture's audio once.
+    const audioFrames = connection!.frames.filter((frame) => frame.type === 'audio-only-request');
+    expect(audioFrames.slice(0, -2).every((frame) => frame.payload.byteLength === 6400)).toBe(true);
+    expect(connection!.audio.byteLength).toBe(lecture.samples.byteLength);
+  });
+
+  it('reconnects after a dropped connection and resends what was not yet definite: no line lost or repeated', async () => {
+    const lecture = await speechRecording(LECTURE);
+    const dropAt = lecture.sentences[1]!.startMs + 1200; // in the middle of the second sentence
+    const live = await startClass(lecture, {
+      faults: [{ type: 'close', at: { afterAudioMs: dropAt }, connection: 1 }],
+    });
+    await live.start();
+    await live.recognizerState('ended');
+    expect((await live.transcript()).map((entry) => entry.text)).toEqual(TEXTS);
+    expect(service!.connections.length).toBeGreaterThanOrEqual(2);
+    // The second connection starts exactly where the last definite sentence ended (or at the
+    // start, when none had come back before the drop), never later: nothing unheard is skipped.
+    const ends = [0, ...lecture.sentences.map((sentence) => sentence.endMs)];
+    const offset = service!.connections[1]!.referenceOffsetMs;
+    expect(offset).toBeDefined();
+    expect(ends.some((end) => Math.abs(end - offset!) <= 1)).toBe(true);
+    expect(offset!).toBeLessThanOrEqual(dropAt);
+    const errors = live
+      .all('error.raised')
+      .map((event) => event.data as { code: string; message: string });
+    expect(errors).toContainEqual(
+      expect.objectContaining({ message: expect.stringContaining('reconnecting') }),
+    );
+  });
+
+  it('treats a retryable service error frame (55000031 busy) like a drop', async () => {
+    const lecture = await speechRecording(LECTURE);
+    const live = await startClass(lecture, {
+      faults: [
+        {
+          type: 'error',
+          code: 55000031,
+          message: 'server busy',
+          at: { afterAudioMs: lecture.sentences[2]!.startMs + 500 },
+          connection: 1,
+        },
+      ],
+    });
+    await live.start();
+    await live.recognizerState('ended');
+    expect((await live.transcript()).map((entry) => entry.text)).toEqual(TEXTS);
+    expect(service!.connections.length).toBeGreaterThanOrEqual(2);
+    const reconnecting = live
+      .all('error.raised')
+      .map((event) => (event.data as { message: string }).message)
+      .find((message) => message.includes('reconnecting'));
+    expect(reconnecting).toContain('55000031');
+  });
+
+  it('pauses by closing the connection and resumes on a new one, losing nothing said after', async () => {
+    const lecture = await speechRecording(LECTURE.slice(0, 2), { name: 'two-sentences' });
+    const live = await startClass(lecture, { extraEnv: ['AUDIO_FILE_PACE=realtime'] });
+    await live.start();
+    await live.events.next((event) => event.event === 'line.appended', 20_000);
+    expect(await live.pause()).toMatchObject({ status: 'paused' });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await live.resume()).toMatchObject({ status: 'resumed' });
+    await live.recognizerState('ended');
+    expect((await live.transcript()).map((entry) => entry.text)).toEqual(TEXTS.slice(0, 2));
+    expect(service!.connections).toHaveLength(2);
+    // The new connection starts where the file was paused: after the first sentence, before the second.
+    const offset = service!.connections[1]!.referenceOffsetMs!;
+    expect(offset).toBeGreaterThanOrEqual(lecture.sentences[0]!.endMs);
+    expect(offset).toBeLessThanOrEqual(lecture.sentences[1]!.startMs);
+  });
+
+  it('stops cleanly on a fatal service error and shows its code', async () => {
+    const lecture = await speechRecording(LECTURE);
+    const live = await startClass(lecture, {
+      faults: [
+        {
+          type: 'error',
+          code: 45000001,
+          message: 'invalid request parameters: request.corpus',
+          at: { afterAudioMs: lecture.sentences[1]!.startMs + 500 },
+          connection: 1,
+        },
+      ],
+    });
+    await live.start();
+    await live.recognizerState('failed');
+    const error = live.all('error.raised').at(-1)!.data as { message: string };
+    expect(error.message).toContain('45000001');
+    expect(error.message).toContain('invalid request parameters');
+    expect(service!.connections).toHaveLength(1);
+    const status = await (await fetch(`${await baseOf()}/api/monitor_status`)).json();
+    expect(status).toMatchObject({ is_monitoring: true, recognizer_state: 'failed' });
+    expect((await live.stop()).body).toMatchObject({ status: 'stopped' });
+    expect((await live.transcript()).length).toBeLessThanOrEqual(1);
+  });
+
+  it('answers start_monitor with the keys to check when the service refuses them', async () => {
+    const lecture = await speechRecording(LECTURE);
+    const live = await startClass(lecture, { appKey: 'wrong-app' });
+    const started = await live.start();
+    expect(started.status).toBe(503);
+    expect(started.body).toMatchObject({
+      code: 'RECOGNIZER_UNAVAILABLE',
+      field: 'STREAM_ASR_ACCESS_KEY',
+      message: expect.stringContaining('HTTP 401'),
+    });
+    expect(String(started.body.message)).toContain('STREAM_ASR_APP_KEY');
+    expect(harness!.app.classAssistant.monitor.status().is_monitoring).toBe(false);
+  });
+});
+
+async function baseOf(): Promise<string> {
+  return `http://127.0.0.1:${harness!.app.classAssistant.port()}`;
+}
