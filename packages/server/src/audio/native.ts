@@ -103,9 +103,16 @@ function missing(packageName: string, purpose: string, hint: string): ServerErro
  */
 export function packageRoot(packageName: string): string | undefined {
   const folder = nativeModulesFolder();
-  // Direct layout: <folder>/<package> (what a release build copies).
-  if (folder && existsSync(join(folder, packageName, 'package.json'))) {
-    return join(folder, packageName);
+  if (folder) {
+    // Only the folder itself: Node's own lookup would also search NODE_PATH and ~/.node_modules
+    // (pnpm sets NODE_PATH for scripts), and a packaged build must not pick up stray copies.
+    for (const candidate of [
+      join(folder, packageName),
+      join(folder, 'node_modules', packageName),
+    ]) {
+      if (existsSync(join(candidate, 'package.json'))) return candidate;
+    }
+    return undefined;
   }
   const require = nativeRequire();
   try {
