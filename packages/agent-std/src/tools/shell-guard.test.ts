@@ -177,4 +177,22 @@ describe('shell deny list (each command tries to slip past it)', () => {
     );
     expect(checkShellCommand('{rm,x}', { allowCommands: ['ls'] })).toMatch(/"rm" is not in/);
   });
+
+  test('any depth of nesting and any number of brace groups is checked without a crash', () => {
+    const allow = { allowCommands: ['echo'] };
+    for (const command of [
+      '"$('.repeat(50_000),
+      '${x:-"'.repeat(50_000),
+      '$('.repeat(100_000),
+      '{a,b}'.repeat(20_000),
+      `echo ${'{'.repeat(5000)}${'}'.repeat(5000)}`,
+    ]) {
+      expect(() => checkShellCommand(command), command.slice(0, 12)).not.toThrow();
+      expect(() => checkShellCommand(command, allow), command.slice(0, 12)).not.toThrow();
+    }
+    expect(checkShellCommand('"$('.repeat(50_000), allow)).toMatch(/unterminated/);
+    expect(checkShellCommand(`echo ${'{a,b}'.repeat(20_000)}`, allow)).toMatch(
+      /brace expansion too large/,
+    );
+  });
 });

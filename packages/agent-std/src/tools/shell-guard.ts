@@ -137,82 +137,70 @@ interface Parsed {
 // The `skip*` scanners start just after an opening token and return the index just after the
 // matching closing token, or -1 when the text ends first. They follow the shell's nesting:
 // quotes, `$(…)`, `${…}` and backticks inside one another, so a `)` or `}` in a quoted string
-// never closes anything early (and nothing after it can hide from the check).
+// never closes anything early (and nothing after it can hide from the check). One loop with an
+// explicit stack: any depth of nesting, no recursion to overflow.
 
-function skipSingle(text: string, index: number): number {
-  const close = text.indexOf("'", index);
-  return close === -1 ? -1 : close + 1;
-}
+type Construct = "'" | '"' | '`' | '(' | '{';
 
-function skipBacktick(text: string, index: number): number {
+function skipConstruct(text: string, index: number, construct: Construct): number {
+  const stack: Array<{ kind: Construct; depth: number }> = [{ kind: construct, depth: 1 }];
+  const enter = (kind: Construct, width: number) => {
+    stack.push({ kind, depth: 1 });
+    index += width;
+  };
   while (index < text.length) {
-    const character = text[index];
-    if (character === '\\') index += 2;
-    else if (character === '`') return index + 1;
-    else index++;
-  }
-  return -1;
-}
-
-function skipDouble(text: string, index: number): number {
-  while (index !== -1 && index < text.length) {
+    const top = stack[stack.length - 1] as { kind: Construct; depth: number };
     const character = text[index];
     const next = text[index + 1];
-    if (character === '\\') index += 2;
-    else if (character === '"') return index + 1;
-    else if (character === '`') index = skipBacktick(text, index + 1);
-    else if (character === '$' && next === '(') index = skipParen(text, index + 2);
-    else if (character === '$' && next === '{') index = skipBrace(text, index + 2);
-    else index++;
+    let closed = false;
+    if (top.kind === "'") {
+      closed = character === "'";
+      if (!closed) index++;
+    } else if (character === '\\') {
+      index += 2;
+      continue;
+    } else if (top.kind === '`') {
+      closed = character === '`';
+      if (!closed) index++;
+    } else if (top.kind === '"') {
+      closed = character === '"';
+      if (closed) {
+        // handled below
+      } else if (character === '`') enter('`', 1);
+      else if (character === '$' && (next === '(' || next === '{')) enter(next, 2);
+      else index++;
+    } else {
+      // Inside $(…) or ${…}: quotes open, the other bracket kind nests when it starts with $.
+      const open = top.kind;
+      const close = open === '(' ? ')' : '}';
+      if (character === "'" || character === '"' || character === '`') enter(character, 1);
+      else if (character === '$' && (next === '(' || next === '{') && next !== open) {
+        enter(next, 2);
+      } else if (character === open) {
+        top.depth++;
+        index++;
+      } else if (character === close) {
+        top.depth--;
+        closed = top.depth === 0;
+        if (!closed) index++;
+      } else index++;
+    }
+    if (closed) {
+      stack.pop();
+      index++;
+      if (stack.length === 0) return index;
+    }
   }
   return -1;
 }
 
+const skipSingle = (text: string, index: number) => skipConstruct(text, index, "'");
+const skipBacktick = (text: string, index: number) => skipConstruct(text, index, '`');
+const skipDouble = (text: string, index: number) => skipConstruct(text, index, '"');
 /** After `(` or `$(`: to the matching `)`. */
-function skipParen(text: string, index: number): number {
-  let depth = 1;
-  while (index !== -1 && index < text.length) {
-    const character = text[index];
-    const next = text[index + 1];
-    if (character === '\\') index += 2;
-    else if (character === "'") index = skipSingle(text, index + 1);
-    else if (character === '"') index = skipDouble(text, index + 1);
-    else if (character === '`') index = skipBacktick(text, index + 1);
-    else if (character === '$' && next === '{') index = skipBrace(text, index + 2);
-    else if (character === '(') {
-      depth++;
-      index++;
-    } else if (character === ')') {
-      depth--;
-      index++;
-      if (depth === 0) return index;
-    } else index++;
-  }
-  return -1;
-}
-
+const skipParen = (text: string, index: number) => skipConstruct(text, index, '(');
 /** After `${`: to the matching `}` (braces nest: `${x:-${y}}`). */
-function skipBrace(text: string, index: number): number {
-  let depth = 1;
-  while (index !== -1 && index < text.length) {
-    const character = text[index];
-    const next = text[index + 1];
-    if (character === '\\') index += 2;
-    else if (character === "'") index = skipSingle(text, index + 1);
-    else if (character === '"') index = skipDouble(text, index + 1);
-    else if (character === '`') index = skipBacktick(text, index + 1);
-    else if (character === '$' && next === '(') index = skipParen(text, index + 2);
-    else if (character === '{') {
-      depth++;
-      index++;
-    } else if (character === '}') {
-      depth--;
-      index++;
-      if (depth === 0) return index;
-    } else index++;
-  }
-  return -1;
-}
+const skipBrace = (text: string, index: number) => skipConstruct(text, index, '{');
 
 /**
  * Finds the command substitutions (`$(…)`, backticks) in text the shell expands: a double-quoted
@@ -416,41 +404,37 @@ function parse(command: string): Parsed {
 const basename = (word: string) => word.slice(word.lastIndexOf('/') + 1);
 
 // Brace expansion (`{rm,-rf,~}`, `{r..r}m`) makes words out of one: expanded before judging, up
-// to this many words per command.
+// to this many words per command, scanning at most this many characters doing it.
 const MAX_EXPANDED_WORDS = 4096;
+const MAX_EXPANSION_CHARACTERS = 1_000_000;
 
-/** Index of the `}` matching the `{` at `open`, or -1. */
-function matchingBrace(word: string, open: number): number {
-  let depth = 0;
-  for (let index = open; index < word.length; index++) {
-    const character = word[index];
-    if (character === '\\') index++;
-    else if (character === '{') depth++;
-    else if (character === '}' && --depth === 0) return index;
-  }
-  return -1;
+interface ExpansionBudget {
+  left: number;
+  characters: number;
 }
 
-/** Splits a brace body at its top-level commas. */
-function braceAlternatives(body: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let index = 0; index < body.length; index++) {
-    const character = body[index];
+/**
+ * The brace pairs of a word in one pass: for each `{` that is closed, where its `}` is and where
+ * its top-level commas are. Linear, so a word of thousands of braces costs little.
+ */
+function braceStructure(word: string): Map<number, { close: number; commas: number[] }> {
+  const pairs = new Map<number, { close: number; commas: number[] }>();
+  const open: Array<{ at: number; commas: number[] }> = [];
+  for (let index = 0; index < word.length; index++) {
+    const character = word[index];
     if (character === '\\') index++;
-    else if (character === '{') depth++;
-    else if (character === '}') depth--;
-    else if (character === ',' && depth === 0) {
-      parts.push(body.slice(start, index));
-      start = index + 1;
+    else if (character === '{') open.push({ at: index, commas: [] });
+    else if (character === ',') open.at(-1)?.commas.push(index);
+    else if (character === '}') {
+      const group = open.pop();
+      if (group) pairs.set(group.at, { close: index, commas: group.commas });
     }
   }
-  parts.push(body.slice(start));
-  return parts;
+  return pairs;
 }
 
 function braceSequence(body: string): string[] | undefined {
+  if (body.length > 40) return undefined;
   const match = /^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?$/.exec(body);
   if (!match) return undefined;
   const [, from = '', to = '', stepText] = match;
@@ -468,32 +452,54 @@ function braceSequence(body: string): string[] | undefined {
   return values;
 }
 
-/** Expands the brace expressions of one word; `${…}` is a parameter, not a brace expression. */
-function expandBraces(word: string, budget: { left: number }): string[] {
-  for (let open = word.indexOf('{'); open !== -1; open = word.indexOf('{', open + 1)) {
-    const close = matchingBrace(word, open);
-    if (close === -1) return [word];
+/**
+ * Expands the brace expressions of one word (`{a,b}`, `{1..3}`), the first one first, as the
+ * shell does; `${…}` is a parameter, not a brace expression. A worklist, not recursion, so any
+ * number of groups is safe; stops when `budget` runs out (words made, or characters scanned).
+ */
+function expandBraces(word: string, budget: ExpansionBudget): string[] {
+  const out: string[] = [];
+  const pending = [word];
+  while (pending.length > 0) {
+    const current = pending.pop() as string;
+    budget.characters -= current.length;
+    if (budget.left <= 0 || budget.characters < 0) {
+      budget.left = 0;
+      break;
+    }
+    const parts = firstBraceExpansion(current);
+    if (parts === undefined) {
+      out.push(current);
+      budget.left--;
+    } else {
+      // Reversed onto the stack, so the words come out in order.
+      for (let index = parts.length - 1; index >= 0; index--) pending.push(parts[index] as string);
+    }
+  }
+  return out;
+}
+
+/** The words the first brace expression of `word` makes, or undefined when there is none. */
+function firstBraceExpansion(word: string): string[] | undefined {
+  const pairs = braceStructure(word);
+  for (let open = 0; open < word.length; open++) {
+    const pair = word[open] === '{' ? pairs.get(open) : undefined;
+    if (pair === undefined) continue;
     if (word[open - 1] === '$') {
-      open = close;
+      open = pair.close;
       continue;
     }
-    const body = word.slice(open + 1, close);
-    const alternatives = braceAlternatives(body);
-    const parts = alternatives.length > 1 ? alternatives : braceSequence(body);
+    let parts: string[] | undefined;
+    if (pair.commas.length > 0) {
+      const cuts = [open, ...pair.commas, pair.close];
+      parts = cuts.slice(1).map((cut, index) => word.slice((cuts[index] as number) + 1, cut));
+    } else parts = braceSequence(word.slice(open + 1, pair.close));
     if (parts === undefined) continue;
     const prefix = word.slice(0, open);
-    const suffix = word.slice(close + 1);
-    const out: string[] = [];
-    for (const part of parts) {
-      if (budget.left <= 0) break;
-      for (const expanded of expandBraces(`${prefix}${part}${suffix}`, budget)) {
-        out.push(expanded);
-        budget.left--;
-      }
-    }
-    return out;
+    const suffix = word.slice(pair.close + 1);
+    return parts.map((part) => `${prefix}${part}${suffix}`);
   }
-  return [word];
+  return undefined;
 }
 
 /** The words after brace expansion; `complete` is false when the expansion was cut short. */
@@ -502,7 +508,10 @@ function expandWords(command: SimpleCommand): {
   plain: boolean[];
   complete: boolean;
 } {
-  const budget = { left: MAX_EXPANDED_WORDS };
+  const budget: ExpansionBudget = {
+    left: MAX_EXPANDED_WORDS,
+    characters: MAX_EXPANSION_CHARACTERS,
+  };
   const words: string[] = [];
   const plain: boolean[] = [];
   command.words.forEach((word, index) => {
