@@ -25,6 +25,23 @@ async function fake(chat: NonNullable<FakeOpenAIServerOptions['chat']>, apiKey?:
   return server;
 }
 
+/** A chat completion whose assistant message carries `toolCalls` verbatim. */
+function completionWithToolCalls(toolCalls: unknown): string {
+  return JSON.stringify({
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 0,
+    model: 'fake-model',
+    choices: [
+      {
+        index: 0,
+        finish_reason: 'tool_calls',
+        message: { role: 'assistant', content: null, tool_calls: toolCalls },
+      },
+    ],
+  });
+}
+
 const calculator = defineAgent({
   name: 'Calculator',
   uses: ['std.math', 'std.text'],
@@ -191,6 +208,61 @@ describe('defineAgent(...).run', () => {
       partial: { toolCalls: [{ code: 'TOOL_ABORTED' }] },
     });
     expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  test('tool calls without `type` or `arguments` (lenient servers) run; the history sent back is complete', async () => {
+    const server = await fake([
+      {
+        type: 'malformed',
+        body: completionWithToolCalls([
+          { id: 'c1', function: { name: 'text_upper', arguments: '{"text":"quiet"}' } },
+          { id: 'c2', type: 'function', function: { name: 'math_calc' } },
+          { id: 'c3', function: { arguments: '{}' } },
+        ]),
+      },
+      { type: 'text', content: 'done' },
+    ]);
+    const result = await calculator.run('x', options(server));
+    expect(result.text).toBe('done');
+    expect(result.toolCalls.map(({ id, name, ok, code }) => [id, name, ok, code])).toEqual([
+      ['c1', 'text_upper', true, undefined],
+      ['c2', 'math_calc', false, 'TOOL_BAD_INPUT'],
+      ['c3', '', false, 'TOOL_BAD_INPUT'],
+    ]);
+    // c2 ran with {} and was told what is missing.
+    expect(result.toolCalls[1]?.content).toMatch(/expression/);
+    const sent = server.chatRequests[1]?.body.messages ?? [];
+    const assistant = sent.find((message) => message.role === 'assistant') as {
+      tool_calls?: unknown[];
+    };
+    expect(assistant.tool_calls).toEqual([
+      {
+        id: 'c1',
+        type: 'function',
+        function: { name: 'text_upper', arguments: '{"text":"quiet"}' },
+      },
+      { id: 'c2', type: 'function', function: { name: 'math_calc', arguments: '{}' } },
+      { id: 'c3', type: 'function', function: { name: '', arguments: '{}' } },
+    ]);
+  });
+
+  test('tool calls that cannot be answered at all are AGENT_LLM_FAILED, not a TypeError', async () => {
+    const server = await fake([
+      { type: 'malformed', body: completionWithToolCalls({ id: 'c1' }) },
+      {
+        type: 'malformed',
+        body: completionWithToolCalls([{ function: { name: 'text_upper', arguments: '{}' } }]),
+      },
+      { type: 'malformed', body: completionWithToolCalls([null]) },
+    ]);
+    for (const problem of [/tool_calls is not a list/, /no id/, /no id/]) {
+      const failure = await calculator.run('x', options(server)).catch((error: unknown) => error);
+      expect(isAgentError(failure), String(failure)).toBe(true);
+      expect(failure).toMatchObject({
+        code: 'AGENT_LLM_FAILED',
+        message: expect.stringMatching(problem),
+      });
+    }
   });
 
   test('endpoint failures are AGENT_LLM_FAILED with the status', async () => {

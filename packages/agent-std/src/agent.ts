@@ -1,6 +1,10 @@
 import OpenAI, { APIError } from 'openai';
-import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { runOpenAIToolCalls, toOpenAITools } from './openai-tools.ts';
+import type {
+  ChatCompletion,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+} from 'openai/resources/chat/completions';
+import { readToolCall, runOpenAIToolCalls, toOpenAITools } from './openai-tools.ts';
 import type { ToolPolicy } from './policy.ts';
 import type { Namespace } from './tool.ts';
 import { createToolbox, type Toolbox } from './toolbox.ts';
@@ -318,22 +322,46 @@ async function runAgent(
     }
     finishReason = choice.finish_reason ?? null;
     const message = choice.message;
-    const calls = message.tool_calls ?? [];
+    const given: unknown = message.tool_calls;
+    if (given !== undefined && given !== null && !Array.isArray(given)) {
+      throw new AgentError(
+        'AGENT_LLM_FAILED',
+        name,
+        'the model endpoint answered with tool_calls is not a list (not an OpenAI-compatible chat completion)',
+        { partial: partial() },
+      );
+    }
+    const calls = (given ?? []) as ChatCompletionMessageToolCall[];
     if (calls.length === 0) {
       const text = message.content ?? '';
       messages.push({ role: 'assistant', content: text });
       options.onEvent?.({ type: 'answer', agent: name, step: steps, text });
       return { text, steps, toolCalls, messages, finishReason };
     }
-    messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls });
+    // Each call needs its id: the tool message answering it is addressed by it.
+    const read = calls.map(readToolCall);
+    const unaddressed = read.findIndex((call) => call.id === undefined);
+    if (unaddressed !== -1) {
+      throw new AgentError(
+        'AGENT_LLM_FAILED',
+        name,
+        `the model endpoint sent tool call ${unaddressed + 1} with no id, so no answer can be addressed to it (not an OpenAI-compatible chat completion)`,
+        { partial: partial() },
+      );
+    }
+    // The history gets complete calls (`type`, `arguments`), whatever the server left out.
+    messages.push({
+      role: 'assistant',
+      content: message.content ?? null,
+      tool_calls: read.map((call) => call.call),
+    });
     const outcomes = await runOpenAIToolCalls(toolbox, calls, { signal });
-    outcomes.forEach(({ message: reply, name: toolName, outcome }, index) => {
-      const call = calls[index];
+    outcomes.forEach(({ message: reply, name: toolName, outcome, arguments: args }) => {
       const record: AgentToolCallRecord = {
         step: steps,
         id: reply.tool_call_id,
         name: toolName,
-        arguments: call?.type === 'function' ? call.function.arguments : '',
+        arguments: args,
         ok: outcome.ok,
         content: outcome.content,
         ...(outcome.ok ? {} : { code: outcome.error.code }),

@@ -80,4 +80,66 @@ describe('OpenAI function-calling adapter', () => {
       'tool',
     ]);
   });
+
+  test('tool calls of lenient servers: no `type`, no `arguments`, object arguments', async () => {
+    const toolbox = createToolbox({ uses: ['std.text', 'std.time'] });
+    const calls = [
+      { id: 'a', function: { name: 'text_upper', arguments: '{"text":"quiet"}' } },
+      { id: 'b', type: 'function', function: { name: 'time_timestamp' } },
+      { id: 'c', function: { name: 'text_upper', arguments: { text: 'object' } } },
+    ];
+    const outcomes = await runOpenAIToolCalls(toolbox, calls as never);
+    expect(outcomes.map(({ outcome, name, arguments: args }) => [name, outcome.ok, args])).toEqual([
+      ['text_upper', true, '{"text":"quiet"}'],
+      ['time_timestamp', true, ''],
+      ['text_upper', true, '{"text":"object"}'],
+    ]);
+    expect(outcomes[0]?.message).toEqual({ role: 'tool', tool_call_id: 'a', content: 'QUIET' });
+    expect(outcomes[2]?.message.content).toBe('OBJECT');
+    // The call as it belongs in the conversation history: a complete function call.
+    expect(outcomes[1]?.call).toEqual({
+      id: 'b',
+      type: 'function',
+      function: { name: 'time_timestamp', arguments: '{}' },
+    });
+  });
+
+  test('unusable tool calls are answered with an error message, never a TypeError', async () => {
+    const toolbox = createToolbox({ uses: ['std.text'] });
+    const calls = [
+      { id: 'a', type: 'function', function: { arguments: '{}' } },
+      { id: 'b' },
+      { id: 'c', type: 'custom', custom: { name: 'grammar_tool', input: 'x' } },
+      { id: 'd', type: 'custom' },
+      { id: 'e', function: { name: 'text_upper', arguments: 42 } },
+      null,
+    ];
+    const outcomes = await runOpenAIToolCalls(toolbox, calls as never);
+    expect(outcomes.map(({ outcome }) => outcome.ok)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(outcomes.map(({ outcome }) => (outcome.ok ? '' : outcome.error.code))).toEqual([
+      'TOOL_BAD_INPUT',
+      'TOOL_BAD_INPUT',
+      'TOOL_UNKNOWN',
+      'TOOL_UNKNOWN',
+      'TOOL_BAD_INPUT',
+      'TOOL_BAD_INPUT',
+    ]);
+    expect(outcomes[0]?.message.content).toMatch(/no function name/);
+    expect(outcomes[2]?.message.content).toMatch(/custom tool calls are not supported/);
+    expect(outcomes.map(({ message }) => message.tool_call_id)).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+      '',
+    ]);
+  });
 });

@@ -44,13 +44,114 @@ export function toOpenAITools(tools: readonly AnyToolDefinition[]): ChatCompleti
 export interface OpenAIToolOutcome {
   message: ChatCompletionToolMessageParam;
   name: string;
+  /** The arguments as the model sent them (JSON text; '' when it sent none). */
+  arguments: string;
+  /**
+   * The call as it belongs in the conversation history: a complete function call
+   * (`type: 'function'`, `arguments` '{}' when the model sent none), or the custom call as sent.
+   */
+  call: ChatCompletionMessageToolCall;
   outcome: ModelToolResult;
+}
+
+/** One tool call of a response, read defensively (OpenAI-compatible servers differ). */
+export interface ReadToolCall {
+  /** The call id, or undefined when the model sent none (no reply can be addressed to it). */
+  id: string | undefined;
+  name: string;
+  /** The arguments as sent, as JSON text ('' when none). */
+  argumentsText: string;
+  /** What to run the tool with, or why the call cannot run. */
+  run: { args: unknown } | { error: ToolError };
+  call: ChatCompletionMessageToolCall;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Reads one tool call of an assistant message. Any call with a `function` part is a function
+ * call, whatever its `type` says (some servers omit `type`); missing `arguments` mean `{}`, and
+ * arguments sent as an object are taken as they are. A call without a function name, a custom
+ * call, or anything else becomes an error for the model — never a TypeError.
+ */
+export function readToolCall(raw: unknown): ReadToolCall {
+  const call = isObject(raw) ? raw : {};
+  const id = typeof call.id === 'string' && call.id !== '' ? call.id : undefined;
+  const refused = (name: string, error: ToolError, argumentsText = ''): ReadToolCall => ({
+    id,
+    name,
+    argumentsText,
+    run: { error },
+    call: {
+      id: id ?? '',
+      type: 'function',
+      function: { name, arguments: argumentsText || '{}' },
+    },
+  });
+  if (isObject(call.function)) {
+    const fn = call.function;
+    const name = typeof fn.name === 'string' ? fn.name : '';
+    const given = fn.arguments;
+    const argumentsText =
+      given === undefined || given === null
+        ? ''
+        : typeof given === 'string'
+          ? given
+          : (JSON.stringify(given) ?? String(given));
+    if (name === '') {
+      return refused(
+        '',
+        new ToolError(
+          'TOOL_BAD_INPUT',
+          'the tool call has no function name; call a tool by its name',
+        ),
+        argumentsText,
+      );
+    }
+    return {
+      id,
+      name,
+      argumentsText,
+      run: { args: given === undefined || given === null ? {} : given },
+      call: {
+        id: id ?? '',
+        type: 'function',
+        function: { name, arguments: argumentsText || '{}' },
+      },
+    };
+  }
+  if (call.type === 'custom' || isObject(call.custom)) {
+    const custom = isObject(call.custom) ? call.custom : {};
+    const name = typeof custom.name === 'string' ? custom.name : '';
+    const input = typeof custom.input === 'string' ? custom.input : '';
+    const error = new ToolError(
+      'TOOL_UNKNOWN',
+      `custom tool calls are not supported; call ${name || 'the tool'} as a function`,
+      name ? { tool: name } : {},
+    );
+    return {
+      id,
+      name,
+      argumentsText: input,
+      run: { error },
+      call: { id: id ?? '', type: 'custom', custom: { name, input } },
+    };
+  }
+  return refused(
+    '',
+    new ToolError(
+      'TOOL_BAD_INPUT',
+      'the tool call has no function part; send { "type": "function", "function": { "name", "arguments" } }',
+    ),
+  );
 }
 
 /**
  * Runs the tool calls of an assistant message through the toolbox, in order, and returns the
  * `role: 'tool'` messages to append. Undeclared, unknown or forged tools and malformed JSON
- * arguments never run: the model gets an error message it can act on instead.
+ * arguments never run: the model gets an error message it can act on instead. Calls are read
+ * leniently ({@link readToolCall}): a call without `type` or `arguments` still runs.
  *
  * @example
  * const message = completion.choices[0].message;
@@ -65,25 +166,18 @@ export async function runOpenAIToolCalls(
   options: ToolCallOptions = {},
 ): Promise<OpenAIToolOutcome[]> {
   const outcomes: OpenAIToolOutcome[] = [];
-  for (const call of toolCalls) {
-    let name: string;
-    let outcome: ModelToolResult;
-    if (call.type === 'function') {
-      name = call.function.name;
-      outcome = await toolbox.callForModel(name, call.function.arguments, options);
-    } else {
-      name = call.custom.name;
-      const error = new ToolError(
-        'TOOL_UNKNOWN',
-        `custom tool calls are not supported; call ${name} as a function`,
-        { tool: name },
-      );
-      outcome = { ok: false, content: formatToolError(error), error };
-    }
+  for (const raw of Array.isArray(toolCalls) ? toolCalls : []) {
+    const read = readToolCall(raw);
+    const outcome: ModelToolResult =
+      'args' in read.run
+        ? await toolbox.callForModel(read.name, read.run.args, options)
+        : { ok: false, content: formatToolError(read.run.error), error: read.run.error };
     outcomes.push({
-      name,
+      name: read.name,
+      arguments: read.argumentsText,
+      call: read.call,
       outcome,
-      message: { role: 'tool', tool_call_id: call.id, content: outcome.content },
+      message: { role: 'tool', tool_call_id: read.id ?? '', content: outcome.content },
     });
   }
   return outcomes;

@@ -102,6 +102,25 @@ export interface ToolPolicy {
     maxTextLength?: number;
     /** Most matches `regex_match` returns (more are counted but cut, `truncated` set). */
     maxMatches?: number;
+    /** Longest `replacement` of `regex_replace`, in characters. */
+    maxReplacementLength?: number;
+    /** Longest result of `regex_replace`, in characters (checked before it is built). */
+    maxOutputLength?: number;
+  };
+  text?: {
+    /** Longest `new` of `text_replace`, in characters. */
+    maxReplacementLength?: number;
+    /**
+     * Longest result of `text_replace`, `text_upper` and `text_lower`, in characters (checked
+     * before it is built).
+     */
+    maxOutputLength?: number;
+  };
+  json?: {
+    /** Longest text `json_parse` and `json_stringify` return, in characters (checked first). */
+    maxOutputLength?: number;
+    /** Deepest nesting of arrays and objects the JSON tools read. */
+    maxDepth?: number;
   };
 }
 
@@ -146,6 +165,16 @@ export interface ResolvedToolPolicy {
     readonly maxPatternLength: number;
     readonly maxTextLength: number;
     readonly maxMatches: number;
+    readonly maxReplacementLength: number;
+    readonly maxOutputLength: number;
+  };
+  readonly text: {
+    readonly maxReplacementLength: number;
+    readonly maxOutputLength: number;
+  };
+  readonly json: {
+    readonly maxOutputLength: number;
+    readonly maxDepth: number;
   };
 }
 
@@ -167,7 +196,15 @@ export const DEFAULT_TOOL_POLICY = Object.freeze({
   shell: Object.freeze({ enabled: false, maxTimeoutSeconds: 300, maxOutputBytes: MiB }),
   time: Object.freeze({ maxSleepSeconds: 60 }),
   askHuman: Object.freeze({ timeoutSeconds: 300 }),
-  regex: Object.freeze({ maxPatternLength: 10_000, maxTextLength: 1_000_000, maxMatches: 10_000 }),
+  regex: Object.freeze({
+    maxPatternLength: 10_000,
+    maxTextLength: 1_000_000,
+    maxMatches: 10_000,
+    maxReplacementLength: 10_000,
+    maxOutputLength: 10_000_000,
+  }),
+  text: Object.freeze({ maxReplacementLength: 10_000, maxOutputLength: 10_000_000 }),
+  json: Object.freeze({ maxOutputLength: 10_000_000, maxDepth: 1000 }),
 });
 
 function positiveInteger(value: number | undefined, fallback: number, field: string): number {
@@ -351,6 +388,40 @@ export function resolveToolPolicy(policy: ToolPolicy = {}): ResolvedToolPolicy {
         policy.regex?.maxMatches,
         defaults.regex.maxMatches,
         'policy.regex.maxMatches',
+      ),
+      maxReplacementLength: positiveInteger(
+        policy.regex?.maxReplacementLength,
+        defaults.regex.maxReplacementLength,
+        'policy.regex.maxReplacementLength',
+      ),
+      maxOutputLength: positiveInteger(
+        policy.regex?.maxOutputLength,
+        defaults.regex.maxOutputLength,
+        'policy.regex.maxOutputLength',
+      ),
+    }),
+    text: Object.freeze({
+      maxReplacementLength: positiveInteger(
+        policy.text?.maxReplacementLength,
+        defaults.text.maxReplacementLength,
+        'policy.text.maxReplacementLength',
+      ),
+      maxOutputLength: positiveInteger(
+        policy.text?.maxOutputLength,
+        defaults.text.maxOutputLength,
+        'policy.text.maxOutputLength',
+      ),
+    }),
+    json: Object.freeze({
+      maxOutputLength: positiveInteger(
+        policy.json?.maxOutputLength,
+        defaults.json.maxOutputLength,
+        'policy.json.maxOutputLength',
+      ),
+      maxDepth: positiveInteger(
+        policy.json?.maxDepth,
+        defaults.json.maxDepth,
+        'policy.json.maxDepth',
       ),
     }),
   });

@@ -13,7 +13,7 @@ import {
   isAsrEndpoint,
 } from './endpoints.ts';
 import { isAsrProtocolError } from './errors.ts';
-import { type AsrStream, connectAsrStream } from './stream-client.ts';
+import { type AsrStream, checkStreamOptions, connectAsrStream } from './stream-client.ts';
 import { readWavFile, type WavAudio } from './wav.ts';
 
 const EXIT = { ok: 0, failure: 1, usage: 2, badWav: 3, service: 4, interrupted: 130 } as const;
@@ -99,7 +99,10 @@ function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | 'help' {
       `--packet-ms must be a whole number of milliseconds from 10 to 10000 (got "${packetText}")`,
     );
   }
+  // Where each stream option came from, to name it in messages: the flag or the variable.
+  const sources = new Map<string, string>();
   const pick = (
+    option: string,
     flag: string,
     value: string | undefined,
     variable: string,
@@ -111,15 +114,17 @@ function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | 'help' {
         `missing ${flag.slice(2).replace('-', ' ')}: pass ${flag} or set ${variable}`,
       );
     }
+    sources.set(option, value !== undefined ? flag : env[variable] !== undefined ? variable : flag);
     return chosen;
   };
-  return {
+  const options: CliOptions = {
     file,
-    url: pick('--url', values.url, 'STREAM_ASR_URL', DEFAULT_ASR_BASE_URL),
+    url: pick('url', '--url', values.url, 'STREAM_ASR_URL', DEFAULT_ASR_BASE_URL),
     endpoint,
-    appKey: pick('--app-key', values['app-key'], 'STREAM_ASR_APP_KEY'),
-    accessKey: pick('--access-key', values['access-key'], 'STREAM_ASR_ACCESS_KEY'),
+    appKey: pick('appKey', '--app-key', values['app-key'], 'STREAM_ASR_APP_KEY'),
+    accessKey: pick('accessKey', '--access-key', values['access-key'], 'STREAM_ASR_ACCESS_KEY'),
     resourceId: pick(
+      'resourceId',
       '--resource-id',
       values['resource-id'],
       'STREAM_ASR_RESOURCE_ID',
@@ -128,6 +133,18 @@ function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | 'help' {
     realtime: values.realtime ?? false,
     packetMs,
   };
+  // The client's own checks (header values, URL), before the WAV file is even read.
+  try {
+    checkStreamOptions({ ...options });
+  } catch (error) {
+    if (!isAsrProtocolError(error) || error.issues === undefined) throw error;
+    throw new UsageError(
+      error.issues
+        .map((issue) => `${sources.get(issue.path) ?? issue.path}: ${issue.message}`)
+        .join('\n'),
+    );
+  }
+  return options;
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -233,6 +250,11 @@ async function main(argv: string[]): Promise<number> {
     if (error.code === 'ASR_ABORTED') {
       log('interrupted');
       return EXIT.interrupted;
+    }
+    if (error.code === 'ASR_INVALID_OPTIONS' || error.code === 'ASR_INVALID_REQUEST') {
+      log(error.message);
+      process.stderr.write('Run "class-asr --help" for usage.\n');
+      return EXIT.usage;
     }
     log(`${error.code}: ${error.message}${logId}`);
     return EXIT.failure;

@@ -26,6 +26,27 @@ export function isAsrEndpoint(value: unknown): value is AsrEndpoint {
 }
 
 /**
+ * Parses a base URL the way a WebSocket can use it: ws, wss, http or https, no `#fragment` (a
+ * WebSocket URL cannot carry one). Returns the URL, or what is wrong with it.
+ */
+export function checkBaseUrl(baseUrl: unknown): URL | string {
+  if (typeof baseUrl !== 'string') return `must be a string (got ${typeof baseUrl})`;
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return `not a valid URL (got ${JSON.stringify(baseUrl.slice(0, 200))})`;
+  }
+  if (!['ws:', 'wss:', 'http:', 'https:'].includes(url.protocol)) {
+    return `scheme must be ws, wss, http or https (got ${url.protocol.slice(0, -1)})`;
+  }
+  if (url.hash !== '' || baseUrl.includes('#')) {
+    return 'must not have a #fragment (a WebSocket URL cannot carry one)';
+  }
+  return url;
+}
+
+/**
  * The WebSocket URL of `endpoint` under `baseUrl` (ws, wss, http or https; a path prefix in the
  * base URL is kept, so proxies mounted under a path work).
  *
@@ -33,25 +54,13 @@ export function isAsrEndpoint(value: unknown): value is AsrEndpoint {
  * endpointUrl('wss://asr.example.com', 'bigmodel_async'); // 'wss://asr.example.com/api/v3/sauc/bigmodel_async'
  */
 export function endpointUrl(baseUrl: string, endpoint: AsrEndpoint): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new AsrProtocolError(
-      'ASR_INVALID_OPTIONS',
-      `url: not a valid URL (got ${JSON.stringify(baseUrl)})`,
-      {
-        issues: [{ path: 'url', message: 'not a valid URL' }],
-      },
-    );
+  const checked = checkBaseUrl(baseUrl);
+  if (typeof checked === 'string') {
+    throw new AsrProtocolError('ASR_INVALID_OPTIONS', `url: ${checked}`, {
+      issues: [{ path: 'url', message: checked }],
+    });
   }
-  if (!['ws:', 'wss:', 'http:', 'https:'].includes(url.protocol)) {
-    throw new AsrProtocolError(
-      'ASR_INVALID_OPTIONS',
-      `url: scheme must be ws, wss, http or https (got ${url.protocol.slice(0, -1)})`,
-      { issues: [{ path: 'url', message: 'scheme must be ws, wss, http or https' }] },
-    );
-  }
+  const url = checked;
   if (!isAsrEndpoint(endpoint)) {
     throw new AsrProtocolError(
       'ASR_INVALID_OPTIONS',

@@ -353,6 +353,61 @@ describe('malformed input', () => {
     expect(codeOf(() => decodeFrame(frame, { maxPayloadBytes: 1024 }))).toBe('ASR_FRAME_TOO_LARGE');
   });
 
+  it('on request keeps a payload that is flagged gzip but does not inflate, with the reason', () => {
+    // A proxy's error page sent as a response flagged JSON + gzip, last, sequence 7.
+    const html = utf8('<html>502 Bad Gateway</html>');
+    const bytes = new Uint8Array([
+      ...hex('11 93 11 00 00000007'),
+      ...hex(html.byteLength.toString(16).padStart(8, '0')),
+      ...html,
+    ]);
+    // decodeFrame and the default envelope decoding still refuse it.
+    expect(codeOf(() => decodeFrame(bytes))).toBe('ASR_FRAME_BAD_GZIP');
+    expect(codeOf(() => decodeFrameEnvelope(bytes))).toBe('ASR_FRAME_BAD_GZIP');
+    const envelope = decodeFrameEnvelope(bytes, { badGzip: 'keep' });
+    expect(envelope).toMatchObject({
+      type: 'full-server-response',
+      flags: 3,
+      sequence: 7,
+      compression: 'gzip',
+      payload: html,
+    });
+    expect(envelope.gzipError).toMatchObject({ code: 'ASR_FRAME_BAD_GZIP' });
+    // A good gzip payload carries no gzipError; a bomb is still refused.
+    const good = encodeFrame({
+      type: 'full-server-response',
+      flags: 0,
+      serialization: 'json',
+      compression: 'gzip',
+      payload: { a: 1 },
+    });
+    expect(decodeFrameEnvelope(good, { badGzip: 'keep' }).gzipError).toBeUndefined();
+    const bomb = encodeFrame({
+      type: 'full-server-response',
+      flags: 0,
+      serialization: 'none',
+      compression: 'none',
+      payload: gzipSync(new Uint8Array(4096)),
+    });
+    bomb[2] = 0x11;
+    expect(
+      codeOf(() => decodeFrameEnvelope(bomb, { badGzip: 'keep', maxPayloadBytes: 1024 })),
+    ).toBe('ASR_FRAME_TOO_LARGE');
+    expect(codeOf(() => decodeFrameEnvelope(bytes, { badGzip: 'maybe' as 'keep' }))).toBe(
+      'ASR_INVALID_OPTIONS',
+    );
+  });
+
+  it('refuses a maxPayloadBytes that is not a positive integer', () => {
+    const bytes = hex('11 90 10 00 00000002 7b7d');
+    for (const maxPayloadBytes of [0, -1, Number.NaN, 1.5, Number.POSITIVE_INFINITY]) {
+      expect(
+        codeOf(() => decodeFrame(bytes, { maxPayloadBytes })),
+        String(maxPayloadBytes),
+      ).toBe('ASR_INVALID_OPTIONS');
+    }
+  });
+
   it('returns the inflated payload up to the limit', () => {
     const audio = new Uint8Array(4096).fill(3);
     const bytes = encodeFrame({
@@ -436,6 +491,20 @@ describe('encoding refuses inconsistent frames', () => {
     ['a fractional sequence', { ...base, flags: 1, sequence: 1.5 }],
     ['flags 4', { ...base, flags: 4 }],
     ['an unknown type', { ...base, type: 'ack', flags: 0 }],
+    // Names every plain object inherits must not pass for a message type.
+    ['type "constructor"', { ...base, type: 'constructor', flags: 0 }],
+    ['type "toString"', { ...base, type: 'toString', flags: 0 }],
+    ['type "__proto__"', { ...base, type: '__proto__', flags: 0 }],
+    [
+      'JSON whose toJSON() yields nothing',
+      {
+        ...base,
+        type: 'full-client-request',
+        serialization: 'json',
+        flags: 0,
+        payload: { toJSON: () => undefined },
+      },
+    ],
     [
       'bytes where JSON is declared',
       { ...base, type: 'full-client-request', serialization: 'json', flags: 0 },

@@ -119,6 +119,22 @@ export interface DecodeFrameOptions {
   maxPayloadBytes?: number;
 }
 
+/**
+ * Options of {@link decodeFrameEnvelope}: those of {@link decodeFrame}, plus what to do with a
+ * payload flagged gzip that does not inflate.
+ */
+export interface DecodeFrameEnvelopeOptions extends DecodeFrameOptions {
+  /**
+   * `throw` (default): `ASR_FRAME_BAD_GZIP`, as {@link decodeFrame} does. `keep`: return the
+   * envelope with the payload as received (still `compression: 'gzip'`) and the error in
+   * `gzipError`, so a caller that must not fail on one bad payload (the streaming client, which
+   * ignores and counts it — backend spec §7.1) still sees the frame's flags and sequence. Error
+   * frames always keep their message (their service code is what matters). A payload inflating
+   * past `maxPayloadBytes` is refused either way.
+   */
+  badGzip?: 'throw' | 'keep';
+}
+
 /** Default cap on a payload's size, compressed or inflated: 16 MiB. */
 export const DEFAULT_MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
 
@@ -143,6 +159,11 @@ export interface FrameEnvelope {
   compression: Compression;
   payload: Uint8Array;
   errorCode?: number;
+  /**
+   * With `badGzip: 'keep'`: why the payload, flagged gzip, could not be inflated
+   * (`ASR_FRAME_BAD_GZIP`); `payload` then holds the bytes as received.
+   */
+  gzipError?: AsrProtocolError;
 }
 
 function truncated(what: string, needed: number, length: number, offset: number): AsrProtocolError {
@@ -150,6 +171,16 @@ function truncated(what: string, needed: number, length: number, offset: number)
     'ASR_FRAME_TRUNCATED',
     `frame truncated: ${what} needs bytes ${offset}..${offset + needed - 1} but the frame has ${length} bytes`,
     { offset },
+  );
+}
+
+function decodeOptionsError(path: string, message: string): AsrProtocolError {
+  return new AsrProtocolError(
+    'ASR_INVALID_OPTIONS',
+    `invalid decode options: ${path}: ${message}`,
+    {
+      issues: [{ path, message }],
+    },
   );
 }
 
@@ -175,13 +206,21 @@ function inflate(payload: Uint8Array, maxPayloadBytes: number, offset: number): 
 
 /**
  * Decodes a frame's envelope (header, sequence, sizes) and inflates its payload, without
- * interpreting the payload. Throws `AsrProtocolError` on any malformed input.
+ * interpreting the payload. Throws `AsrProtocolError` on any malformed input; see
+ * {@link DecodeFrameEnvelopeOptions.badGzip} for a payload that claims gzip but is not.
  */
 export function decodeFrameEnvelope(
   bytes: Uint8Array,
-  options: DecodeFrameOptions = {},
+  options: DecodeFrameEnvelopeOptions = {},
 ): FrameEnvelope {
   const maxPayloadBytes = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
+  if (!Number.isSafeInteger(maxPayloadBytes) || maxPayloadBytes <= 0) {
+    throw decodeOptionsError('maxPayloadBytes', 'must be a positive integer');
+  }
+  const badGzip = options.badGzip ?? 'throw';
+  if (badGzip !== 'throw' && badGzip !== 'keep') {
+    throw decodeOptionsError('badGzip', "must be 'throw' or 'keep'");
+  }
   const length = bytes.byteLength;
   if (length < 4) throw truncated('the 4-byte header', 4, length, 0);
   const view = new DataView(bytes.buffer, bytes.byteOffset, length);
@@ -280,17 +319,19 @@ export function decodeFrameEnvelope(
   }
   const compression: Compression = compressionBits === 1 ? 'gzip' : 'none';
   let payload = bytes.subarray(offset, offset + size);
+  let gzipError: AsrProtocolError | undefined;
   if (compression === 'gzip' && size > 0) {
-    if (type === 'error') {
-      // The code is what matters in an error frame; a message that claims gzip but is plain text
-      // is kept as it is rather than losing the service code.
-      try {
-        payload = inflate(payload, maxPayloadBytes, offset);
-      } catch {
-        // keep the raw message
-      }
-    } else {
+    try {
       payload = inflate(payload, maxPayloadBytes, offset);
+    } catch (error) {
+      const failure = error as AsrProtocolError;
+      // The code is what matters in an error frame: a message that claims gzip but is plain
+      // text is kept as it is rather than losing the service code. Other frames keep their raw
+      // payload only when asked to. A payload past the size limit is never kept.
+      if (failure.code !== 'ASR_FRAME_BAD_GZIP' || (type !== 'error' && badGzip === 'throw')) {
+        throw failure;
+      }
+      if (type !== 'error') gzipError = failure;
     }
   }
   const envelope: FrameEnvelope = {
@@ -302,6 +343,7 @@ export function decodeFrameEnvelope(
   };
   if (sequence !== undefined) envelope.sequence = sequence;
   if (errorCode !== undefined) envelope.errorCode = errorCode;
+  if (gzipError !== undefined) envelope.gzipError = gzipError;
   return envelope;
 }
 
@@ -357,7 +399,9 @@ function rawFrameInfo(envelope: FrameEnvelope): RawFrameInfo {
  * `ASR_FRAME_TRAILING_BYTES`, `ASR_FRAME_BAD_VERSION`, `ASR_FRAME_BAD_HEADER_SIZE`,
  * `ASR_FRAME_UNKNOWN_TYPE`, `ASR_FRAME_BAD_FLAGS`, `ASR_FRAME_BAD_SERIALIZATION`,
  * `ASR_FRAME_BAD_COMPRESSION`, `ASR_FRAME_BAD_GZIP`, `ASR_FRAME_TOO_LARGE`, `ASR_PAYLOAD_EMPTY`,
- * `ASR_PAYLOAD_NOT_JSON`.
+ * `ASR_PAYLOAD_NOT_JSON`; `ASR_INVALID_OPTIONS` for a `maxPayloadBytes` that is not a positive
+ * integer. To read a frame whose gzip payload does not inflate, use {@link decodeFrameEnvelope}
+ * with `badGzip: 'keep'`.
  *
  * @example
  * const frame = decodeFrame(bytes);
@@ -366,7 +410,10 @@ function rawFrameInfo(envelope: FrameEnvelope): RawFrameInfo {
  * }
  */
 export function decodeFrame(bytes: Uint8Array, options: DecodeFrameOptions = {}): AsrFrame {
-  const envelope = decodeFrameEnvelope(bytes, options);
+  const envelope = decodeFrameEnvelope(bytes, {
+    ...(options.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: options.maxPayloadBytes }),
+    badGzip: 'throw',
+  });
   const common: FrameCommon = { flags: envelope.flags, compression: envelope.compression };
   if (envelope.sequence !== undefined) common.sequence = envelope.sequence;
   switch (envelope.type) {
@@ -423,7 +470,7 @@ function payloadBytes(frame: AsrFrame): Uint8Array {
   ) {
     throw invalid(`${frame.type} payload must be a JSON object when the serialization is json`);
   }
-  let text: string;
+  let text: string | undefined;
   try {
     text = JSON.stringify(payload);
   } catch (error) {
@@ -432,6 +479,10 @@ function payloadBytes(frame: AsrFrame): Uint8Array {
       `cannot encode frame: payload is not serializable as JSON: ${(error as Error).message}`,
       { cause: error },
     );
+  }
+  // `toJSON()` may yield undefined: that would go out as an empty payload, which is not JSON.
+  if (typeof text !== 'string' || !text.startsWith('{')) {
+    throw invalid(`${frame.type} payload must serialize to a JSON object`);
   }
   return utf8Encoder.encode(text);
 }
@@ -449,8 +500,11 @@ function payloadBytes(frame: AsrFrame): Uint8Array {
  * });
  */
 export function encodeFrame(frame: AsrFrame): Uint8Array {
+  // Own properties only: `constructor`, `toString`, … are on every object's prototype.
+  if (typeof frame.type !== 'string' || !Object.hasOwn(MESSAGE_TYPES, frame.type)) {
+    throw invalid(`unknown type ${JSON.stringify(frame.type)}`);
+  }
   const typeCode = MESSAGE_TYPES[frame.type];
-  if (typeCode === undefined) throw invalid(`unknown type ${JSON.stringify(frame.type)}`);
   const { flags, sequence } = frame;
   if (!Number.isInteger(flags) || flags < 0 || flags > 0b0011) {
     throw invalid(`flags must be 0b0000 to 0b0011 (got ${String(flags)})`);

@@ -35,6 +35,7 @@ export type {
   AsrFrame,
   AudioOnlyRequestFrame,
   Compression,
+  DecodeFrameEnvelopeOptions,
   DecodeFrameOptions,
   ErrorFrame,
   FrameEnvelope,

@@ -18,14 +18,15 @@ export const ASR_SERVICE_CODES = {
   SERVER_BUSY: 55000031,
 } as const;
 
-const MEANINGS: Record<number, string> = {
-  20000000: 'success',
-  45000001: 'invalid request parameters',
-  45000002: 'empty audio',
-  45000081: 'timeout waiting for packets',
-  45000151: 'audio format incorrect',
-  55000031: 'server busy',
-};
+// A Map, not an object literal: a lookup never finds `constructor` or `toString`.
+const MEANINGS = new Map<number, string>([
+  [20000000, 'success'],
+  [45000001, 'invalid request parameters'],
+  [45000002, 'empty audio'],
+  [45000081, 'timeout waiting for packets'],
+  [45000151, 'audio format incorrect'],
+  [55000031, 'server busy'],
+]);
 
 /** True for the 550xxxxx family (internal service errors, including 55000031 busy). */
 function isInternal(code: number): boolean {
@@ -37,7 +38,9 @@ function isInternal(code: number): boolean {
  * `'internal service error'` for any other 550xxxxx; `'unknown service code'` otherwise.
  */
 export function describeServiceCode(code: number): string {
-  return MEANINGS[code] ?? (isInternal(code) ? 'internal service error' : 'unknown service code');
+  return (
+    MEANINGS.get(code) ?? (isInternal(code) ? 'internal service error' : 'unknown service code')
+  );
 }
 
 /** Whether a new connection with the same request can succeed after this service code (see {@link ASR_SERVICE_CODES}). */

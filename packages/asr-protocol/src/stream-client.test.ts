@@ -414,6 +414,36 @@ describe('iteration', () => {
     expect(types.slice(-3)).toEqual(['state-change', 'error', 'end']);
   });
 
+  it('answers concurrent next() calls in order, none left pending', async () => {
+    const server = await startServer();
+    const stream = await connect(server, { endpoint: 'bigmodel' });
+    const events = record(stream);
+    const iterator = stream[Symbol.asyncIterator]();
+    const first = iterator.next();
+    const second = iterator.next();
+    const third = iterator.next();
+    await sendAll(stream, lecture.subarray(0, 32 * 1000));
+    await stream.finish();
+    const results = await Promise.all([first, second, third]);
+    expect(results.map((result) => result.done)).toEqual([false, false, false]);
+    // The stream's first three events, each once, in order.
+    expect(results.map((result) => result.value)).toEqual(events.slice(0, 3));
+    // After the end, every waiting and later call finishes.
+    for (;;) if ((await iterator.next()).done) break;
+    const late = await Promise.all([iterator.next(), iterator.next()]);
+    expect(late.map((result) => result.done)).toEqual([true, true]);
+  });
+
+  it('finishes every pending next() when the consumer returns early', async () => {
+    const server = await startServer({ faults: [{ type: 'silence', at: { afterRequest: true } }] });
+    const stream = await connect(server);
+    const iterator = stream[Symbol.asyncIterator]();
+    const pending = [iterator.next(), iterator.next()];
+    await iterator.return?.();
+    expect((await Promise.all(pending)).map((result) => result.done)).toEqual([true, true]);
+    stream.close();
+  });
+
   it('stops early when the loop breaks, leaving the stream running', async () => {
     const server = await startServer();
     const stream = await connect(server, { endpoint: 'bigmodel' });
@@ -452,6 +482,46 @@ describe('ignored payloads', () => {
     ).toEqual(['empty', 'not-json', 'not-json', 'invalid']);
   });
 
+  it('ignores and counts a response flagged gzip whose payload is not gzip (a proxy page)', async () => {
+    const page = new TextEncoder().encode('<html>502 Bad Gateway</html>');
+    const server = await startServer({
+      faults: [{ type: 'raw', bytes: gzipFlaggedResponse(0b0000, page), at: { afterPackets: 2 } }],
+    });
+    const stream = await connect(server);
+    const events = record(stream);
+    await sendAll(stream, lecture);
+    const result = await stream.finish();
+    expect(result.utterances).toHaveLength(2);
+    expect(result.stats.ignoredPayloads).toMatchObject({ notJson: 1 });
+    const ignored = events.filter((event) => event.type === 'payload-ignore');
+    expect(ignored).toMatchObject([
+      { reason: 'not-json', last: false, detail: expect.stringMatching(/gzip/) },
+    ]);
+  });
+
+  it('ends normally when the final response is flagged gzip but is not gzip', async () => {
+    const page = new TextEncoder().encode('<html>502 Bad Gateway</html>');
+    const server = await startServer({
+      faults: [
+        { type: 'silence', at: { onLastPacket: true } },
+        { type: 'raw', bytes: gzipFlaggedResponse(0b0011, page, 9), at: { onLastPacket: true } },
+      ],
+    });
+    const stream = await connect(server, { endpoint: 'bigmodel' });
+    const events = record(stream);
+    await sendAll(stream, lecture.subarray(0, 32 * 3000));
+    const result = await stream.finish();
+    expect(result.response).toBeUndefined();
+    expect(result.utterances.map((utterance) => utterance.text)).toEqual(['Good morning, class.']);
+    expect(result.stats.ignoredPayloads.notJson).toBe(1);
+    expect(events.find((event) => event.type === 'payload-ignore')).toMatchObject({
+      reason: 'not-json',
+      last: true,
+      sequence: 9,
+    });
+    expect(stream.state).toBe('closed');
+  });
+
   it('ignores an error frame carrying 20000000 (success)', async () => {
     const server = await startServer({
       faults: [{ type: 'raw', bytes: errorFrame(20000000, 'OK'), at: { afterPackets: 1 } }],
@@ -476,6 +546,18 @@ describe('ignored payloads', () => {
     expect(stream.state).toBe('closed');
   });
 });
+
+// A full server response flagged JSON + gzip whose payload is `body` as it is (not gzipped).
+function gzipFlaggedResponse(flags: number, body: Uint8Array, sequence?: number): Uint8Array {
+  const head = sequence === undefined ? 8 : 12;
+  const bytes = new Uint8Array(head + body.byteLength);
+  const view = new DataView(bytes.buffer);
+  view.setUint32(0, 0x11901100 | (flags << 16));
+  if (sequence !== undefined) view.setInt32(4, sequence);
+  view.setUint32(head - 4, body.byteLength);
+  bytes.set(body, head);
+  return bytes;
+}
 
 function errorFrame(code: number, message: string): Uint8Array {
   const text = new TextEncoder().encode(message);
@@ -583,9 +665,47 @@ describe('connection faults', () => {
     await sendAll(stream, lecture.subarray(0, 6400 * 4));
     const failure = await rejection(stream.finish());
     expect(failure).toMatchObject({ code: 'ASR_FINISH_TIMEOUT', retryable: true });
-    expect(failure.message).toBe('no final response within 300 ms of the last packet');
+    expect(failure.message).toBe('no final response within 300 ms of finish()');
     expect(events.at(-1)).toMatchObject({ type: 'end', state: 'failed' });
     expect(server.connections[0]?.lastPacketReceived).toBe(true);
+  });
+
+  it('times out finish() from when it is called, even while the server stops reading; pending sends fail too', async () => {
+    const server = await startServer({
+      faults: [{ type: 'stop-reading', at: { afterRequest: true } }],
+    });
+    const stream = await connect(server, { compression: 'none' });
+    // Far more than the socket buffers hold: the writes back up and never complete.
+    const packet = new Uint8Array(64 * 1024).fill(1);
+    const sends = Array.from({ length: 400 }, () => stream.sendAudio(packet));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stream.stats.audioBytesQueued).toBeGreaterThan(0);
+    const failure = await rejection(stream.finish({ timeoutMs: 500 }));
+    expect(failure).toMatchObject({ code: 'ASR_FINISH_TIMEOUT', retryable: true });
+    expect(failure.message).toBe('no final response within 500 ms of finish()');
+    expect(stream.state).toBe('failed');
+    const outcomes = await Promise.allSettled(sends);
+    const rejected = outcomes.filter((outcome) => outcome.status === 'rejected');
+    expect(rejected.length).toBeGreaterThan(0);
+    for (const outcome of rejected) {
+      expect((outcome as PromiseRejectedResult).reason).toMatchObject({
+        code: 'ASR_FINISH_TIMEOUT',
+      });
+    }
+  }, 20_000);
+
+  it('refuses a finish timeout that is not a positive number of ms, and stays usable', async () => {
+    const server = await startServer();
+    const stream = await connect(server);
+    await sendAll(stream, lecture.subarray(0, 6400));
+    for (const timeoutMs of [-5, 0, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '100']) {
+      const failure = await rejection(stream.finish({ timeoutMs: timeoutMs as number }));
+      expect(failure.code, String(timeoutMs)).toBe('ASR_INVALID_OPTIONS');
+      expect(failure.message).toMatch(/timeoutMs/);
+    }
+    expect((await rejection(stream.finish(null as never))).code).toBe('ASR_INVALID_OPTIONS');
+    expect(stream.state).toBe('streaming');
+    expect((await stream.finish({ timeoutMs: 5000 })).utterances.length).toBeGreaterThan(0);
   });
 
   it('takes a per-call finish timeout', async () => {
@@ -743,12 +863,45 @@ describe('refused before anything is sent', () => {
     [{ url: 'ftp://example.com' }, 'url: scheme must be ws, wss, http or https'],
     [{ url: 'not a url' }, 'url: not a valid URL'],
     [{ finishTimeoutMs: -1 }, 'finishTimeoutMs: must be a positive number'],
+    [{ handshakeTimeoutMs: 2 ** 31 }, 'handshakeTimeoutMs: must be a positive number'],
+    [{ appKey: '中文' }, 'appKey: must be visible ASCII'],
+    [{ appKey: 'kéy' }, 'appKey: must be visible ASCII'],
+    [{ accessKey: 'key\r\nX-Evil: 1' }, 'accessKey: must be visible ASCII'],
+    [{ resourceId: 'volc bigasr\n' }, 'resourceId: must be visible ASCII'],
+    [{ connectId: 'id\u0000' }, 'connectId: must be visible ASCII'],
+    [{ url: 'ws://example.com/#fragment' }, 'url: must not have a #fragment'],
+    [{ url: 42 as unknown as string }, 'url: must be a string'],
   ])('bad options %j', async (options, message) => {
     const server = await startServer();
     const failure = await rejection(connect(server, options));
     expect(failure.code).toBe('ASR_INVALID_OPTIONS');
     expect(failure.message).toContain(message);
     expect(server.refusals).toHaveLength(0);
+  });
+});
+
+describe('refused before anything is sent: what the message leaves out', () => {
+  it('never echoes a key in the error message', async () => {
+    const server = await startServer();
+    const failure = await rejection(connect(server, { accessKey: 'sécret-value' }));
+    expect(failure.code).toBe('ASR_INVALID_OPTIONS');
+    expect(failure.message).not.toContain('sécret');
+    expect(failure.message).toContain('character 2');
+  });
+
+  it('wraps a WebSocket constructor that throws in a coded error', async () => {
+    const server = await startServer();
+    class Throwing {
+      constructor() {
+        throw new SyntaxError('proxy agent refused the URL');
+      }
+    }
+    const failure = await rejection(
+      connect(server, { WebSocket: Throwing as unknown as WebSocketConstructor }),
+    );
+    expect(failure).toMatchObject({ code: 'ASR_CONNECTION_FAILED', retryable: false });
+    expect(failure.message).toMatch(/proxy agent refused the URL/);
+    expect(failure.cause).toBeInstanceOf(SyntaxError);
   });
 });
 

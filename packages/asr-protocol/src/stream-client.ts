@@ -12,7 +12,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
-import { type AsrEndpoint, DEFAULT_ASR_BASE_URL, endpointUrl, isAsrEndpoint } from './endpoints.ts';
+import {
+  type AsrEndpoint,
+  checkBaseUrl,
+  DEFAULT_ASR_BASE_URL,
+  endpointUrl,
+  isAsrEndpoint,
+} from './endpoints.ts';
 import { type AsrIssue, AsrProtocolError, isAsrProtocolError } from './errors.ts';
 import {
   type Compression,
@@ -105,7 +111,10 @@ export interface AsrStreamOptions {
   sequenceNumbers?: boolean;
   /** Time allowed for the WebSocket handshake. Default 10 000 ms. */
   handshakeTimeoutMs?: number;
-  /** Time allowed, after the last packet is sent, for the final response. Default 15 000 ms. */
+  /**
+   * Time allowed from `finish()` for the queued audio to be written and the final response to
+   * arrive. Default 15 000 ms.
+   */
   finishTimeoutMs?: number;
   /** Largest response payload accepted (compressed or inflated). Default 16 MiB. */
   maxPayloadBytes?: number;
@@ -135,7 +144,10 @@ export interface AsrStreamStats {
   ignoredPayloads: {
     /** Payload of zero bytes. */
     empty: number;
-    /** Payload that is not a JSON object (bad UTF-8, bad JSON, or JSON but not an object). */
+    /**
+     * Payload that is not a JSON object: bad UTF-8, bad JSON, JSON but not an object, or flagged
+     * gzip but not inflatable (e.g. a proxy's HTML page).
+     */
     notJson: number;
     /** A JSON object that does not fit the response schema (e.g. `result.text` not a string). */
     invalid: number;
@@ -256,12 +268,61 @@ function optionsError(issues: AsrIssue[]): AsrProtocolError {
   );
 }
 
-function checkOptions(options: AsrStreamOptions): void {
+// setTimeout takes at most 2^31 - 1 ms; a longer delay fires at once (Node warns and uses 1 ms).
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/**
+ * What is wrong with a value sent as an HTTP header, or undefined. Header values must be visible
+ * ASCII (spaces only inside): Node refuses line breaks and characters past U+00FF with a plain
+ * TypeError, and silently sends Latin-1 for the rest, which the service would read differently.
+ * The value itself is never quoted: these are credentials.
+ */
+function headerValueProblem(value: string): string | undefined {
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index);
+    const edge = index === 0 || index === value.length - 1;
+    if (code === 0x20 && !edge) continue;
+    if (code > 0x20 && code < 0x7f) continue;
+    const what =
+      code === 0x0d || code === 0x0a
+        ? 'a line break'
+        : code === 0x20 || code === 0x09
+          ? 'a space at an end'
+          : code < 0x20 || code === 0x7f
+            ? 'a control character'
+            : 'a non-ASCII character';
+    return `must be visible ASCII (a header value); found ${what} at character ${index + 1}`;
+  }
+  return undefined;
+}
+
+function checkTimeout(value: unknown): boolean {
+  return (
+    typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMEOUT_MS
+  );
+}
+
+/**
+ * Checks stream options as {@link connectAsrStream} does, without connecting; throws
+ * `ASR_INVALID_OPTIONS` listing every problem. Internal (the CLI checks its arguments with it).
+ */
+export function checkStreamOptions(options: AsrStreamOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw optionsError([{ path: '(options)', message: 'must be an object' }]);
+  }
   const issues: AsrIssue[] = [];
   for (const key of ['appKey', 'accessKey', 'resourceId'] as const) {
     const value = options[key] as unknown;
-    if (typeof value !== 'string' || value.trim() === '')
+    if (typeof value !== 'string' || value.trim() === '') {
       issues.push({ path: key, message: 'must be a non-empty string' });
+      continue;
+    }
+    const problem = headerValueProblem(value);
+    if (problem !== undefined) issues.push({ path: key, message: problem });
+  }
+  if (options.url !== undefined) {
+    const url = checkBaseUrl(options.url);
+    if (typeof url === 'string') issues.push({ path: 'url', message: url });
   }
   if (options.endpoint !== undefined && !isAsrEndpoint(options.endpoint)) {
     issues.push({
@@ -269,11 +330,13 @@ function checkOptions(options: AsrStreamOptions): void {
       message: 'must be bigmodel, bigmodel_async or bigmodel_nostream',
     });
   }
-  if (
-    options.connectId !== undefined &&
-    (typeof options.connectId !== 'string' || options.connectId === '')
-  ) {
-    issues.push({ path: 'connectId', message: 'must be a non-empty string' });
+  if (options.connectId !== undefined) {
+    if (typeof options.connectId !== 'string' || options.connectId === '') {
+      issues.push({ path: 'connectId', message: 'must be a non-empty string' });
+    } else {
+      const problem = headerValueProblem(options.connectId);
+      if (problem !== undefined) issues.push({ path: 'connectId', message: problem });
+    }
   }
   if (
     options.compression !== undefined &&
@@ -282,13 +345,56 @@ function checkOptions(options: AsrStreamOptions): void {
   ) {
     issues.push({ path: 'compression', message: 'must be gzip or none' });
   }
-  for (const key of ['handshakeTimeoutMs', 'finishTimeoutMs', 'maxPayloadBytes'] as const) {
-    const value = options[key];
-    if (value !== undefined && (!Number.isFinite(value) || value <= 0)) {
-      issues.push({ path: key, message: 'must be a positive number' });
+  for (const key of ['handshakeTimeoutMs', 'finishTimeoutMs'] as const) {
+    if (options[key] !== undefined && !checkTimeout(options[key])) {
+      issues.push({
+        path: key,
+        message: `must be a positive number of ms, at most ${MAX_TIMEOUT_MS}`,
+      });
     }
   }
+  const maxPayloadBytes = options.maxPayloadBytes;
+  if (
+    maxPayloadBytes !== undefined &&
+    (!Number.isSafeInteger(maxPayloadBytes) || maxPayloadBytes <= 0)
+  ) {
+    issues.push({ path: 'maxPayloadBytes', message: 'must be a positive number (an integer)' });
+  }
+  if (options.sequenceNumbers !== undefined && typeof options.sequenceNumbers !== 'boolean') {
+    issues.push({ path: 'sequenceNumbers', message: 'must be a boolean' });
+  }
+  const signal = options.signal as unknown;
+  if (
+    signal !== undefined &&
+    (typeof signal !== 'object' ||
+      signal === null ||
+      typeof (signal as AbortSignal).addEventListener !== 'function' ||
+      typeof (signal as AbortSignal).aborted !== 'boolean')
+  ) {
+    issues.push({ path: 'signal', message: 'must be an AbortSignal' });
+  }
+  if (options.WebSocket !== undefined && typeof options.WebSocket !== 'function') {
+    issues.push({ path: 'WebSocket', message: 'must be a WebSocket constructor' });
+  }
   if (issues.length > 0) throw optionsError(issues);
+}
+
+// The options are checked before, so a constructor that still throws (an injected one, a proxy
+// agent, a future `ws` check) is a connection failure, reported like any other.
+function openSocket(
+  Socket: WebSocketConstructor,
+  url: string,
+  options: WebSocketLikeOptions,
+): WebSocketLike {
+  try {
+    return new Socket(url, options);
+  } catch (error) {
+    throw new AsrProtocolError(
+      'ASR_CONNECTION_FAILED',
+      `cannot open a WebSocket to ${url}: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
 }
 
 function toBytes(data: Buffer | ArrayBuffer | Buffer[]): Uint8Array {
@@ -326,6 +432,8 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
   #bytesPerMs: number | undefined;
   #listeners = new Map<AsrStreamEventType, Set<(event: AsrStreamEvent) => void>>();
   #queue: QueueItem[] = [];
+  /** Settles of the frame being written (taken off `#queue`, not yet acknowledged by the socket). */
+  #inFlight: Settle[] = [];
   #pumping = false;
   #nextSequence = 1;
   #lastQueued = false;
@@ -373,7 +481,7 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
     }
     this.#queue.push({ kind: 'request', payload: options.request as unknown as JsonObject });
     const Socket = options.WebSocket ?? (WebSocket as unknown as WebSocketConstructor);
-    this.#socket = new Socket(this.url, {
+    this.#socket = openSocket(Socket, this.url, {
       headers: {
         'X-Api-App-Key': options.appKey,
         'X-Api-Access-Key': options.accessKey,
@@ -456,13 +564,34 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
   /**
    * Sends the last packet after all queued audio (the last queued packet itself carries the
    * "last" flag; with nothing queued an empty last packet is sent), then resolves with the final
-   * result once the final response arrives. Rejects with `ASR_FINISH_TIMEOUT` when it does not
-   * come within `timeoutMs` (default: the stream's `finishTimeoutMs`) of the last packet, or with
-   * the stream's failure. Calling it again returns the same promise.
+   * result once the final response arrives. The deadline, `timeoutMs` (default: the stream's
+   * `finishTimeoutMs`), runs from this call and covers both writing the queued audio and the
+   * final response: past it the stream fails with `ASR_FINISH_TIMEOUT`, and so do the
+   * `sendAudio()` promises still pending (a server that stopped reading cannot hang them).
+   * Rejects with the stream's failure otherwise, or with `ASR_INVALID_OPTIONS` (nothing sent)
+   * when `timeoutMs` is not a positive number of ms. Calling it again returns the same promise.
    */
   finish(options: { timeoutMs?: number } = {}): Promise<AsrFinalResult> {
     if (this.#finishPromise !== undefined) return this.#finishPromise;
-    if (options.timeoutMs !== undefined) this.#finishTimeoutMs = options.timeoutMs;
+    const timeoutMs = (options as { timeoutMs?: unknown } | null)?.timeoutMs;
+    if (typeof options !== 'object' || options === null) {
+      return this.#handled(
+        Promise.reject(optionsError([{ path: 'finish options', message: 'must be an object' }])),
+      );
+    }
+    if (timeoutMs !== undefined && !checkTimeout(timeoutMs)) {
+      return this.#handled(
+        Promise.reject(
+          optionsError([
+            {
+              path: 'timeoutMs',
+              message: `must be a positive number of ms, at most ${MAX_TIMEOUT_MS} (got ${String(timeoutMs)})`,
+            },
+          ]),
+        ),
+      );
+    }
+    if (timeoutMs !== undefined) this.#finishTimeoutMs = timeoutMs as number;
     if (this.#result !== undefined) {
       this.#finishPromise = Promise.resolve(this.#result);
     } else if (this.#error !== undefined) {
@@ -476,6 +605,7 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
       this.#lastQueued = true;
       this.#queue.push({ kind: 'last', settle: { resolve: () => {}, reject: () => {} } });
       this.#setState('finishing');
+      this.#startFinishTimer();
       this.#pump();
     }
     return this.#finishPromise;
@@ -494,15 +624,25 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
 
   /**
    * Iterates every event from now on, `error` and `end` included; the iteration finishes after
-   * `end`. Each iterator has its own buffer, so a slow consumer loses nothing.
+   * `end`. Each iterator has its own buffer, so a slow consumer loses nothing; concurrent
+   * `next()` calls each get the next event, in call order.
    */
   [Symbol.asyncIterator](): AsyncIterator<AsrStreamEvent> {
     const buffer: AsrStreamEvent[] = [];
-    let wake: (() => void) | undefined;
+    // `next()` calls not yet answered, oldest first: each gets its own event, in order.
+    const waiters: Array<(result: IteratorResult<AsrStreamEvent>) => void> = [];
     let finished = this.#state === 'closed' || this.#state === 'failed';
     const unsubscribe: Array<() => void> = [];
     const stop = () => {
-      for (const off of unsubscribe) off();
+      for (const off of unsubscribe.splice(0)) off();
+    };
+    const answer = () => {
+      while (waiters.length > 0) {
+        const event = buffer.shift();
+        if (event !== undefined) waiters.shift()?.({ done: false, value: event });
+        else if (finished) waiters.shift()?.({ done: true, value: undefined });
+        else return;
+      }
     };
     if (!finished) {
       for (const type of ASR_STREAM_EVENT_TYPES) {
@@ -513,27 +653,22 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
               finished = true;
               stop();
             }
-            wake?.();
+            answer();
           }),
         );
       }
     }
     return {
-      next: async (): Promise<IteratorResult<AsrStreamEvent>> => {
-        while (buffer.length === 0 && !finished) {
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-          });
-          wake = undefined;
-        }
-        const value = buffer.shift();
-        return value === undefined ? { done: true, value: undefined } : { done: false, value };
-      },
+      next: (): Promise<IteratorResult<AsrStreamEvent>> =>
+        new Promise((resolve) => {
+          waiters.push(resolve);
+          answer();
+        }),
       return: async (): Promise<IteratorResult<AsrStreamEvent>> => {
         finished = true;
         buffer.length = 0;
         stop();
-        wake?.();
+        answer();
         return { done: true, value: undefined };
       },
     };
@@ -707,6 +842,8 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
         let last = item.kind === 'last';
         let audio: Uint8Array | undefined;
         const settles: Settle[] = [];
+        // Until written, the packet's promise is settled by `#end` too (a timeout, a close).
+        this.#inFlight = settles;
         if (item.kind === 'audio') {
           audio = item.audio;
           settles.push(item.settle);
@@ -745,11 +882,9 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
           if (this.#bytesPerMs !== undefined)
             this.#stats.audioMsSent = this.#stats.audioBytesSent / this.#bytesPerMs;
         }
+        this.#inFlight = [];
         for (const settle of settles) settle.resolve();
-        if (last) {
-          this.#startFinishTimer();
-          return;
-        }
+        if (last) return;
       }
     } finally {
       this.#pumping = false;
@@ -794,13 +929,12 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
   }
 
   #startFinishTimer(): void {
-    if (this.#state !== 'finishing' && this.#state !== 'streaming') return;
     this.#finishTimer = setTimeout(() => {
       this.#end(
         'failed',
         new AsrProtocolError(
           'ASR_FINISH_TIMEOUT',
-          `no final response within ${this.#finishTimeoutMs} ms of the last packet`,
+          `no final response within ${this.#finishTimeoutMs} ms of finish()`,
           { retryable: true, ...this.#logDetails() },
         ),
       );
@@ -812,7 +946,11 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
     this.#stats.framesReceived += 1;
     let envelope: FrameEnvelope;
     try {
-      envelope = decodeFrameEnvelope(bytes, { maxPayloadBytes: this.#maxPayloadBytes });
+      // A payload flagged gzip that does not inflate is kept, to be ignored and counted below.
+      envelope = decodeFrameEnvelope(bytes, {
+        maxPayloadBytes: this.#maxPayloadBytes,
+        badGzip: 'keep',
+      });
     } catch (error) {
       this.#end('failed', error as AsrProtocolError);
       return;
@@ -880,6 +1018,12 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
   #onResponse(envelope: FrameEnvelope): void {
     const last = flagsAreLast(envelope.flags);
     const sequence = envelope.sequence;
+    if (envelope.gzipError !== undefined) {
+      // E.g. a proxy's HTML error page sent with the gzip bit: unreadable, so not JSON.
+      this.#ignore('not-json', envelope.gzipError.message, sequence, last);
+      if (last) this.#complete(undefined);
+      return;
+    }
     let payload: JsonObject;
     try {
       // The server answers in the client's serialization; the payload is read as JSON whatever
@@ -956,6 +1100,7 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
     this.#signal?.removeEventListener('abort', this.#onAbort);
     if (this.#result === undefined) this.#error = reason;
     this.#setState(state);
+    for (const settle of this.#inFlight.splice(0)) settle.reject(reason);
     for (const item of this.#queue.splice(0)) {
       if (item.kind !== 'request') item.settle.reject(reason);
     }
@@ -964,7 +1109,10 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
     else this.#finishSettle?.reject(reason);
     if (wasConnecting) this.#opened.reject(reason);
     try {
-      if (this.#socket.readyState === 0) this.#socket.terminate();
+      // A peer that let the deadline pass may not be reading: a close handshake would wait
+      // for it (ws gives it 30 s), so the connection is dropped at once.
+      const unresponsive = reason.code === 'ASR_FINISH_TIMEOUT';
+      if (this.#socket.readyState === 0 || unresponsive) this.#socket.terminate();
       else if (this.#socket.readyState === 1) this.#socket.close(1000);
     } catch {
       // The socket is going away either way.
@@ -995,7 +1143,7 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
  * const { text } = await stream.finish();
  */
 export async function connectAsrStream(options: AsrStreamOptions): Promise<AsrStream> {
-  checkOptions(options);
+  checkStreamOptions(options);
   const endpoint = options.endpoint ?? 'bigmodel_async';
   const request = validateAsrRequest(options.request ?? DEFAULT_ASR_REQUEST, endpoint);
   const url = endpointUrl(options.url ?? DEFAULT_ASR_BASE_URL, endpoint);

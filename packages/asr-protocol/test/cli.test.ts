@@ -223,11 +223,37 @@ describe('bad arguments exit 2 with a clear message', () => {
       ['transcribe', 'a.wav', '--app-key', 'k'],
       'missing access key: pass --access-key or set STREAM_ASR_ACCESS_KEY',
     ],
+    [
+      ['transcribe', 'a.wav', '--url', 'ftp://example.com', ...keys],
+      '--url: scheme must be ws, wss, http or https (got ftp)',
+    ],
+    [
+      ['transcribe', 'a.wav', '--url', 'ws://example.com#x', ...keys],
+      '--url: must not have a #fragment',
+    ],
+    [
+      ['transcribe', 'a.wav', '--app-key', 'app', '--access-key', 'sé'],
+      '--access-key: must be visible ASCII (a header value); found a non-ASCII character at character 2',
+    ],
   ])('%j', async (args, message) => {
     const result = await run(args);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
     expect(result.stderr).toContain('Run "class-asr --help" for usage.');
+    expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('names the variable when a key from the environment cannot be sent', async () => {
+    const result = await run(['transcribe', LECTURE], {
+      STREAM_ASR_APP_KEY: '中',
+      STREAM_ASR_ACCESS_KEY: 'secret',
+      STREAM_ASR_URL: 'ws://127.0.0.1:9',
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      'STREAM_ASR_APP_KEY: must be visible ASCII (a header value); found a non-ASCII character',
+    );
+    expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });
 

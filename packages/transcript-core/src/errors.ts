@@ -49,3 +49,29 @@ export function isTranscriptCoreError(error: unknown): error is TranscriptCoreEr
     typeof (error as { code?: unknown }).code === 'string'
   );
 }
+
+/**
+ * An options argument: `undefined` (→ `{}`) or a plain object; anything else is refused with
+ * `TRANSCRIPT_INVALID_ARGUMENT`, `where` naming it (e.g. `TranscriptPipeline: merge`).
+ */
+export function checkOptions<T extends object>(value: T | undefined, where: string): Partial<T> {
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new TranscriptCoreError(
+      'TRANSCRIPT_INVALID_ARGUMENT',
+      `${where} must be an object, got ${describeValue(value)}`,
+    );
+  }
+  return value;
+}
+
+/** A short, safe rendering of a value for an error message. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'function') return 'a function';
+  return String(value);
+}

@@ -134,6 +134,13 @@ describe('loadKeywordsFile / saveKeywordsFile', () => {
     ]);
   });
 
+  it('rejects options that are not an object with a coded error', async () => {
+    await expect(loadKeywordsFile(join(folder, 'k.txt'), null as never)).rejects.toMatchObject({
+      code: 'TRANSCRIPT_INVALID_ARGUMENT',
+      message: 'loadKeywordsFile: options must be an object, got null',
+    });
+  });
+
   it('names the path when the file is missing and creation was not asked for', async () => {
     const path = join(folder, 'missing.txt');
     await expect(loadKeywordsFile(path)).rejects.toMatchObject({

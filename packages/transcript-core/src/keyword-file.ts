@@ -1,7 +1,7 @@
 // data/keywords.txt: parse, format, load, save (backend spec §2.1; issue 3 "Keywords").
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic-file.ts';
-import { TranscriptCoreError } from './errors.ts';
+import { checkOptions, TranscriptCoreError } from './errors.ts';
 import { countContentChars, foldText, normalizeText } from './text.ts';
 
 /**
@@ -198,12 +198,13 @@ export async function loadKeywordsFile(
   path: string,
   options: { createIfMissing?: boolean } = {},
 ): Promise<LoadedKeywords> {
+  const { createIfMissing } = checkOptions(options, 'loadKeywordsFile: options');
   let content: string;
   let created = false;
   try {
     content = await readFile(path, 'utf8');
   } catch (error) {
-    if (!options.createIfMissing || (error as NodeJS.ErrnoException).code !== 'ENOENT') {
+    if (!createIfMissing || (error as NodeJS.ErrnoException).code !== 'ENOENT') {
       throw new TranscriptCoreError(
         'TRANSCRIPT_IO_FAILED',
         `cannot read keywords file ${path}: ${(error as Error).message}`,

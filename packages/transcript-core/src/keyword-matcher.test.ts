@@ -64,6 +64,15 @@ describe('createKeywordMatcher', () => {
     }
     expect(() => createKeywordMatcher([], { homophones: 'yes' as 'off' })).toThrow(/homophones/);
   });
+
+  it('rejects options that are not an object with a coded error', () => {
+    expect(() => createKeywordMatcher(['张三'], null as never)).toThrow(
+      expect.objectContaining({
+        code: 'TRANSCRIPT_INVALID_ARGUMENT',
+        message: 'createKeywordMatcher: options must be an object, got null',
+      }),
+    );
+  });
 });
 
 describe('homophone tolerance', () => {

@@ -3,7 +3,7 @@
 // keywords on word boundaries, optional homophone tolerance for Chinese keywords (pinyin-pro).
 import { pinyin } from 'pinyin-pro';
 import { AhoCorasick } from './aho-corasick.ts';
-import { TranscriptCoreError } from './errors.ts';
+import { checkOptions, TranscriptCoreError } from './errors.ts';
 import type { Keyword, KeywordLevel } from './keyword-file.ts';
 import { foldText } from './text.ts';
 
@@ -61,7 +61,7 @@ export function createKeywordMatcher(
   keywords: readonly (Keyword | string)[],
   options: KeywordMatcherOptions = {},
 ): KeywordMatcher {
-  const homophones = options.homophones ?? 'off';
+  const homophones = checkOptions(options, 'createKeywordMatcher: options').homophones ?? 'off';
   if (homophones !== 'off' && homophones !== 'pinyin' && homophones !== 'fuzzy-pinyin') {
     throw new TranscriptCoreError(
       'TRANSCRIPT_INVALID_ARGUMENT',

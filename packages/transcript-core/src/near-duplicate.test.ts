@@ -57,6 +57,23 @@ describe('isNearDuplicate', () => {
     expect(() => isNearDuplicate('x', [], { window: -1 })).toThrow(/window/);
   });
 
+  it('rejects malformed arguments with a coded error naming them', () => {
+    const cases: Array<[() => unknown, RegExp]> = [
+      [() => findNearDuplicate('hello', [], null as never), /options must be an object, got null/],
+      [() => findNearDuplicate('hello', undefined as never), /recentEntries must be an array/],
+      [() => isNearDuplicate('hello', ['a', 5 as never]), /recentEntries\[1\] must be a string/],
+      [() => isNearDuplicate(42 as never, ['a']), /text must be a string, got 42/],
+    ];
+    for (const [attempt, message] of cases) {
+      expect(attempt).toThrow(
+        expect.objectContaining({
+          code: 'TRANSCRIPT_INVALID_ARGUMENT',
+          message: expect.stringMatching(message),
+        }),
+      );
+    }
+  });
+
   it('never matches an empty text', () => {
     expect(findNearDuplicate('。', ['。'])).toBeNull();
   });

@@ -1,6 +1,6 @@
 // The near-duplicate filter (backend spec §3: "repeated sentences and similar corrections").
 // Defaults are those of the product this one replaces (issue 3); every threshold is an option.
-import { TranscriptCoreError } from './errors.ts';
+import { checkOptions, describeValue, TranscriptCoreError } from './errors.ts';
 import { similarityRatio } from './similarity.ts';
 import { comparisonKey } from './text.ts';
 
@@ -39,7 +39,11 @@ interface ResolvedOptions {
 }
 
 /** Checks and fills in {@link NearDuplicateOptions}; throws on a malformed value. */
-export function resolveNearDuplicateOptions(options: NearDuplicateOptions = {}): ResolvedOptions {
+export function resolveNearDuplicateOptions(
+  options: NearDuplicateOptions | undefined,
+  where = 'nearDuplicate',
+): ResolvedOptions {
+  options = checkOptions(options, `${where} options`);
   const resolved: ResolvedOptions = {
     window: options.window ?? 8,
     containmentRatio: options.containmentRatio ?? 0.8,
@@ -78,13 +82,31 @@ export function findNearDuplicate(
   recentEntries: readonly string[],
   options: NearDuplicateOptions = {},
 ): NearDuplicateMatch | null {
-  const settings = resolveNearDuplicateOptions(options);
+  const settings = resolveNearDuplicateOptions(options, 'findNearDuplicate');
+  if (typeof text !== 'string') {
+    throw new TranscriptCoreError(
+      'TRANSCRIPT_INVALID_ARGUMENT',
+      `findNearDuplicate: text must be a string, got ${describeValue(text)}`,
+    );
+  }
+  if (!Array.isArray(recentEntries)) {
+    throw new TranscriptCoreError(
+      'TRANSCRIPT_INVALID_ARGUMENT',
+      `findNearDuplicate: recentEntries must be an array of strings, got ${describeValue(recentEntries)}`,
+    );
+  }
   const key = comparisonKey(text);
   const keyLength = [...key].length;
   if (keyLength === 0) return null;
   const first = Math.max(0, recentEntries.length - settings.window);
   for (let index = recentEntries.length - 1; index >= first; index -= 1) {
-    const entry = recentEntries[index]!;
+    const entry = recentEntries[index];
+    if (typeof entry !== 'string') {
+      throw new TranscriptCoreError(
+        'TRANSCRIPT_INVALID_ARGUMENT',
+        `findNearDuplicate: recentEntries[${index}] must be a string, got ${describeValue(entry)}`,
+      );
+    }
     const other = comparisonKey(entry);
     const otherLength = [...other].length;
     if (otherLength === 0) continue;

@@ -1,5 +1,6 @@
 import { fc, test as property } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+import { isTranscriptCoreError } from './errors.ts';
 import { comparisonKey, endsSentence, isMeaningful, normalizeText } from './text.ts';
 
 describe('normalizeText', () => {
@@ -54,6 +55,30 @@ describe('isMeaningful', () => {
     expect(isMeaningful('嗯嗯', { fillers: [] })).toBe(true);
     expect(isMeaningful('like like', { fillers: ['like'] })).toBe(false);
     expect(() => isMeaningful('x', { minChars: -1 })).toThrow(/minChars/);
+  });
+
+  it('rejects malformed options with a coded error naming the field', () => {
+    const bad: Array<[unknown, RegExp]> = [
+      [{ minChars: -1 }, /minChars must be a number ≥ 0, got -1/],
+      [{ minChars: Number.NaN }, /minChars/],
+      [{ minChars: '2' }, /minChars/],
+      [{ fillers: 'um' }, /fillers must be an array of strings/],
+      [{ fillers: ['um', 3] }, /fillers\[1\] must be a string/],
+      [null, /options must be an object/],
+    ];
+    for (const [options, message] of bad) {
+      // Also when the text is empty: the check does not depend on the text reaching it.
+      for (const text of ['', 'hello there']) {
+        let thrown: unknown;
+        try {
+          isMeaningful(text, options as never);
+        } catch (error) {
+          thrown = error;
+        }
+        expect(isTranscriptCoreError(thrown), JSON.stringify(options)).toBe(true);
+        expect(thrown).toMatchObject({ code: 'TRANSCRIPT_INVALID_ARGUMENT', message });
+      }
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 // Text normalisation and the meaningfulness filter (backend spec §3: "a meaningfulness filter").
 // Pure functions; no I/O.
+import { checkOptions, describeValue, TranscriptCoreError } from './errors.ts';
 
 /** Options of {@link isMeaningful}. */
 export interface MeaningfulOptions {
@@ -109,23 +110,61 @@ export function foldText(text: string): string {
  * isMeaningful('OK')            // true
  */
 export function isMeaningful(text: string, options: MeaningfulOptions = {}): boolean {
-  const minChars = options.minChars ?? 2;
-  if (!Number.isFinite(minChars) || minChars < 0) {
-    throw new RangeError(`isMeaningful: minChars must be a number ≥ 0, got ${String(minChars)}`);
+  return isMeaningfulWith(text, resolveMeaningfulOptions(options, 'isMeaningful: options'));
+}
+
+/** {@link MeaningfulOptions} checked, with the filler words folded and longest first. */
+export interface ResolvedMeaningfulOptions {
+  readonly minChars: number;
+  readonly fillerWords: readonly string[];
+}
+
+/**
+ * Checks and resolves {@link MeaningfulOptions} once, so a malformed value fails where it is
+ * given rather than on some later text. `where` prefixes the field names in messages.
+ *
+ * @throws TranscriptCoreError `TRANSCRIPT_INVALID_ARGUMENT` naming the field.
+ */
+export function resolveMeaningfulOptions(
+  options: MeaningfulOptions | undefined,
+  where: string,
+): ResolvedMeaningfulOptions {
+  const given = checkOptions(options, where);
+  const minChars = given.minChars ?? 2;
+  if (typeof minChars !== 'number' || !Number.isFinite(minChars) || minChars < 0) {
+    throw invalidOption(`${where}.minChars must be a number ≥ 0, got ${describeValue(minChars)}`);
   }
+  const fillers: unknown = given.fillers ?? DEFAULT_FILLERS;
+  if (!Array.isArray(fillers)) {
+    throw invalidOption(
+      `${where}.fillers must be an array of strings, got ${describeValue(fillers)}`,
+    );
+  }
+  fillers.forEach((filler: unknown, index) => {
+    if (typeof filler !== 'string') {
+      throw invalidOption(
+        `${where}.fillers[${index}] must be a string, got ${describeValue(filler)}`,
+      );
+    }
+  });
+  const fillerWords = [
+    ...new Set((fillers as string[]).map((filler) => foldText(filler)).filter(Boolean)),
+  ].sort((a, b) => b.length - a.length);
+  return { minChars, fillerWords };
+}
+
+/** {@link isMeaningful} with options already resolved by {@link resolveMeaningfulOptions}. */
+export function isMeaningfulWith(text: string, options: ResolvedMeaningfulOptions): boolean {
   const folded = foldText(text);
   let content = '';
   for (const char of folded) if (CONTENT_CHAR.test(char)) content += char;
-  if ([...content].length < Math.max(1, minChars)) return false;
-  return !isFillersOnly(content, options.fillers ?? DEFAULT_FILLERS);
+  if ([...content].length < Math.max(1, options.minChars)) return false;
+  return !isFillersOnly(content, options.fillerWords);
 }
 
 // Greedy longest-first segmentation of the content characters into filler words.
-function isFillersOnly(content: string, fillers: readonly string[]): boolean {
-  if (fillers.length === 0) return false;
-  const words = [...new Set(fillers.map((filler) => foldText(filler)).filter(Boolean))].sort(
-    (a, b) => b.length - a.length,
-  );
+function isFillersOnly(content: string, words: readonly string[]): boolean {
+  if (words.length === 0) return false;
   let position = 0;
   outer: while (position < content.length) {
     for (const word of words) {
@@ -137,6 +176,10 @@ function isFillersOnly(content: string, fillers: readonly string[]): boolean {
     return false;
   }
   return true;
+}
+
+function invalidOption(message: string): TranscriptCoreError {
+  return new TranscriptCoreError('TRANSCRIPT_INVALID_ARGUMENT', message);
 }
 
 // Trailing characters ignored when comparing entries (issue 3: 。？！；!?;，,、 and spaces;

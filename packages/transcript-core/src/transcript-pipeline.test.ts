@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isTranscriptCoreError } from './errors.ts';
 import { createKeywordMatcher } from './keyword-matcher.ts';
 import {
   SUMMARY_END_MARKER,
@@ -587,6 +588,34 @@ describe('options', () => {
     expect(() => pipelineWith({ summarize: 'yes' as never })).toThrow(
       /summarize must be a function/,
     );
+  });
+
+  it('checks every option object up front with a coded error naming the field', async () => {
+    const bad: Array<[Omit<TranscriptPipelineOptions, 'store'>, RegExp]> = [
+      [{ meaningful: { minChars: -1 } }, /meaningful\.minChars must be a number ≥ 0, got -1/],
+      [{ meaningful: { fillers: 'um' as never } }, /meaningful\.fillers must be an array/],
+      [{ meaningful: { fillers: [null as never] } }, /meaningful\.fillers\[0\] must be a string/],
+      [{ meaningful: 'strict' as never }, /meaningful must be an object/],
+      [{ nearDuplicate: null as never }, /nearDuplicate must be an object/],
+      [{ nearDuplicate: { window: 2.5 } }, /nearDuplicate\.window/],
+      [{ merge: 3000 as never }, /merge must be an object/],
+      [{ merge: { maxJoinedChars: Number.POSITIVE_INFINITY } }, /merge\.maxJoinedChars/],
+      [{ fold: [] as never }, /fold must be an object/],
+      [{ fold: { maxEntries: '10' as never } }, /fold\.maxEntries/],
+    ];
+    for (const [options, message] of bad) {
+      let thrown: unknown;
+      try {
+        new TranscriptPipeline({ store, ...options });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(isTranscriptCoreError(thrown), JSON.stringify(options)).toBe(true);
+      expect(thrown).toMatchObject({ code: 'TRANSCRIPT_INVALID_ARGUMENT', message });
+    }
+    // Nothing slipped through to fail the intakes later.
+    const { pipeline } = pipelineWith({ meaningful: { fillers: ['um'] } });
+    expect(await pipeline.pushLine('um um')).toMatchObject({ reason: 'not-meaningful' });
   });
 
   it('takes the thresholds of every filter as options', async () => {

@@ -3,18 +3,19 @@
 // definite-utterance writing, keyword alerts on the newly written line only, and history
 // folding in the background.
 import { EventEmitter } from 'node:events';
-import { TranscriptCoreError } from './errors.ts';
+import { checkOptions, TranscriptCoreError } from './errors.ts';
 import type { KeywordLevel } from './keyword-file.ts';
 import type { KeywordMatch, KeywordMatcher } from './keyword-matcher.ts';
 import type { NearDuplicateOptions } from './near-duplicate.ts';
 import { findNearDuplicate, resolveNearDuplicateOptions } from './near-duplicate.ts';
-import type { MeaningfulOptions } from './text.ts';
+import type { MeaningfulOptions, ResolvedMeaningfulOptions } from './text.ts';
 import {
   comparisonKey,
   countContentChars,
   endsSentence,
-  isMeaningful,
+  isMeaningfulWith,
   normalizeText,
+  resolveMeaningfulOptions,
 } from './text.ts';
 import type { TranscriptEntry } from './transcript-format.ts';
 import type { TranscriptStore } from './transcript-store.ts';
@@ -189,7 +190,7 @@ export type IntakeResult =
 export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
   readonly #store: TranscriptStore;
   readonly #summarize: Summarize | null;
-  readonly #meaningful: MeaningfulOptions;
+  readonly #meaningful: ResolvedMeaningfulOptions;
   readonly #nearDuplicate: ReturnType<typeof resolveNearDuplicateOptions>;
   readonly #merge: Required<LocalMergeOptions>;
   readonly #fold: Required<FoldOptions>;
@@ -224,23 +225,30 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
     this.#store = store;
     this.#summarize = options.summarize ?? null;
     this.#keywords = checkMatcher(options.keywords ?? null);
-    this.#meaningful = options.meaningful ?? {};
-    isMeaningful('', this.#meaningful); // validates the options now rather than on the first line
-    this.#nearDuplicate = resolveNearDuplicateOptions(options.nearDuplicate);
+    // Every option is checked here, so a malformed one fails now, not on some later line.
+    this.#meaningful = resolveMeaningfulOptions(
+      options.meaningful,
+      'TranscriptPipeline: meaningful',
+    );
+    this.#nearDuplicate = resolveNearDuplicateOptions(
+      checkOptions(options.nearDuplicate, 'TranscriptPipeline: nearDuplicate'),
+    );
+    const merge = checkOptions(options.merge, 'TranscriptPipeline: merge');
     this.#merge = {
-      maxGapMs: checkNumber('merge.maxGapMs', options.merge?.maxGapMs ?? 3000, 0),
-      shortEntryChars: checkNumber('merge.shortEntryChars', options.merge?.shortEntryChars ?? 5, 0),
-      maxJoinedChars: checkNumber('merge.maxJoinedChars', options.merge?.maxJoinedChars ?? 120, 1),
+      maxGapMs: checkNumber('merge.maxGapMs', merge.maxGapMs ?? 3000, 0),
+      shortEntryChars: checkNumber('merge.shortEntryChars', merge.shortEntryChars ?? 5, 0),
+      maxJoinedChars: checkNumber('merge.maxJoinedChars', merge.maxJoinedChars ?? 120, 1),
     };
-    const threshold = checkInteger('fold.threshold', options.fold?.threshold ?? 50, 1);
-    const keepRecent = checkInteger('fold.keepRecent', options.fold?.keepRecent ?? 20, 1);
+    const fold = checkOptions(options.fold, 'TranscriptPipeline: fold');
+    const threshold = checkInteger('fold.threshold', fold.threshold ?? 50, 1);
+    const keepRecent = checkInteger('fold.keepRecent', fold.keepRecent ?? 20, 1);
     if (keepRecent >= threshold) {
       throw new TranscriptCoreError(
         'TRANSCRIPT_INVALID_ARGUMENT',
         `TranscriptPipeline: fold.keepRecent (${keepRecent}) must be smaller than fold.threshold (${threshold})`,
       );
     }
-    const maxEntries = checkInteger('fold.maxEntries', options.fold?.maxEntries ?? 200, 1);
+    const maxEntries = checkInteger('fold.maxEntries', fold.maxEntries ?? 200, 1);
     this.#fold = { threshold, keepRecent, maxEntries };
   }
 
@@ -372,7 +380,8 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
 
   // The shared append routine of every mode: meaningful? → near-duplicate? → append.
   async #appendFiltered(text: string, source: IntakeSource): Promise<IntakeResult> {
-    if (!isMeaningful(text, this.#meaningful)) return this.#drop(text, 'not-meaningful', source);
+    if (!isMeaningfulWith(text, this.#meaningful))
+      return this.#drop(text, 'not-meaningful', source);
     const recent = await this.#recentTexts(this.#nearDuplicate.window);
     const duplicate = findNearDuplicate(text, recent, this.#nearDuplicate);
     if (duplicate) return this.#drop(text, 'near-duplicate', source, duplicate.entry);
@@ -442,7 +451,8 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
     segment: LocalSegment,
     before: readonly string[],
   ): Promise<IntakeResult> {
-    if (!isMeaningful(text, this.#meaningful)) return this.#drop(text, 'not-meaningful', 'segment');
+    if (!isMeaningfulWith(text, this.#meaningful))
+      return this.#drop(text, 'not-meaningful', 'segment');
     const duplicate = findNearDuplicate(text, before, this.#nearDuplicate);
     if (duplicate) return this.#drop(text, 'near-duplicate', 'segment', duplicate.entry);
     const entry = await this.#store.replaceLast(text);

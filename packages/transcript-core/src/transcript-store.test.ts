@@ -290,6 +290,39 @@ describe('open and close', () => {
     await expect(store.readSummary()).rejects.toMatchObject({ code: 'TRANSCRIPT_CLOSED' });
   });
 
+  it('rejects malformed options and timestamps with a coded error, writing nothing', async () => {
+    const invalid = (message: RegExp) => ({
+      code: 'TRANSCRIPT_INVALID_ARGUMENT',
+      message: expect.stringMatching(message),
+    });
+    await expect(TranscriptStore.open(path, null as never)).rejects.toMatchObject(
+      invalid(/options must be an object, got null/),
+    );
+    await expect(TranscriptStore.open(path, { now: 'noon' as never })).rejects.toMatchObject(
+      invalid(/options\.now must be a function/),
+    );
+    await expect(TranscriptStore.open(path, { durable: 'yes' as never })).rejects.toMatchObject(
+      invalid(/options\.durable must be a boolean/),
+    );
+    const store = await open();
+    await expect(store.append('hello', null as never)).rejects.toMatchObject(
+      invalid(/append: options must be an object/),
+    );
+    await expect(store.append('hello', { time: new Date(Number.NaN) })).rejects.toMatchObject(
+      invalid(/options\.time must be a valid Date, got an invalid Date/),
+    );
+    await expect(store.reset({ courseName: 42 as never })).rejects.toMatchObject(
+      invalid(/header\.courseName must be a string, got 42/),
+    );
+    clock = new Date(Number.NaN);
+    await expect(store.append('hello')).rejects.toMatchObject(
+      invalid(/options\.now\(\) returned an invalid Date/),
+    );
+    expect(await content()).not.toContain('NaN');
+    expect((await store.read()).entries).toEqual([]);
+    await store.close();
+  });
+
   it('names the path when the file cannot be opened', async () => {
     await writeFile(join(folder, 'blocker'), 'a file where a folder should be');
     await expect(

@@ -16,7 +16,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { syncDirectory, tempFilePrefix, writeFileAtomic } from './atomic-file.ts';
-import { TranscriptCoreError } from './errors.ts';
+import { checkOptions, describeValue, TranscriptCoreError } from './errors.ts';
 import { normalizeText } from './text.ts';
 import type {
   RecentQuery,
@@ -115,7 +115,8 @@ export class TranscriptStore {
 
   private constructor(path: string, options: TranscriptStoreOptions) {
     this.path = path;
-    this.#now = options.now ?? (() => new Date());
+    const clock = options.now ?? (() => new Date());
+    this.#now = () => checkDate(clock(), 'TranscriptStore: options.now() returned');
     this.#durable = options.durable ?? true;
   }
 
@@ -134,7 +135,18 @@ export class TranscriptStore {
         `TranscriptStore.open: path must be a non-empty string, got ${JSON.stringify(path)}`,
       );
     }
-    const store = new TranscriptStore(path, options);
+    const checked = checkOptions(options, 'TranscriptStore.open: options');
+    if (checked.now !== undefined && typeof checked.now !== 'function') {
+      throw invalid(
+        `TranscriptStore.open: options.now must be a function returning a Date, got ${describeValue(checked.now)}`,
+      );
+    }
+    if (checked.durable !== undefined && typeof checked.durable !== 'boolean') {
+      throw invalid(
+        `TranscriptStore.open: options.durable must be a boolean, got ${describeValue(checked.durable)}`,
+      );
+    }
+    const store = new TranscriptStore(path, checked);
     await store.#io('open', async () => {
       await mkdir(dirname(path), { recursive: true });
       await removeStaleTempFiles(path);
@@ -157,7 +169,9 @@ export class TranscriptStore {
    */
   append(text: string, options: { time?: Date } = {}): Promise<TranscriptEntry> {
     return this.#run('append', async () => {
-      const entry = { time: formatClockTime(options.time ?? this.#now()), text: entryText(text) };
+      const { time } = checkOptions(options, 'append: options');
+      if (time !== undefined) checkDate(time, 'append: options.time must be a valid Date, got');
+      const entry = { time: formatClockTime(time ?? this.#now()), text: entryText(text) };
       const prefix = this.#endsWithNewline ? '' : this.#eol;
       const bytes = Buffer.from(`${prefix}${formatEntryLine(entry)}${this.#eol}`, 'utf8');
       const start = this.#size;
@@ -295,7 +309,15 @@ export class TranscriptStore {
    */
   reset(header: NewClassHeader = {}): Promise<void> {
     return this.#run('reset', async () => {
-      const lines = formatHeaderLines(this.#now(), header);
+      const checked = checkOptions(header, 'reset: header');
+      for (const name of ['courseName', 'materialName'] as const) {
+        if (checked[name] !== undefined && typeof checked[name] !== 'string') {
+          throw invalid(
+            `reset: header.${name} must be a string, got ${describeValue(checked[name])}`,
+          );
+        }
+      }
+      const lines = formatHeaderLines(this.#now(), checked);
       await this.#replaceFile(`${lines.join('\n')}\n\n`);
     });
   }
@@ -539,4 +561,16 @@ function isRunning(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+function invalid(message: string): TranscriptCoreError {
+  return new TranscriptCoreError('TRANSCRIPT_INVALID_ARGUMENT', message);
+}
+
+// A timestamp must be a real date: an Invalid Date would be written as `[NaN:NaN:NaN]`.
+function checkDate(value: unknown, what: string): Date {
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
+    throw invalid(`${what} ${value instanceof Date ? 'an invalid Date' : describeValue(value)}`);
+  }
+  return value;
 }

@@ -45,6 +45,21 @@ describe('runAgentScript', () => {
     expect(server.chatRequests).toHaveLength(3);
   });
 
+  test('variables named like Object.prototype members are plain variables', async () => {
+    const printed: string[] = [];
+    const result = await runAgentScript(
+      `flow main {
+         __proto__ = "p"
+         constructor = f"c{__proto__}"
+         print(__proto__, constructor, f"{__proto__}")
+       }`,
+      { print: (line) => printed.push(line) },
+    );
+    expect(printed).toEqual(['p cp p']);
+    expect(Object.getOwnPropertyDescriptor(result.variables, '__proto__')?.value).toBe('p');
+    expect(Object.getOwnPropertyDescriptor(result.variables, 'constructor')?.value).toBe('cp');
+  });
+
   test('accepts a parsed script; an agent failure stops the flow', async () => {
     server = await createFakeOpenAIServer({
       chat: [{ type: 'error', status: 400, message: 'bad model' }],

@@ -49,7 +49,8 @@ export async function runAgentScript(
       }),
     ]),
   );
-  const variables: Record<string, string> = {};
+  // A Map: a variable named __proto__ or constructor is just a variable.
+  const variables = new Map<string, string>();
   const output: string[] = [];
 
   const evaluate = async (expression: Expression): Promise<string> => {
@@ -57,10 +58,10 @@ export async function runAgentScript(
       case 'string':
         return expression.value;
       case 'variable':
-        return variables[expression.name] as string;
+        return variables.get(expression.name) as string;
       case 'fstring':
         return expression.parts
-          .map((part) => (typeof part === 'string' ? part : (variables[part.name] as string)))
+          .map((part) => (typeof part === 'string' ? part : (variables.get(part.name) as string)))
           .join('');
       case 'concat':
         return (await evaluate(expression.left)) + (await evaluate(expression.right));
@@ -75,7 +76,7 @@ export async function runAgentScript(
   const main = parsed.flows.find((flow) => flow.name === 'main');
   for (const statement of main?.body ?? []) {
     if (statement.kind === 'assign') {
-      variables[statement.name] = await evaluate(statement.value);
+      variables.set(statement.name, await evaluate(statement.value));
     } else if (statement.kind === 'print') {
       const parts: string[] = [];
       for (const argument of statement.arguments) parts.push(await evaluate(argument));
@@ -86,5 +87,6 @@ export async function runAgentScript(
       await evaluate(statement.expression);
     }
   }
-  return { variables, output };
+  // fromEntries defines own properties, so even __proto__ comes out as a plain key.
+  return { variables: Object.fromEntries(variables), output };
 }

@@ -133,26 +133,32 @@ async function physicalPath(
 /**
  * Writes `data` to `target` atomically: a temp file in the same folder (created exclusively, so it
  * never follows a symlink), fsync, rename over the target, fsync of the folder. A reader sees the
- * old content or the new one, never half a file. Keeps the permission bits of a replaced file.
+ * old content or the new one, never half a file. Keeps the permission bits (rwx, not set-user-ID,
+ * set-group-ID or sticky) of a replaced file; a new file gets 0o666 less the umask, like any file
+ * a program creates.
  */
 export async function writeFileAtomic(target: string, data: Uint8Array): Promise<void> {
   const folder = dirname(target);
   await mkdir(folder, { recursive: true });
-  let mode = 0o666;
+  // The bits of the file being replaced; undefined for a new file.
+  let mode: number | undefined;
   try {
     const existing = await lstat(target);
     if (existing.isDirectory()) {
       throw Object.assign(new Error(`EISDIR: ${target} is a directory`), { code: 'EISDIR' });
     }
-    if (existing.isFile()) mode = existing.mode & 0o7777;
+    // Permission bits only: model-written content must not become a set-user-ID program.
+    if (existing.isFile()) mode = existing.mode & 0o777;
   } catch (error) {
     if (errorCode(error) !== 'ENOENT') throw error;
   }
   const temp = join(folder, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', mode);
+  // open() applies the umask, which is right for a new file; a replaced file's bits are set
+  // explicitly, since the umask may have taken some of them away.
+  const handle = await open(temp, 'wx', 0o666);
   try {
     await handle.writeFile(data);
-    await handle.chmod(mode);
+    if (mode !== undefined) await handle.chmod(mode);
     await handle.sync();
   } catch (error) {
     await handle.close();

@@ -266,6 +266,31 @@ describe('file_write / file_append', () => {
     expect(await readdir(root)).toEqual(['big.txt']);
   });
 
+  test('new files and folders honour the umask; none is made world-writable', async () => {
+    const previous = process.umask(0o027);
+    try {
+      const fs = toolbox();
+      await fs.call('file_write', { path: 'new.txt', content: 'x' });
+      await fs.call('file_write', { path: 'deep/er/new.txt', content: 'x' });
+      await fs.call('file_append', { path: 'appended.txt', content: 'x' });
+      const mode = async (path: string) => (await stat(join(root, path))).mode & 0o777;
+      expect(await mode('new.txt')).toBe(0o640);
+      expect(await mode('deep/er/new.txt')).toBe(0o640);
+      expect(await mode('deep')).toBe(0o750);
+      expect(await mode('appended.txt')).toBe(0o640);
+      // Replacing keeps the old bits, whatever the umask.
+      await chmod(join(root, 'new.txt'), 0o664);
+      await fs.call('file_write', { path: 'new.txt', content: 'y' });
+      expect(await mode('new.txt')).toBe(0o664);
+      // …but never the set-user-ID bit: new content is not the program that was trusted.
+      await chmod(join(root, 'new.txt'), 0o4755);
+      await fs.call('file_write', { path: 'new.txt', content: 'z' });
+      expect((await stat(join(root, 'new.txt'))).mode & 0o7777).toBe(0o755);
+    } finally {
+      process.umask(previous);
+    }
+  });
+
   test('rewriting a file keeps its permission bits', async () => {
     await writeFile(join(root, 'private.txt'), 'old');
     await chmod(join(root, 'private.txt'), 0o600);

@@ -97,4 +97,43 @@ describe('json tools', () => {
     expect(splitJsonPath('a\\.b.c')).toEqual(['a.b', 'c']);
     expect(splitJsonPath('a..b')).toEqual(['a', '', 'b']);
   });
+
+  test('pretty-printed output past the cap is refused before it is built', async () => {
+    // 400 000 characters: 200 000 numbers 50 levels deep, each on a line indented by 510 spaces.
+    const wide = `${'['.repeat(50)}${Array(200_000).fill(1).join(',')}${']'.repeat(50)}`;
+    await expect(json.call('json_stringify', { data: wide, indent: 10 })).rejects.toMatchObject({
+      code: 'TOOL_LIMIT_EXCEEDED',
+      message: expect.stringContaining('policy.json.maxOutputLength'),
+    });
+    await expect(json.call('json_parse', { text: wide })).rejects.toMatchObject({
+      code: 'TOOL_LIMIT_EXCEEDED',
+    });
+    const value = JSON.stringify({ a: [1, 'x', { b: null, c: [] }], d: {}, 'e"f': true, g: 'é' });
+    for (const indent of [0, 2, 7]) {
+      const expected = await json.call('json_stringify', { data: value, indent });
+      const capped = (maxOutputLength: number) =>
+        createToolbox({ uses: ['std.json'], policy: { json: { maxOutputLength } } }).call(
+          'json_stringify',
+          { data: value, indent },
+        );
+      expect(await capped(expected.length)).toBe(expected);
+      await expect(capped(expected.length - 1)).rejects.toMatchObject({
+        code: 'TOOL_LIMIT_EXCEEDED',
+      });
+    }
+  });
+
+  test('JSON nested too deeply for the runtime is a limit, not a crash', async () => {
+    const nested = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    for (const [name, input] of [
+      ['json_stringify', { data: nested, indent: 0 }],
+      ['json_parse', { text: nested }],
+      ['json_get', { text: nested, path: '0' }],
+    ] as const) {
+      await expect(json.call(name, input as never)).rejects.toMatchObject({
+        code: 'TOOL_LIMIT_EXCEEDED',
+        message: expect.stringContaining('nested too deeply'),
+      });
+    }
+  });
 });

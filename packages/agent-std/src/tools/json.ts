@@ -1,17 +1,94 @@
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
+import type { ResolvedToolPolicy } from '../policy.ts';
 import { defineTool } from '../tool.ts';
 
-function parseOrFail(text: string, tool: string, field: string): unknown {
+function tooDeep(tool: string, field: string, maxDepth: number): ToolError {
+  return new ToolError(
+    'TOOL_LIMIT_EXCEEDED',
+    `${field} is nested too deeply: more than ${maxDepth} levels of arrays and objects (policy.json.maxDepth)`,
+    { tool, field },
+  );
+}
+
+/** The deepest nesting of arrays and objects in JSON text (brackets inside strings ignored). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const character = text[index];
+    if (inString) {
+      if (character === '\\') index++;
+      else if (character === '"') inString = false;
+    } else if (character === '"') inString = true;
+    else if (character === '[' || character === '{') deepest = Math.max(deepest, ++depth);
+    else if (character === ']' || character === '}') depth--;
+  }
+  return deepest;
+}
+
+function parseOrFail(
+  text: string,
+  tool: string,
+  field: string,
+  policy: ResolvedToolPolicy,
+): unknown {
+  // Deep nesting would overflow the stack of whatever walks the value later (stringify, zod).
+  if (jsonDepth(text) > policy.json.maxDepth) throw tooDeep(tool, field, policy.json.maxDepth);
   try {
     return JSON.parse(text);
   } catch (error) {
+    if (error instanceof RangeError) throw tooDeep(tool, field, policy.json.maxDepth);
     const reason = error instanceof Error ? error.message : String(error);
     throw new ToolError('TOOL_BAD_INPUT', `${field} is not valid JSON: ${reason}`, {
       tool,
       field,
     });
   }
+}
+
+/**
+ * The length of `JSON.stringify(value, null, indent)` for a parsed JSON value, computed without
+ * building it; stops once past `limit` (then returns a number above it).
+ */
+export function jsonTextLength(value: unknown, indent: number, limit: number): number {
+  let total = 0;
+  const visit = (node: unknown, level: number): void => {
+    if (total > limit) return;
+    if (node === null || typeof node !== 'object') {
+      total += (JSON.stringify(node) ?? 'null').length;
+      return;
+    }
+    const entries: Array<[string | undefined, unknown]> = Array.isArray(node)
+      ? node.map((item) => [undefined, item])
+      : Object.keys(node).map((key) => [key, (node as Record<string, unknown>)[key]]);
+    total += 2; // the brackets
+    if (entries.length === 0) return;
+    total += entries.length - 1; // commas
+    // Each entry on its own line, indented one level deeper; the closing bracket on its own.
+    if (indent > 0) total += entries.length * (1 + indent * (level + 1)) + 1 + indent * level;
+    for (const [key, item] of entries) {
+      if (key !== undefined) total += JSON.stringify(key).length + (indent > 0 ? 2 : 1);
+      visit(item, level + 1);
+      if (total > limit) return;
+    }
+  };
+  visit(value, 0);
+  return total;
+}
+
+/** Formats a parsed value within the output cap, checked before the text is built. */
+function formatJson(value: unknown, indent: number, tool: string, policy: ResolvedToolPolicy) {
+  const limit = policy.json.maxOutputLength;
+  if (jsonTextLength(value, indent, limit) > limit) {
+    throw new ToolError(
+      'TOOL_LIMIT_EXCEEDED',
+      `the formatted JSON would be longer than ${limit} characters (policy.json.maxOutputLength)`,
+      { tool, details: { limit } },
+    );
+  }
+  return JSON.stringify(value, null, indent);
 }
 
 /** A JSON value, as `json_get` returns it. */
@@ -57,8 +134,8 @@ export const jsonParse = defineTool({
   description: 'Parse JSON text and return it re-indented (2 spaces) for easy reading.',
   inputSchema: z.object({ text: z.string().describe('The JSON text.') }).strict(),
   outputSchema: z.string().describe('The same JSON, indented.'),
-  async execute({ text }) {
-    return JSON.stringify(parseOrFail(text, 'json_parse', 'text'), null, 2);
+  async execute({ text }, { policy }) {
+    return formatJson(parseOrFail(text, 'json_parse', 'text', policy), 2, 'json_parse', policy);
   },
 });
 
@@ -74,9 +151,9 @@ export const jsonGet = defineTool({
     })
     .strict(),
   outputSchema: jsonValue.describe('The value at the path (any JSON value).'),
-  async execute({ text, path }) {
+  async execute({ text, path }, { policy }) {
     const tool = 'json_get';
-    let value = parseOrFail(text, tool, 'text') as JsonValue;
+    let value = parseOrFail(text, tool, 'text', policy) as JsonValue;
     const segments = splitJsonPath(path);
     const walked: string[] = [];
     for (const segment of segments) {
@@ -138,8 +215,9 @@ export const jsonStringify = defineTool({
     })
     .strict(),
   outputSchema: z.string().describe('The formatted JSON.'),
-  async execute({ data, indent }) {
-    return JSON.stringify(parseOrFail(data, 'json_stringify', 'data'), null, indent);
+  async execute({ data, indent }, { policy }) {
+    const tool = 'json_stringify';
+    return formatJson(parseOrFail(data, tool, 'data', policy), indent, tool, policy);
   },
 });
 

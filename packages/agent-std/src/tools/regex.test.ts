@@ -143,4 +143,56 @@ describe('regex_replace', () => {
       text,
     );
   });
+
+  test('an output past the cap is refused before it is built', async () => {
+    const before = process.memoryUsage().rss;
+    for (const input of [
+      { pattern: '', replacement: 'R'.repeat(300), text: 'a'.repeat(1_000_000) },
+      { pattern: 'x*', replacement: 'R'.repeat(1000), text: 'a'.repeat(1_000_000) },
+      // $` inserts everything before the match: quadratic in the text.
+      { pattern: 'a', replacement: '$`', text: 'a'.repeat(100_000) },
+      { pattern: '(a+)', replacement: '$1'.repeat(5000), text: 'a'.repeat(1_000_000) },
+    ]) {
+      await expect(regex.call('regex_replace', input)).rejects.toMatchObject({
+        code: 'TOOL_LIMIT_EXCEEDED',
+        field: 'replacement',
+        message: expect.stringContaining('policy.regex.maxOutputLength'),
+      });
+    }
+    // Nothing of that size was ever built.
+    expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
+  });
+
+  test('a replacement past its cap is refused', async () => {
+    await expect(
+      regex.call('regex_replace', { pattern: 'a', replacement: 'R'.repeat(10_001), text: 'a' }),
+    ).rejects.toMatchObject({
+      code: 'TOOL_LIMIT_EXCEEDED',
+      field: 'replacement',
+      message: expect.stringContaining('policy.regex.maxReplacementLength'),
+    });
+  });
+
+  test('the output length is computed exactly, for every kind of $-reference', async () => {
+    const cases = [
+      { pattern: '(?P<n>b)(c)?', replacement: "[$1|$2|$<n>|$&|$`|$'|$$|$0|$10|$<none>|$<|$]" },
+      { pattern: '(b)', replacement: '$<n>$11$01$' },
+      { pattern: '', replacement: '-' },
+      { pattern: 'x*', replacement: '<$&>' },
+      { pattern: '😀', replacement: '$`$`' },
+    ];
+    for (const { pattern, replacement } of cases) {
+      const text = 'ab😀bcd b';
+      const expected = await regex.call('regex_replace', { pattern, replacement, text });
+      const capped = (maxOutputLength: number) =>
+        createToolbox({ uses: ['std.regex'], policy: { regex: { maxOutputLength } } }).call(
+          'regex_replace',
+          { pattern, replacement, text },
+        );
+      expect(await capped(expected.length), replacement).toBe(expected);
+      await expect(capped(expected.length - 1), replacement).rejects.toMatchObject({
+        code: 'TOOL_LIMIT_EXCEEDED',
+      });
+    }
+  });
 });

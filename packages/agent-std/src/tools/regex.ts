@@ -63,6 +63,105 @@ export function compileRegex(
   }
 }
 
+/** What a replacement expands to per match, counted rather than built. */
+interface ReplacementPlan {
+  /** Characters copied as they are. */
+  literal: number;
+  /** Occurrences of `$&`, `` $` `` and `$'`. */
+  whole: number;
+  before: number;
+  after: number;
+  /** Group index → occurrences (`$1`, `$<name>`). */
+  groups: Map<number, number>;
+}
+
+/**
+ * Reads a replacement by the rules re2js applies in its default mode (ECMAScript GetSubstitution):
+ * `$$`, `$&`, `` $` ``, `$'`, `$n`/`$nn` (two digits only when they name a group), `$<name>`
+ * (only when the pattern has named groups); anything else is literal.
+ */
+function planReplacement(replacement: string, regex: RE2JS): ReplacementPlan {
+  const groupCount = regex.groupCount();
+  const named = regex.namedGroups();
+  const hasNamed = Object.keys(named).length > 0;
+  const plan: ReplacementPlan = { literal: 0, whole: 0, before: 0, after: 0, groups: new Map() };
+  const addGroup = (index: number) => plan.groups.set(index, (plan.groups.get(index) ?? 0) + 1);
+  const isDigit = (code: number) => code >= 48 && code <= 57;
+  let index = 0;
+  while (index < replacement.length) {
+    const dollar = replacement.indexOf('$', index);
+    if (dollar < 0) break;
+    plan.literal += dollar - index;
+    index = dollar;
+    const next = replacement[index + 1];
+    const code = replacement.charCodeAt(index + 1);
+    if (next === '$') {
+      plan.literal += 1;
+      index += 2;
+    } else if (next === '&') {
+      plan.whole++;
+      index += 2;
+    } else if (next === '`') {
+      plan.before++;
+      index += 2;
+    } else if (next === "'") {
+      plan.after++;
+      index += 2;
+    } else if (isDigit(code)) {
+      let digits = 1;
+      let group = code - 48;
+      const second = replacement.charCodeAt(index + 2);
+      if (isDigit(second) && group * 10 + second - 48 <= groupCount) {
+        digits = 2;
+        group = group * 10 + second - 48;
+      }
+      if (group >= 1 && group <= groupCount) addGroup(group);
+      else plan.literal += 1 + digits;
+      index += 1 + digits;
+    } else if (next === '<' && hasNamed) {
+      const close = replacement.indexOf('>', index + 2);
+      if (close < 0) {
+        plan.literal += 2;
+        index += 2;
+      } else {
+        const name = replacement.slice(index + 2, close);
+        if (Object.hasOwn(named, name)) addGroup(named[name] as number);
+        index = close + 1;
+      }
+    } else {
+      plan.literal += 1;
+      index += 1;
+    }
+  }
+  plan.literal += replacement.length - index;
+  return plan;
+}
+
+/**
+ * The length of `regex.matcher(text).replaceAll(replacement)`, computed from the match positions
+ * without building anything; stops counting once past `limit` (then returns a number above it).
+ */
+function replacedLength(regex: RE2JS, replacement: string, text: string, limit: number): number {
+  const plan = planReplacement(replacement, regex);
+  const groups = [...plan.groups];
+  const matcher = regex.matcher(text);
+  let length = 0;
+  let copiedTo = 0;
+  while (matcher.find()) {
+    const start = matcher.start();
+    const end = matcher.end();
+    length += start - copiedTo + plan.literal;
+    length += plan.whole * (end - start) + plan.before * start + plan.after * (text.length - end);
+    for (const [group, times] of groups) {
+      const groupStart = matcher.start(group);
+      if (groupStart >= 0) length += times * (matcher.end(group) - groupStart);
+    }
+    copiedTo = end;
+    if (length > limit) return length;
+  }
+  return length + text.length - copiedTo;
+}
+
 export const regexMatch = defineTool({
   name: 'regex_match',
   namespace: 'std.regex',
@@ -111,7 +210,23 @@ export const regexReplace = defineTool({
     .strict(),
   outputSchema: z.string().describe('The text after replacement.'),
   async execute({ pattern, replacement, text, flags }, { policy }) {
-    const regex = compileRegex(pattern, flags, text, policy, 'regex_replace');
+    const tool = 'regex_replace';
+    if (replacement.length > policy.regex.maxReplacementLength) {
+      throw new ToolError(
+        'TOOL_LIMIT_EXCEEDED',
+        `replacement is longer than ${policy.regex.maxReplacementLength} characters (policy.regex.maxReplacementLength)`,
+        { tool, field: 'replacement' },
+      );
+    }
+    const regex = compileRegex(pattern, flags, text, policy, tool);
+    const limit = policy.regex.maxOutputLength;
+    if (replacedLength(regex, replacement, text, limit) > limit) {
+      throw new ToolError(
+        'TOOL_LIMIT_EXCEEDED',
+        `the result would be longer than ${limit} characters (policy.regex.maxOutputLength); replace fewer matches or use a shorter replacement`,
+        { tool, field: 'replacement', details: { limit } },
+      );
+    }
     // String.prototype.replace rules for $-references (re2js's default, non-Java mode).
     return regex.matcher(text).replaceAll(replacement);
   },

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell parameter expansions (${…}), on purpose.
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -89,6 +90,46 @@ describe('shell policy', () => {
     expect(Date.now() - started).toBeLessThan(30_000);
     const pid = Number(await readFile(join(root, 'bg.pid'), 'utf8'));
     expect(await waitUntilDead(pid)).toBe(true);
+  });
+
+  test.runIf(process.platform === 'linux')(
+    'a timeout also kills descendants that left the process group (setsid)',
+    async () => {
+      const failure = await shell()
+        .call('shell_exec', {
+          command: "setsid sh -c 'echo $$ > escaped.pid; exec sleep 60' & sleep 60",
+          timeout: 1,
+        })
+        .catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'TOOL_TIMEOUT' });
+      const pid = Number(await readFile(join(root, 'escaped.pid'), 'utf8'));
+      expect(pid).toBeGreaterThan(0);
+      expect(await waitUntilDead(pid)).toBe(true);
+    },
+  );
+
+  test.runIf(process.platform === 'linux')(
+    'a finished command takes along what it left running in another session, even reparented',
+    async () => {
+      // The subshell exits at once: the setsid'd process is an orphan before the command ends.
+      const result = await shell().call('shell_exec', {
+        command:
+          "(setsid sh -c 'echo $$ > escaped.pid; exec sleep 60' > /dev/null 2>&1 &); sleep 0.5",
+      });
+      expect(result.success).toBe(true);
+      const pid = Number(await readFile(join(root, 'escaped.pid'), 'utf8'));
+      expect(pid).toBeGreaterThan(0);
+      expect(await waitUntilDead(pid)).toBe(true);
+    },
+  );
+
+  test('allowCommands: a substitution hidden in ${…} is refused and does not run', async () => {
+    await expect(
+      shell({ allowCommands: ['echo', 'ls'] }).call('shell_exec', {
+        command: 'echo ${x:-$(touch PWNED; id -un)}',
+      }),
+    ).rejects.toMatchObject({ code: 'TOOL_POLICY_DENIED', field: 'command' });
+    expect(existsSync(join(root, 'PWNED'))).toBe(false);
   });
 
   test('background processes left behind by a finished command are ended with it', async () => {

@@ -7,6 +7,14 @@ import { z } from 'zod';
 import { ToolError } from '../errors.ts';
 import type { ResolvedToolPolicy } from '../policy.ts';
 import { defineTool } from '../tool.ts';
+import {
+  collectDescendants,
+  newRunMarker,
+  type ProcessSet,
+  processStartTime,
+  RUN_MARKER_VARIABLE,
+  signalAll,
+} from './process-tree.ts';
 import { checkShellCommand } from './shell-guard.ts';
 
 /** Environment variables passed on to commands; everything else (API keys, tokens) is dropped. */
@@ -105,13 +113,23 @@ function runCommand(
   return new Promise((resolve, reject) => {
     const stdout = new OutputBuffer(policy.shell.maxOutputBytes);
     const stderr = new OutputBuffer(policy.shell.maxOutputBytes);
-    // detached: the shell leads a new process group, so a timeout can kill the whole tree.
+    // detached: the shell leads a new process group, so a timeout can kill the whole tree. The
+    // marker in the environment finds, on Linux, what left the group (see process-tree.ts).
+    const marker = newRunMarker();
     const child = spawn('/bin/sh', ['-c', command], {
       cwd: policy.shell.cwd,
-      env: shellEnvironment(policy),
+      env: { ...shellEnvironment(policy), [RUN_MARKER_VARIABLE]: marker },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // Processes found outside the group, kept for the SIGKILL that follows a SIGTERM.
+    let outside: ProcessSet = new Map();
+    // The shell's start time: its descendants started no earlier, so older processes are skipped.
+    const since = child.pid === undefined ? undefined : processStartTime(child.pid);
+    const collect = (pid: number, known?: ProcessSet) =>
+      collectDescendants(pid, marker, { stop: true, since, ...(known ? { known } : {}) });
+    // The kill of what a finished command left behind; the call settles after it.
+    let cleanup: Promise<void> = Promise.resolve();
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
 
@@ -121,7 +139,13 @@ function runCommand(
     let graceTimer: NodeJS.Timeout | undefined;
     let killTimer: NodeJS.Timeout | undefined;
 
+    let finishing = false;
     const finish = () => {
+      if (finishing || settled) return;
+      finishing = true;
+      void cleanup.finally(settle);
+    };
+    const settle = () => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -150,8 +174,24 @@ function runCommand(
     const stop = (error: ToolError) => {
       if (ending || settled) return;
       ending = error;
-      killGroup(child.pid, 'SIGTERM');
-      killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
+      const pid = child.pid;
+      if (pid === undefined) return;
+      void (async () => {
+        // Freeze the group, then find (and freeze) what left it, so nothing forks meanwhile;
+        // then SIGTERM everything and let it run to handle the signal.
+        killGroup(pid, 'SIGSTOP');
+        outside = await collect(pid);
+        killGroup(pid, 'SIGTERM');
+        signalAll(outside.keys(), 'SIGTERM');
+        killGroup(pid, 'SIGCONT');
+        signalAll(outside.keys(), 'SIGCONT');
+        if (settled) return;
+        killTimer = setTimeout(async () => {
+          killGroup(pid, 'SIGKILL');
+          const left = await collect(pid, outside);
+          signalAll(left.keys(), 'SIGKILL');
+        }, KILL_GRACE_MS);
+      })();
     };
     const timer = setTimeout(
       () =>
@@ -182,8 +222,13 @@ function runCommand(
     child.on('exit', (code, exitSignal) => {
       exit = { code, signal: exitSignal };
       // Background processes left behind would hold the pipes open: the tool runs one command,
-      // so whatever remains of its process group is ended with it.
+      // so whatever remains of it — its process group, and on Linux what left the group — is
+      // ended with it.
       killGroup(child.pid, 'SIGKILL');
+      const pid = child.pid;
+      if (pid !== undefined) {
+        cleanup = collect(pid, outside).then((left) => signalAll(left.keys(), 'SIGKILL'));
+      }
       graceTimer = setTimeout(() => {
         child.stdout.destroy();
         child.stderr.destroy();

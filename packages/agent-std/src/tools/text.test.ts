@@ -63,4 +63,58 @@ describe('text tools (Python str semantics)', () => {
       expect(replaceText(input, old, replacement, -1)).toBe(input.split(old).join(replacement));
     },
   );
+
+  test('text_replace refuses an output past the cap before building it', async () => {
+    const before = process.memoryUsage().rss;
+    for (const input of [
+      { text: 'a'.repeat(1_000_000), old: '', new: 'R'.repeat(300) },
+      { text: 'a'.repeat(1_000_000), old: 'a', new: 'R'.repeat(5000) },
+    ]) {
+      await expect(text.call('text_replace', input)).rejects.toMatchObject({
+        code: 'TOOL_LIMIT_EXCEEDED',
+        field: 'new',
+        message: expect.stringContaining('policy.text.maxOutputLength'),
+      });
+    }
+    expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
+    await expect(
+      text.call('text_replace', { text: 'a', old: 'a', new: 'R'.repeat(10_001) }),
+    ).rejects.toMatchObject({
+      code: 'TOOL_LIMIT_EXCEEDED',
+      field: 'new',
+      message: expect.stringContaining('policy.text.maxReplacementLength'),
+    });
+  });
+
+  test('output caps are exact; text_upper and text_lower are capped too', async () => {
+    const cases = [
+      { text: 'a😀b', old: '', new: 'xy', count: -1 },
+      { text: 'a😀b', old: '', new: 'xy', count: 2 },
+      { text: 'abab', old: 'ab', new: 'xyz', count: -1 },
+      { text: 'abab', old: 'ab', new: 'xyz', count: 1 },
+      { text: 'abab', old: 'ab', new: '', count: -1 },
+    ];
+    for (const input of cases) {
+      const expected = await text.call('text_replace', input);
+      const capped = (maxOutputLength: number) =>
+        createToolbox({ uses: ['std.text'], policy: { text: { maxOutputLength } } }).call(
+          'text_replace',
+          input,
+        );
+      expect(await capped(Math.max(1, expected.length))).toBe(expected);
+      if (expected.length > 1) {
+        await expect(capped(expected.length - 1)).rejects.toMatchObject({
+          code: 'TOOL_LIMIT_EXCEEDED',
+        });
+      }
+    }
+    const small = createToolbox({ uses: ['std.text'], policy: { text: { maxOutputLength: 5 } } });
+    // ß upper-cases to SS: three characters become six.
+    await expect(small.call('text_upper', { text: 'ßßß' })).rejects.toMatchObject({
+      code: 'TOOL_LIMIT_EXCEEDED',
+      field: 'text',
+    });
+    expect(await small.call('text_upper', { text: 'ßß' })).toBe('SSSS');
+    expect(await small.call('text_lower', { text: 'ABCDE' })).toBe('abcde');
+  });
 });

@@ -49,6 +49,60 @@ export function replaceText(text: string, old: string, replacement: string, coun
   return result + text.slice(from);
 }
 
+/**
+ * The length of `replaceText(text, old, replacement, count)`, computed without building it (the
+ * occurrences are counted; an empty `old` inserts at every code point and at the end).
+ */
+export function replacedTextLength(
+  text: string,
+  old: string,
+  replacement: string,
+  count: number,
+): number {
+  let places = 0;
+  if (old === '') {
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      const next = text.charCodeAt(index + 1);
+      if (code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) index++;
+      places++;
+    }
+    places++; // the end
+  } else {
+    for (let from = 0; ; places++) {
+      if (count >= 0 && places >= count) break;
+      const at = text.indexOf(old, from);
+      if (at === -1) break;
+      from = at + old.length;
+    }
+  }
+  if (count >= 0) places = Math.min(places, count);
+  return text.length + places * (replacement.length - old.length);
+}
+
+function outputTooLong(tool: string, field: string, limit: number): ToolError {
+  return new ToolError(
+    'TOOL_LIMIT_EXCEEDED',
+    `the result would be longer than ${limit} characters (policy.text.maxOutputLength)`,
+    { tool, field, details: { limit } },
+  );
+}
+
+/**
+ * Upper- or lower-cases within the output cap. The result is checked once built: case mapping
+ * grows a text at most 3 times, so it is bounded by the input the caller already holds.
+ */
+function changeCase(
+  text: string,
+  change: (text: string) => string,
+  tool: string,
+  limit: number,
+): string {
+  const result = change(text);
+  if (result.length > limit) throw outputTooLong(tool, 'text', limit);
+  return result;
+}
+
 export const textSplit = defineTool({
   name: 'text_split',
   namespace: 'std.text',
@@ -101,7 +155,19 @@ export const textReplace = defineTool({
     })
     .strict(),
   outputSchema: z.string().describe('The text after replacement.'),
-  async execute(input) {
+  async execute(input, { policy }) {
+    const tool = 'text_replace';
+    const { maxReplacementLength, maxOutputLength } = policy.text;
+    if (input.new.length > maxReplacementLength) {
+      throw new ToolError(
+        'TOOL_LIMIT_EXCEEDED',
+        `new is longer than ${maxReplacementLength} characters (policy.text.maxReplacementLength)`,
+        { tool, field: 'new' },
+      );
+    }
+    if (replacedTextLength(input.text, input.old, input.new, input.count) > maxOutputLength) {
+      throw outputTooLong(tool, 'new', maxOutputLength);
+    }
     return replaceText(input.text, input.old, input.new, input.count);
   },
 });
@@ -112,8 +178,13 @@ export const textUpper = defineTool({
   description: 'Convert text to upper case (Unicode-aware, locale-independent).',
   inputSchema: z.object({ text: z.string().describe('The text.') }).strict(),
   outputSchema: z.string().describe('The text in upper case.'),
-  async execute({ text }) {
-    return text.toUpperCase();
+  async execute({ text }, { policy }) {
+    return changeCase(
+      text,
+      (value) => value.toUpperCase(),
+      'text_upper',
+      policy.text.maxOutputLength,
+    );
   },
 });
 
@@ -123,8 +194,13 @@ export const textLower = defineTool({
   description: 'Convert text to lower case (Unicode-aware, locale-independent).',
   inputSchema: z.object({ text: z.string().describe('The text.') }).strict(),
   outputSchema: z.string().describe('The text in lower case.'),
-  async execute({ text }) {
-    return text.toLowerCase();
+  async execute({ text }, { policy }) {
+    return changeCase(
+      text,
+      (value) => value.toLowerCase(),
+      'text_lower',
+      policy.text.maxOutputLength,
+    );
   },
 });
 
