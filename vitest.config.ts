@@ -5,5 +5,6 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: ['packages/*', 'apps/*'],
+    globalSetup: ['./scripts/vitest-temp-folder.ts'],
   },
 });
