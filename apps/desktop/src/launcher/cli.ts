@@ -130,16 +130,23 @@ export async function launcherMain(options: LauncherMainOptions): Promise<number
     }
   };
   print(`Class Assistant ${options.version}`);
-  return runLauncher({
-    layout: await options.layout(command),
-    system: nodeSystem(),
-    environment: process.env,
-    port: command.port,
-    window: command.window,
-    ...(command.browser ? { browser: command.browser } : {}),
-    verbose: command.verbose,
-    print,
-    stopSignal,
-    ...(options.prepare ? { prepare: options.prepare } : {}),
-  });
+  try {
+    return await runLauncher({
+      layout: await options.layout(command),
+      system: nodeSystem(),
+      environment: process.env,
+      port: command.port,
+      window: command.window,
+      ...(command.browser ? { browser: command.browser } : {}),
+      verbose: command.verbose,
+      print,
+      stopSignal,
+      ...(options.prepare ? { prepare: options.prepare } : {}),
+    });
+  } catch (error) {
+    // Whatever went wrong (a folder that cannot be created, a browser that cannot start), say
+    // it in one line; the details are not a stack trace for the student.
+    print(`could not run: ${(error as Error).message}`);
+    return 1;
+  }
 }

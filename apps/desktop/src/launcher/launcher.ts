@@ -86,10 +86,14 @@ export async function stopBackend(
     asked = false;
   }
   if (!asked && system.platform !== 'win32') child.kill('SIGTERM');
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const done = await Promise.race([
     exited(child).then(() => true),
-    system.sleep(timeoutMs).then(() => false),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    }),
   ]);
+  clearTimeout(timer);
   if (done) return 'graceful';
   child.kill('SIGKILL');
   await exited(child);

@@ -8,7 +8,7 @@ const { version } = JSON.parse(readFileSync(join(DESKTOP_DIR, 'package.json'), '
   version: string;
 };
 
-process.exitCode = await launcherMain({
+const code = await launcherMain({
   argv: process.argv.slice(2),
   version,
   layout: developmentLayoutFor,
@@ -19,3 +19,6 @@ process.exitCode = await launcherMain({
     }
   },
 });
+process.exitCode = code;
+// Nothing should be left running; if a handle lingers, it must not keep the launcher alive.
+setTimeout(() => process.exit(code), 500).unref();

@@ -42,6 +42,8 @@ export function createLiveConnection(options: LiveOptions): LiveConnection {
   let lastEventId: number | undefined;
   let stopped = true;
   let first = true;
+  /** Set when the state seen so far belongs to a backend that is gone. */
+  let mustReload = false;
   let controller: AbortController | undefined;
   let wakeUp: (() => void) | undefined;
   let silence: ReturnType<typeof setTimeout> | undefined;
@@ -85,11 +87,13 @@ export function createLiveConnection(options: LiveOptions): LiveConnection {
               // A backend that does not report this as a gap would hold new events back until
               // its ids pass ours: start over without an id.
               lastEventId = undefined;
+              mustReload = true;
               outcome = 'reset';
               current.abort();
               return;
             }
-            const reload = first || data.gap || restarted;
+            const reload = first || mustReload || data.gap || restarted;
+            mustReload = false;
             if (reload || lastEventId === undefined) lastEventId = data.last_event_id;
             first = false;
             outcome = 'opened';
