@@ -123,7 +123,7 @@ describe('createLiveConnection', () => {
     expect(connection?.lastEventId).toBe(1);
 
     // The stream is cut; meanwhile two more events happen.
-    server.streams.splice(0).forEach((stream) => stream.destroy());
+    for (const stream of server.streams.splice(0)) stream.destroy();
     server.publish('line.appended', { index: 1 });
     server.publish('partial.changed', { text: '半' });
     await until(() => seen.events.length === 3, 'the replay');
