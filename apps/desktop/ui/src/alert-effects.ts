@@ -42,7 +42,12 @@ export const ALERT_TONES: Record<AlertLevel, Array<[number, number, number]>> = 
 
 /** Plays the alert sound of `level`. Returns false when audio is unavailable. */
 export function playAlertSound(level: AlertLevel): boolean {
-  const audioContext = context();
+  let audioContext: AudioContext | undefined;
+  try {
+    audioContext = context();
+  } catch {
+    return false;
+  }
   if (!audioContext) return false;
   void audioContext.resume();
   const now = audioContext.currentTime + 0.02;
@@ -111,18 +116,23 @@ export function notifyAlert(level: AlertLevel, keywords: string[], text: string)
     keywords: keywords.join('、'),
   });
   const icon = badge(level);
-  const notification = new Notification(title, {
-    body: `${headline}\n${text}`,
-    tag: `class-assistant-${level}`,
-    requireInteraction: level === 'danger',
-    silent: true,
-    ...(icon ? { icon } : {}),
-  });
-  notification.addEventListener('click', () => {
-    window.focus();
-    notification.close();
-  });
-  return true;
+  try {
+    const notification = new Notification(title, {
+      body: `${headline}\n${text}`,
+      tag: `class-assistant-${level}`,
+      requireInteraction: level === 'danger',
+      silent: true,
+      ...(icon ? { icon } : {}),
+    });
+    notification.addEventListener('click', () => {
+      window.focus();
+      notification.close();
+    });
+    return true;
+  } catch {
+    // Some systems refuse page notifications outright; the bar still flashes and rings.
+    return false;
+  }
 }
 
 let titleTimer: ReturnType<typeof setInterval> | undefined;

@@ -110,6 +110,8 @@ export function startApp(host: HTMLElement): { store: Store } {
   let alertTimer: ReturnType<typeof setTimeout> | undefined;
   let alertSerial = 0;
   let reloading: Promise<void> | undefined;
+  /** A reload was asked for while one ran: its answers may predate what changed since. */
+  let reloadAgain = false;
   let queued: Array<[string, unknown]> = [];
 
   const toast = (text: string, kind: 'info' | 'error' = 'info') => {
@@ -145,7 +147,10 @@ export function startApp(host: HTMLElement): { store: Store } {
 
   /** Re-reads transcript, status and health; live events arriving meanwhile are applied after. */
   const reloadState = (restarted: boolean): Promise<void> => {
-    if (reloading) return reloading;
+    if (reloading) {
+      reloadAgain = true;
+      return reloading;
+    }
     reloading = (async () => {
       try {
         const [transcript, status] = await Promise.all([
@@ -168,8 +173,26 @@ export function startApp(host: HTMLElement): { store: Store } {
       }
       void refreshHealth();
       void refreshKeywords(restarted);
+      if (reloadAgain) {
+        reloadAgain = false;
+        await reloadState(false);
+      }
     })();
     return reloading;
+  };
+
+  /**
+   * Sets the monitor status from any source (event, HTTP answer, stream opening). A class that
+   * was not running before — told by its start time, whichever source comes first — starts a
+   * new transcript (indexes from 0 again): drop the old lines and read what it already has.
+   */
+  const setMonitor = (monitor: MonitorStatus) => {
+    const previous = store.get().monitor;
+    store.set({ monitor });
+    if (monitor.state !== 'idle' && monitor.started_at !== previous.started_at) {
+      store.set({ lines: [], partial: '', historySummary: '' });
+      void reloadState(false);
+    }
   };
 
   const raiseAlert = (alert: KeywordAlert) => {
@@ -212,9 +235,7 @@ export function startApp(host: HTMLElement): { store: Store } {
         break;
       case 'monitor.changed': {
         const monitor = monitorOf(data as MonitorStatus & Record<string, unknown>);
-        store.set({ monitor });
-        // A new class starts a new transcript (indexes from 0 again).
-        if (state.monitor.state === 'idle' && monitor.state !== 'idle') void reloadState(false);
+        setMonitor(monitor);
         if (monitor.recognizer_state === 'ended' && state.monitor.recognizer_state !== 'ended') {
           toast(t('recognizerEnded'));
         }
@@ -249,12 +270,15 @@ export function startApp(host: HTMLElement): { store: Store } {
       if (connection === 'online' && previous === 'offline') toast(t('backOnline'));
     },
     onOpened(data: StreamOpened, reload) {
-      store.set({
-        monitor: monitorOf(data.monitor as MonitorStatus & Record<string, unknown>),
-        partial: data.partial,
-      });
-      if (reload) void reloadState(true);
-      else void refreshHealth();
+      const monitor = monitorOf(data.monitor as MonitorStatus & Record<string, unknown>);
+      store.set({ partial: data.partial });
+      if (reload) {
+        store.set({ monitor });
+        void reloadState(true);
+      } else {
+        setMonitor(monitor);
+        void refreshHealth();
+      }
     },
     onEvent: handleEvent,
   });
@@ -281,8 +305,9 @@ export function startApp(host: HTMLElement): { store: Store } {
     }
   };
   const reloadMonitor = async () => {
-    const status = await api<MonitorStatus & Record<string, unknown>>('/api/monitor_status');
-    store.set({ monitor: monitorOf(status) });
+    setMonitor(
+      monitorOf(await api<MonitorStatus & Record<string, unknown>>('/api/monitor_status')),
+    );
   };
 
   const context: AppContext = {

@@ -198,6 +198,13 @@ export function createSettingsPanel(context: AppContext): Panel {
   };
 
   const render = (view: SettingsView) => {
+    // Groups the student opened stay open when the form is read again (after a save).
+    const opened = new Set(
+      Array.from(form.querySelectorAll<HTMLDetailsElement>('details[data-group]'))
+        .filter((details) => details.open)
+        .map((details) => details.dataset.group ?? ''),
+    );
+    const firstRender = controls.size === 0;
     controls.clear();
     const groups = new Map<string, SettingDefinition[]>();
     for (const definition of view.definitions) {
@@ -209,7 +216,11 @@ export function createSettingsPanel(context: AppContext): Panel {
     replaceChildren(
       form,
       ordered.map((group) => {
-        const details = h('details', { class: 'settings-group', open: OPEN_GROUPS.has(group) });
+        const details = h('details', {
+          class: 'settings-group',
+          'data-group': group,
+          open: firstRender ? OPEN_GROUPS.has(group) : opened.has(group),
+        });
         details.append(h('summary', null, GROUP_TITLES[group] ? t(GROUP_TITLES[group]) : group));
         for (const definition of groups.get(group) ?? []) {
           const control = controlFor(definition, view.fields[definition.key] ?? '');
