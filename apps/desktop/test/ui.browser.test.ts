@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The floating-window UI in real Chromium against the real backend: what a student sees and does.
 // Screenshots are kept in apps/desktop/test-results/.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -305,7 +306,7 @@ describe('the panels (480x520)', () => {
           if (text !== '') partials.add(text);
           return text;
         },
-        { timeout: 20_000, intervals: [20] },
+        { timeout: 20_000, interval: 20 },
       )
       .toBe('两个：前驱节点的 next 和后继节点的 prev。');
     // It was written out piece by piece, not shown at the end in one go.

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The UI in real Chromium (Debian's, driven by playwright-core) against the real backend on a real
 // socket, with a fake OpenAI-compatible server at the edge.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
