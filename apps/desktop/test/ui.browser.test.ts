@@ -183,6 +183,25 @@ describe('the bar', () => {
     };
     await expect.poll(newest, { timeout: 15_000 }).toBe(true);
   });
+  it('keeps the bar on top in a Picture-in-Picture window and takes it back when that closes', async () => {
+    backend = await startBackend({ uiDir, env: FAST_CLASS });
+    page = await openApp(context, backend);
+    const opened = context.waitForEvent('page');
+    await page.locator('.bar-actions .icon-button[title="置顶小窗"]').click();
+    const pip = await opened;
+    await pip.locator('.app .bar').waitFor();
+    expect(await page.locator('.app').count()).toBe(0);
+    expect(await pip.evaluate(() => [window.innerWidth, window.innerHeight])).toEqual([320, 80]);
+    expect(await pip.locator('.icon-button.active').getAttribute('title')).toBe('退出置顶');
+    // Shortcuts work in the floating window, which grows for the panel (Chromium caps a
+    // Picture-in-Picture window to part of the screen: 800x600 in headless mode).
+    await pip.keyboard.press(',');
+    await expect.poll(() => pip.locator('.app').getAttribute('data-view')).toBe('panel');
+    await expect.poll(() => pip.evaluate(() => window.innerHeight > 300)).toBe(true);
+    await pip.close();
+    await page.locator('.app .bar').waitFor();
+    expect(await page.locator('.icon-button[title="置顶小窗"]').count()).toBe(1);
+  });
 });
 
 describe('the panels (480x520)', () => {
