@@ -113,9 +113,7 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
         data_dir: join(app, 'data'),
         asr: { mode: 'local', available: false },
       });
-      expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toContain(
-        '<div id="app"></div>',
-      );
+      expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toContain('<div id="app">');
       launcher.child.kill('SIGTERM');
       expect((await launcher.exited).code).toBe(0);
       expect(await listening(port)).toBe(false);

@@ -395,7 +395,8 @@ export function startApp(host: HTMLElement): { store: Store } {
 
   // ---------------------------------------------------------------- the DOM
   const appElement = h('div', { class: 'app' });
-  host.appendChild(appElement);
+  // index.html paints a placeholder bar before this script runs; the real one takes its place.
+  host.replaceChildren(appElement);
   let unsubscribeViews: (() => void) | undefined;
 
   /** Builds every view (again, after a language change). */
