@@ -348,6 +348,87 @@ describe('the panels (480x520)', () => {
     expect(followUp).toContain('为什么是两个？');
   });
 
+  it('notes: lists and renders the notes, and writes new ones as they stream in', async () => {
+    llm = await createFakeOpenAIServer({
+      chat: [
+        {
+          type: 'text',
+          content: '# 数据结构 课堂笔记\n\n## 要点\n- **循环队列** 判满\n- 作业：周五前提交',
+          chunkSize: 8,
+          delayMs: 20,
+        },
+      ],
+    });
+    backend = await startBackend({
+      uiDir,
+      env: [
+        ...FAST_CLASS,
+        `LLM_BASE_URL=${llm.baseURL}`,
+        'LLM_API_KEY=sk-test',
+        'LLM_MODEL=class-model',
+      ],
+    });
+    const { utimes, writeFile } = await import('node:fs/promises');
+    const old = join(backend.dataDir, 'summaries', '线性代数_20260301_080000.md');
+    await writeFile(old, '# 线性代数\n\n1. 矩阵乘法\n2. 行列式\n');
+    await utimes(old, 1_700_000_000, 1_700_000_000);
+    page = await openApp(context, backend, { width: 480, height: 520 });
+    await page.keyboard.press('n');
+    await expect
+      .poll(() => page!.locator('.notes-content').innerHTML())
+      .toBe('<h3>线性代数</h3><ol><li>矩阵乘法</li><li>行列式</li></ol>');
+    const options = await page.locator('.notes-panel select option').allTextContents();
+    expect(options).toHaveLength(1);
+    expect(options[0]).toMatch(/^线性代数 · 2023-11-1[45] \d\d:\d\d$/);
+
+    // A class, then notes written now.
+    await startClass(page, '数据结构');
+    await expect
+      .poll(
+        async () =>
+          ((await (await fetch(`${backend!.url}api/transcript`)).json()) as { total: number })
+            .total,
+      )
+      .toBeGreaterThanOrEqual(2);
+    await page.keyboard.press('n');
+    await page.locator('.notes-panel .button.primary').click();
+    await expect
+      .poll(() => page!.locator('.notes-panel select option').count(), { timeout: 20_000 })
+      .toBe(2);
+    expect(await page.locator('.notes-panel select').inputValue()).toMatch(
+      /^数据结构_\d{8}_\d{6}\.md$/,
+    );
+    expect(await page.locator('.notes-content h4').textContent()).toBe('要点');
+    expect(await page.locator('.notes-content li strong').textContent()).toBe('循环队列');
+    await page.screenshot({ path: shot('panel-notes.png') });
+  });
+
+  it('keywords: the student’s own words alert, and come back after the backend restarts', async () => {
+    backend = await startBackend({ uiDir, env: FAST_CLASS });
+    page = await openApp(context, backend, { width: 480, height: 520 });
+    await page.keyboard.press('k');
+    await page.locator('.keywords-panel .chip.danger').first().waitFor();
+    await page.locator('.keywords-panel .text-input').fill('张三, Zhang San');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page!.locator('.keywords-panel .chip.mine').allTextContents())
+      .toEqual(['张三', 'Zhang San']);
+    const server = async () =>
+      ((await (await fetch(`${backend!.url}api/keywords`)).json()) as { custom: string[] }).custom;
+    expect(await server()).toEqual(['张三', 'Zhang San']);
+    await page.screenshot({ path: shot('panel-keywords.png') });
+
+    // The backend keeps custom words in memory only; the app gives them back after a restart.
+    await backend.stop();
+    await page.locator('.bar[data-connection="offline"]').waitFor({ timeout: 15_000 });
+    await backend.restart();
+    await page.locator('.bar[data-connection="online"]').waitFor({ timeout: 20_000 });
+    await expect.poll(server, { timeout: 10_000 }).toEqual(['张三', 'Zhang San']);
+
+    await page.locator('.keywords-panel .chip.mine .chip-remove').first().click();
+    await expect.poll(server).toEqual(['Zhang San']);
+  });
+
   it('an LLM that is not configured gets a clear message and a way to the settings', async () => {
     backend = await startBackend({ uiDir, env: [...FAST_CLASS, 'LLM_API_KEY='] });
     page = await openApp(context, backend, { width: 480, height: 520 });

@@ -60,6 +60,9 @@ function fromBody(status: number, body: ErrorBody | undefined, fallback: string)
 }
 
 function unreachable(error: unknown): ApiError {
+  if (error instanceof DOMException && error.name === 'TimeoutError') {
+    return new ApiError('BACKEND_UNREACHABLE', 0, 'The backend did not answer in time.');
+  }
   if (error instanceof DOMException && error.name === 'AbortError') {
     return new ApiError('ABORTED', 0, 'cancelled');
   }
@@ -75,6 +78,11 @@ export interface ApiOptions {
   method?: 'GET' | 'POST';
   body?: unknown;
   signal?: AbortSignal;
+  /**
+   * Gives up after this long (default 20 s), so a backend that accepted the connection and then
+   * died can never leave the UI waiting. Ending a class with notes waits for the LLM: longer.
+   */
+  timeoutMs?: number;
 }
 
 /**
@@ -84,16 +92,18 @@ export interface ApiOptions {
  * const status = await api<MonitorStatus>('/api/monitor_status');
  */
 export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? 20_000);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   let response: Response;
   try {
     response = await fetch(path, {
+      signal,
       method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
       headers:
         options.body === undefined
           ? { accept: 'application/json' }
           : { accept: 'application/json', 'content-type': 'application/json' },
       ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-      ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
     throw unreachable(error);
@@ -102,7 +112,7 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
   try {
     body = await response.json();
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw unreachable(error);
+    if (error instanceof DOMException) throw unreachable(error);
     throw new ApiError(
       'BAD_RESPONSE',
       response.status,

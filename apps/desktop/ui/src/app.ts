@@ -278,6 +278,9 @@ export function startApp(host: HTMLElement): { store: Store } {
       } else {
         setMonitor(monitor);
         void refreshHealth();
+        // A backend that restarted before publishing any event looks like a reconnection: it
+        // may have lost the student's own keywords.
+        void refreshKeywords(false);
       }
     },
     onEvent: handleEvent,
@@ -319,7 +322,8 @@ export function startApp(host: HTMLElement): { store: Store } {
     toast,
     async start(body) {
       if (store.get().notifications) void requestNotificationPermission();
-      await api<StartResult>('/api/start_monitor', { body });
+      // Loading an offline model can take a while.
+      await api<StartResult>('/api/start_monitor', { body, timeoutMs: 120_000 });
       await reloadMonitor();
     },
     async pause() {
@@ -329,9 +333,10 @@ export function startApp(host: HTMLElement): { store: Store } {
       await monitorAction('/api/resume_monitor');
     },
     async stop(withNotes) {
+      // With notes, the LLM writes them first (LLM_TIMEOUT and a retry).
       const result = await api<StopResult>(
         `/api/stop_monitor${withNotes ? '' : '?with_summary=false'}`,
-        { method: 'POST' },
+        { method: 'POST', timeoutMs: 300_000 },
       );
       await reloadMonitor();
       return result;
