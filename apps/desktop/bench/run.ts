@@ -11,6 +11,7 @@ import { chromium } from 'playwright-core';
 import { serverPackage } from '../src/launcher/development.ts';
 import { buildRelease } from '../src/release/build-release.ts';
 import { hostTarget } from '../src/release/targets.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/support/chromium.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const REPO = join(import.meta.dirname, '..', '..', '..');
@@ -169,17 +170,7 @@ async function main(): Promise<void> {
       ],
       { stdio: 'ignore' },
     );
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-gpu',
-      ],
-    });
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     try {
       for (const url of [`http://127.0.0.1:${port}/api/health`, `http://127.0.0.1:${blankPort}/`]) {
         for (let attempt = 0; ; attempt++) {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '@class-assistant/server';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 
 /** apps/desktop. */
 export const DESKTOP_DIR = join(import.meta.dirname, '..', '..');
@@ -118,17 +119,8 @@ export async function launchBrowser(): Promise<{
 }> {
   const profile = await mkdtemp(join(tmpdir(), 'desktop-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-gpu',
-      '--autoplay-policy=no-user-gesture-required',
-    ],
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS, '--autoplay-policy=no-user-gesture-required'],
     // No emulated viewport: a page's size is its window's, so a popup that resizes itself (as
     // the launcher's --app window does) really changes size. openApp sets the tab's size.
     viewport: null,

@@ -3,17 +3,16 @@
 import { streamAnswer } from '../api.ts';
 import type { AppContext } from '../context.ts';
 import { h, icon } from '../dom.ts';
-import { errorBox } from '../errors.ts';
 import { t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
 import type { CatchupAnswer, ChatAnswer } from '../types.ts';
 import { createChat } from '../views/chat.ts';
+import { streamedAnswer } from '../views/streamed-answer.ts';
 import type { Panel } from './panel.ts';
 
 /** Creates the catch-up panel; `run()` asks at once. */
 export function createCatchupPanel(context: AppContext): Panel & { run(): void } {
   let summary = '';
-  let running: AbortController | undefined;
   const result = h('div', { class: 'catchup-summary markdown', hidden: true });
   const status = h('div', { class: 'panel-status' });
   const runButton = h(
@@ -31,51 +30,32 @@ export function createCatchupPanel(context: AppContext): Panel & { run(): void }
     return reply.answer;
   });
 
-  const run = async () => {
-    running?.abort();
-    const controller = new AbortController();
-    running = controller;
-    summary = '';
-    chat.reset();
-    chat.setEnabled(false);
-    status.replaceChildren();
-    result.replaceChildren();
-    result.hidden = false;
-    result.classList.add('streaming');
-    runButton.disabled = true;
-    let raw = '';
-    try {
-      const final = await streamAnswer<CatchupAnswer>(
-        '/api/catchup/stream',
-        {},
-        {
-          signal: controller.signal,
-          onDelta(text) {
-            raw += text;
-            result.innerHTML = renderMarkdown(raw);
-          },
-        },
-      );
-      if (running !== controller) return;
-      result.innerHTML = renderMarkdown(final.summary);
-      if (final.status === 'success') {
-        summary = final.summary;
-        chat.setEnabled(true);
-      } else {
-        result.classList.add('notice');
-      }
-    } catch (error) {
-      if (running !== controller) return;
-      result.hidden = raw === '';
-      status.replaceChildren(errorBox(context, error));
-    } finally {
-      if (running === controller) {
-        running = undefined;
-        runButton.disabled = false;
-        result.classList.remove('streaming');
-      }
-    }
-  };
+  const run = streamedAnswer<CatchupAnswer>(
+    context,
+    { button: runButton, status, result },
+    {
+      path: '/api/catchup/stream',
+      reset() {
+        summary = '';
+        chat.reset();
+        chat.setEnabled(false);
+        result.replaceChildren();
+        result.classList.remove('notice');
+      },
+      progress(raw) {
+        result.innerHTML = renderMarkdown(raw);
+      },
+      done(final) {
+        result.innerHTML = renderMarkdown(final.summary);
+        if (final.status === 'success') {
+          summary = final.summary;
+          chat.setEnabled(true);
+        } else {
+          result.classList.add('notice');
+        }
+      },
+    },
+  );
 
   const element = h(
     'section',

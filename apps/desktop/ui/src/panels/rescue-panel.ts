@@ -3,18 +3,17 @@
 import { streamAnswer } from '../api.ts';
 import type { AppContext } from '../context.ts';
 import { h, icon } from '../dom.ts';
-import { errorBox } from '../errors.ts';
 import { t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
 import { looksLikeJson, partialJsonStrings } from '../partial-json.ts';
 import type { ChatAnswer, RescueAnswer } from '../types.ts';
 import { createChat } from '../views/chat.ts';
+import { streamedAnswer } from '../views/streamed-answer.ts';
 import type { Panel } from './panel.ts';
 
 /** Creates the rescue panel; `run()` asks at once. */
 export function createRescuePanel(context: AppContext): Panel & { run(): void } {
   let current: { context: string; question: string; answer: string } | undefined;
-  let running: AbortController | undefined;
 
   const question = h('p', { class: 'rescue-question' });
   const answer = h('div', { class: 'rescue-answer markdown' });
@@ -51,55 +50,35 @@ export function createRescuePanel(context: AppContext): Panel & { run(): void } 
     answer.innerHTML = renderMarkdown(fields.answer ?? '');
   };
 
-  const run = async () => {
-    running?.abort();
-    const controller = new AbortController();
-    running = controller;
-    current = undefined;
-    chat.reset();
-    chat.setEnabled(false);
-    status.replaceChildren();
-    show({});
-    result.hidden = false;
-    result.classList.add('streaming');
-    runButton.disabled = true;
-    let raw = '';
-    try {
-      const final = await streamAnswer<RescueAnswer>(
-        '/api/emergency_rescue/stream',
-        {},
-        {
-          signal: controller.signal,
-          onDelta(text) {
-            raw += text;
-            show(
-              looksLikeJson(raw)
-                ? partialJsonStrings(raw, ['question', 'context', 'answer'])
-                : { answer: raw },
-            );
-          },
-        },
-      );
-      if (running !== controller) return;
-      show({ question: final.question, context: final.context, answer: final.answer });
-      if (final.status === 'warning') {
-        status.replaceChildren(h('p', { class: 'notice' }, t('rescueNoTranscript')));
-      } else {
-        current = { context: final.context, question: final.question, answer: final.answer };
-        chat.setEnabled(true);
-      }
-    } catch (error) {
-      if (running !== controller) return;
-      result.hidden = raw === '';
-      status.replaceChildren(errorBox(context, error));
-    } finally {
-      if (running === controller) {
-        running = undefined;
-        runButton.disabled = false;
-        result.classList.remove('streaming');
-      }
-    }
-  };
+  const run = streamedAnswer<RescueAnswer>(
+    context,
+    { button: runButton, status, result },
+    {
+      path: '/api/emergency_rescue/stream',
+      reset() {
+        current = undefined;
+        chat.reset();
+        chat.setEnabled(false);
+        show({});
+      },
+      progress(raw) {
+        show(
+          looksLikeJson(raw)
+            ? partialJsonStrings(raw, ['question', 'context', 'answer'])
+            : { answer: raw },
+        );
+      },
+      done(final) {
+        show({ question: final.question, context: final.context, answer: final.answer });
+        if (final.status === 'warning') {
+          status.replaceChildren(h('p', { class: 'notice' }, t('rescueNoTranscript')));
+        } else {
+          current = { context: final.context, question: final.question, answer: final.answer };
+          chat.setEnabled(true);
+        }
+      },
+    },
+  );
 
   const element = h(
     'section',
