@@ -5,13 +5,14 @@
 #    chromium (UI tests and the app window), espeak-ng + sox (real speech for the audio tests),
 #    pocketsphinx + its US English model (the offline recogniser tested on this machine),
 #    libasound2-dev, g++, make and python3 (node-gyp builds the microphone addon, naudiodon,
-#    against ALSA);
+#    against ALSA), fonts-wqy-microhei (a Chinese font, so the UI's screenshots in the browser
+#    tests show text, not boxes);
 # 2. pnpm (the version pinned in package.json's packageManager);
 # 3. the workspace's dependencies, including the pinned Node binary every script runs on.
 set -eu
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES="chromium espeak-ng sox pocketsphinx-en-us libpocketsphinx3 libsphinxbase3 libasound2-dev g++ make python3"
+APT_PACKAGES="chromium espeak-ng sox pocketsphinx-en-us libpocketsphinx3 libsphinxbase3 libasound2-dev g++ make python3 fonts-wqy-microhei"
 
 if command -v apt-get >/dev/null 2>&1 && [ "${CLASS_ASSISTANT_SKIP_APT:-0}" != 1 ]; then
   missing=""

@@ -32,9 +32,11 @@ import { createMonitor, type Monitor } from './monitor/monitor.ts';
 import { defaultRecognizerDefinitions } from './recognizers/default-recognizers.ts';
 import { createRecognizerRegistry, type RecognizerRegistry } from './recognizers/recognizer.ts';
 import { aiRoutes } from './routes/ai-routes.ts';
+import { desktopRoutes } from './routes/desktop-routes.ts';
 import { liveRoutes } from './routes/live-routes.ts';
 import { materialRoutes } from './routes/material-routes.ts';
 import { monitorRoutes } from './routes/monitor-routes.ts';
+import { notesRoutes } from './routes/notes-routes.ts';
 import { settingsRoutes } from './routes/settings-routes.ts';
 import { systemRoutes } from './routes/system-routes.ts';
 import { installLocalGuard } from './security/local-guard.ts';
@@ -68,6 +70,17 @@ export interface BuildAppOptions {
   sseHeartbeatMs?: number;
   /** Limits of material parsing (worker heap, time, archive caps). */
   parseLimits?: ParseLimits;
+  /**
+   * A folder with a built web UI (`index.html` and its assets) served at `/`. Absent, or without
+   * an `index.html`: `/` is a short landing page linking /docs.
+   */
+  uiDir?: string;
+  /**
+   * Called by `POST /api/shutdown` (the route exists only with this option): the process that
+   * owns the server stops it gracefully, as on SIGTERM. The launcher uses it to stop a stale
+   * backend where signals cannot (Windows).
+   */
+  requestShutdown?: () => void;
 }
 
 /**
@@ -269,6 +282,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(monitorRoutes);
   await app.register(aiRoutes);
   await app.register(liveRoutes);
+  await app.register(notesRoutes);
+  await app.register(desktopRoutes);
 
   app.addHook('preClose', async () => {
     for (const end of services.streams) end();

@@ -9,6 +9,8 @@ export interface CliOptions {
   port: number;
   dataDir: string;
   envFile: string;
+  /** A folder with a built web UI (index.html) to serve at `/`; absent: the landing page. */
+  uiDir?: string;
 }
 
 /** The outcome of reading the command line. */
@@ -42,6 +44,8 @@ Options (each also as an environment variable):
                       the same as --env-file. Node itself checks a script argument named
                       --env-file and exits ("not found") when the file does not exist yet
                       (nodejs/node#54232): use this spelling or the variable for a new file.
+  --ui-dir <dir>      a built web UI (index.html and its assets) to serve at /
+                      (CLASS_ASSISTANT_UI_DIR); without it / is a short landing page
   -h, --help          show this help
   -v, --version       show the version
 
@@ -88,6 +92,7 @@ export function parseCli(
         'data-dir': { type: 'string' },
         'env-file': { type: 'string' },
         'settings-file': { type: 'string' },
+        'ui-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -128,5 +133,9 @@ export function parseCli(
     : envFileOption
       ? join(dirname(envFile), 'data')
       : join(folder, 'data');
-  return { kind: 'run', options: { host, port, dataDir, envFile } };
+  const uiDir = pick('ui-dir', 'CLASS_ASSISTANT_UI_DIR');
+  return {
+    kind: 'run',
+    options: { host, port, dataDir, envFile, ...(uiDir ? { uiDir: resolve(uiDir) } : {}) },
+  };
 }

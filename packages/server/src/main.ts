@@ -32,8 +32,12 @@ async function main(): Promise<number> {
     return 0;
   }
   let server: RunningServer;
+  // POST /api/shutdown stops like SIGTERM (Windows has no signals for a windowless process).
+  let stopOnRequest: (() => void) | undefined;
   try {
-    server = await startServer(command.options);
+    server = await startServer(command.options, {
+      requestShutdown: () => stopOnRequest?.(),
+    });
   } catch (error) {
     if (error instanceof StartupError) {
       process.stderr.write(`class-assistant-backend: ${error.message}\n`);
@@ -43,7 +47,8 @@ async function main(): Promise<number> {
   }
   return new Promise<number>((resolve) => {
     let stopping = false;
-    const stop = (signal: NodeJS.Signals) => {
+    const stop = (signal: NodeJS.Signals | 'shutdown request') => {
+      if (stopping && signal === 'shutdown request') return;
       if (stopping) {
         process.stderr.write(`class-assistant-backend: ${signal} again, exiting now\n`);
         resolve(1);
@@ -65,12 +70,16 @@ async function main(): Promise<number> {
         },
       );
     };
+    stopOnRequest = () => stop('shutdown request');
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
 }
 
-const code = await main();
-process.exitCode = code;
-// A lingering handle (a half-open client socket) must not keep a stopped backend alive.
-setTimeout(() => process.exit(code), 200).unref();
+// No top-level await: the release build bundles this file as CommonJS for a Node single
+// executable application, and CommonJS has none.
+void main().then((code) => {
+  process.exitCode = code;
+  // A lingering handle (a half-open client socket) must not keep a stopped backend alive.
+  setTimeout(() => process.exit(code), 200).unref();
+});

@@ -75,6 +75,7 @@ export async function startServer(
       environment: process.env,
       port: options.port,
       logger,
+      ...(options.uiDir ? { uiDir: options.uiDir } : {}),
       ...appOptions,
     });
     await app.listen({ host: options.host, port: options.port });

@@ -326,6 +326,25 @@ describe('streamed variants over a real socket', () => {
     expect(llm.chatRequests[0]!.body.stream).toBe(true);
   });
 
+  it('streams a follow-up chat, whose request has a JSON body, to the end', async () => {
+    await setup();
+    const base = await harness.listen();
+    llm.enqueueChat({
+      type: 'text',
+      content: '因为有 next 和 prev 两个指针。',
+      chunkSize: 4,
+      delayMs: 20,
+    });
+    const stream = await openEventStream(`${base}/api/emergency_rescue_chat/stream`, {
+      method: 'POST',
+      body: { context: '链表', question: '几个指针？', answer: '两个', followup: '为什么？' },
+    });
+    const end = await stream.next((event) => event.event === 'end');
+    expect(end.data).toEqual({ status: 'success', answer: '因为有 next 和 prev 两个指针。' });
+    expect(stream.events.filter((event) => event.event === 'text.delta').length).toBeGreaterThan(2);
+    await stream.ended;
+  });
+
   it('ends a failing stream with error.raised, and refuses before streaming when unconfigured', async () => {
     await setup();
     const base = await harness.listen();

@@ -1,6 +1,6 @@
 // The `class-assistant-backend` bin as a user runs it: a real process, real port, real signals.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,6 +61,17 @@ describe('parseCli', () => {
       kind: 'run',
       options: { host: '::1', port: 8765, envFile: '/e/.env', dataDir: '/d' },
     });
+  });
+
+  it('takes the UI folder from --ui-dir or CLASS_ASSISTANT_UI_DIR, as an absolute path', () => {
+    const withFlag = parseCli(['--ui-dir', 'ui/dist', '--env-file', '/e/.env'], {});
+    expect(withFlag).toMatchObject({
+      kind: 'run',
+      options: { uiDir: join(process.cwd(), 'ui/dist') },
+    });
+    expect(
+      parseCli(['--env-file', '/e/.env'], { CLASS_ASSISTANT_UI_DIR: '/opt/ui' }),
+    ).toMatchObject({ options: { uiDir: '/opt/ui' } });
   });
 
   it('refuses a non-loopback host, a bad port and unknown flags', () => {
@@ -143,6 +154,42 @@ describe('class-assistant-backend', () => {
       .split('\n')
       .filter((line) => line.startsWith('['));
     expect(lines.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('serves the UI given by --ui-dir and stops gracefully on POST /api/shutdown', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'backend-cli-'));
+    folders.push(root);
+    await mkdir(join(root, 'ui'));
+    await writeFile(join(root, 'ui', 'index.html'), '<!doctype html><title>the bar</title>');
+    await writeFile(join(root, '.env'), 'LOG_LEVEL=info\n');
+    const port = await freePort();
+    const backend = run([
+      '--port',
+      String(port),
+      '--settings-file',
+      join(root, '.env'),
+      '--ui-dir',
+      join(root, 'ui'),
+    ]);
+    const base = `http://127.0.0.1:${port}`;
+    const page = await waitFor(
+      async () => {
+        try {
+          return await (await fetch(`${base}/`)).text();
+        } catch {
+          return undefined;
+        }
+      },
+      20_000,
+      'the UI',
+    );
+    expect(page).toContain('<title>the bar</title>');
+    const response = await fetch(`${base}/api/shutdown`, { method: 'POST' });
+    expect(response.status).toBe(202);
+    expect(await backend.exited).toBe(0);
+    const log = await readFile(join(root, 'data', '_startup.log'), 'utf8');
+    expect(log).toContain('shutdown requested over HTTP');
+    expect(log).toContain('"msg":"stopped"');
   });
 
   it('explains a port that is already taken', async () => {

@@ -213,6 +213,26 @@ describe('GET /api/events', () => {
     stream.close();
   });
 
+  it('treats an id from before a restart as a gap and still sends every new event', async () => {
+    harness = await createHarness({ env: ['ASR_MODE=mock'] });
+    const base = await harness.listen();
+    const { hub } = harness.app.classAssistant;
+    hub.publish('material.uploaded', { cite_filename: 'a.txt', text_length: 1 });
+    // The client last saw id 500 from the backend that ran before this one.
+    const stream = await openEventStream(`${base}/api/events`, {
+      headers: { 'last-event-id': '500' },
+    });
+    expect((await stream.next((event) => event.event === 'stream.opened')).data).toMatchObject({
+      gap: true,
+      replayed: 0,
+      last_event_id: 1,
+    });
+    hub.publish('notes.written', { filename: 'n.md', course_name: 'c' });
+    const next = await stream.next((event) => event.event === 'notes.written');
+    expect(next.id).toBe('2');
+    stream.close();
+  });
+
   it('is closed by the server on shutdown so it cannot hold the process', async () => {
     harness = await createHarness({ env: ['ASR_MODE=mock'] });
     const base = await harness.listen();

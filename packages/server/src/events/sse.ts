@@ -21,7 +21,7 @@ const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
  * CORS headers of the local guard) are kept.
  */
 export function openSse(
-  request: FastifyRequest,
+  _request: FastifyRequest,
   reply: FastifyReply,
   options: { retryMs?: number } = {},
 ): SseStream {
@@ -46,7 +46,8 @@ export function openSse(
     closed = true;
     controller.abort();
   };
-  request.raw.on('close', close);
+  // The response's close, not the request's: a request emits 'close' once its body has been
+  // read, which for a POST with a JSON body (the follow-up chats) is right at the start.
   raw.on('close', close);
   raw.on('error', close);
   if (options.retryMs) raw.write(`retry: ${options.retryMs}\n\n`);

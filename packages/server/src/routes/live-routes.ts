@@ -45,7 +45,11 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const header = Number.parseInt(request.headers['last-event-id'] ?? '', 10);
-      const lastEventId = Number.isFinite(header) ? header : request.query.last_event_id;
+      const requestedId = Number.isFinite(header) ? header : request.query.last_event_id;
+      // An id above the newest one comes from before a restart (ids start again at 1): the
+      // client missed an unknown amount, which is a gap, and must get every new event.
+      const fromEarlierRun = requestedId !== undefined && requestedId > hub.lastId;
+      const lastEventId = fromEarlierRun ? undefined : requestedId;
       const stream = openSse(request, reply, { retryMs: 2000 });
       // Subscribe before replaying so nothing published in between is lost (ids dedupe).
       let sentUpTo = lastEventId ?? hub.lastId;
@@ -65,7 +69,7 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
       stream.send('stream.opened', {
         last_event_id: hub.lastId,
         replayed: missed?.length ?? 0,
-        gap: missed === undefined,
+        gap: fromEarlierRun || missed === undefined,
         monitor: monitor.status(),
         partial: monitor.partial(),
       });

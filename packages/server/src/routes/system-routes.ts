@@ -156,23 +156,9 @@ export async function configurationReport(
   };
 }
 
-const LANDING_PAGE = `<!doctype html>
-<html lang="zh-CN"><head><meta charset="utf-8"><title>Class Assistant backend</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}</style></head>
-<body><h1>Class Assistant backend</h1>
-<p>课堂助手后端正在运行。The backend is running.</p>
-<ul><li><a href="/docs">/docs</a> — API documentation (try every route there)</li>
-<li><a href="/api/health">/api/health</a> — status and what is not configured yet</li>
-<li><a href="/api/events">/api/events</a> — live events (server-sent events)</li></ul>
-</body></html>`;
-
-/** GET /api/health, GET /api/check_mic and the landing page at `/`. */
+/** GET /api/health and GET /api/check_mic. */
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.classAssistant;
-
-  app.get('/', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send(LANDING_PAGE),
-  );
 
   app.get(
     '/api/health',

@@ -1,0 +1,65 @@
+// pnpm release:build <version> [--target linux-x64|win-x64] [--no-check] [--no-zip]
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { buildRelease } from '../src/release/build-release.ts';
+import { hostTarget, isReleaseTarget } from '../src/release/targets.ts';
+import { isReleaseVersion } from '../src/release/versions.ts';
+
+const USAGE = `Usage: pnpm release:build <version> [--target linux-x64|win-x64] [--no-check] [--no-zip]
+
+Sets <version> in the app's manifests and apps/desktop/app.json, builds the UI, makes the
+single executables (release/class-assistant and release/backend/class-assistant-backend; .exe
+for win-x64), assembles release/, runs the packaged backend on port 18765 to check it (when the
+target runs here) and writes dist/class-assistant-<version>-<target>.zip.`;
+
+const { values, positionals } = parseArgs({
+  args: process.argv.slice(2).filter((argument) => argument !== '--'),
+  options: {
+    target: { type: 'string' },
+    'no-check': { type: 'boolean' },
+    'no-zip': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  },
+  allowPositionals: true,
+});
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const version = positionals[0];
+if (!version || positionals.length > 1 || !isReleaseVersion(version)) {
+  console.error(
+    `release:build: give one version like 1.2.0${version ? ` (got "${positionals.join(' ')}")` : ''}\n\n${USAGE}`,
+  );
+  process.exit(2);
+}
+const target = values.target ?? hostTarget();
+if (!target || !isReleaseTarget(target)) {
+  console.error(
+    `release:build: --target must be linux-x64 or win-x64${target ? `, got "${target}"` : ' on this machine'}`,
+  );
+  process.exit(2);
+}
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const started = performance.now();
+try {
+  const result = await buildRelease({
+    version,
+    target,
+    repoRoot,
+    ...(values['no-check'] ? { check: false } : {}),
+    ...(values['no-zip'] ? { zip: false } : {}),
+    log: (line) => console.log(`release:build: ${line}`),
+  });
+  const steps = Object.entries(result.timings)
+    .map(([step, seconds]) => `${step} ${seconds}s`)
+    .join(', ');
+  console.log(
+    `release:build: done in ${Math.round((performance.now() - started) / 100) / 10}s (${steps})`,
+  );
+  console.log(`release:build: ${result.outDir}${result.zipPath ? `, ${result.zipPath}` : ''}`);
+} catch (error) {
+  console.error(`release:build: failed: ${(error as Error).message}`);
+  process.exitCode = 1;
+}

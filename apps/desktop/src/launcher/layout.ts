@@ -1,0 +1,71 @@
+// Where the launcher finds the backend, its settings, data and the UI: in this repository
+// (`pnpm start`) or in an unpacked release (release/backend/…, release/data).
+import { join } from 'node:path';
+
+/** The files the launcher works with. */
+export interface LauncherLayout {
+  kind: 'development' | 'packaged';
+  /** The backend program and the arguments before the launcher's own. */
+  backend: { file: string; args: string[] };
+  envFile: string;
+  dataDir: string;
+  uiDir: string;
+  /** The browser profile of the app window. */
+  profileDir: string;
+  /** The launcher's own log (the packaged launcher has no console on Windows). */
+  logFile: string;
+}
+
+/**
+ * The layout of an unpacked release:
+ *
+ * ```
+ * release/class-assistant(.exe)          this launcher
+ * release/backend/class-assistant-backend(.exe)
+ * release/backend/.env, .env.example, ui/, assets/, lib/, node_modules/
+ * release/data/                          transcript, notes, _startup.log, browser profile
+ * ```
+ */
+export function packagedLayout(root: string, platform: NodeJS.Platform): LauncherLayout {
+  const backendDir = join(root, 'backend');
+  const dataDir = join(root, 'data');
+  return {
+    kind: 'packaged',
+    backend: {
+      file: join(
+        backendDir,
+        platform === 'win32' ? 'class-assistant-backend.exe' : 'class-assistant-backend',
+      ),
+      args: [],
+    },
+    envFile: join(backendDir, '.env'),
+    dataDir,
+    uiDir: join(backendDir, 'ui'),
+    profileDir: join(dataDir, 'browser-profile'),
+    logFile: join(dataDir, '_launcher.log'),
+  };
+}
+
+/**
+ * The layout in this repository: the backend's bin run by this Node, its usual files
+ * (packages/server/.env and data/), and the UI built to apps/desktop/dist/ui.
+ */
+export function developmentLayout(options: {
+  serverDir: string;
+  serverBin: string;
+  desktopDir: string;
+  nodePath: string;
+  envFile?: string;
+  dataDir?: string;
+}): LauncherLayout {
+  const dataDir = options.dataDir ?? join(options.serverDir, 'data');
+  return {
+    kind: 'development',
+    backend: { file: options.nodePath, args: [options.serverBin] },
+    envFile: options.envFile ?? join(options.serverDir, '.env'),
+    dataDir,
+    uiDir: join(options.desktopDir, 'dist', 'ui'),
+    profileDir: join(dataDir, 'browser-profile'),
+    logFile: join(dataDir, '_launcher.log'),
+  };
+}

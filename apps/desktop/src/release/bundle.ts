@@ -1,0 +1,144 @@
+// esbuild bundles for the single executables. Node 24 runs a SEA's script as CommonJS, so the
+// bundles are CommonJS; the backend's modules read `import.meta.url` to find their files, which
+// here points into the backend folder of the release (release/backend/lib/…).
+import { readFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { build, type Plugin } from 'esbuild';
+
+/** Native packages loaded at run time from release/backend/node_modules, never bundled. */
+export const NATIVE_PACKAGES = ['koffi', 'naudiodon', 'vosk'] as const;
+
+/** Package folders the backend reads files from at run time: copied to release/backend/vendor. */
+export const VENDORED_FOLDERS = [{ packageName: '@fastify/swagger-ui', folder: 'static' }] as const;
+
+const MODULE_URL = '__classAssistantModuleUrl';
+
+/**
+ * Optional addons that packages try to `require` inside try/catch (ws: bufferutil,
+ * utf-8-validate). In a SEA such a require of a non-built-in module prints a warning even when
+ * caught, so they are replaced by a module that throws.
+ */
+const ABSENT_OPTIONAL = /^(bufferutil|utf-8-validate)$/;
+
+function releasePlugin(): Plugin {
+  return {
+    name: 'class-assistant-release',
+    setup(builder) {
+      builder.onResolve({ filter: ABSENT_OPTIONAL }, (args) => ({
+        path: args.path,
+        namespace: 'absent',
+      }));
+      builder.onLoad({ filter: /.*/, namespace: 'absent' }, (args) => ({
+        contents: `throw new Error(${JSON.stringify(`${args.path} is not part of this build`)});`,
+        loader: 'js',
+      }));
+      // Files a package reads next to itself (@fastify/swagger-ui/static): point its __dirname
+      // into release/backend/vendor/<package>/, where the build copies them.
+      for (const { packageName } of VENDORED_FOLDERS) {
+        const pattern = new RegExp(
+          `[\\\\/]node_modules[\\\\/]${packageName.replace('/', '[\\\\/]')}[\\\\/].*\\.js$`,
+        );
+        builder.onLoad({ filter: pattern }, async (args) => {
+          const source = await readFile(args.path, 'utf8');
+          const normalized = args.path.replaceAll('\\', '/');
+          const packageRoot = normalized.slice(
+            0,
+            normalized.lastIndexOf(packageName) + packageName.length,
+          );
+          const inside = relative(packageRoot, dirname(normalized)).replaceAll('\\', '/');
+          const folder = JSON.stringify([
+            'vendor',
+            ...packageName.split('/'),
+            ...(inside ? inside.split('/') : []),
+          ]);
+          return {
+            contents: `var __dirname = require("node:path").join(require("node:path").dirname(process.execPath), ...${folder});\n${source}`,
+            loader: 'js',
+          };
+        });
+      }
+    },
+  };
+}
+
+/** The backend bundles: the SEA script and the upload parser's worker (a file next to it). */
+export async function bundleBackend(options: {
+  /** The server's src/main.ts (what its bin runs). */
+  serverMain: string;
+  /** The server's src/material-worker.ts. */
+  serverWorker: string;
+  /** The prelude that sets the packaged defaults (settings, data, UI, native modules). */
+  prelude: string;
+  /** Output folder: backend.cjs (for the SEA) and lib/material-worker.js (shipped). */
+  outDir: string;
+  minify?: boolean;
+}): Promise<{ script: string; worker: string }> {
+  const script = join(options.outDir, 'backend.cjs');
+  const worker = join(options.outDir, 'lib', 'material-worker.js');
+  const common = {
+    bundle: true,
+    platform: 'node' as const,
+    target: 'node24',
+    format: 'cjs' as const,
+    minify: options.minify ?? true,
+    keepNames: true,
+    legalComments: 'none' as const,
+    logLevel: 'warning' as const,
+    external: [...NATIVE_PACKAGES, '*.node'],
+    plugins: [releasePlugin()],
+    define: { 'import.meta.url': MODULE_URL },
+  };
+  // The server package declares "sideEffects": false (true of its library modules); its main
+  // module is run for its effect, so the entry's imports must be kept.
+  const entries = new Set([options.prelude, options.serverMain]);
+  const keepEntries: Plugin = {
+    name: 'keep-entries',
+    setup(builder) {
+      builder.onResolve({ filter: /.*/ }, (args) =>
+        entries.has(args.path) ? { path: args.path, sideEffects: true } : undefined,
+      );
+    },
+  };
+  await build({
+    ...common,
+    plugins: [keepEntries, ...common.plugins],
+    stdin: {
+      contents: `import ${JSON.stringify(options.prelude)};\nimport ${JSON.stringify(options.serverMain)};\n`,
+      resolveDir: options.outDir,
+      sourcefile: 'backend-entry.js',
+      loader: 'js',
+    },
+    outfile: script,
+    // The backend's modules sit in release/backend/lib (assets are ../assets, the worker ./).
+    banner: {
+      js: `var ${MODULE_URL} = require("node:url").pathToFileURL(require("node:path").join(require("node:path").dirname(process.execPath), "lib", "backend.js")).href;`,
+    },
+  });
+  await build({
+    ...common,
+    entryPoints: [options.serverWorker],
+    outfile: worker,
+    banner: { js: `var ${MODULE_URL} = require("node:url").pathToFileURL(__filename).href;` },
+  });
+  return { script, worker };
+}
+
+/** The launcher bundle (the SEA at the release root). */
+export async function bundleLauncher(options: {
+  entry: string;
+  outFile: string;
+  minify?: boolean;
+}): Promise<string> {
+  await build({
+    entryPoints: [options.entry],
+    outfile: options.outFile,
+    bundle: true,
+    platform: 'node',
+    target: 'node24',
+    format: 'cjs',
+    minify: options.minify ?? true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  return options.outFile;
+}

@@ -1,0 +1,189 @@
+// The release's own check (backend.md 9): run the packaged backend on port 18765 and see that it is
+// healthy and really works — the UI at /, /docs, a material upload (the parser worker), a demo
+// class — then stop it over HTTP, restore the shipped settings byte for byte and empty data/. The
+// packaged launcher is run as well, without a window.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+
+/** What the check measured. */
+export interface CheckReport {
+  /** Milliseconds from spawning the packaged backend to a healthy answer. */
+  coldStartMs: number;
+  lines: number;
+  uploaded: string;
+  launcherMs: number;
+}
+
+function run(
+  file: string,
+  args: string[],
+  cwd: string,
+): { child: ChildProcess; output: () => string } {
+  const child = spawn(file, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = `${output}${chunk.toString('utf8')}`.slice(-8000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return { child, output: () => output };
+}
+
+function exitOf(child: ChildProcess, timeoutMs: number): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    if (child.exitCode !== null) {
+      resolve(child.exitCode);
+      return;
+    }
+    const timer = setTimeout(() => reject(new Error(`no exit within ${timeoutMs} ms`)), timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
+
+async function waitHealthy(
+  base: string,
+  child: ChildProcess,
+  output: () => string,
+): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new Error(`the packaged backend exited (${child.exitCode}):\n${output()}`);
+    try {
+      const response = await fetch(`${base}/api/health`);
+      if (((await response.json()) as { status?: string }).status === 'healthy')
+        return performance.now() - started;
+    } catch {
+      // Not yet.
+    }
+    if (performance.now() - started > 30_000)
+      throw new Error(`not healthy within 30 s:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function json<T>(response: Response): Promise<T> {
+  const body = (await response.json()) as T & { status?: string; message?: string };
+  if (!response.ok)
+    throw new Error(`HTTP ${response.status}: ${body.message ?? JSON.stringify(body)}`);
+  return body;
+}
+
+/** Options of {@link checkRelease}. */
+export interface CheckOptions {
+  releaseDir: string;
+  backendExecutable: string;
+  launcherExecutable: string;
+  version: string;
+  port: number;
+  /** A .pptx/.pdf/.docx to upload. */
+  fixture: string;
+  log(line: string): void;
+}
+
+/** Runs the check; throws with the backend's output when something fails. */
+export async function checkRelease(options: CheckOptions): Promise<CheckReport> {
+  const { releaseDir, port } = options;
+  const envFile = join(releaseDir, 'backend', '.env');
+  const dataDir = join(releaseDir, 'data');
+  const shipped = await readFile(envFile);
+  const base = `http://127.0.0.1:${port}`;
+  const backend = run(options.backendExecutable, ['--port', String(port)], releaseDir);
+  try {
+    const coldStartMs = await waitHealthy(base, backend.child, backend.output);
+    const health = await json<{ settings_file: string; data_dir: string }>(
+      await fetch(`${base}/api/health`),
+    );
+    if (health.settings_file !== envFile || health.data_dir !== dataDir) {
+      throw new Error(
+        `the packaged backend uses ${health.settings_file} and ${health.data_dir}, not the release's files`,
+      );
+    }
+    const page = await (await fetch(`${base}/`)).text();
+    if (!page.includes('id="app"')) throw new Error('the UI is not served at /');
+    if ((await fetch(`${base}/docs/static/index.html`)).status !== 200)
+      throw new Error('/docs is broken');
+
+    const form = new FormData();
+    form.append('file', new Blob([await readFile(options.fixture)]), basename(options.fixture));
+    const upload = await json<{ cite_filename: string }>(
+      await fetch(`${base}/api/upload_ppt`, { method: 'POST', body: form }),
+    );
+
+    const post = (path: string, body?: unknown) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    await json(
+      await post('/api/settings', { fields: { ASR_MODE: 'mock', MOCK_INTERVAL_MS: '40' } }),
+    );
+    await json(
+      await post('/api/start_monitor', {
+        course_name: 'release check',
+        cite_filename: upload.cite_filename,
+      }),
+    );
+    let lines = 0;
+    for (let attempt = 0; attempt < 200 && lines < 3; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      lines = (await json<{ total: number }>(await fetch(`${base}/api/transcript`))).total;
+    }
+    if (lines < 3) throw new Error('the demo class wrote no lines');
+    await json(await post('/api/stop_monitor?with_summary=false'));
+    if ((await post('/api/shutdown')).status !== 202)
+      throw new Error('POST /api/shutdown was refused');
+    const code = await exitOf(backend.child, 20_000);
+    if (code !== 0)
+      throw new Error(`the packaged backend exited with ${code}:\n${backend.output()}`);
+    const startupLog = await readFile(join(dataDir, '_startup.log'), 'utf8');
+    if (!startupLog.includes('Class Assistant backend starting'))
+      throw new Error('no startup diagnostics in data/_startup.log');
+    options.log(
+      `packaged backend: healthy after ${Math.round(coldStartMs)} ms; UI, /docs, upload, demo class (${lines} lines) and graceful stop work`,
+    );
+
+    // The launcher: its version, then a run without a window until it is told to stop.
+    const version = run(options.launcherExecutable, ['--version'], releaseDir);
+    await exitOf(version.child, 20_000);
+    if (version.output().trim() !== options.version) {
+      throw new Error(
+        `the launcher says "${version.output().trim()}", expected ${options.version}`,
+      );
+    }
+    const launcherStarted = performance.now();
+    const launcher = run(
+      options.launcherExecutable,
+      ['--no-window', '--port', String(port)],
+      releaseDir,
+    );
+    const launcherMs = await waitHealthy(base, launcher.child, launcher.output).then(
+      () => performance.now() - launcherStarted,
+    );
+    launcher.child.kill('SIGTERM');
+    const launcherCode = await exitOf(launcher.child, 30_000);
+    if (launcherCode !== 0)
+      throw new Error(`the launcher exited with ${launcherCode}:\n${launcher.output()}`);
+    if (!launcher.output().includes('stopped'))
+      throw new Error(`the launcher did not stop cleanly:\n${launcher.output()}`);
+    options.log(
+      `packaged launcher: backend healthy after ${Math.round(launcherMs)} ms, stopped with the launcher`,
+    );
+    return { coldStartMs, lines, uploaded: upload.cite_filename, launcherMs };
+  } finally {
+    if (backend.child.exitCode === null) backend.child.kill('SIGKILL');
+    // The shipped settings and a data folder with only the check's startup diagnostics,
+    // whatever happened (the archive leaves data/ empty).
+    await writeFile(envFile, shipped);
+    for (const entry of await readdir(dataDir).catch(() => [] as string[])) {
+      if (entry !== '_startup.log')
+        await rm(join(dataDir, entry), { recursive: true, force: true });
+    }
+    await mkdir(dataDir, { recursive: true });
+  }
+}

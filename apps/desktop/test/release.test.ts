@@ -1,0 +1,127 @@
+// The release as a student gets it: built for this machine, zipped, unpacked into an empty
+// folder outside the repository, started with no Node.js on PATH.
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRelease, type ReleaseResult } from '../src/release/build-release.ts';
+import { hostTarget } from '../src/release/targets.ts';
+import { freePort, killAll, listening, start, waitFor } from './support/processes.ts';
+import { unzip, zipEntries } from './support/unzip.ts';
+
+const REPO = join(import.meta.dirname, '..', '..', '..');
+const target = hostTarget();
+let root: string;
+let result: ReleaseResult;
+let version: string;
+const lines: string[] = [];
+
+beforeAll(async () => {
+  if (!target) return;
+  root = await mkdtemp(join(tmpdir(), 'desktop-release-'));
+  // The current version: the build rewrites nothing in the repository.
+  version = (
+    JSON.parse(await readFile(join(REPO, 'apps', 'desktop', 'app.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
+  result = await buildRelease({
+    version,
+    target,
+    repoRoot: REPO,
+    outDir: join(root, 'release'),
+    zipDir: join(root, 'dist'),
+    checkPort: await freePort(),
+    log: (line) => lines.push(line),
+  });
+}, 240_000);
+
+afterAll(async () => {
+  killAll();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+describe.runIf(target !== undefined)('pnpm release:build', () => {
+  it('checks the packaged backend and launcher while building', () => {
+    expect(result.versionFilesChanged).toEqual([]);
+    expect(result.check?.lines).toBeGreaterThanOrEqual(3);
+    expect(result.check?.uploaded).toMatch(/^slides_\d{8}_\d{6}\.txt$/);
+    expect(lines.some((line) => line.startsWith('packaged backend: healthy after'))).toBe(true);
+    expect(lines.some((line) => line.startsWith('packaged launcher: backend healthy after'))).toBe(
+      true,
+    );
+  });
+
+  it('lays out release/ as the spec says and leaves the shipped settings untouched', async () => {
+    const release = result.outDir;
+    const example = await readFile(join(release, 'backend', '.env.example'), 'utf8');
+    expect(await readFile(join(release, 'backend', '.env'), 'utf8')).toBe(example);
+    expect(example).toMatch(/^ASR_MODE=local$/m);
+    for (const path of ['class-assistant', 'backend/class-assistant-backend']) {
+      expect((await stat(join(release, path))).mode & 0o111, path).not.toBe(0);
+    }
+    for (const path of [
+      'backend/ui/index.html',
+      'backend/assets/mock-lecture.txt',
+      'backend/lib/material-worker.js',
+      'README.txt',
+    ]) {
+      expect((await stat(join(release, path))).isFile(), path).toBe(true);
+    }
+    // The build's check left its startup diagnostics, and nothing else, in data/.
+    expect(await readFile(join(release, 'data', '_startup.log'), 'utf8')).toContain(
+      'Class Assistant backend starting',
+    );
+  });
+
+  it('zips it with the version in the name, executables executable and data/ empty', async () => {
+    expect(result.zipPath).toBe(join(root, 'dist', `class-assistant-${version}-${target}.zip`));
+    const entries = await zipEntries(result.zipPath!);
+    const top = `ClassAssistant-${version}/`;
+    expect(entries.every((entry) => entry.name.startsWith(top))).toBe(true);
+    const mode = (name: string) => entries.find((entry) => entry.name === top + name)?.mode;
+    expect(mode('class-assistant')).toBe(0o100755);
+    expect(mode('backend/class-assistant-backend')).toBe(0o100755);
+    expect(mode('backend/.env')).toBe(0o100644);
+    expect(mode('data/')).toBe(0o40755);
+    expect(entries.filter((entry) => entry.name.startsWith(`${top}data/`))).toHaveLength(1);
+  });
+
+  it('starts from the unpacked zip on a machine without Node.js', async () => {
+    const machine = await mkdtemp(join(tmpdir(), 'desktop-clean-machine-'));
+    try {
+      await unzip(result.zipPath!, machine);
+      const app = join(machine, `ClassAssistant-${version}`);
+      const port = await freePort();
+      const emptyPath = join(machine, 'no-tools');
+      const launcher = start(
+        join(app, 'class-assistant'),
+        ['--no-window', '--port', String(port)],
+        {
+          cwd: machine,
+          env: { PATH: emptyPath, HOME: machine },
+        },
+      );
+      await waitFor(() => launcher.output().includes('Press Ctrl-C'), 'the unpacked app', 60_000);
+      const health = (await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(health).toMatchObject({
+        status: 'healthy',
+        settings_file: join(app, 'backend', '.env'),
+        data_dir: join(app, 'data'),
+        asr: { mode: 'local', available: false },
+      });
+      expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toContain('<div id="app">');
+      launcher.child.kill('SIGTERM');
+      expect((await launcher.exited).code).toBe(0);
+      expect(await listening(port)).toBe(false);
+      const startupLog = await readFile(join(app, 'data', '_startup.log'), 'utf8');
+      expect(startupLog).toContain('not configured: AI features');
+      expect(startupLog).toContain('"msg":"stopped"');
+    } finally {
+      await rm(machine, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,164 @@
+/// <reference lib="dom" />
+// The UI in real Chromium (Debian's, driven by playwright-core) against the real backend on a real
+// socket, with a fake OpenAI-compatible server at the edge.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from '@class-assistant/server';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
+
+/** apps/desktop. */
+export const DESKTOP_DIR = join(import.meta.dirname, '..', '..');
+/** Screenshots kept as test artifacts. */
+export const RESULTS_DIR = join(DESKTOP_DIR, 'test-results');
+
+/** Builds the UI into a folder of its own (the launcher's dist/ui is left alone). */
+export async function buildUiInto(folder: string): Promise<string> {
+  const { build } = await import('vite');
+  await build({
+    configFile: join(DESKTOP_DIR, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: folder, emptyOutDir: true },
+  });
+  return folder;
+}
+
+/** A backend serving the UI, restartable on the same port and folders. */
+export interface TestBackend {
+  url: string;
+  port: number;
+  dataDir: string;
+  envFile: string;
+  app: Awaited<ReturnType<typeof buildApp>>;
+  /** Stops it (the browser sees the backend go away). */
+  stop(): Promise<void>;
+  /** Starts a new backend on the same port and folders (event ids start again). */
+  restart(): Promise<void>;
+  /** Removes its folders. */
+  dispose(): Promise<void>;
+}
+
+/** Starts the backend with these settings lines. */
+export async function startBackend(options: {
+  uiDir: string;
+  env: string[];
+  port?: number;
+}): Promise<TestBackend> {
+  const root = await mkdtemp(join(tmpdir(), 'desktop-ui-'));
+  const dataDir = join(root, 'data');
+  const envFile = join(root, '.env');
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(envFile, `# test settings\n${options.env.join('\n')}\n`);
+  let port = options.port ?? 0;
+  const open = async () => {
+    const app = await buildApp({
+      dataDir,
+      envFile,
+      uiDir: options.uiDir,
+      port,
+      sseHeartbeatMs: 1000,
+    });
+    await app.listen({ host: '127.0.0.1', port });
+    port = app.classAssistant.port();
+    return app;
+  };
+  const backend: TestBackend = {
+    url: '',
+    port: 0,
+    dataDir,
+    envFile,
+    app: await open(),
+    async stop() {
+      await backend.app.close();
+    },
+    async restart() {
+      backend.app = await open();
+    },
+    async dispose() {
+      await backend.app.close().catch(() => {});
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+  backend.port = port;
+  backend.url = `http://127.0.0.1:${port}/`;
+  return backend;
+}
+
+/** What the page did that the test cannot see on screen: notifications and tones. */
+export interface PageRecord {
+  notifications: Array<{ title: string; body: string; requireInteraction: boolean; tag: string }>;
+  tones: number;
+}
+
+const RECORDER = `
+  window.__record = { notifications: [], tones: 0 };
+  const Original = window.Notification;
+  if (Original) {
+    class Recorded extends Original {
+      constructor(title, options = {}) {
+        super(title, options);
+        window.__record.notifications.push({ title, body: options.body || '', requireInteraction: Boolean(options.requireInteraction), tag: options.tag || '' });
+      }
+    }
+    Object.defineProperty(Recorded, 'permission', { get: () => Original.permission });
+    Recorded.requestPermission = (...args) => Original.requestPermission(...args);
+    window.Notification = Recorded;
+  }
+  const createOscillator = AudioContext.prototype.createOscillator;
+  AudioContext.prototype.createOscillator = function () {
+    window.__record.tones++;
+    return createOscillator.call(this);
+  };
+`;
+
+/** A fresh browser profile with Chromium: launch it once per file. */
+export async function launchBrowser(): Promise<{
+  context: BrowserContext;
+  close(): Promise<void>;
+}> {
+  const profile = await mkdtemp(join(tmpdir(), 'desktop-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS, '--autoplay-policy=no-user-gesture-required'],
+    // No emulated viewport: a page's size is its window's, so a popup that resizes itself (as
+    // the launcher's --app window does) really changes size. openApp sets the tab's size.
+    viewport: null,
+    locale: 'zh-CN',
+  });
+  await context.addInitScript(RECORDER);
+  return {
+    context,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens the app at the bar size and waits until it is connected. */
+export async function openApp(
+  context: BrowserContext,
+  backend: TestBackend,
+  viewport = { width: 320, height: 80 },
+): Promise<Page> {
+  await context.grantPermissions(['notifications'], { origin: backend.url.replace(/\/$/, '') });
+  const page = await context.newPage();
+  await page.setViewportSize(viewport);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  (page as Page & { errors: string[] }).errors = errors;
+  await page.goto(backend.url);
+  await page.locator('.bar[data-connection="online"]').waitFor();
+  return page;
+}
+
+/** Uncaught errors of the page so far. */
+export function pageErrors(page: Page): string[] {
+  return (page as Page & { errors?: string[] }).errors ?? [];
+}
+
+/** The page's record of notifications and tones. */
+export function record(page: Page): Promise<PageRecord> {
+  return page.evaluate(() => (window as unknown as { __record: PageRecord }).__record);
+}

@@ -1,0 +1,472 @@
+/// <reference lib="dom" />
+// The floating-window UI in real Chromium against the real backend: what a student sees and does.
+// Screenshots are kept in apps/desktop/test-results/.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createFakeOpenAIServer, type FakeOpenAIServer } from '@class-assistant/agent-std/testing';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildUiInto,
+  DESKTOP_DIR,
+  launchBrowser,
+  openApp,
+  pageErrors,
+  RESULTS_DIR,
+  record,
+  startBackend,
+  type TestBackend,
+} from './support/ui-harness.ts';
+
+const FAST_CLASS = ['ASR_MODE=mock', 'MOCK_INTERVAL_MS=250', 'MOCK_LOOP=false'];
+
+let uiDir: string;
+let buildRoot: string;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+let context: BrowserContext;
+let llm: FakeOpenAIServer | undefined;
+let backend: TestBackend | undefined;
+let page: Page | undefined;
+
+beforeAll(async () => {
+  buildRoot = await mkdtemp(join(tmpdir(), 'desktop-ui-build-'));
+  uiDir = await buildUiInto(join(buildRoot, 'ui'));
+  await mkdir(RESULTS_DIR, { recursive: true });
+  browser = await launchBrowser();
+  context = browser.context;
+});
+
+afterEach(async () => {
+  if (page) expect(pageErrors(page)).toEqual([]);
+  await page?.close();
+  page = undefined;
+  await backend?.dispose();
+  backend = undefined;
+  await llm?.close();
+  llm = undefined;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await rm(buildRoot, { recursive: true, force: true });
+});
+
+const shot = (name: string) => join(RESULTS_DIR, name);
+
+async function startClass(target: Page, course: string): Promise<void> {
+  await target.keyboard.press('m');
+  await target.locator('#course-name').fill(course);
+  await target.locator('#start-class').click();
+  await target.locator('.bar[data-state="running"]').waitFor();
+}
+
+describe('the bar', () => {
+  it('is 320x80, says it is ready and fits without overflow', async () => {
+    backend = await startBackend({ uiDir, env: FAST_CLASS });
+    page = await openApp(context, backend);
+    await expect.poll(() => page!.locator('.status-text').textContent()).toBe('未上课');
+    expect(await page.locator('.line-text').textContent()).toBe(
+      '点 ▶ 开始上课，或按 M 打开课堂面板',
+    );
+    const box = await page.locator('.bar').boundingBox();
+    expect(box).toMatchObject({ x: 0, y: 0, width: 320, height: 80 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(320);
+    await page.screenshot({ path: shot('bar-320x80.png') });
+  });
+
+  it('runs a mock class: the newest line and the live partial text appear and move on', async () => {
+    backend = await startBackend({ uiDir, env: FAST_CLASS });
+    page = await openApp(context, backend);
+    await startClass(page, '数据结构');
+    expect(await page.locator('.course').textContent()).toBe('数据结构');
+    // The panel closed: back to the bar size.
+    expect(await page.locator('.panel-shell').isHidden()).toBe(true);
+    const seen = new Set<string>();
+    await expect
+      .poll(
+        async () => {
+          seen.add((await page!.locator('.line-text').textContent()) ?? '');
+          return seen.size;
+        },
+        { timeout: 15_000 },
+      )
+      .toBeGreaterThanOrEqual(4);
+    expect([...seen]).toContain(
+      'Today we continue with linked lists, and then move on to stacks and queues.',
+    );
+    await expect
+      .poll(() => page!.locator('.partial-text').textContent(), { timeout: 10_000 })
+      .toMatch(/…$/);
+    await page.screenshot({ path: shot('bar-class-running.png') });
+
+    await page.setViewportSize({ width: 480, height: 520 });
+    await page.keyboard.press('t');
+    await expect
+      .poll(() => page!.locator('.transcript-lines li').count(), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(5);
+    const first = await page.locator('.transcript-lines li').first().textContent();
+    expect(first).toMatch(/^\d\d:\d\d:\d\d好，同学们我们开始上课/);
+    await page.screenshot({ path: shot('panel-transcript.png') });
+  });
+
+  it('flashes, grows, rings and notifies on a roll call, differently for attention', async () => {
+    backend = await startBackend({
+      uiDir,
+      env: ['ASR_MODE=mock', 'MOCK_INTERVAL_MS=120', 'MOCK_LOOP=false'],
+    });
+    page = await openApp(context, backend);
+    await startClass(page, '数据结构');
+    const card = page.locator('.alert-card[data-level="danger"]');
+    await card.waitFor({ timeout: 20_000 });
+    expect(await page.locator('.bar').getAttribute('data-alert')).toBe('danger');
+    expect(await page.locator('.bar').getAttribute('class')).toContain('flash');
+    expect(await page.locator('.alert-title').textContent()).toBe('点名提醒');
+    expect(await page.locator('.alert-keywords .chip').allTextContents()).toContain('点名');
+    expect(await page.locator('.alert-text mark').first().textContent()).toBeTruthy();
+    // The window grows for the alert (320x156); in this tab the app says so through its view.
+    expect(await page.locator('.app').getAttribute('data-view')).toBe('alert');
+    await page.setViewportSize({ width: 320, height: 156 });
+    await page.screenshot({ path: shot('bar-alert-roll-call.png') });
+    await expect.poll(async () => (await record(page!)).tones).toBeGreaterThanOrEqual(4);
+    await expect
+      .poll(async () => (await record(page!)).notifications.map((n) => n.title))
+      .toContain('🔴 点名提醒');
+    const danger = (await record(page)).notifications.find((n) => n.title === '🔴 点名提醒');
+    expect(danger).toMatchObject({ requireInteraction: true, tag: 'class-assistant-danger' });
+    expect(danger?.body).toContain('可能叫到你了：');
+
+    // Later in the lecture: homework and exams, the gentler attention level.
+    await page.locator('.alert-card[data-level="warning"]').waitFor({ timeout: 20_000 });
+    expect(await page.locator('.alert-title').textContent()).toBe('注意');
+    await page.screenshot({ path: shot('bar-alert-attention.png') });
+    const warning = (await record(page)).notifications.find((n) => n.title === '🟡 注意');
+    expect(warning).toMatchObject({ requireInteraction: false, tag: 'class-assistant-warning' });
+
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page!.locator('.app').getAttribute('data-view')).toBe('bar');
+  });
+
+  it('shows the backend going away, counts down the retry, and reconnects when it is back', async () => {
+    backend = await startBackend({ uiDir, env: FAST_CLASS });
+    page = await openApp(context, backend);
+    await startClass(page, '数据结构');
+    await expect
+      .poll(() => page!.locator('.line-text').textContent(), { timeout: 10_000 })
+      .not.toBe('');
+    await backend.stop();
+    await page.locator('.bar[data-connection="offline"]').waitFor({ timeout: 15_000 });
+    expect(await page.locator('.status-text').textContent()).toBe('后端未连接');
+    expect(await page.locator('.offline-text').textContent()).toMatch(
+      /^后端没有响应，正在自动重连…（\d+ 秒后重试）$/,
+    );
+    expect(await page.locator('.bar-actions .pill-button.rescue').isDisabled()).toBe(true);
+    await page.screenshot({ path: shot('bar-backend-offline.png') });
+
+    // The student restarts the app: a new backend on the same port, its ids counting from 1.
+    await backend.restart();
+    await page.locator('.bar[data-connection="online"]').waitFor({ timeout: 20_000 });
+    await expect.poll(() => page!.locator('.line-text').textContent()).toBe('后端已重新连接');
+    // The old class ended with the old backend; the new one is idle.
+    await expect.poll(() => page!.locator('.status-text').textContent()).toBe('未上课');
+    await startClass(page, '第二节');
+    await expect.poll(() => page!.locator('.course').textContent()).toBe('第二节');
+    // The bar follows the new class: it shows the newest line the new backend wrote.
+    const newest = async () => {
+      const transcript = (await (await fetch(`${backend!.url}api/transcript`)).json()) as {
+        course_name: string;
+        entries: Array<{ text: string }>;
+      };
+      return transcript.course_name === '第二节' && transcript.entries.length > 0
+        ? (await page!.locator('.line-text').textContent()) === transcript.entries.at(-1)?.text
+        : false;
+    };
+    await expect.poll(newest, { timeout: 15_000 }).toBe(true);
+  });
+  it('keeps the bar on top in a Picture-in-Picture window and takes it back when that closes', async () => {
+    backend = await startBackend({ uiDir, env: FAST_CLASS });
+    page = await openApp(context, backend);
+    const opened = context.waitForEvent('page');
+    await page.locator('.bar-actions .icon-button[title="置顶小窗"]').click();
+    const pip = await opened;
+    await pip.locator('.app .bar').waitFor();
+    expect(await page.locator('.app').count()).toBe(0);
+    expect(await pip.evaluate(() => [window.innerWidth, window.innerHeight])).toEqual([320, 80]);
+    expect(await pip.locator('.icon-button.active').getAttribute('title')).toBe('退出置顶');
+    // Shortcuts work in the floating window, which grows for the panel (Chromium caps a
+    // Picture-in-Picture window to part of the screen: 800x600 in headless mode).
+    await pip.keyboard.press(',');
+    await expect.poll(() => pip.locator('.app').getAttribute('data-view')).toBe('panel');
+    await expect.poll(() => pip.evaluate(() => window.innerHeight > 300)).toBe(true);
+    await pip.close();
+    await page.locator('.app .bar').waitFor();
+    expect(await page.locator('.icon-button[title="置顶小窗"]').count()).toBe(1);
+  });
+});
+
+describe('the panels (480x520)', () => {
+  it('settings: the main keys as a form, secrets masked, the other lines kept, saved', async () => {
+    backend = await startBackend({
+      uiDir,
+      env: [...FAST_CLASS, 'LLM_API_KEY=sk-secret-abcd1234', '# my own note', 'EXTRA_KEY=kept'],
+    });
+    page = await openApp(context, backend, { width: 480, height: 520 });
+    await page.keyboard.press(',');
+    const key = page.locator('#setting-LLM_API_KEY');
+    await key.waitFor();
+    expect(await key.getAttribute('type')).toBe('password');
+    expect(await key.inputValue()).toBe('••••••••1234');
+    expect(await page.locator('#setting-ASR_MODE').inputValue()).toBe('mock');
+    expect(await page.locator('.extra-lines').inputValue()).toContain(
+      '# my own note\nEXTRA_KEY=kept',
+    );
+    const box = await page.locator('.app').boundingBox();
+    expect(box).toMatchObject({ width: 480, height: 520 });
+    await page.screenshot({ path: shot('panel-settings-480x520.png') });
+
+    await page.locator('#setting-LLM_MODEL').fill('class-model');
+    await page.locator('#save-settings').click();
+    await expect
+      .poll(() => page!.locator('.settings-panel .notice.ok').textContent())
+      .toContain('已保存。立即生效：LLM_MODEL');
+    const { readFile } = await import('node:fs/promises');
+    const saved = await readFile(backend.envFile, 'utf8');
+    expect(saved).toContain('LLM_MODEL=class-model');
+    expect(saved).toContain('LLM_API_KEY=sk-secret-abcd1234');
+    expect(saved).toContain('# my own note\nEXTRA_KEY=kept');
+
+    await page.locator('details[data-group="mock"] summary').click();
+    await page.locator('#setting-MOCK_INTERVAL_MS').fill('soon');
+    await page.locator('#save-settings').click();
+    await expect
+      .poll(() => page!.locator('.field-error:not([hidden])').textContent())
+      .toBe('must be a whole number from 1 to 600000, got "soon"');
+    expect(await page.locator('.settings-panel .error-box').textContent()).toContain(
+      '有设置不正确，没有保存：',
+    );
+  });
+
+  it('start class: uploads a deck with progress and picks it as the material', async () => {
+    backend = await startBackend({ uiDir, env: FAST_CLASS });
+    page = await openApp(context, backend, { width: 480, height: 520 });
+    await page.keyboard.press('m');
+    await page.locator('.class-panel .check.ok').waitFor();
+    expect(await page.locator('.class-panel .check-row').first().textContent()).toContain(
+      '演示模式',
+    );
+    await page
+      .locator('.class-panel input[type="file"]')
+      .setInputFiles(join(DESKTOP_DIR, 'test', 'fixtures', 'slides.pptx'));
+    await expect
+      .poll(() => page!.locator('.upload-status').textContent(), { timeout: 20_000 })
+      .toBe('已读取 slides.pptx：2 页，128 字');
+    expect(await page.locator('#cite-file').inputValue()).toMatch(/^slides_\d{8}_\d{6}\.txt$/);
+    await page.locator('#course-name').fill('数据结构');
+    await page.screenshot({ path: shot('panel-class-uploaded.png') });
+    await page.locator('#start-class').click();
+    await page.locator('.bar[data-state="running"]').waitFor();
+    const status = await (await fetch(`${backend.url}api/monitor_status`)).json();
+    expect(status).toMatchObject({
+      course_name: '数据结构',
+      cite_filename: expect.stringMatching(/^slides_/),
+    });
+  });
+
+  it('a recognizer that cannot run offers the demo mode, which then starts the class', async () => {
+    backend = await startBackend({ uiDir, env: ['ASR_MODE=local', 'MOCK_INTERVAL_MS=250'] });
+    page = await openApp(context, backend, { width: 480, height: 520 });
+    await page.keyboard.press('m');
+    await page.locator('#start-class').click();
+    const error = page.locator('.class-panel .panel-status .error-box');
+    await error.waitFor();
+    expect(await error.locator('.error-message').textContent()).toBe('当前识别方式不可用。');
+    expect(await error.locator('.error-detail').textContent()).toContain('ASR_MODE=mock');
+    await page.screenshot({ path: shot('panel-class-recognizer-unavailable.png') });
+    await error.locator('button', { hasText: '改用演示模式' }).click();
+    await page.locator('.bar[data-state="running"]').waitFor({ timeout: 10_000 });
+  });
+
+  it('rescue: the fake LLM’s answer streams in, then a follow-up question is answered', async () => {
+    const answer =
+      '{"question": "删除双向链表的节点要改几个指针？", "context": "老师在讲双向链表的删除。", "answer": "两个：前驱节点的 next 和后继节点的 prev。"}';
+    llm = await createFakeOpenAIServer({
+      chat: [
+        { type: 'text', content: answer, chunkSize: 6, delayMs: 40 },
+        {
+          type: 'text',
+          content: '因为每个节点只有 **两个** 指向它的指针。',
+          chunkSize: 4,
+          delayMs: 30,
+        },
+      ],
+    });
+    backend = await startBackend({
+      uiDir,
+      env: [
+        'ASR_MODE=mock',
+        'MOCK_INTERVAL_MS=100',
+        `LLM_BASE_URL=${llm.baseURL}`,
+        'LLM_API_KEY=sk-test',
+        'LLM_MODEL=class-model',
+      ],
+    });
+    page = await openApp(context, backend);
+    await startClass(page, '数据结构');
+    const transcriptTotal = async () =>
+      ((await (await fetch(`${backend!.url}api/transcript`)).json()) as { total: number }).total;
+    await expect.poll(transcriptTotal, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+    await page.setViewportSize({ width: 480, height: 520 });
+    await page.keyboard.press('r');
+    const partials = new Set<string>();
+    await expect
+      .poll(
+        async () => {
+          const text = (await page!.locator('.rescue-answer').textContent()) ?? '';
+          if (text !== '') partials.add(text);
+          return text;
+        },
+        { timeout: 20_000, interval: 20 },
+      )
+      .toBe('两个：前驱节点的 next 和后继节点的 prev。');
+    // It was written out piece by piece, not shown at the end in one go.
+    expect(partials.size).toBeGreaterThanOrEqual(3);
+    expect(await page.locator('.rescue-question').textContent()).toBe(
+      '删除双向链表的节点要改几个指针？',
+    );
+    expect(await page.locator('.rescue-context').textContent()).toBe('老师在讲双向链表的删除。');
+    expect(llm.chatRequests[0]?.body.stream).toBe(true);
+    await page.screenshot({ path: shot('panel-rescue.png') });
+
+    await page.locator('.rescue-panel .chat-input').fill('为什么是两个？');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page!.locator('.rescue-panel .chat-turn.assistant').innerHTML(), {
+        timeout: 20_000,
+      })
+      .toBe('<p>因为每个节点只有 <strong>两个</strong> 指向它的指针。</p>');
+    const followUp = llm.chatRequests[1]?.body.messages?.at(-1)?.content as string;
+    expect(followUp).toContain('为什么是两个？');
+  });
+
+  it('notes: lists and renders the notes, and writes new ones as they stream in', async () => {
+    llm = await createFakeOpenAIServer({
+      chat: [
+        {
+          type: 'text',
+          content: '# 数据结构 课堂笔记\n\n## 要点\n- **循环队列** 判满\n- 作业：周五前提交',
+          chunkSize: 8,
+          delayMs: 20,
+        },
+      ],
+    });
+    backend = await startBackend({
+      uiDir,
+      env: [
+        ...FAST_CLASS,
+        `LLM_BASE_URL=${llm.baseURL}`,
+        'LLM_API_KEY=sk-test',
+        'LLM_MODEL=class-model',
+      ],
+    });
+    const { utimes, writeFile } = await import('node:fs/promises');
+    const old = join(backend.dataDir, 'summaries', '线性代数_20260301_080000.md');
+    await writeFile(old, '# 线性代数\n\n1. 矩阵乘法\n2. 行列式\n');
+    await utimes(old, 1_700_000_000, 1_700_000_000);
+    page = await openApp(context, backend, { width: 480, height: 520 });
+    await page.keyboard.press('n');
+    await expect
+      .poll(() => page!.locator('.notes-content').innerHTML())
+      .toBe('<h3>线性代数</h3><ol><li>矩阵乘法</li><li>行列式</li></ol>');
+    const options = await page.locator('.notes-panel select option').allTextContents();
+    expect(options).toHaveLength(1);
+    expect(options[0]).toMatch(/^线性代数 · 2023-11-1[45] \d\d:\d\d$/);
+
+    // A class, then notes written now.
+    await startClass(page, '数据结构');
+    await expect
+      .poll(
+        async () =>
+          ((await (await fetch(`${backend!.url}api/transcript`)).json()) as { total: number })
+            .total,
+      )
+      .toBeGreaterThanOrEqual(2);
+    await page.keyboard.press('n');
+    await page.locator('.notes-panel .button.primary').click();
+    await expect
+      .poll(() => page!.locator('.notes-panel select option').count(), { timeout: 20_000 })
+      .toBe(2);
+    expect(await page.locator('.notes-panel select').inputValue()).toMatch(
+      /^数据结构_\d{8}_\d{6}\.md$/,
+    );
+    expect(await page.locator('.notes-content h4').textContent()).toBe('要点');
+    expect(await page.locator('.notes-content li strong').textContent()).toBe('循环队列');
+    await page.screenshot({ path: shot('panel-notes.png') });
+  });
+
+  it('keywords: the student’s own words alert, and come back after the backend restarts', async () => {
+    backend = await startBackend({ uiDir, env: FAST_CLASS });
+    page = await openApp(context, backend, { width: 480, height: 520 });
+    await page.keyboard.press('k');
+    await page.locator('.keywords-panel .chip.danger').first().waitFor();
+    await page.locator('.keywords-panel .text-input').fill('张三, Zhang San');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page!.locator('.keywords-panel .chip.mine').allTextContents())
+      .toEqual(['张三', 'Zhang San']);
+    const server = async () =>
+      ((await (await fetch(`${backend!.url}api/keywords`)).json()) as { custom: string[] }).custom;
+    expect(await server()).toEqual(['张三', 'Zhang San']);
+    await page.screenshot({ path: shot('panel-keywords.png') });
+
+    // The backend keeps custom words in memory only; the app gives them back after a restart.
+    await backend.stop();
+    await page.locator('.bar[data-connection="offline"]').waitFor({ timeout: 15_000 });
+    await backend.restart();
+    await page.locator('.bar[data-connection="online"]').waitFor({ timeout: 20_000 });
+    await expect.poll(server, { timeout: 10_000 }).toEqual(['张三', 'Zhang San']);
+
+    await page.locator('.keywords-panel .chip.mine .chip-remove').first().click();
+    await expect.poll(server).toEqual(['Zhang San']);
+  });
+
+  it('an LLM that is not configured gets a clear message and a way to the settings', async () => {
+    backend = await startBackend({ uiDir, env: [...FAST_CLASS, 'LLM_API_KEY='] });
+    page = await openApp(context, backend, { width: 480, height: 520 });
+    await page.keyboard.press('c');
+    const error = page.locator('.catchup-panel .error-box');
+    await error.waitFor();
+    expect(await error.locator('.error-message').textContent()).toBe(
+      'AI 还没有配置：请在设置里填写 LLM_API_KEY。',
+    );
+    await error.locator('button', { hasText: '打开设置' }).click();
+    await page.locator('#setting-LLM_API_KEY').waitFor();
+    expect(await page.locator('.not-configured').textContent()).toContain('LLM_API_KEY');
+  });
+
+  it('switches to English and back, and the window follows the panel in an app window', async () => {
+    backend = await startBackend({ uiDir, env: FAST_CLASS });
+    page = await openApp(context, backend, { width: 480, height: 520 });
+    await page.keyboard.press(',');
+    await page.locator('.app-settings select').selectOption('en');
+    await expect.poll(() => page!.locator('.tab.selected').textContent()).toBe('Settings');
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 320, height: 80 });
+    expect(await page.locator('.status-text').textContent()).toBe('No class');
+    await page.screenshot({ path: shot('bar-english.png') });
+    await page.evaluate(() => localStorage.setItem('class-assistant.lang', 'zh'));
+
+    // A popup stands in for the launcher's --app window: there the page may resize itself.
+    const [popup] = await Promise.all([
+      context.waitForEvent('page'),
+      page.evaluate((url) => window.open(url, 'bar', 'popup,width=320,height=80'), backend.url),
+    ]);
+    await popup.locator('.bar[data-connection="online"]').waitFor();
+    const inner = () => popup.evaluate(() => [window.innerWidth, window.innerHeight]);
+    await expect.poll(inner).toEqual([320, 80]);
+    await popup.keyboard.press(',');
+    await expect.poll(inner).toEqual([480, 520]);
+    await popup.keyboard.press('Escape');
+    await expect.poll(inner).toEqual([320, 80]);
+    await popup.close();
+  });
+});

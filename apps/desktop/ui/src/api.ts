@@ -1,0 +1,229 @@
+// Calls to the backend (same origin): JSON routes, the upload with progress and the streamed AI
+// answers. Every failure becomes an ApiError with the server's stable code, or one of ours when
+// the backend could not be reached at all.
+import { readEventStream } from './sse.ts';
+import type { UploadResult } from './types.ts';
+
+const marker = Symbol.for('class-assistant.ui.api-error');
+
+/** A failed call: the backend's `{status:"error", code, message, hint?, field?}`, or ours. */
+export class ApiError extends Error {
+  /** The server's code, or BACKEND_UNREACHABLE / BAD_RESPONSE / STREAM_INTERRUPTED / ABORTED. */
+  readonly code: string;
+  /** HTTP status (0 when no answer came). */
+  readonly status: number;
+  readonly hint: string | undefined;
+  readonly field: string | undefined;
+  readonly fields: Array<{ field: string; message: string }>;
+  readonly [marker] = true;
+
+  constructor(
+    code: string,
+    status: number,
+    message: string,
+    details: {
+      hint?: string | undefined;
+      field?: string | undefined;
+      fields?: Array<{ field: string; message: string }> | undefined;
+    } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = status;
+    this.hint = details.hint;
+    this.field = details.field;
+    this.fields = details.fields ?? [];
+  }
+}
+
+/** True for an {@link ApiError}. */
+export function isApiError(error: unknown): error is ApiError {
+  return typeof error === 'object' && error !== null && marker in error;
+}
+
+interface ErrorBody {
+  status?: string;
+  code?: string;
+  message?: string;
+  hint?: string;
+  field?: string;
+  fields?: Array<{ field: string; message: string }>;
+}
+
+function fromBody(status: number, body: ErrorBody | undefined, fallback: string): ApiError {
+  return new ApiError(body?.code ?? `HTTP_${status}`, status, body?.message ?? fallback, {
+    hint: body?.hint,
+    field: body?.field,
+    fields: body?.fields,
+  });
+}
+
+function unreachable(error: unknown): ApiError {
+  if (error instanceof DOMException && error.name === 'TimeoutError') {
+    return new ApiError('BACKEND_UNREACHABLE', 0, 'The backend did not answer in time.');
+  }
+  if (error instanceof DOMException && error.name === 'AbortError') {
+    return new ApiError('ABORTED', 0, 'cancelled');
+  }
+  return new ApiError(
+    'BACKEND_UNREACHABLE',
+    0,
+    `The backend did not answer: ${(error as Error)?.message ?? String(error)}`,
+  );
+}
+
+/** Options of {@link api}. */
+export interface ApiOptions {
+  method?: 'GET' | 'POST';
+  body?: unknown;
+  signal?: AbortSignal;
+  /**
+   * Gives up after this long (default 20 s), so a backend that accepted the connection and then
+   * died can never leave the UI waiting. Ending a class with notes waits for the LLM: longer.
+   */
+  timeoutMs?: number;
+}
+
+/**
+ * Calls a JSON route.
+ *
+ * @example
+ * const status = await api<MonitorStatus>('/api/monitor_status');
+ */
+export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? 20_000);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      signal,
+      method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+      headers:
+        options.body === undefined
+          ? { accept: 'application/json' }
+          : { accept: 'application/json', 'content-type': 'application/json' },
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    });
+  } catch (error) {
+    throw unreachable(error);
+  }
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch (error) {
+    if (error instanceof DOMException) throw unreachable(error);
+    throw new ApiError(
+      'BAD_RESPONSE',
+      response.status,
+      `The backend answered HTTP ${response.status} without JSON.`,
+    );
+  }
+  if (!response.ok || (body as ErrorBody)?.status === 'error') {
+    throw fromBody(response.status, body as ErrorBody, `HTTP ${response.status}`);
+  }
+  return body as T;
+}
+
+/**
+ * Uploads a class-material file with progress (fetch has no upload progress; XHR does).
+ * `onProgress` gets the fraction sent, 0..1; at 1 the backend is still reading the file.
+ */
+export function uploadMaterial(
+  file: File,
+  onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<UploadResult> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', '/api/upload_ppt');
+    request.responseType = 'json';
+    request.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    });
+    request.upload.addEventListener('load', () => onProgress(1));
+    request.addEventListener('load', () => {
+      const body = request.response as (UploadResult & ErrorBody) | null;
+      if (request.status >= 200 && request.status < 300 && body?.status === 'success') {
+        resolve(body);
+      } else {
+        reject(fromBody(request.status, body ?? undefined, `HTTP ${request.status}`));
+      }
+    });
+    request.addEventListener('error', () =>
+      reject(new ApiError('BACKEND_UNREACHABLE', 0, 'The upload was cut off.')),
+    );
+    request.addEventListener('abort', () => reject(new ApiError('ABORTED', 0, 'cancelled')));
+    signal?.addEventListener('abort', () => request.abort(), { once: true });
+    const form = new FormData();
+    form.append('file', file, file.name);
+    request.send(form);
+  });
+}
+
+/** Options of {@link streamAnswer}. */
+export interface StreamOptions {
+  /** Called with each piece of text as the model writes it. */
+  onDelta: (text: string) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Calls a streamed AI route (`POST /api/<feature>/stream`): text arrives through `onDelta`, the
+ * promise resolves with the final answer (the `end` event) or rejects with the `error.raised`
+ * body. A configuration problem (LLM_NOT_CONFIGURED) is answered before the stream opens.
+ */
+export async function streamAnswer<T>(
+  path: string,
+  body: unknown,
+  options: StreamOptions,
+): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: 'POST',
+      headers: { accept: 'text/event-stream', 'content-type': 'application/json' },
+      body: JSON.stringify(body ?? {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (error) {
+    throw unreachable(error);
+  }
+  if (!response.ok) {
+    let errorBody: ErrorBody | undefined;
+    try {
+      errorBody = (await response.json()) as ErrorBody;
+    } catch {
+      errorBody = undefined;
+    }
+    throw fromBody(response.status, errorBody, `HTTP ${response.status}`);
+  }
+  let result: { ok: true; value: T } | { ok: false; error: ApiError } | undefined;
+  try {
+    await readEventStream(response, (message) => {
+      if (result) return;
+      if (message.event === 'text.delta') {
+        const { text } = JSON.parse(message.data) as { text: string };
+        options.onDelta(text);
+      } else if (message.event === 'end') {
+        result = { ok: true, value: JSON.parse(message.data) as T };
+      } else if (message.event === 'error.raised') {
+        result = {
+          ok: false,
+          error: fromBody(502, JSON.parse(message.data), 'The answer failed.'),
+        };
+      }
+    });
+  } catch (error) {
+    throw unreachable(error);
+  }
+  if (!result) {
+    throw new ApiError(
+      'STREAM_INTERRUPTED',
+      0,
+      'The answer was cut off before it finished (the backend stopped?).',
+    );
+  }
+  if (!result.ok) throw result.error;
+  return result.value;
+}

@@ -1,0 +1,37 @@
+// What the views get from the app: the store and the actions.
+import type { AppState, PanelName, Store } from './store.ts';
+import type { StopResult } from './types.ts';
+
+/** The app as the views see it. */
+export interface AppContext {
+  store: Store;
+  /** Opens a panel (480x520), or closes the panel with `null` (back to the 320x80 bar). */
+  openPanel(panel: PanelName | null): void;
+  /** Opens the panel, or closes it when it is the one open. */
+  togglePanel(panel: PanelName): void;
+  /** A short message in the bar. */
+  toast(text: string, kind?: 'info' | 'error'): void;
+  /** Starts a class with the course name and material. Errors are thrown for the panel to show. */
+  start(body: { course_name: string; cite_filename: string }): Promise<void>;
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  /** Ends the class; with `withNotes`, the backend writes notes (the LLM may take a while). */
+  stop(withNotes: boolean): Promise<StopResult>;
+  /** Opens the rescue panel and asks at once. */
+  rescue(): void;
+  /** Opens the catch-up panel and asks at once. */
+  catchup(): void;
+  dismissAlert(): void;
+  /** Sets ASR_MODE=mock (the demo class); true when saved. */
+  useDemoMode(): Promise<boolean>;
+  /** Re-reads /api/health (what is not configured yet). */
+  refreshHealth(): Promise<void>;
+  /** Changes a preference of this app (kept in the browser profile). */
+  setPreference(patch: Partial<Pick<AppState, 'lang' | 'sound' | 'notifications'>>): void;
+  /** Enters or leaves the always-on-top window. */
+  togglePin(): Promise<void>;
+  /** Live events for the panels (material.uploaded, notes.written…); returns the unsubscribe. */
+  onLiveEvent(listener: (name: string, data: unknown) => void): () => void;
+  /** Tries to reach the backend again now. */
+  retryConnection(): void;
+}

@@ -1,0 +1,166 @@
+// The live connection: GET /api/events read as server-sent events, reconnecting by itself with
+// the last event id (the server replays what was missed), watching the 15 s heartbeats so a
+// silently dead connection is noticed, and telling the app when its state must be reloaded (first
+// connection, a gap in the replay, or a backend that restarted and counts ids from 1 again).
+import { readEventStream } from './sse.ts';
+import type { Connection } from './store.ts';
+import type { StreamOpened } from './types.ts';
+
+/** Options of {@link createLiveConnection}. */
+export interface LiveOptions {
+  /** After `stream.opened`; `reload` says the app must re-read transcript and status. */
+  onOpened(data: StreamOpened, reload: boolean): void;
+  /** Every other event, in order. */
+  onEvent(name: string, data: unknown): void;
+  /** Connection changes; `retryAt` is when the next attempt starts (offline only). */
+  onConnection(connection: Connection, retryAt: number | null): void;
+  /** No byte for this long means the connection is dead (default 45 s: three heartbeats). */
+  silenceTimeoutMs?: number;
+  /** The events URL (default `/api/events`). */
+  url?: string;
+}
+
+/** A running live connection. */
+export interface LiveConnection {
+  start(): void;
+  stop(): void;
+  /** Skips the wait before the next attempt (the user pressed "retry"). */
+  retryNow(): void;
+  /** The newest event id seen. */
+  readonly lastEventId: number | undefined;
+}
+
+/** Waits before attempt `attempt` (0-based) after a failed connection: 0.5 s doubling to 5 s. */
+export function retryDelay(attempt: number): number {
+  return Math.min(5000, 500 * 2 ** attempt);
+}
+
+/** Creates the live connection (call `start()`). */
+export function createLiveConnection(options: LiveOptions): LiveConnection {
+  const url = options.url ?? '/api/events';
+  const silenceTimeoutMs = options.silenceTimeoutMs ?? 45_000;
+  let lastEventId: number | undefined;
+  let stopped = true;
+  let first = true;
+  /** Set when the state seen so far belongs to a backend that is gone. */
+  let mustReload = false;
+  let controller: AbortController | undefined;
+  let wakeUp: (() => void) | undefined;
+  let silence: ReturnType<typeof setTimeout> | undefined;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  const armSilenceTimer = () => {
+    clearTimeout(silence);
+    const current = controller;
+    silence = setTimeout(() => current?.abort(), silenceTimeoutMs);
+  };
+
+  /** One connection, until it ends: was it open, did it fail, or must it start over at once? */
+  const connectOnce = async (): Promise<'opened' | 'failed' | 'reset'> => {
+    controller = new AbortController();
+    const current = controller;
+    let outcome: 'opened' | 'failed' | 'reset' = 'failed';
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (lastEventId !== undefined) headers['last-event-id'] = String(lastEventId);
+    try {
+      const response = await fetch(url, { headers, signal: current.signal, cache: 'no-store' });
+      if (!response.ok) return 'failed';
+      armSilenceTimer();
+      await readEventStream(
+        response,
+        (message) => {
+          armSilenceTimer();
+          if (message.event === 'stream.opened') {
+            const data = JSON.parse(message.data) as StreamOpened;
+            const restarted = lastEventId !== undefined && data.last_event_id < lastEventId;
+            if (restarted && !data.gap) {
+              // A backend that does not report this as a gap would hold new events back until
+              // its ids pass ours: start over without an id.
+              lastEventId = undefined;
+              mustReload = true;
+              outcome = 'reset';
+              current.abort();
+              return;
+            }
+            const reload = first || mustReload || data.gap || restarted;
+            mustReload = false;
+            if (reload || lastEventId === undefined) lastEventId = data.last_event_id;
+            first = false;
+            outcome = 'opened';
+            options.onConnection('online', null);
+            options.onOpened(data, reload);
+            return;
+          }
+          if (message.id !== undefined) {
+            const id = Number(message.id);
+            if (Number.isFinite(id)) lastEventId = Math.max(lastEventId ?? 0, id);
+          }
+          let data: unknown;
+          try {
+            data = JSON.parse(message.data);
+          } catch {
+            return;
+          }
+          options.onEvent(message.event, data);
+        },
+        () => armSilenceTimer(),
+      );
+    } catch {
+      // A refused connection, a cut stream, the silence timer or stop(): try again below.
+    } finally {
+      clearTimeout(silence);
+    }
+    return outcome;
+  };
+
+  const run = async () => {
+    let failures = 0;
+    while (!stopped) {
+      const outcome = await connectOnce();
+      if (stopped) return;
+      if (outcome === 'reset') continue;
+      if (outcome === 'opened') {
+        // The stream was open and ended (backend stopping, network cut): try again at once,
+        // quietly; only a failing attempt shows the backend as offline.
+        failures = 0;
+        options.onConnection('connecting', null);
+        await sleep(250);
+        continue;
+      }
+      const delay = retryDelay(failures);
+      failures++;
+      options.onConnection(first && failures === 1 ? 'connecting' : 'offline', Date.now() + delay);
+      await sleep(delay);
+    }
+  };
+
+  return {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      options.onConnection('connecting', null);
+      void run();
+    },
+    stop() {
+      stopped = true;
+      controller?.abort();
+      wakeUp?.();
+    },
+    retryNow() {
+      wakeUp?.();
+    },
+    get lastEventId() {
+      return lastEventId;
+    },
+  };
+}

@@ -1,0 +1,6 @@
+// Entry of the UI bundle.
+import './styles.css';
+import { startApp } from './app.ts';
+
+const host = document.getElementById('app');
+if (host) startApp(host);

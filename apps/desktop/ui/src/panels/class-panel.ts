@@ -1,0 +1,357 @@
+// The class panel: before class, the course name, the material (pick one or upload a deck, with
+// progress) and whether recognition can run here; during class, pause/resume and ending the class
+// with notes.
+import { api, uploadMaterial } from '../api.ts';
+import type { AppContext } from '../context.ts';
+import { h, icon, replaceChildren } from '../dom.ts';
+import { errorBox } from '../errors.ts';
+import { t } from '../i18n.ts';
+import { preference, savePreference } from '../preferences.ts';
+import type { AppState } from '../store.ts';
+import type { CiteFile, MicCheck } from '../types.ts';
+import type { Panel } from './panel.ts';
+
+/** The readable name of an ASR mode, from the `modeNames` text. */
+export function modeName(mode: string): string {
+  for (const entry of t('modeNames').split(';')) {
+    const [key, name] = entry.split('=');
+    if (key === mode && name) return name;
+  }
+  return mode;
+}
+
+const NEEDS_MICROPHONE = new Set(['local', 'cloud', 'stream']);
+
+/** Creates the class panel. */
+export function createClassPanel(context: AppContext): Panel {
+  const { store } = context;
+
+  // ---- before class ----
+  const recognition = h('div', { class: 'check-row' });
+  const microphone = h('div', { class: 'check-row', hidden: true });
+  const courseInput = h('input', {
+    type: 'text',
+    class: 'text-input',
+    id: 'course-name',
+    maxlength: 200,
+    placeholder: t('coursePlaceholder'),
+    value: preference('course', ''),
+  });
+  const materialSelect = h('select', { class: 'select', id: 'cite-file' });
+  const fileInput = h('input', {
+    type: 'file',
+    accept: '.pptx,.pdf,.docx',
+    hidden: true,
+    'aria-label': t('uploadMaterial'),
+  });
+  const progress = h('progress', { class: 'upload-progress', max: 1, value: 0, hidden: true });
+  const uploadStatus = h('p', { class: 'upload-status' });
+  const dropZone = h(
+    'button',
+    { class: 'drop-zone', type: 'button', onclick: () => fileInput.click() },
+    icon('upload'),
+    h('span', null, h('strong', null, t('uploadMaterial')), h('small', null, t('uploadHint'))),
+  );
+  const startError = h('div', { class: 'panel-status' });
+  const startButton = h('button', { class: 'button primary big', id: 'start-class' }, t('start'));
+  const before = h(
+    'div',
+    { class: 'class-before' },
+    recognition,
+    microphone,
+    h('label', { class: 'field-label', for: 'course-name' }, t('courseName')),
+    courseInput,
+    h('label', { class: 'field-label', for: 'cite-file' }, t('material')),
+    materialSelect,
+    dropZone,
+    fileInput,
+    progress,
+    uploadStatus,
+    startButton,
+    startError,
+  );
+
+  // ---- during class ----
+  const runningTitle = h('h3', { class: 'class-title' });
+  const runningInfo = h('p', { class: 'class-info' });
+  const recognizerNotice = h('div', { class: 'panel-status' });
+  const pauseButton = h('button', { class: 'button' });
+  const withNotes = h('input', {
+    type: 'checkbox',
+    id: 'with-notes',
+    checked: preference('withNotes', 'true') === 'true',
+  });
+  const stopButton = h(
+    'button',
+    { class: 'button danger', id: 'stop-class' },
+    icon('stop'),
+    t('stop'),
+  );
+  const stopStatus = h('div', { class: 'panel-status' });
+  const during = h(
+    'div',
+    { class: 'class-during', hidden: true },
+    runningTitle,
+    runningInfo,
+    recognizerNotice,
+    h('div', { class: 'button-row' }, pauseButton, stopButton),
+    h('label', { class: 'check-label' }, withNotes, t('withNotes')),
+    stopStatus,
+  );
+
+  let citeFiles: CiteFile[] = [];
+  const renderMaterials = (select?: string) => {
+    const chosen = select ?? materialSelect.value ?? preference('material', '');
+    replaceChildren(
+      materialSelect,
+      h('option', { value: '' }, t('noMaterial')),
+      citeFiles.map((file) =>
+        h(
+          'option',
+          { value: file.filename, selected: file.filename === chosen },
+          `${file.filename}  ·  ${file.updated_at.slice(5, 16)}`,
+        ),
+      ),
+    );
+    if (!citeFiles.some((file) => file.filename === chosen)) materialSelect.value = '';
+  };
+  const loadMaterials = async (select?: string) => {
+    try {
+      citeFiles = (await api<{ items: CiteFile[] }>('/api/cite_files')).items;
+    } catch {
+      citeFiles = [];
+    }
+    renderMaterials(select);
+  };
+
+  const renderChecks = async () => {
+    const health = store.get().health;
+    if (!health) {
+      recognition.replaceChildren();
+      return;
+    }
+    const mode = health.asr.mode;
+    if (health.asr.available) {
+      replaceChildren(
+        recognition,
+        h('span', { class: 'check ok' }, '✓'),
+        h('span', null, `${t('recognition')}：${modeName(mode)}`),
+      );
+    } else {
+      replaceChildren(
+        recognition,
+        h('span', { class: 'check bad' }, '!'),
+        h(
+          'div',
+          null,
+          h('strong', null, `${t('asrUnavailable')}：${modeName(mode)}`),
+          h('p', { class: 'error-detail' }, health.asr.message),
+          h(
+            'button',
+            { class: 'button small primary', onclick: () => void context.useDemoMode() },
+            t('useDemoMode'),
+          ),
+        ),
+      );
+    }
+    microphone.hidden = true;
+    if (!NEEDS_MICROPHONE.has(mode)) return;
+    try {
+      const check = await api<MicCheck>('/api/check_mic');
+      microphone.hidden = false;
+      if (check.status === 'ok') {
+        replaceChildren(
+          microphone,
+          h('span', { class: 'check ok' }, '✓'),
+          t('micOk', { device: check.device ?? '' }),
+        );
+      } else {
+        replaceChildren(
+          microphone,
+          h('span', { class: 'check bad' }, '!'),
+          h(
+            'div',
+            null,
+            h('strong', null, t('micCheck')),
+            h('p', { class: 'error-detail' }, check.message),
+            health.asr.available
+              ? h(
+                  'button',
+                  { class: 'button small primary', onclick: () => void context.useDemoMode() },
+                  t('useDemoMode'),
+                )
+              : null,
+          ),
+        );
+      }
+    } catch {
+      microphone.hidden = true;
+    }
+  };
+
+  const upload = async (file: File) => {
+    progress.hidden = false;
+    progress.value = 0;
+    uploadStatus.className = 'upload-status';
+    uploadStatus.textContent = t('uploading', { percent: 0 });
+    dropZone.disabled = true;
+    try {
+      const result = await uploadMaterial(file, (fraction) => {
+        progress.value = fraction;
+        uploadStatus.textContent =
+          fraction >= 1 ? t('parsing') : t('uploading', { percent: Math.round(fraction * 100) });
+        if (fraction >= 1) progress.removeAttribute('value');
+      });
+      await loadMaterials(result.cite_filename);
+      uploadStatus.textContent = t('uploaded', {
+        name: file.name,
+        pages: result.pages ?? '?',
+        chars: result.text_length,
+      });
+      uploadStatus.className = 'upload-status ok';
+    } catch (error) {
+      uploadStatus.replaceChildren(errorBox(context, error));
+    } finally {
+      progress.hidden = true;
+      dropZone.disabled = false;
+      fileInput.value = '';
+    }
+  };
+  fileInput.addEventListener('change', () => {
+    const file = fileInput.files?.[0];
+    if (file) void upload(file);
+  });
+  dropZone.addEventListener('dragover', (event) => {
+    event.preventDefault();
+    dropZone.classList.add('dragging');
+  });
+  dropZone.addEventListener('dragleave', () => dropZone.classList.remove('dragging'));
+  dropZone.addEventListener('drop', (event) => {
+    event.preventDefault();
+    dropZone.classList.remove('dragging');
+    const file = event.dataTransfer?.files[0];
+    if (file) void upload(file);
+  });
+
+  const start = async () => {
+    startButton.disabled = true;
+    startError.replaceChildren();
+    savePreference('course', courseInput.value.trim());
+    savePreference('material', materialSelect.value);
+    try {
+      await context.start({
+        course_name: courseInput.value.trim(),
+        cite_filename: materialSelect.value,
+      });
+      context.openPanel(null);
+    } catch (error) {
+      startError.replaceChildren(errorBox(context, error, () => void start()));
+    } finally {
+      startButton.disabled = false;
+    }
+  };
+  startButton.addEventListener('click', () => void start());
+  courseInput.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.isComposing) void start();
+  });
+
+  pauseButton.addEventListener('click', async () => {
+    pauseButton.disabled = true;
+    try {
+      if (store.get().monitor.state === 'paused') await context.resume();
+      else await context.pause();
+    } finally {
+      pauseButton.disabled = false;
+    }
+  });
+  withNotes.addEventListener('change', () =>
+    savePreference('withNotes', String(withNotes.checked)),
+  );
+  stopButton.addEventListener('click', async () => {
+    stopButton.disabled = true;
+    stopStatus.replaceChildren(
+      h(
+        'p',
+        { class: 'notice busy' },
+        withNotes.checked ? `${t('stop')}… ${t('notesGenerate')}…` : `${t('stop')}…`,
+      ),
+    );
+    try {
+      const result = await context.stop(withNotes.checked);
+      const parts: HTMLElement[] = [h('p', { class: 'notice ok' }, t('stopped'))];
+      if (result.summary) {
+        parts.push(
+          h(
+            'p',
+            null,
+            t('notesWritten', { filename: result.summary.filename }),
+            ' ',
+            h(
+              'button',
+              { class: 'link-button', onclick: () => context.openPanel('notes') },
+              t('openNotes'),
+            ),
+          ),
+        );
+      } else if (result.summary_error) {
+        parts.push(
+          h('p', { class: 'error-detail' }, t('notesFailed', { reason: result.summary_error })),
+        );
+      }
+      stopStatus.replaceChildren(...parts);
+    } catch (error) {
+      stopStatus.replaceChildren(errorBox(context, error));
+    } finally {
+      stopButton.disabled = false;
+    }
+  });
+
+  const update = (state: AppState, previous: AppState) => {
+    const { monitor } = state;
+    const idle = monitor.state === 'idle';
+    before.hidden = !idle;
+    during.hidden = idle;
+    if (!idle) {
+      const course = monitor.course_name || t('untitledCourse');
+      runningTitle.textContent =
+        monitor.state === 'paused' ? t('classPaused', { course }) : t('classRunning', { course });
+      runningInfo.textContent = [
+        monitor.started_at
+          ? t('startedAt', { time: monitor.started_at.slice(11, 19) || monitor.started_at })
+          : '',
+        `${t('recognition')}：${modeName(monitor.asr_mode)}`,
+        monitor.cite_filename ? `${t('material')}：${monitor.cite_filename}` : '',
+      ]
+        .filter((part) => part !== '')
+        .join(' · ');
+      pauseButton.replaceChildren(
+        icon(monitor.state === 'paused' ? 'play' : 'pause'),
+        monitor.state === 'paused' ? t('resume') : t('pause'),
+      );
+      recognizerNotice.replaceChildren(
+        monitor.recognizer_state === 'ended'
+          ? h('p', { class: 'notice' }, t('recognizerEnded'))
+          : monitor.recognizer_state === 'failed'
+            ? h('p', { class: 'error-detail' }, t('stateFailed'))
+            : '',
+      );
+    }
+    if (previous.monitor.state === 'idle' && !idle) stopStatus.replaceChildren();
+    if (state.health !== previous.health && state.panel === 'class') void renderChecks();
+  };
+
+  context.onLiveEvent((name) => {
+    if (name === 'material.uploaded') void loadMaterials();
+  });
+
+  return {
+    name: 'class',
+    element: h('section', { class: 'panel-body class-panel' }, before, during),
+    onShow() {
+      void loadMaterials();
+      void renderChecks();
+      if (store.get().monitor.state === 'idle') queueMicrotask(() => courseInput.focus());
+    },
+    update,
+  };
+}

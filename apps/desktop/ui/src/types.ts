@@ -1,0 +1,179 @@
+// The backend's answers as the UI reads them (packages/server/README.md, "HTTP API"). The UI talks
+// to the backend over HTTP only, so these mirror the wire format instead of importing it.
+
+export type MonitorState = 'idle' | 'running' | 'paused';
+
+export interface MonitorStatus {
+  state: MonitorState;
+  is_monitoring: boolean;
+  is_paused: boolean;
+  course_name: string;
+  asr_mode: string;
+  cite_filename: string;
+  started_at: string | null;
+  recognizer_state: 'running' | 'paused' | 'ended' | 'failed' | null;
+}
+
+export interface Health {
+  status: 'healthy';
+  version: string;
+  compatible_client: string;
+  uptime_seconds: number;
+  data_dir: string;
+  settings_file: string;
+  monitor: { state: string; is_monitoring: boolean; is_paused: boolean };
+  asr: { mode: string; available: boolean; message: string; settings: string[] };
+  llm: { configured: boolean; base_url: string; model: string; missing: string[] };
+  not_configured: string[];
+}
+
+export interface TranscriptLine {
+  index: number;
+  timestamp: string;
+  text: string;
+}
+
+export interface TranscriptAnswer {
+  status: 'success';
+  course_name: string | null;
+  material_name: string | null;
+  started_at: string | null;
+  history_summary: string;
+  total: number;
+  entries: TranscriptLine[];
+  partial: string;
+  last_event_id: number;
+}
+
+export type AlertLevel = 'danger' | 'warning';
+
+export interface KeywordAlert {
+  type: 'keyword_alert';
+  level: AlertLevel | string;
+  keywords: string[];
+  text: string;
+  timestamp: string;
+}
+
+export interface StreamOpened {
+  last_event_id: number;
+  replayed: number;
+  gap: boolean;
+  monitor: MonitorStatus;
+  partial: string;
+}
+
+export interface CiteFile {
+  filename: string;
+  updated_at: string;
+  size: number;
+}
+
+export interface UploadResult {
+  status: 'success';
+  message: string;
+  text_length: number;
+  cite_filename: string;
+  kind?: string;
+  pages?: number;
+}
+
+export interface StartResult {
+  status: 'started' | 'already_running';
+  message: string;
+  effective_asr_mode?: string;
+}
+
+export interface StopResult {
+  status: 'stopped' | 'not_running' | string;
+  message: string;
+  course_name?: string;
+  summary?: { filename: string; course_name: string };
+  summary_error?: string;
+  summary_error_code?: string;
+}
+
+export interface MicCheck {
+  status: 'ok' | 'error';
+  message: string;
+  error_code?: string;
+  device?: string;
+}
+
+export interface RescueAnswer {
+  status: 'success' | 'warning';
+  context: string;
+  question: string;
+  answer: string;
+  format?: 'json' | 'text' | 'none';
+}
+
+export interface ChatAnswer {
+  status: 'success';
+  answer: string;
+}
+
+export interface CatchupAnswer {
+  status: 'success' | 'warning';
+  summary: string;
+}
+
+export interface NotesAnswer {
+  status: 'success';
+  filename: string;
+  course_name: string;
+  summary: string;
+}
+
+export interface NoteInfo {
+  filename: string;
+  course_name: string;
+  updated_at: string;
+  size: number;
+}
+
+export interface ChatTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface KeywordsView {
+  builtin: string[];
+  warning: string[];
+  custom: string[];
+  all: string[];
+  file: string;
+  homophones: string;
+  problems: Array<{ line: number; content: string; message: string }>;
+}
+
+export interface SettingDefinition {
+  key: string;
+  group: string;
+  description: string;
+  default: string;
+  secret: boolean;
+  applies: 'now' | 'next-class' | 'restart';
+  example: string;
+}
+
+export interface SettingsView {
+  path: string;
+  exists: boolean;
+  fields: Record<string, string>;
+  extra_lines: string;
+  effective: Record<string, string>;
+  environment_overrides: string[];
+  problems: Array<{ key: string; source: string; message: string }>;
+  definitions: SettingDefinition[];
+}
+
+export interface SettingsSaved {
+  status: 'success';
+  message: string;
+  changed: string[];
+  applied_now: string[];
+  next_class: string[];
+  restart_required: string[];
+  overridden_by_environment: string[];
+}

@@ -1,0 +1,35 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+// The UI: plain TypeScript and CSS in ui/, built to dist/ui, which the backend serves at `/`
+// (`class-assistant-backend --ui-dir dist/ui`; the launcher passes it). `pnpm dev` serves it
+// with hot reload and forwards /api to a backend on 127.0.0.1:8765.
+export default defineConfig({
+  root: fileURLToPath(new URL('./ui', import.meta.url)),
+  base: '/',
+  build: {
+    outDir: fileURLToPath(new URL('./dist/ui', import.meta.url)),
+    emptyOutDir: true,
+    // Chromium-family app windows (Document Picture-in-Picture needs 116+).
+    target: 'chrome116',
+    assetsDir: 'assets',
+    reportCompressedSize: false,
+    modulePreload: { polyfill: false },
+  },
+  server: {
+    port: 5173,
+    strictPort: true,
+    proxy: {
+      '/api': {
+        target: 'http://127.0.0.1:8765',
+        // The backend refuses foreign origins; through the proxy the page is its own.
+        configure(proxy) {
+          proxy.on('proxyReq', (request) => {
+            request.removeHeader('origin');
+            request.setHeader('host', '127.0.0.1:8765');
+          });
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,95 @@
+import { stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ServerError } from '../errors.ts';
+import { errors } from './schemas.ts';
+
+const LANDING_PAGE = (note: string) => `<!doctype html>
+<html lang="zh-CN"><head><meta charset="utf-8"><title>Class Assistant backend</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}</style></head>
+<body><h1>Class Assistant backend</h1>
+<p>课堂助手后端正在运行。The backend is running.</p>${note}
+<ul><li><a href="/docs">/docs</a> — API documentation (try every route there)</li>
+<li><a href="/api/health">/api/health</a> — status and what is not configured yet</li>
+<li><a href="/api/events">/api/events</a> — live events (server-sent events)</li></ul>
+</body></html>`;
+
+async function hasIndex(folder: string): Promise<boolean> {
+  try {
+    return (await stat(join(folder, 'index.html'))).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What the desktop app needs from its backend (design.md section 7): its built web UI at `/`
+ * (BuildAppOptions.uiDir; a landing page without one) and `POST /api/shutdown`, which asks the
+ * process that owns the server to stop as on SIGTERM.
+ */
+export const desktopRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { options } = app.classAssistant;
+  const uiDir = options.uiDir ? resolve(options.uiDir) : undefined;
+
+  if (uiDir && (await hasIndex(uiDir))) {
+    await app.register(fastifyStatic, {
+      root: uiDir,
+      prefix: '/',
+      index: 'index.html',
+      decorateReply: false,
+      // Bundler output in assets/ carries a content hash: cache it for good; the page itself
+      // is revalidated so a new build shows at the next load.
+      setHeaders(reply, path) {
+        reply.header(
+          'cache-control',
+          /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+      schemaHide: true,
+    });
+    app.log.info({ uiDir }, 'serving the UI at /');
+  } else {
+    if (uiDir) app.log.warn({ uiDir }, 'no index.html in the UI folder: serving the landing page');
+    const note = uiDir
+      ? `<p>The UI folder <code>${uiDir.replace(/[<>&]/g, '')}</code> has no index.html: build it with <code>pnpm --filter @class-assistant/desktop build</code>.</p>`
+      : '';
+    app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+      reply.type('text/html; charset=utf-8').send(LANDING_PAGE(note)),
+    );
+  }
+
+  app.post(
+    '/api/shutdown',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Stop the backend gracefully',
+        description:
+          'Answers 202, then stops as on SIGTERM: a running class is stopped, every acknowledged line is in the transcript file, the log is flushed. The desktop launcher uses it to stop a stale backend where signals cannot (Windows). Like every route it only answers on loopback to the app’s own origin. 501 SHUTDOWN_UNAVAILABLE when the server was not started by the class-assistant-backend program (e.g. buildApp in a test).',
+        response: {
+          202: z.object({ status: z.literal('stopping'), message: z.string() }),
+          ...errors(501),
+        },
+      },
+    },
+    async (request, reply) => {
+      const requestShutdown = options.requestShutdown;
+      if (!requestShutdown) {
+        throw new ServerError(
+          'SHUTDOWN_UNAVAILABLE',
+          501,
+          'This server is embedded in another program, which stops it; it cannot stop itself.',
+        );
+      }
+      request.log.info('shutdown requested over HTTP');
+      // Answer first: the graceful stop closes this very connection.
+      reply.raw.once('finish', () => setImmediate(requestShutdown));
+      return reply.code(202).send({
+        status: 'stopping' as const,
+        message: 'The backend is stopping.',
+      });
+    },
+  );
+};

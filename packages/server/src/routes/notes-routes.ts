@@ -1,0 +1,126 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ServerError } from '../errors.ts';
+import { localDateTime } from '../material/cite-store.ts';
+import { errors } from './schemas.ts';
+
+const NoteInfoSchema = z.object({
+  filename: z.string(),
+  course_name: z.string().describe('From the file name ("" for 课堂笔记_… notes).'),
+  updated_at: z.string().describe('Local time YYYY-MM-DD HH:MM:SS.'),
+  updated_at_iso: z.string(),
+  size: z.number().describe('Bytes.'),
+});
+
+/** `{course}_{YYYYMMDD}_{HHMMSS}.md` (class-record.ts); `课堂笔记_…` has no course. */
+const NOTES_NAME = /^(.*)_(\d{8})_(\d{6})\.md$/;
+
+function courseOf(filename: string): string {
+  const course = NOTES_NAME.exec(filename)?.[1] ?? filename.replace(/\.md$/i, '');
+  return course === '课堂笔记' ? '' : course;
+}
+
+/** GET /api/notes and GET /api/notes/:filename: the post-class notes in data/summaries. */
+export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
+  const folder = join(app.classAssistant.dataDir, 'summaries');
+
+  const resolve = async (filename: string) => {
+    if (
+      filename !== filename.trim() ||
+      /[/\\\p{Cc}]/u.test(filename) ||
+      filename.includes('..') ||
+      !filename.toLowerCase().endsWith('.md')
+    ) {
+      throw new ServerError(
+        'NOTES_FILENAME_INVALID',
+        400,
+        `"${filename}" is not the name of a notes file (a plain .md name from /api/notes).`,
+        { field: 'filename' },
+      );
+    }
+    const path = join(folder, filename);
+    try {
+      const info = await stat(path);
+      if (info.isFile()) return { path, info };
+    } catch {
+      // Reported below.
+    }
+    throw new ServerError(
+      'NOTES_NOT_FOUND',
+      404,
+      `No notes named "${filename}" in data/summaries. See /api/notes for the list.`,
+      { field: 'filename' },
+    );
+  };
+
+  const describe = (filename: string, info: { mtime: Date; size: number }) => ({
+    filename,
+    course_name: courseOf(filename),
+    updated_at: localDateTime(info.mtime),
+    updated_at_iso: info.mtime.toISOString(),
+    size: info.size,
+  });
+
+  app.get(
+    '/api/notes',
+    {
+      schema: {
+        tags: ['ai'],
+        summary: 'List post-class notes, newest first',
+        description:
+          'The Markdown notes in data/summaries, written by /api/generate_summary or after /api/stop_monitor.',
+        response: {
+          200: z.object({ status: z.literal('success'), items: z.array(NoteInfoSchema) }),
+          ...errors(),
+        },
+      },
+    },
+    async () => {
+      let names: string[];
+      try {
+        names = await readdir(folder);
+      } catch {
+        names = [];
+      }
+      const items = [];
+      for (const name of names.filter((entry) => entry.toLowerCase().endsWith('.md'))) {
+        try {
+          const info = await stat(join(folder, name));
+          if (info.isFile()) items.push(describe(name, info));
+        } catch {
+          // Deleted in between.
+        }
+      }
+      items.sort(
+        (a, b) =>
+          b.updated_at_iso.localeCompare(a.updated_at_iso) || b.filename.localeCompare(a.filename),
+      );
+      return { status: 'success' as const, items };
+    },
+  );
+
+  app.get(
+    '/api/notes/:filename',
+    {
+      schema: {
+        tags: ['ai'],
+        summary: 'Read one post-class notes file',
+        params: z.object({ filename: z.string().min(1).max(300) }),
+        response: {
+          200: NoteInfoSchema.extend({
+            status: z.literal('success'),
+            content: z.string().describe('The notes (Markdown).'),
+          }),
+          ...errors(400, 404),
+        },
+      },
+    },
+    async (request) => {
+      const { path, info } = await resolve(request.params.filename);
+      const content = await readFile(path, 'utf8');
+      return { status: 'success' as const, ...describe(request.params.filename, info), content };
+    },
+  );
+};
