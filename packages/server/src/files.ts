@@ -19,3 +19,17 @@ export function createSerialQueue(): <T>(task: () => Promise<T>) => Promise<T> {
     return run;
   };
 }
+
+/**
+ * True for a plain file name with the given extension, safe to join to a data folder: no path
+ * separators, control characters, `..` or surrounding spaces (names come from API clients).
+ */
+export function isPlainFileName(name: string, extension: string): boolean {
+  return (
+    name !== '' &&
+    name === name.trim() &&
+    !/[/\\\p{Cc}]/u.test(name) &&
+    !name.includes('..') &&
+    name.toLowerCase().endsWith(extension)
+  );
+}

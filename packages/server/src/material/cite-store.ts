@@ -2,7 +2,7 @@ import { access, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '@class-assistant/transcript-core';
 import { ServerError } from '../errors.ts';
-import { readTextIfExists } from '../files.ts';
+import { isPlainFileName, readTextIfExists } from '../files.ts';
 
 /** One material text in data/cite (the original's `{filename, updated_at, size}`). */
 export interface CiteFileInfo {
@@ -80,13 +80,7 @@ export function createCiteStore(dataDir: string): CiteStore {
   const reserved = new Set<string>();
 
   const resolve = async (filename: string): Promise<string> => {
-    if (
-      filename !== filename.trim() ||
-      filename === '' ||
-      /[/\\\p{Cc}]/u.test(filename) ||
-      filename.includes('..') ||
-      !filename.toLowerCase().endsWith('.txt')
-    ) {
+    if (!isPlainFileName(filename, '.txt')) {
       throw new ServerError(
         'CITE_FILENAME_INVALID',
         400,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ServerError } from '../errors.ts';
+import { isPlainFileName } from '../files.ts';
 import { localDateTime } from '../material/cite-store.ts';
 import { errors } from './schemas.ts';
 
@@ -27,12 +28,7 @@ export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
   const folder = join(app.classAssistant.dataDir, 'summaries');
 
   const resolve = async (filename: string) => {
-    if (
-      filename !== filename.trim() ||
-      /[/\\\p{Cc}]/u.test(filename) ||
-      filename.includes('..') ||
-      !filename.toLowerCase().endsWith('.md')
-    ) {
+    if (!isPlainFileName(filename, '.md')) {
       throw new ServerError(
         'NOTES_FILENAME_INVALID',
         400,
