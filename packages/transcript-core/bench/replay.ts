@@ -5,10 +5,24 @@
 //   2. Total time of the class's file changes against a baseline that rewrites the whole file
 //      on every change (what the product this one replaces did), with and without fsync.
 //   3. Keyword matching per line for 10 vs 1,000 keywords, against scanning every keyword.
-import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKeywordMatcher, TranscriptPipeline, TranscriptStore } from '../src/index.ts';
+import {
+  createKeywordMatcher,
+  formatClockTime,
+  formatEntryLine,
+  TranscriptPipeline,
+  TranscriptStore,
+} from '../src/index.ts';
 import { makeKeywords, syntheticClass } from './synthetic-class.ts';
 
 const SEGMENTS = 14_400; // recogniser segments: 3 hours, a file of 10,000+ lines
@@ -121,6 +135,44 @@ async function storeReplay(changes: readonly Change[], durable: boolean) {
   return samples;
 }
 
+/**
+ * Median cost of the class's next WINDOW changes on a file that already holds `lines` entries,
+ * through a freshly opened store. Measuring both sizes this way, in alternating rounds, keeps
+ * the comparison fair: a replay's first changes would otherwise also carry whatever the previous
+ * phase left behind (page-cache writeback of a large file, JIT warm-up).
+ */
+async function storeCostAt(changes: readonly Change[], lines: number, durable: boolean) {
+  const clock = classClock();
+  const appended = changes.filter((change) => change.kind === 'append').slice(0, lines);
+  const path = join(folder, `size-${lines}-${durable}-${run++}.txt`);
+  const text = appended.map((change) =>
+    formatEntryLine({ time: formatClockTime(clock()), text: change.text }),
+  );
+  writeFileSync(path, `${text.join('\n')}\n`);
+  const from = changes.findIndex((change) => change.line > lines);
+  const store = await TranscriptStore.open(path, { now: clock, durable });
+  const samples: number[] = [];
+  for (const change of changes.slice(from, from + WINDOW)) {
+    const started = performance.now();
+    if (change.kind === 'append') await store.append(change.text);
+    else await store.replaceLast(change.text);
+    samples.push(performance.now() - started);
+  }
+  await store.close();
+  rmSync(path);
+  return median(samples);
+}
+
+async function storeCostBySize(changes: readonly Change[], durable: boolean) {
+  const small: number[] = [];
+  const large: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    small.push(await storeCostAt(changes, 100, durable));
+    large.push(await storeCostAt(changes, 10_000, durable));
+  }
+  return { at100: median(small), at10k: median(large) };
+}
+
 // Baseline: the product this one replaces rewrote the whole file on every change.
 function rewriteBaseline(changes: readonly Change[], fsync: boolean) {
   const path = join(folder, `baseline-${fsync}.txt`);
@@ -179,6 +231,8 @@ try {
   const { changes } = plain;
   const storeSync = await storeReplay(changes, true);
   const storeNoSync = await storeReplay(changes, false);
+  const storeBySizeSync = await storeCostBySize(changes, true);
+  const storeBySizeNoSync = await storeCostBySize(changes, false);
   const baselineSync = rewriteBaseline(changes, true);
   const baselineNoSync = rewriteBaseline(changes, false);
 
@@ -192,12 +246,18 @@ try {
     const at10k = near(samples, 10_000);
     return [name, us(at100), us(at10k), times(at10k, at100)];
   };
+  const sized = (name: string, cost: { at100: number; at10k: number }) => [
+    name,
+    us(cost.at100),
+    us(cost.at10k),
+    times(cost.at10k, cost.at100),
+  ];
   table(
-    `1. Time per change, median of ~${WINDOW} changes around line 100 and line 10,000 of the file`,
+    `1. Time per change, median of ~${WINDOW} changes around line 100 and line 10,000 of the file (store rows: a fresh store on a file of that size, median of 5 alternating rounds)`,
     ['what', 'line 100', 'line 10,000', '10,000 / 100'],
     [
-      row('store: append / replaceLast, fsync', storeSync),
-      row('store: append / replaceLast, no fsync', storeNoSync),
+      sized('store: append / replaceLast, fsync', storeBySizeSync),
+      sized('store: append / replaceLast, no fsync', storeBySizeNoSync),
       row('pipeline: filters + merge + 500 keywords + store, fsync', plain.samples),
       row('pipeline with folding at 50 (x = lines written), fsync', folding.samples),
       row('baseline: rewrite the whole file, fsync', baselineSync),
