@@ -159,6 +159,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  acceptEmptyJsonBodies(app);
 
   for (const folder of [
     options.dataDir,
@@ -308,6 +309,25 @@ const ALERTS_SOCKET_DOCUMENTATION = {
     },
   },
 };
+
+/**
+ * An empty body sent as `application/json` means "no body" on every route, as in the original
+ * FastAPI backend (clients such as the original's `fetch(url, {method: 'POST', headers})` send
+ * one). Anything else goes through fastify's own JSON parser, prototype-poisoning checks included;
+ * a route that needs a body still names `body` in its validation error.
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+}
 
 /** Maps any error a route can meet to a {@link ServerError} (never leaking a stack trace). */
 function toServerError(error: FastifyError): ServerError {

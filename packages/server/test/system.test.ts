@@ -166,3 +166,59 @@ describe('the OpenAPI document', () => {
     );
   });
 });
+
+describe('request bodies', () => {
+  it('takes an empty body sent as application/json as no body, as the original did', async () => {
+    harness = await createHarness({ env: ['ASR_MODE=mock', 'MOCK_INTERVAL_MS=100000'] });
+    const post = (url: string) =>
+      harness!.request({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload: '',
+      });
+    const started = await post('/api/start_monitor');
+    expect(started.json()).toMatchObject({ status: 'started' });
+    expect((await post('/api/pause_monitor')).json()).toMatchObject({ status: 'paused' });
+    expect((await post('/api/resume_monitor')).json()).toMatchObject({ status: 'resumed' });
+    expect((await post('/api/reload_keywords')).json()).toMatchObject({ status: 'success' });
+    expect((await post('/api/stop_monitor?with_summary=false')).json()).toMatchObject({
+      status: 'stopped',
+    });
+    // The AI routes get as far as the missing LLM settings: the body was not the problem.
+    for (const url of ['/api/emergency_rescue', '/api/catchup', '/api/generate_summary']) {
+      const answer = await post(url);
+      expect(answer.json(), url).toMatchObject({ code: 'LLM_NOT_CONFIGURED' });
+    }
+  });
+
+  it('still names the body when a route needs one, and refuses broken JSON', async () => {
+    harness = await createHarness();
+    const empty = await harness.request({
+      method: 'POST',
+      url: '/api/settings',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'body' });
+    const broken = await harness.request({
+      method: 'POST',
+      url: '/api/stop_monitor',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"with_summary": ',
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining('not valid JSON'),
+    });
+    const poisoned = await harness.request({
+      method: 'POST',
+      url: '/api/update_keywords',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"keywords": ["a"], "__proto__": {"x": 1}}',
+    });
+    expect(poisoned.statusCode).toBe(400);
+  });
+});
