@@ -8,6 +8,7 @@ import {
   getEnvValue,
   parseEnv,
   serializeEnv,
+  setEnvLineValue,
   setEnvValue,
 } from './env-file.ts';
 import {
@@ -399,43 +400,68 @@ function invalidLineNumbers(document: EnvDocument): number[] {
   return numbers;
 }
 
+/** Indexes (in `document.lines`) of every assignment of a secret key that has a value. */
+function secretEntries(document: EnvDocument): number[] {
+  const indexes: number[] = [];
+  document.lines.forEach((line, index) => {
+    if (line.kind === 'entry' && line.value && settingDefinition(line.key!)?.secret) {
+      indexes.push(index);
+    }
+  });
+  return indexes;
+}
+
+/**
+ * Masks the value of every assignment of a secret key: a key set twice (an old key left above
+ * the new one) is masked on both lines, not only on the one that wins.
+ */
 function maskDocument(document: EnvDocument): EnvDocument {
   let masked = document;
-  for (const definition of SETTING_DEFINITIONS) {
-    if (!definition.secret) continue;
-    const value = getEnvValue(document, definition.key);
-    if (value) masked = setEnvValue(masked, definition.key, maskSecret(value));
+  for (const index of secretEntries(document)) {
+    masked = setEnvLineValue(masked, index, maskSecret(document.lines[index]!.value!));
   }
   return masked;
 }
 
-/** A posted secret equal to the mask of the stored one means "keep the stored secret". */
+/**
+ * A posted secret equal to the mask of a stored one means "keep the stored secret", line by line:
+ * the n-th assignment of a key takes the n-th stored one back when its mask matches (so a key set
+ * twice keeps both values), else the first stored assignment with that mask (lines moved around).
+ * The stored token comes back byte for byte when the quoting is the same.
+ */
 function unmaskDocument(posted: EnvDocument, stored: EnvDocument): EnvDocument {
-  let next = posted;
-  for (const definition of SETTING_DEFINITIONS) {
-    if (!definition.secret) continue;
-    const storedValue = getEnvValue(stored, definition.key);
-    if (!storedValue) continue;
-    if (getEnvValue(posted, definition.key) === maskSecret(storedValue)) {
-      next = setEnvValue(next, definition.key, storedValue);
-      // Restore the stored token byte for byte when the quoting was the same.
-      const index = next.lines.findLastIndex(
-        (line) => line.kind === 'entry' && line.key === definition.key,
-      );
-      const storedLine = stored.lines.findLast(
-        (line) => line.kind === 'entry' && line.key === definition.key,
-      );
-      const line = next.lines[index];
-      if (line && storedLine && line.quote === storedLine.quote) {
-        const token = storedLine.raw.slice(storedLine.valueStart, storedLine.valueEnd);
-        next.lines[index] = {
-          ...line,
-          raw: line.raw.slice(0, line.valueStart) + token + line.raw.slice(line.valueEnd),
-          valueEnd: line.valueStart! + token.length,
-        };
-      }
-    }
+  const storedByKey = new Map<string, EnvLine[]>();
+  for (const index of secretEntries(stored)) {
+    const line = stored.lines[index]!;
+    storedByKey.set(line.key!, [...(storedByKey.get(line.key!) ?? []), line]);
   }
+  const seen = new Map<string, number>();
+  let next = posted;
+  posted.lines.forEach((line, index) => {
+    if (line.kind !== 'entry' || !settingDefinition(line.key!)?.secret) return;
+    const occurrence = seen.get(line.key!) ?? 0;
+    seen.set(line.key!, occurrence + 1);
+    const candidates = storedByKey.get(line.key!) ?? [];
+    const masks = (candidate: EnvLine) => maskSecret(candidate.value!) === line.value;
+    const original =
+      candidates[occurrence] && masks(candidates[occurrence])
+        ? candidates[occurrence]
+        : candidates.find(masks);
+    if (!original) return;
+    next = setEnvLineValue(next, index, original.value!);
+    if (line.quote === original.quote) {
+      const restored = next.lines[index]!;
+      const token = original.raw.slice(original.valueStart, original.valueEnd);
+      next.lines[index] = {
+        ...restored,
+        raw:
+          restored.raw.slice(0, restored.valueStart) +
+          token +
+          restored.raw.slice(restored.valueEnd),
+        valueEnd: restored.valueStart! + token.length,
+      };
+    }
+  });
   return next;
 }
 
