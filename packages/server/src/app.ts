@@ -170,6 +170,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
   const settings = await createSettingsStore({
     path: options.envFile,
+    logger: app.log,
     ...(options.environment ? { environment: options.environment } : {}),
   });
   const hub = createEventHub();

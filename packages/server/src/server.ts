@@ -1,4 +1,4 @@
-import { copyFile, mkdir, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { type BuildAppOptions, buildApp } from './app.ts';
@@ -46,8 +46,17 @@ export async function startServer(
     await stat(options.envFile);
   } catch {
     await mkdir(dirname(options.envFile), { recursive: true });
-    await copyFile(packageFile('.env.example'), options.envFile);
-    createdEnvFile = true;
+    // It will hold API keys: readable by its owner only (copyFile would give the example's 0644).
+    try {
+      await writeFile(options.envFile, await readFile(packageFile('.env.example')), {
+        mode: 0o600,
+        flag: 'wx',
+      });
+      createdEnvFile = true;
+    } catch (error) {
+      // Created meanwhile by another process: use that one.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
   const settings = await createSettingsStore({ path: options.envFile, environment: process.env });
   const { logger, flush } = createProcessLogger({

@@ -1,6 +1,6 @@
 // The `class-assistant-backend` bin as a user runs it: a real process, real port, real signals.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,6 +128,10 @@ describe('class-assistant-backend', () => {
     expect(await readFile(join(root, '.env'), 'utf8')).toContain(
       '# Class Assistant backend settings',
     );
+    // It will hold API keys: only its owner may read it.
+    if (process.platform !== 'win32') {
+      expect((await stat(join(root, '.env'))).mode & 0o777).toBe(0o600);
+    }
     expect((await fetch(`${base}/docs`)).status).toBe(200);
 
     await fetch(`${base}/api/start_monitor`, {

@@ -211,6 +211,8 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
     await cp(join(serverDir, 'assets'), join(backendDir, 'assets'), { recursive: true });
     await copyFile(join(serverDir, '.env.example'), join(backendDir, '.env.example'));
     await copyFile(join(serverDir, '.env.example'), join(backendDir, '.env'));
+    // The settings will hold API keys: readable by their owner only, in the zip as well.
+    await chmod(join(backendDir, '.env'), 0o600);
     await cp(uiDir, join(backendDir, 'ui'), { recursive: true });
     for (const { packageName, folder } of VENDORED_FOLDERS) {
       const packageDir = dirname(

@@ -1,3 +1,4 @@
+import { chmod, stat } from 'node:fs/promises';
 import { writeFileAtomic } from '@class-assistant/transcript-core';
 import { ServerError } from '../errors.ts';
 import { createSerialQueue, readTextIfExists } from '../files.ts';
@@ -103,6 +104,8 @@ export interface SettingsStoreOptions {
   path: string;
   /** Process environment whose main keys override the file (default: none). */
   environment?: Readonly<Record<string, string | undefined>>;
+  /** Where the store says what it did on its own (tightening the file's permissions). */
+  logger?: { warn(details: object, message?: string): void };
 }
 
 /** Reads, validates, masks and atomically writes the settings file. */
@@ -164,6 +167,8 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     ).map((definition) => definition.key);
     if (text !== serializeEnv(document) || !exists) {
       try {
+        // The atomic write keeps the mode of the file it replaces: tighten it first.
+        await restrictToOwner(options.path, options.logger);
         await writeFileAtomic(options.path, text, { mode: 0o600 });
       } catch (error) {
         throw new ServerError(
@@ -298,6 +303,31 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
   };
   await load();
   return store;
+}
+
+/**
+ * The settings file holds API keys: a file that other users may read (created by hand, copied,
+ * or from an older version) is made owner-only (0600) before it is rewritten, with a log line.
+ * Windows has no such mode bits (the user's profile folder is private there).
+ */
+async function restrictToOwner(
+  path: string,
+  logger: SettingsStoreOptions['logger'],
+): Promise<void> {
+  if (process.platform === 'win32') return;
+  let mode: number;
+  try {
+    mode = (await stat(path)).mode & 0o777;
+  } catch {
+    return; // A new file is created with 0600.
+  }
+  if ((mode & 0o077) === 0) return;
+  await chmod(path, mode & 0o700);
+  const octal = (value: number) => value.toString(8);
+  logger?.warn(
+    { path, mode: octal(mode) },
+    `${path} could be read by other users of this computer (mode ${octal(mode)}); it holds API keys, so it is now readable by its owner only (${octal(mode & 0o700)}).`,
+  );
 }
 
 function throwIfFailures(failures: Array<{ field: string; message: string }>): void {
