@@ -88,7 +88,13 @@ export {
   voskEngineDefinition,
   voskModelProblem,
 } from './recognizers/engines/vosk-engine.ts';
-export { classHotwords, extractMaterialTerms, fitHotwords } from './recognizers/hotwords.ts';
+export {
+  classHotwords,
+  contextHotwords,
+  extractMaterialTerms,
+  fitHotwords,
+  materialHotwords,
+} from './recognizers/hotwords.ts';
 export {
   localRecognizerDefinition,
   offlineEngineFor,

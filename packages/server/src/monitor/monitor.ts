@@ -287,12 +287,54 @@ export function createMonitor(options: MonitorOptions): Monitor {
             hint: `Settings to check: ${availability.settings.join(', ')}.`,
           });
         }
-        await options.cite.activate(request.citeFilename);
+        // Nothing changes unless the class really starts: the material is checked and read
+        // now but activated, and the transcript reset, only once the recognizer runs. What it
+        // says while starting is kept and delivered after the reset.
+        const material = await options.cite.prepareActivation(request.citeFilename);
         const matcher = await options.keywords.reload(settings.keywordHomophones);
-        await options.store.reset({
-          courseName: request.courseName,
-          ...(request.citeFilename ? { materialName: request.citeFilename } : {}),
+        const early: RecognizerEvent[] = [];
+        let deliver: (event: RecognizerEvent) => void = (event) => early.push(event);
+        const recognizer = definition.create({
+          settings,
+          dataDir: options.dataDir,
+          emit: (event) => deliver(event),
+          logger: options.logger,
+          keywords: matcher.keywords.map((keyword) => keyword.text),
+          material: material.text,
         });
+        const abandon = async () => {
+          deliver = () => undefined;
+          try {
+            await recognizer.stop();
+          } catch (error) {
+            options.logger.error({ err: error }, 'stopping the recognizer failed');
+          }
+        };
+        try {
+          await recognizer.start();
+        } catch (error) {
+          await abandon();
+          // Configuration problems (no microphone, no model, a bad file) keep their own code
+          // and the setting to fix.
+          if (isServerError(error) && error.statusCode === 503) throw error;
+          throw new ServerError(
+            'RECOGNIZER_FAILED',
+            500,
+            `ASR_MODE=${settings.asrMode} could not start: ${(error as Error).message}`,
+            { field: 'ASR_MODE' },
+            { cause: error },
+          );
+        }
+        try {
+          await material.commit();
+          await options.store.reset({
+            courseName: request.courseName,
+            ...(request.citeFilename ? { materialName: request.citeFilename } : {}),
+          });
+        } catch (error) {
+          await abandon();
+          throw error;
+        }
         const pipeline = new TranscriptPipeline({
           store: options.store,
           keywords: matcher,
@@ -314,7 +356,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           asrMode: settings.asrMode,
           startedAt: new Date(),
           pipeline,
-          recognizer: undefined as unknown as Recognizer,
+          recognizer,
           recognizerState: 'running',
           paused: false,
           partial: '',
@@ -322,30 +364,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
           accepting: true,
         };
         wirePipeline(current);
-        current.recognizer = definition.create({
-          settings,
-          dataDir: options.dataDir,
-          emit: (event) => onRecognizerEvent(current, event),
-          logger: options.logger,
-          keywords: matcher.keywords.map((keyword) => keyword.text),
-        });
         session = current;
-        try {
-          await current.recognizer.start();
-        } catch (error) {
-          await stopSession(current);
-          // Configuration problems (no microphone, no model, a bad file) keep their own code
-          // and the setting to fix.
-          if (isServerError(error) && error.statusCode === 503) throw error;
-          throw new ServerError(
-            'RECOGNIZER_FAILED',
-            500,
-            `ASR_MODE=${settings.asrMode} could not start: ${(error as Error).message}`,
-            { field: 'ASR_MODE' },
-            { cause: error },
-          );
-        }
         publishStatus();
+        deliver = (event) => onRecognizerEvent(current, event);
+        for (const event of early.splice(0)) deliver(event);
         return {
           status: 'started',
           message: `开始监听 (${settings.asrMode})：录音和关键词监控已启动。`,
