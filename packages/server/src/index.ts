@@ -49,6 +49,8 @@ export { CliUsageError, defaultAppFolder, parseCli, USAGE } from './cli-options.
 export type { ErrorBody, ServerErrorCode, ServerErrorDetails } from './errors.ts';
 export { errorBody, isServerError, ServerError } from './errors.ts';
 export type {
+  ErrorRaisedPayload,
+  ErrorSource,
   EventHub,
   LiveEvent,
   LiveEventMap,

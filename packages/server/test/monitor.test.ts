@@ -363,7 +363,7 @@ describe('a start that fails', () => {
     });
     const events = record(harness);
     expect((await harness.startMonitor({ course_name: '数据结构' })).body.status).toBe('started');
-    await waitFor(async () => (await transcriptLines(harness!)).length === 1, 5000, 'the line');
+    await waitFor(() => events.some((event) => event.name === 'line.appended'), 5000, 'the line');
     expect(await transcriptLines(harness)).toEqual([expect.stringMatching(/今天讲二叉树。$/)]);
     // The class is announced before its first line.
     const names = events.map((event) => event.name);
@@ -416,7 +416,8 @@ describe('the recognizer seam', () => {
       'failed',
     );
     expect(events.find((event) => event.name === 'error.raised')?.data).toEqual({
-      source: 'recognizer (stream)',
+      source: 'recognizer',
+      mode: 'stream',
       code: 'RECOGNIZER_FAILED',
       message: 'the ASR service closed the connection',
     });

@@ -5,7 +5,12 @@ import {
   type TranscriptStore,
 } from '@class-assistant/transcript-core';
 import { isServerError, ServerError } from '../errors.ts';
-import type { EventHub, LiveEventMap, MonitorStatusPayload } from '../events/event-hub.ts';
+import type {
+  ErrorSource,
+  EventHub,
+  LiveEventMap,
+  MonitorStatusPayload,
+} from '../events/event-hub.ts';
 import { createSerialQueue } from '../files.ts';
 import type { CiteStore } from '../material/cite-store.ts';
 import type {
@@ -120,16 +125,20 @@ export function createMonitor(options: MonitorOptions): Monitor {
 
   const publishStatus = () => options.hub.publish('monitor.changed', status());
 
-  const reportError = (current: Session | undefined, source: string, error: unknown) => {
+  const reportError = (current: Session | undefined, source: ErrorSource, error: unknown) => {
     const code = isServerError(error)
       ? error.code
       : ((error as { code?: string })?.code ?? 'INTERNAL_ERROR');
     const message = (error as Error)?.message ?? String(error);
-    options.logger.error({ source, code, err: error }, `${source} failed`);
+    const mode = source === 'recognizer' ? current?.asrMode : undefined;
+    options.logger.error(
+      { source, mode, code, err: error },
+      `${source}${mode ? ` (${mode})` : ''} failed`,
+    );
     const key = `${source}:${code}`;
     if (current?.reported.has(key)) return;
     current?.reported.add(key);
-    options.hub.publish('error.raised', { source, code, message });
+    options.hub.publish('error.raised', { source, code, message, ...(mode ? { mode } : {}) });
   };
 
   const setPartial = (current: Session, text: string) => {
@@ -221,7 +230,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
       case 'error':
         reportError(
           current,
-          `recognizer (${current.asrMode})`,
+          'recognizer',
           new ServerError('RECOGNIZER_FAILED', 500, event.message),
         );
         if (event.fatal) {
