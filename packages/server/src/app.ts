@@ -81,6 +81,17 @@ export interface BuildAppOptions {
    * backend where signals cannot (Windows).
    */
   requestShutdown?: () => void;
+  /**
+   * The secret `POST /api/shutdown` requires in its `X-Shutdown-Token` header; without one the
+   * route refuses every request. `startServer` makes one per run and writes it to
+   * `<data>/_shutdown.token` (readable by its owner only), where the launcher reads it: another
+   * local user, who can reach the loopback port but not the file, cannot stop the backend.
+   */
+  shutdownToken?: string;
+  /** The desktop app's version, reported by /api/health (`app_version`) and /docs. */
+  appVersion?: string;
+  /** The launcher process that owns this backend, reported by /api/health (`launcher_pid`). */
+  launcherPid?: number;
 }
 
 /**
@@ -250,8 +261,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       openapi: '3.1.0',
       info: {
         title: 'Class Assistant backend',
-        version: SERVER_VERSION,
+        version: options.appVersion ?? SERVER_VERSION,
         description:
+          (options.appVersion
+            ? `Class Assistant ${options.appVersion} (backend package ${SERVER_VERSION}). `
+            : '') +
           'The local backend of Class Assistant: monitoring a class (recognition, transcript, keyword alerts), class material, AI rescue / catch-up / notes, settings. Compatible with the v1.2.0 desktop client. Errors are `{status:"error", code, message}`. Live events: GET /api/events (server-sent events) and WS /api/ws/alerts.',
       },
       servers: [{ url: 'http://127.0.0.1:8765' }],

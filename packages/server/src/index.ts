@@ -138,6 +138,7 @@ export {
   STREAM_REQUEST_SETTINGS,
   streamRecognizerDefinition,
 } from './recognizers/stream-recognizer.ts';
+export { SHUTDOWN_TOKEN_FILE } from './routes/desktop-routes.ts';
 export { allowedOrigins, isAllowedHost, SHELL_ORIGINS } from './security/local-guard.ts';
 export type { RunningServer } from './server.ts';
 export { StartupError, startServer } from './server.ts';
@@ -153,4 +154,4 @@ export type {
   SettingsView,
 } from './settings/settings-store.ts';
 export { createSettingsStore, maskSecret } from './settings/settings-store.ts';
-export { COMPATIBLE_CLIENT_VERSION, SERVER_VERSION } from './version.ts';
+export { BUNDLED_APP_VERSION, COMPATIBLE_CLIENT_VERSION, SERVER_VERSION } from './version.ts';

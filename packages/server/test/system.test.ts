@@ -34,6 +34,24 @@ describe('GET /api/health', () => {
     });
   });
 
+  it('says which process answers, for the launcher: its pid, its launcher and the app version', async () => {
+    harness = await createHarness();
+    expect((await harness.request({ url: '/api/health' })).json()).toMatchObject({
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      app_version: null,
+      pid: process.pid,
+      launcher_pid: null,
+    });
+    await harness.close();
+    harness = await createHarness({ options: { appVersion: '1.2.0', launcherPid: 4242 } });
+    expect((await harness.request({ url: '/api/health' })).json()).toMatchObject({
+      app_version: '1.2.0',
+      launcher_pid: 4242,
+    });
+    const docs = (await harness.request({ url: '/docs/json' })).json();
+    expect(docs.info.version).toBe('1.2.0');
+  });
+
   it('reports an invalid hand-edited value as a settings problem', async () => {
     harness = await createHarness({
       env: ['ASR_MODE=mock', 'LLM_API_KEY=k', 'MOCK_INTERVAL_MS=soon'],
