@@ -158,6 +158,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
       serverWorker: join(serverDir, 'src', 'material-worker.ts'),
       prelude: join(DESKTOP_DIR, 'src', 'release', 'backend-prelude.ts'),
       outDir: work,
+      appVersion: version,
     }),
     launcher: await bundleLauncher({
       entry: join(DESKTOP_DIR, 'src', 'release', 'launcher-entry.ts'),
