@@ -34,7 +34,12 @@ function environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...rest, ...extra };
 }
 
-function launch(root: string, port: number, env: NodeJS.ProcessEnv = environment()) {
+function launch(
+  root: string,
+  port: number,
+  env: NodeJS.ProcessEnv = environment(),
+  extra: string[] = [],
+) {
   return start(
     process.execPath,
     [
@@ -45,9 +50,30 @@ function launch(root: string, port: number, env: NodeJS.ProcessEnv = environment
       join(root, '.env'),
       '--data-dir',
       join(root, 'data'),
+      ...extra,
     ],
     { env },
   );
+}
+
+interface Health {
+  pid: number;
+  launcher_pid: number | null;
+  monitor: { state: string };
+}
+
+async function health(port: number): Promise<Health> {
+  return (await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()) as Health;
+}
+
+/** Starts the demo class on `port`. */
+async function startClass(port: number): Promise<void> {
+  const answer = await fetch(`http://127.0.0.1:${port}/api/start_monitor`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ course_name: 'Physics' }),
+  });
+  expect(answer.status).toBe(200);
 }
 
 describe('class-assistant (pnpm start)', () => {
@@ -143,6 +169,80 @@ describe('class-assistant (pnpm start)', () => {
     });
     launcher.child.kill('SIGINT');
     expect((await launcher.exited).code).toBe(0);
+  });
+
+  it('a second launch with the same data folder points to the running app and leaves its class running', async () => {
+    const root = await folder();
+    const port = await freePort();
+    const first = launch(root, port);
+    await waitFor(() => first.output().includes('Press Ctrl-C'), 'the first launcher', 60_000);
+    await startClass(port);
+    const before = await health(port);
+    expect(before).toMatchObject({ launcher_pid: first.child.pid, monitor: { state: 'running' } });
+
+    // Even asked for another port: the data folder is the running app's.
+    const second = launch(root, await freePort());
+    expect(await second.exited).toEqual({ code: 0, signal: null });
+    expect(second.output()).toContain(
+      `Class Assistant is already running with this data folder (launcher process ${first.child.pid}).`,
+    );
+    expect(second.output()).toContain(`Open http://127.0.0.1:${port}/ in Chromium`);
+    expect(await health(port)).toMatchObject({
+      pid: before.pid,
+      launcher_pid: first.child.pid,
+      monitor: { state: 'running' },
+    });
+    // The running launcher's log is its own still.
+    expect(await readFile(join(root, 'data', '_launcher.log'), 'utf8')).toContain(
+      'backend ready at',
+    );
+
+    first.child.kill('SIGINT');
+    expect((await first.exited).code).toBe(0);
+    // Its lock goes with it: the next launch starts normally.
+    await expect(readFile(join(root, 'data', '_launcher.lock'), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
+  it('another data folder on the same port: says the port belongs to a running Class Assistant and exits', async () => {
+    const port = await freePort();
+    const firstRoot = await folder();
+    const first = launch(firstRoot, port);
+    await waitFor(() => first.output().includes('Press Ctrl-C'), 'the first launcher', 60_000);
+    const before = await health(port);
+
+    const second = launch(await folder(), port, environment(), ['--no-window']);
+    expect((await second.exited).code).toBe(1);
+    expect(second.output()).toContain(
+      `Port ${port} is used by another running Class Assistant (launcher process ${first.child.pid}, data folder ${join(firstRoot, 'data')}), which was left running.`,
+    );
+    expect((await health(port)).pid).toBe(before.pid);
+    first.child.kill('SIGINT');
+    expect((await first.exited).code).toBe(0);
+  });
+
+  it('after a launcher was killed, the next one takes its lock over and stops its orphaned backend', async () => {
+    const root = await folder();
+    const port = await freePort();
+    const first = launch(root, port);
+    await waitFor(() => first.output().includes('Press Ctrl-C'), 'the first launcher', 60_000);
+    const orphan = (await health(port)).pid;
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // The backend runs on, ownerless.
+    expect((await health(port)).pid).toBe(orphan);
+
+    const second = launch(root, port, environment(), ['--no-window']);
+    await waitFor(() => second.output().includes('Press Ctrl-C'), 'the second launcher', 60_000);
+    expect(second.output()).toContain(
+      `the previous launcher (process ${first.child.pid}) is gone; its backend (process ${orphan}) is stale`,
+    );
+    expect(second.output()).toContain(
+      `cleanup: asked the stale Class Assistant backend on port ${port} (process ${orphan}) to stop`,
+    );
+    expect(nodeSystem().isAlive(orphan)).toBe(false);
+    expect(await health(port)).toMatchObject({ launcher_pid: second.child.pid });
+    second.child.kill('SIGINT');
+    expect((await second.exited).code).toBe(0);
   });
 
   it('says why when the backend cannot start', async () => {

@@ -56,6 +56,7 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
     const release = result.outDir;
     const example = await readFile(join(release, 'backend', '.env.example'), 'utf8');
     expect(await readFile(join(release, 'backend', '.env'), 'utf8')).toBe(example);
+    expect((await stat(join(release, 'backend', '.env'))).mode & 0o777).toBe(0o600);
     expect(example).toMatch(/^ASR_MODE=local$/m);
     for (const path of ['class-assistant', 'backend/class-assistant-backend']) {
       expect((await stat(join(release, path))).mode & 0o111, path).not.toBe(0);
@@ -82,7 +83,9 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
     const mode = (name: string) => entries.find((entry) => entry.name === top + name)?.mode;
     expect(mode('class-assistant')).toBe(0o100755);
     expect(mode('backend/class-assistant-backend')).toBe(0o100755);
-    expect(mode('backend/.env')).toBe(0o100644);
+    // The settings will hold API keys: owner-only, also after unzip.
+    expect(mode('backend/.env')).toBe(0o100600);
+    expect(mode('backend/.env.example')).toBe(0o100644);
     expect(mode('data/')).toBe(0o40755);
     expect(entries.filter((entry) => entry.name.startsWith(`${top}data/`))).toHaveLength(1);
   });

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // The floating-window UI in real Chromium against the real backend: what a student sees and does.
 // Screenshots are kept in apps/desktop/test-results/.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFakeOpenAIServer, type FakeOpenAIServer } from '@class-assistant/agent-std/testing';
@@ -53,6 +53,30 @@ afterAll(async () => {
 });
 
 const shot = (name: string) => join(RESULTS_DIR, name);
+
+/** A 16 kHz mono WAV: half a second of silence, a 1.5 s tone (a "phrase"), 1.5 s of silence. */
+function toneRecording(): Buffer {
+  const rate = 16_000;
+  const samples = new Int16Array(rate * 3.5);
+  for (let index = rate * 0.5; index < rate * 2; index++) {
+    samples[index] = Math.round(6000 * Math.sin((2 * Math.PI * 220 * index) / rate));
+  }
+  const data = Buffer.from(samples.buffer);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
+}
 
 async function startClass(target: Page, course: string): Promise<void> {
   await target.keyboard.press('m');
@@ -284,6 +308,33 @@ describe('the panels (480x520)', () => {
     await page.screenshot({ path: shot('panel-class-recognizer-unavailable.png') });
     await error.locator('button', { hasText: '改用演示模式' }).click();
     await page.locator('.bar[data-state="running"]').waitFor({ timeout: 10_000 });
+  });
+
+  it('a recognizer that fails mid-class shows its own message, naming the setting to fix', async () => {
+    // ASR_MODE=cloud listening to a recording, against a transcription service that refuses
+    // the key: the recognizer reports a fatal error while the class runs.
+    llm = await createFakeOpenAIServer({ apiKey: 'sk-right-key' });
+    const recording = join(buildRoot, 'tone.wav');
+    await writeFile(recording, toneRecording());
+    backend = await startBackend({
+      uiDir,
+      env: [
+        'ASR_MODE=cloud',
+        `CLOUD_ASR_BASE_URL=${llm.baseURL}`,
+        'CLOUD_ASR_API_KEY=sk-wrong-key',
+        `AUDIO_INPUT=file:${recording}`,
+        'AUDIO_FILE_PACE=fast',
+        'VAD_CALIBRATION_SECONDS=0',
+      ],
+    });
+    page = await openApp(context, backend);
+    await startClass(page, '数据结构');
+    const toast = page.locator('.line-text.toast.error');
+    await toast.waitFor({ timeout: 20_000 });
+    const text = (await toast.textContent()) ?? '';
+    expect(text).toMatch(/^识别出错（cloud）：/);
+    expect(text).toContain('CLOUD_ASR_API_KEY');
+    await page.screenshot({ path: shot('bar-recognizer-failed.png') });
   });
 
   it('rescue: the fake LLM’s answer streams in, then a follow-up question is answered', async () => {

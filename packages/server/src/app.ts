@@ -81,6 +81,17 @@ export interface BuildAppOptions {
    * backend where signals cannot (Windows).
    */
   requestShutdown?: () => void;
+  /**
+   * The secret `POST /api/shutdown` requires in its `X-Shutdown-Token` header; without one the
+   * route refuses every request. `startServer` makes one per run and writes it to
+   * `<data>/_shutdown.token` (readable by its owner only), where the launcher reads it: another
+   * local user, who can reach the loopback port but not the file, cannot stop the backend.
+   */
+  shutdownToken?: string;
+  /** The desktop app's version, reported by /api/health (`app_version`) and /docs. */
+  appVersion?: string;
+  /** The launcher process that owns this backend, reported by /api/health (`launcher_pid`). */
+  launcherPid?: number;
 }
 
 /**
@@ -159,6 +170,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  acceptEmptyJsonBodies(app);
 
   for (const folder of [
     options.dataDir,
@@ -169,6 +181,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
   const settings = await createSettingsStore({
     path: options.envFile,
+    logger: app.log,
     ...(options.environment ? { environment: options.environment } : {}),
   });
   const hub = createEventHub();
@@ -248,8 +261,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       openapi: '3.1.0',
       info: {
         title: 'Class Assistant backend',
-        version: SERVER_VERSION,
+        version: options.appVersion ?? SERVER_VERSION,
         description:
+          (options.appVersion
+            ? `Class Assistant ${options.appVersion} (backend package ${SERVER_VERSION}). `
+            : '') +
           'The local backend of Class Assistant: monitoring a class (recognition, transcript, keyword alerts), class material, AI rescue / catch-up / notes, settings. Compatible with the v1.2.0 desktop client. Errors are `{status:"error", code, message}`. Live events: GET /api/events (server-sent events) and WS /api/ws/alerts.',
       },
       servers: [{ url: 'http://127.0.0.1:8765' }],
@@ -308,6 +324,25 @@ const ALERTS_SOCKET_DOCUMENTATION = {
     },
   },
 };
+
+/**
+ * An empty body sent as `application/json` means "no body" on every route, as in the original
+ * FastAPI backend (clients such as the original's `fetch(url, {method: 'POST', headers})` send
+ * one). Anything else goes through fastify's own JSON parser, prototype-poisoning checks included;
+ * a route that needs a body still names `body` in its validation error.
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+}
 
 /** Maps any error a route can meet to a {@link ServerError} (never leaking a stack trace). */
 function toServerError(error: FastifyError): ServerError {

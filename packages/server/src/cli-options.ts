@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageFile, runningFromSource } from './assets.ts';
+import { BUNDLED_APP_VERSION } from './version.ts';
 
 /** How the backend process is started. */
 export interface CliOptions {
@@ -11,6 +12,10 @@ export interface CliOptions {
   envFile: string;
   /** A folder with a built web UI (index.html) to serve at `/`; absent: the landing page. */
   uiDir?: string;
+  /** The desktop app's version (CLASS_ASSISTANT_APP_VERSION, or the release bundle's). */
+  appVersion?: string;
+  /** The desktop launcher that started and owns this backend (CLASS_ASSISTANT_LAUNCHER_PID). */
+  launcherPid?: number;
 }
 
 /** The outcome of reading the command line. */
@@ -48,6 +53,13 @@ Options (each also as an environment variable):
                       (CLASS_ASSISTANT_UI_DIR); without it / is a short landing page
   -h, --help          show this help
   -v, --version       show the version
+
+Set by the desktop launcher (reported by /api/health):
+  CLASS_ASSISTANT_APP_VERSION   the app's version, e.g. 1.2.0
+  CLASS_ASSISTANT_LAUNCHER_PID  the launcher process that owns this backend
+
+POST /api/shutdown needs the X-Shutdown-Token header with the token the backend writes to
+<data folder>/_shutdown.token (readable by its owner only) while it runs.
 
 Defaults: run from the repository, the settings are packages/server/.env and the data
 packages/server/data; installed from npm, both live in the user's application-data folder
@@ -134,8 +146,23 @@ export function parseCli(
       ? join(dirname(envFile), 'data')
       : join(folder, 'data');
   const uiDir = pick('ui-dir', 'CLASS_ASSISTANT_UI_DIR');
+  const appVersion = environment.CLASS_ASSISTANT_APP_VERSION?.trim() || BUNDLED_APP_VERSION;
+  const launcherPidText = environment.CLASS_ASSISTANT_LAUNCHER_PID?.trim() ?? '';
+  if (launcherPidText !== '' && !/^[1-9]\d{0,9}$/.test(launcherPidText)) {
+    throw new CliUsageError(
+      `CLASS_ASSISTANT_LAUNCHER_PID must be a process id, got "${launcherPidText}".`,
+    );
+  }
   return {
     kind: 'run',
-    options: { host, port, dataDir, envFile, ...(uiDir ? { uiDir: resolve(uiDir) } : {}) },
+    options: {
+      host,
+      port,
+      dataDir,
+      envFile,
+      ...(uiDir ? { uiDir: resolve(uiDir) } : {}),
+      ...(appVersion ? { appVersion } : {}),
+      ...(launcherPidText !== '' ? { launcherPid: Number(launcherPidText) } : {}),
+    },
   };
 }

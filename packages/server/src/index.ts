@@ -49,6 +49,8 @@ export { CliUsageError, defaultAppFolder, parseCli, USAGE } from './cli-options.
 export type { ErrorBody, ServerErrorCode, ServerErrorDetails } from './errors.ts';
 export { errorBody, isServerError, ServerError } from './errors.ts';
 export type {
+  ErrorRaisedPayload,
+  ErrorSource,
   EventHub,
   LiveEvent,
   LiveEventMap,
@@ -88,7 +90,13 @@ export {
   voskEngineDefinition,
   voskModelProblem,
 } from './recognizers/engines/vosk-engine.ts';
-export { classHotwords, extractMaterialTerms, fitHotwords } from './recognizers/hotwords.ts';
+export {
+  classHotwords,
+  contextHotwords,
+  extractMaterialTerms,
+  fitHotwords,
+  materialHotwords,
+} from './recognizers/hotwords.ts';
 export {
   localRecognizerDefinition,
   offlineEngineFor,
@@ -130,6 +138,7 @@ export {
   STREAM_REQUEST_SETTINGS,
   streamRecognizerDefinition,
 } from './recognizers/stream-recognizer.ts';
+export { SHUTDOWN_TOKEN_FILE } from './routes/desktop-routes.ts';
 export { allowedOrigins, isAllowedHost, SHELL_ORIGINS } from './security/local-guard.ts';
 export type { RunningServer } from './server.ts';
 export { StartupError, startServer } from './server.ts';
@@ -145,4 +154,4 @@ export type {
   SettingsView,
 } from './settings/settings-store.ts';
 export { createSettingsStore, maskSecret } from './settings/settings-store.ts';
-export { COMPATIBLE_CLIENT_VERSION, SERVER_VERSION } from './version.ts';
+export { BUNDLED_APP_VERSION, COMPATIBLE_CLIENT_VERSION, SERVER_VERSION } from './version.ts';

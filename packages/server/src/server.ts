@@ -1,10 +1,12 @@
-import { copyFile, mkdir, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { type BuildAppOptions, buildApp } from './app.ts';
 import { packageFile } from './assets.ts';
 import type { CliOptions } from './cli-options.ts';
 import { createProcessLogger } from './logging.ts';
+import { SHUTDOWN_TOKEN_FILE } from './routes/desktop-routes.ts';
 import { configurationReport } from './routes/system-routes.ts';
 import { createSettingsStore } from './settings/settings-store.ts';
 import { SERVER_VERSION } from './version.ts';
@@ -15,6 +17,12 @@ export interface RunningServer {
   url: string;
   /** Stops monitoring, flushes the transcript, closes the server and the log. */
   close(): Promise<void>;
+}
+
+/** Writes a file only its owner can read (0600 from creation, never readable in between). */
+async function writePrivateFile(path: string, content: string): Promise<void> {
+  await rm(path, { force: true });
+  await writeFile(path, content, { mode: 0o600, flag: 'wx' });
 }
 
 /** Raised when the backend cannot start (port taken, folder not writable). */
@@ -46,8 +54,17 @@ export async function startServer(
     await stat(options.envFile);
   } catch {
     await mkdir(dirname(options.envFile), { recursive: true });
-    await copyFile(packageFile('.env.example'), options.envFile);
-    createdEnvFile = true;
+    // It will hold API keys: readable by its owner only (copyFile would give the example's 0644).
+    try {
+      await writeFile(options.envFile, await readFile(packageFile('.env.example')), {
+        mode: 0o600,
+        flag: 'wx',
+      });
+      createdEnvFile = true;
+    } catch (error) {
+      // Created meanwhile by another process: use that one.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
   const settings = await createSettingsStore({ path: options.envFile, environment: process.env });
   const { logger, flush } = createProcessLogger({
@@ -58,6 +75,8 @@ export async function startServer(
   logger.info(
     {
       version: SERVER_VERSION,
+      ...(options.appVersion ? { appVersion: options.appVersion } : {}),
+      ...(options.launcherPid ? { launcherPid: options.launcherPid } : {}),
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
     },
@@ -67,6 +86,9 @@ export async function startServer(
     { dataDir: options.dataDir, settingsFile: options.envFile, createdEnvFile },
     'folders',
   );
+  // A new secret each run for POST /api/shutdown (see BuildAppOptions.shutdownToken).
+  const shutdownToken = appOptions.shutdownToken ?? randomBytes(32).toString('base64url');
+  const tokenFile = join(options.dataDir, SHUTDOWN_TOKEN_FILE);
   let app: FastifyInstance;
   try {
     app = await buildApp({
@@ -75,10 +97,16 @@ export async function startServer(
       environment: process.env,
       port: options.port,
       logger,
+      shutdownToken,
       ...(options.uiDir ? { uiDir: options.uiDir } : {}),
+      ...(options.appVersion ? { appVersion: options.appVersion } : {}),
+      ...(options.launcherPid ? { launcherPid: options.launcherPid } : {}),
       ...appOptions,
     });
     await app.listen({ host: options.host, port: options.port });
+    // Only once the port is ours: a second backend on the same data folder that cannot listen
+    // must not replace the token of the one that runs.
+    await writePrivateFile(tokenFile, shutdownToken);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const message =
@@ -108,6 +136,10 @@ export async function startServer(
     url,
     async close() {
       logger.info('shutting down: stopping monitoring and flushing the transcript');
+      // The token dies with this run (unless another backend has written its own since).
+      if ((await readFile(tokenFile, 'utf8').catch(() => '')) === shutdownToken) {
+        await rm(tokenFile, { force: true });
+      }
       await app.close();
       logger.info('stopped');
       await flush();

@@ -1,4 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createFakeOpenAIServer, type FakeOpenAIServer } from '@class-assistant/agent-std/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -365,18 +367,114 @@ describe('streamed variants over a real socket', () => {
     expect(await refused.json()).toMatchObject({ code: 'LLM_NOT_CONFIGURED' });
   });
 
-  it('cuts a stream that stalls for LLM_TIMEOUT', async () => {
+  it('cuts a stream that stalls for LLM_TIMEOUT part-way, without a retry that would repeat it', async () => {
+    // A provider that sends the start of an answer, then nothing more.
+    let requests = 0;
+    const stalling = createServer((request, response) => {
+      requests++;
+      request.resume();
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(
+        `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: '讲到' } }] })}\n\n`,
+      );
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/v1`;
+      await setup(['LLM_TIMEOUT=0.5', `LLM_BASE_URL=${url}`]);
+      const base = await harness.listen();
+      const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+      const failed = await stream.next((event) => event.event === 'error.raised');
+      expect(failed.data, JSON.stringify(failed.data)).toMatchObject({
+        code: 'LLM_TIMEOUT',
+        message: `The LLM at ${url} stopped sending the catch-up answer part-way: nothing arrived for 0.5 s (LLM_TIMEOUT).`,
+      });
+      expect(stream.events.filter((event) => event.event === 'text.delta')).toHaveLength(1);
+      expect(requests).toBe(1);
+    } finally {
+      stalling.closeAllConnections();
+      await new Promise((resolve) => stalling.close(resolve));
+    }
+  });
+
+  it('retries a stream that stalls before its first word, then says so', async () => {
     await setup(['LLM_TIMEOUT=0.5']);
     const base = await harness.listen();
-    llm.enqueueChat({
-      type: 'text',
-      content: 'slow answer that never finishes in time',
-      chunkSize: 5,
-      delayMs: 2000,
-    });
+    const late = { type: 'text', content: 'too late', delayMs: 2000 } as const;
+    llm.enqueueChat(late, late);
     const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
     const failed = await stream.next((event) => event.event === 'error.raised');
-    expect(failed.data, JSON.stringify(failed.data)).toMatchObject({ code: 'LLM_TIMEOUT' });
+    expect(failed.data).toMatchObject({
+      code: 'LLM_TIMEOUT',
+      message: `The LLM at ${llm.baseURL} began the catch-up answer but sent nothing for 0.5 s, also after one retry (LLM_TIMEOUT).`,
+    });
+    expect(llm.chatRequests).toHaveLength(2);
+  });
+
+  it('retries a stream whose provider does not answer, like the plain routes', async () => {
+    await setup(['LLM_TIMEOUT=0.5']);
+    const base = await harness.listen();
+    llm.enqueueChat(
+      { type: 'hang' },
+      { type: 'text', content: '讲到双向链表的删除。', chunkSize: 3 },
+    );
+    const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+    const end = await stream.next((event) => event.event === 'end');
+    expect(end.data).toEqual({ status: 'success', summary: '讲到双向链表的删除。' });
+    expect(llm.chatRequests).toHaveLength(2);
+  });
+
+  it('says the provider did not answer (not that it stopped sending) when both tries hang', async () => {
+    await setup(['LLM_TIMEOUT=0.5']);
+    const base = await harness.listen();
+    llm.enqueueChat({ type: 'hang' }, { type: 'hang' });
+    const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+    const failed = await stream.next((event) => event.event === 'error.raised');
+    expect(failed.data).toMatchObject({
+      code: 'LLM_TIMEOUT',
+      message: `The LLM at ${llm.baseURL} did not answer the catch-up request within 0.5 s, also after one retry (LLM_TIMEOUT).`,
+    });
+    expect(llm.chatRequests).toHaveLength(2);
+  });
+});
+
+describe('a provider that is not OpenAI-compatible', () => {
+  it('is reported as such, streamed or not (an HTML page from a proxy, an empty event stream)', async () => {
+    // A proxy's login page answers everything with 200 and HTML.
+    const proxy = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end('<html><body>Please log in to the campus network</body></html>');
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`;
+      await setup([`LLM_BASE_URL=${proxyUrl}`]);
+      const base = await harness.listen();
+      const expected = `The LLM at ${proxyUrl} answered the catch-up request with text/html ("<html><body>Please log in to the campus network</body></html>"), not an OpenAI-compatible response: check LLM_BASE_URL.`;
+      const plain = await harness.request({ method: 'POST', url: '/api/catchup' });
+      expect(plain.statusCode).toBe(502);
+      expect(plain.json()).toMatchObject({
+        code: 'LLM_BAD_RESPONSE',
+        message: expected,
+        field: 'LLM_BASE_URL',
+      });
+      const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+      const failed = await stream.next((event) => event.event === 'error.raised');
+      expect(failed.data).toMatchObject({ code: 'LLM_BAD_RESPONSE', message: expected });
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+    // An event stream without a single OpenAI event.
+    await harness.close();
+    await setup();
+    const base = await harness.listen();
+    llm.enqueueChat({ type: 'malformed', body: '<html>gateway</html>\n\n' });
+    const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+    const failed = await stream.next((event) => event.event === 'error.raised');
+    expect(failed.data).toMatchObject({
+      code: 'LLM_BAD_RESPONSE',
+      message: `The LLM at ${llm.baseURL} answered the catch-up request with an event stream holding no OpenAI-compatible event, not an OpenAI-compatible response: check LLM_BASE_URL.`,
+    });
   });
 });
 

@@ -1,6 +1,6 @@
 // The `class-assistant-backend` bin as a user runs it: a real process, real port, real signals.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,6 +128,10 @@ describe('class-assistant-backend', () => {
     expect(await readFile(join(root, '.env'), 'utf8')).toContain(
       '# Class Assistant backend settings',
     );
+    // It will hold API keys: only its owner may read it.
+    if (process.platform !== 'win32') {
+      expect((await stat(join(root, '.env'))).mode & 0o777).toBe(0o600);
+    }
     expect((await fetch(`${base}/docs`)).status).toBe(200);
 
     await fetch(`${base}/api/start_monitor`, {
@@ -156,21 +160,18 @@ describe('class-assistant-backend', () => {
     expect(lines.length).toBeGreaterThanOrEqual(3);
   });
 
-  it('serves the UI given by --ui-dir and stops gracefully on POST /api/shutdown', async () => {
+  it('serves the UI given by --ui-dir and stops gracefully on POST /api/shutdown with its token', async () => {
     const root = await mkdtemp(join(tmpdir(), 'backend-cli-'));
     folders.push(root);
     await mkdir(join(root, 'ui'));
     await writeFile(join(root, 'ui', 'index.html'), '<!doctype html><title>the bar</title>');
     await writeFile(join(root, '.env'), 'LOG_LEVEL=info\n');
     const port = await freePort();
-    const backend = run([
-      '--port',
-      String(port),
-      '--settings-file',
-      join(root, '.env'),
-      '--ui-dir',
-      join(root, 'ui'),
-    ]);
+    const backend = run(
+      ['--port', String(port), '--settings-file', join(root, '.env'), '--ui-dir', join(root, 'ui')],
+      // What the desktop launcher tells its backend.
+      { CLASS_ASSISTANT_APP_VERSION: '1.2.0', CLASS_ASSISTANT_LAUNCHER_PID: String(process.pid) },
+    );
     const base = `http://127.0.0.1:${port}`;
     const page = await waitFor(
       async () => {
@@ -184,12 +185,40 @@ describe('class-assistant-backend', () => {
       'the UI',
     );
     expect(page).toContain('<title>the bar</title>');
-    const response = await fetch(`${base}/api/shutdown`, { method: 'POST' });
+    // Who it is: its own process, the launcher that owns it, the app it ships in.
+    expect(await (await fetch(`${base}/api/health`)).json()).toMatchObject({
+      pid: backend.child.pid,
+      launcher_pid: process.pid,
+      app_version: '1.2.0',
+    });
+    expect(
+      ((await (await fetch(`${base}/docs/json`)).json()) as { info: { version: string } }).info
+        .version,
+    ).toBe('1.2.0');
+
+    // Only whoever can read the token file may stop it: another local user cannot.
+    const tokenFile = join(root, 'data', '_shutdown.token');
+    const token = await readFile(tokenFile, 'utf8');
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    if (process.platform !== 'win32') expect((await stat(tokenFile)).mode & 0o777).toBe(0o600);
+    for (const headers of [{}, { 'x-shutdown-token': 'guess' }]) {
+      const refused = await fetch(`${base}/api/shutdown`, { method: 'POST', headers });
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({ code: 'SHUTDOWN_FORBIDDEN' });
+    }
+    expect((await fetch(`${base}/api/health`)).ok).toBe(true);
+    const response = await fetch(`${base}/api/shutdown`, {
+      method: 'POST',
+      headers: { 'x-shutdown-token': token },
+    });
     expect(response.status).toBe(202);
     expect(await backend.exited).toBe(0);
     const log = await readFile(join(root, 'data', '_startup.log'), 'utf8');
     expect(log).toContain('shutdown requested over HTTP');
     expect(log).toContain('"msg":"stopped"');
+    expect(log).toContain('"appVersion":"1.2.0"');
+    // The token dies with the process.
+    await expect(stat(tokenFile)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('explains a port that is already taken', async () => {

@@ -67,10 +67,27 @@ describe('the UI at /', () => {
 });
 
 describe('POST /api/shutdown', () => {
-  it('answers 202 and then asks the owning process to stop', async () => {
+  it('answers 202 to the right token and then asks the owning process to stop', async () => {
     let requested = 0;
-    harness = await createHarness({ options: { requestShutdown: () => requested++ } });
-    const response = await harness.request({ method: 'POST', url: '/api/shutdown' });
+    harness = await createHarness({
+      options: { requestShutdown: () => requested++, shutdownToken: 'the-token-of-this-run' },
+    });
+    for (const token of [undefined, '', 'the-token-of-another-run', 'the-token-of-this-ru']) {
+      const refused = await harness.request({
+        method: 'POST',
+        url: '/api/shutdown',
+        ...(token === undefined ? {} : { headers: { 'x-shutdown-token': token } }),
+      });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ code: 'SHUTDOWN_FORBIDDEN' });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(requested).toBe(0);
+    const response = await harness.request({
+      method: 'POST',
+      url: '/api/shutdown',
+      headers: { 'x-shutdown-token': 'the-token-of-this-run' },
+    });
     expect(response.statusCode).toBe(202);
     expect(response.json()).toEqual({ status: 'stopping', message: 'The backend is stopping.' });
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -79,11 +96,13 @@ describe('POST /api/shutdown', () => {
 
   it('is refused from a foreign origin and unavailable in an embedded server', async () => {
     let requested = 0;
-    harness = await createHarness({ options: { requestShutdown: () => requested++ } });
+    harness = await createHarness({
+      options: { requestShutdown: () => requested++, shutdownToken: 'the-token' },
+    });
     const foreign = await harness.request({
       method: 'POST',
       url: '/api/shutdown',
-      headers: { origin: 'https://attacker.example' },
+      headers: { origin: 'https://attacker.example', 'x-shutdown-token': 'the-token' },
     });
     expect(foreign.statusCode).toBe(403);
     expect(foreign.json()).toMatchObject({ code: 'ORIGIN_NOT_ALLOWED' });

@@ -1,6 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ServerError } from '../src/errors.ts';
 import type { LiveEvent } from '../src/events/event-hub.ts';
 import { defaultRecognizerDefinitions } from '../src/recognizers/default-recognizers.ts';
 import {
@@ -283,6 +284,93 @@ describe('modes that cannot run', () => {
   });
 });
 
+describe('a start that fails', () => {
+  it('leaves the previous class’s transcript and the active material as they were', async () => {
+    let failure: Error = new Error('unset');
+    const failing: RecognizerDefinition = {
+      mode: 'local',
+      description: 'a microphone that cannot be opened',
+      availability: async () => ({ available: true }),
+      create: () => ({
+        start: async () => {
+          throw failure;
+        },
+        pause: async () => undefined,
+        resume: async () => undefined,
+        stop: async () => undefined,
+      }),
+    };
+    harness = await createHarness({
+      env: FAST_MOCK,
+      options: {
+        recognizers: createRecognizerRegistry([...defaultRecognizerDefinitions(), failing]),
+      },
+    });
+    const { cite, monitor } = harness.app.classAssistant;
+    const previous = await cite.write('week1.pptx', '--- 第 1 页 ---\n栈\n', new Date());
+    const next = await cite.write('week2.pptx', '--- 第 1 页 ---\n队列\n', new Date());
+    await harness.startMonitor({ course_name: '数据结构', cite_filename: previous });
+    await waitFor(() => monitor.status().recognizer_state === 'ended', 10_000, 'the mock class');
+    await harness.request({ method: 'POST', url: '/api/stop_monitor?with_summary=false' });
+    const transcriptPath = join(harness.dataDir, 'class_transcript.txt');
+    const materialPath = join(harness.dataDir, 'current_class_material.txt');
+    const transcript = await readFile(transcriptPath, 'utf8');
+    expect(transcript).toContain('数据结构');
+    expect((await transcriptLines(harness)).length).toBeGreaterThan(2);
+
+    await harness.request({
+      method: 'POST',
+      url: '/api/settings',
+      payload: { fields: { ASR_MODE: 'local' } },
+    });
+    const events = record(harness);
+    for (const [error, status] of [
+      [new ServerError('AUDIO_DEVICE_UNAVAILABLE', 503, 'No microphone found.'), 503],
+      [new Error('the streaming service refused the keys'), 500],
+    ] as const) {
+      failure = error;
+      const refused = await harness.startMonitor({ course_name: '操作系统', cite_filename: next });
+      expect(refused.statusCode).toBe(status);
+      expect(await readFile(transcriptPath, 'utf8')).toBe(transcript);
+      expect(await readFile(materialPath, 'utf8')).toBe('--- 第 1 页 ---\n栈\n');
+      expect(monitor.status()).toMatchObject({ state: 'idle', course_name: '' });
+    }
+    // Nothing was announced either: no class started, no transcript was reset.
+    expect(events.map((event) => event.name)).toEqual([]);
+    const transcriptAnswer = (await harness.request({ url: '/api/transcript' })).json();
+    expect(transcriptAnswer.course_name).toBe('数据结构');
+  });
+
+  it('keeps what the recognizer says while it is starting, after the new transcript begins', async () => {
+    const early: RecognizerDefinition = {
+      mode: 'cloud',
+      description: 'says something before start() resolves',
+      availability: async () => ({ available: true }),
+      create: (context) => ({
+        start: async () => {
+          context.emit({ type: 'partial', text: '上课' });
+          context.emit({ type: 'text', text: '上课了，今天讲二叉树。' });
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        },
+        pause: async () => undefined,
+        resume: async () => undefined,
+        stop: async () => undefined,
+      }),
+    };
+    harness = await createHarness({
+      env: ['ASR_MODE=cloud'],
+      options: { recognizers: createRecognizerRegistry([early]) },
+    });
+    const events = record(harness);
+    expect((await harness.startMonitor({ course_name: '数据结构' })).body.status).toBe('started');
+    await waitFor(() => events.some((event) => event.name === 'line.appended'), 5000, 'the line');
+    expect(await transcriptLines(harness)).toEqual([expect.stringMatching(/今天讲二叉树。$/)]);
+    // The class is announced before its first line.
+    const names = events.map((event) => event.name);
+    expect(names.indexOf('monitor.changed')).toBeLessThan(names.indexOf('line.appended'));
+  });
+});
+
 describe('the recognizer seam', () => {
   it('feeds segments, utterances, partials, errors and the end through the pipeline', async () => {
     const scripted = scriptedMode('stream');
@@ -328,7 +416,8 @@ describe('the recognizer seam', () => {
       'failed',
     );
     expect(events.find((event) => event.name === 'error.raised')?.data).toEqual({
-      source: 'recognizer (stream)',
+      source: 'recognizer',
+      mode: 'stream',
       code: 'RECOGNIZER_FAILED',
       message: 'the ASR service closed the connection',
     });

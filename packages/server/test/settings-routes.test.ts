@@ -50,6 +50,62 @@ describe('GET /api/settings', () => {
     });
   });
 
+  it('masks every line of a secret key set twice, and keeps both when the content comes back', async () => {
+    const text = [
+      'export LLM_API_KEY = "sk-old-secret-0000"  # the previous account',
+      'ASR_MODE=mock',
+      'LLM_API_KEY=sk-verysecretkey-1234',
+      "CLOUD_ASR_API_KEY='short'",
+      'CLOUD_ASR_API_KEY=',
+      '',
+    ].join('\r\n');
+    await writeFile(harness.envFile, text);
+    const response = await harness.request({ url: '/api/settings' });
+    expect(response.body).not.toContain('sk-old-secret');
+    expect(response.body).not.toContain('sk-verysecretkey');
+    expect(response.body).not.toContain('short');
+    const { content, fields } = response.json();
+    expect(content).toBe(
+      [
+        'export LLM_API_KEY = "••••••••0000"  # the previous account',
+        'ASR_MODE=mock',
+        'LLM_API_KEY=••••••••1234',
+        "CLOUD_ASR_API_KEY='••••••••'",
+        'CLOUD_ASR_API_KEY=',
+        '',
+      ].join('\r\n'),
+    );
+    expect(fields.LLM_API_KEY).toBe('••••••••1234');
+    const saved = await harness.request({
+      method: 'POST',
+      url: '/api/settings',
+      payload: { content },
+    });
+    expect(saved.json()).toMatchObject({ status: 'success', changed: [] });
+    expect(await readFile(harness.envFile, 'utf8')).toBe(text);
+    // Lines moved around still get their own secret back; a new value replaces only its line.
+    const lines = (content as string).split('\r\n');
+    const reordered = [
+      lines[2],
+      lines[1],
+      lines[0]!.replace('••••••••0000', 'sk-new-key-9999'),
+      '',
+    ];
+    await harness.request({
+      method: 'POST',
+      url: '/api/settings',
+      payload: { content: reordered.join('\n') },
+    });
+    expect(await readFile(harness.envFile, 'utf8')).toBe(
+      [
+        'LLM_API_KEY=sk-verysecretkey-1234',
+        'ASR_MODE=mock',
+        'export LLM_API_KEY = "sk-new-key-9999"  # the previous account',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('reads a file edited by hand since the last request', async () => {
     await writeFile(harness.envFile, 'ASR_MODE=local\n');
     const body = (await harness.request({ url: '/api/settings' })).json();

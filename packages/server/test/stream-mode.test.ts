@@ -217,8 +217,19 @@ describe('ASR_MODE=stream', () => {
   it('answers start_monitor with the keys to check when the service refuses them', async () => {
     const lecture = await speechRecording(LECTURE);
     const live = await startClass(lecture, { appKey: 'wrong-app' });
-    const started = await live.start();
+    // The previous class's transcript and material survive the refused start.
+    const { dataDir, cite } = harness!.app.classAssistant;
+    const previousTranscript =
+      '=== 课堂记录 开始于 2026-03-02 08:00:00 ===\n\n[08:00:05] 上节课的内容\n';
+    await writeFile(join(dataDir, 'class_transcript.txt'), previousTranscript);
+    await writeFile(join(dataDir, 'current_class_material.txt'), '--- 第 1 页 ---\n上节课\n');
+    const next = await cite.write('week2.pptx', '--- 第 1 页 ---\n这节课\n', new Date());
+    const started = await live.start({ course_name: '数据结构', cite_filename: next });
     expect(started.status).toBe(503);
+    expect(await readFile(join(dataDir, 'class_transcript.txt'), 'utf8')).toBe(previousTranscript);
+    expect(await readFile(join(dataDir, 'current_class_material.txt'), 'utf8')).toBe(
+      '--- 第 1 页 ---\n上节课\n',
+    );
     expect(started.body).toMatchObject({
       code: 'RECOGNIZER_UNAVAILABLE',
       field: 'STREAM_ASR_ACCESS_KEY',

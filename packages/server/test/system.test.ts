@@ -34,6 +34,24 @@ describe('GET /api/health', () => {
     });
   });
 
+  it('says which process answers, for the launcher: its pid, its launcher and the app version', async () => {
+    harness = await createHarness();
+    expect((await harness.request({ url: '/api/health' })).json()).toMatchObject({
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      app_version: null,
+      pid: process.pid,
+      launcher_pid: null,
+    });
+    await harness.close();
+    harness = await createHarness({ options: { appVersion: '1.2.0', launcherPid: 4242 } });
+    expect((await harness.request({ url: '/api/health' })).json()).toMatchObject({
+      app_version: '1.2.0',
+      launcher_pid: 4242,
+    });
+    const docs = (await harness.request({ url: '/docs/json' })).json();
+    expect(docs.info.version).toBe('1.2.0');
+  });
+
   it('reports an invalid hand-edited value as a settings problem', async () => {
     harness = await createHarness({
       env: ['ASR_MODE=mock', 'LLM_API_KEY=k', 'MOCK_INTERVAL_MS=soon'],
@@ -164,5 +182,61 @@ describe('the OpenAPI document', () => {
     await expect(`${JSON.stringify(document, null, 2)}\n`).toMatchFileSnapshot(
       './__snapshots__/openapi-document.snap',
     );
+  });
+});
+
+describe('request bodies', () => {
+  it('takes an empty body sent as application/json as no body, as the original did', async () => {
+    harness = await createHarness({ env: ['ASR_MODE=mock', 'MOCK_INTERVAL_MS=100000'] });
+    const post = (url: string) =>
+      harness!.request({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload: '',
+      });
+    const started = await post('/api/start_monitor');
+    expect(started.json()).toMatchObject({ status: 'started' });
+    expect((await post('/api/pause_monitor')).json()).toMatchObject({ status: 'paused' });
+    expect((await post('/api/resume_monitor')).json()).toMatchObject({ status: 'resumed' });
+    expect((await post('/api/reload_keywords')).json()).toMatchObject({ status: 'success' });
+    expect((await post('/api/stop_monitor?with_summary=false')).json()).toMatchObject({
+      status: 'stopped',
+    });
+    // The AI routes get as far as the missing LLM settings: the body was not the problem.
+    for (const url of ['/api/emergency_rescue', '/api/catchup', '/api/generate_summary']) {
+      const answer = await post(url);
+      expect(answer.json(), url).toMatchObject({ code: 'LLM_NOT_CONFIGURED' });
+    }
+  });
+
+  it('still names the body when a route needs one, and refuses broken JSON', async () => {
+    harness = await createHarness();
+    const empty = await harness.request({
+      method: 'POST',
+      url: '/api/settings',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'body' });
+    const broken = await harness.request({
+      method: 'POST',
+      url: '/api/stop_monitor',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"with_summary": ',
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining('not valid JSON'),
+    });
+    const poisoned = await harness.request({
+      method: 'POST',
+      url: '/api/update_keywords',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"keywords": ["a"], "__proto__": {"x": 1}}',
+    });
+    expect(poisoned.statusCode).toBe(400);
   });
 });

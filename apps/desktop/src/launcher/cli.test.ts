@@ -8,15 +8,28 @@ describe('parseLauncherArgs', () => {
       port: 8765,
       window: 'auto',
       verbose: false,
+      cleanupByName: true,
     });
   });
 
   it('reads flags over CLASS_ASSISTANT_* variables, and pnpm’s "--"', () => {
     expect(
-      parseLauncherArgs(['--', '--port', '18770', '--no-window', '--data-dir', 'd', '--verbose'], {
-        CLASS_ASSISTANT_PORT: '1',
-        CLASS_ASSISTANT_BROWSER: '/usr/bin/chromium',
-      }),
+      parseLauncherArgs(
+        [
+          '--',
+          '--port',
+          '18770',
+          '--no-window',
+          '--data-dir',
+          'd',
+          '--verbose',
+          '--no-cleanup-by-name',
+        ],
+        {
+          CLASS_ASSISTANT_PORT: '1',
+          CLASS_ASSISTANT_BROWSER: '/usr/bin/chromium',
+        },
+      ),
     ).toEqual({
       kind: 'run',
       port: 18770,
@@ -24,6 +37,7 @@ describe('parseLauncherArgs', () => {
       browser: '/usr/bin/chromium',
       dataDir: 'd',
       verbose: true,
+      cleanupByName: false,
     });
     expect(parseLauncherArgs(['-v'], {}).kind).toBe('version');
     expect(parseLauncherArgs(['--help'], {}).kind).toBe('help');

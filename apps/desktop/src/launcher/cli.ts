@@ -15,6 +15,8 @@ export interface LauncherCommand {
   envFile?: string;
   dataDir?: string;
   verbose: boolean;
+  /** `--no-cleanup-by-name`: stop stale backends on the port only. */
+  cleanupByName: boolean;
 }
 
 /** A command-line mistake. */
@@ -38,12 +40,18 @@ Usage: class-assistant [options]
   --settings-file <file> the backend's settings (.env)
   --data-dir <dir>       the backend's data folder
   --verbose              show the backend's console output
+  --no-cleanup-by-name   stop stale backends on the port only, not this installation's stale
+                         class-assistant-backend processes elsewhere
   -h, --help             show this help
   -v, --version          show the version
 
-It stops stale backends (on the port, or named class-assistant-backend), starts the backend,
-waits until it is healthy, opens the app window and stops the backend when the window closes
-(or on Ctrl-C). Without a display or a browser it prints the address and runs until Ctrl-C.`;
+When Class Assistant already runs with the same data folder, it opens that one's window (or
+prints its address) and leaves it running. Otherwise it stops stale backends (whose launcher is
+gone: on the port, or this installation's class-assistant-backend), starts the backend, waits
+until it is healthy, opens the app window and stops the backend when the window closes (or on
+Ctrl-C). Without a display or a browser it prints the address and runs until Ctrl-C. A running
+Class Assistant is never stopped: with a different data folder on the same port, it says so and
+exits.`;
 
 /** Reads the launcher's command line. */
 export function parseLauncherArgs(
@@ -61,6 +69,7 @@ export function parseLauncherArgs(
         'settings-file': { type: 'string' },
         'data-dir': { type: 'string' },
         verbose: { type: 'boolean' },
+        'no-cleanup-by-name': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -85,6 +94,7 @@ export function parseLauncherArgs(
     ...(values['settings-file'] ? { envFile: values['settings-file'] as string } : {}),
     ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
     verbose: values.verbose === true,
+    cleanupByName: values['no-cleanup-by-name'] !== true,
   };
 }
 
@@ -139,6 +149,8 @@ export async function launcherMain(options: LauncherMainOptions): Promise<number
       window: command.window,
       ...(command.browser ? { browser: command.browser } : {}),
       verbose: command.verbose,
+      cleanupByName: command.cleanupByName,
+      appVersion: options.version,
       print,
       stopSignal,
       ...(options.prepare ? { prepare: options.prepare } : {}),

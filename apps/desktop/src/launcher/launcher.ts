@@ -1,9 +1,10 @@
-// The launcher (backend.md 1.7–1.9, design.md 7): clean up stale backends, start the backend
+// The launcher (backend.md 1.7–1.9, design.md 7): take the data folder's instance lock (or open
+// the Class Assistant that already runs with it), clean up stale backends, start the backend
 // silently, wait until it is healthy, open the app window (or print the address), and when the
 // window closes or the launcher is stopped, stop the backend gracefully and clean up again.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { access, appendFile, constants, mkdir, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   appWindowArguments,
   type Environment,
@@ -11,7 +12,8 @@ import {
   hasDisplay,
   profileInUse,
 } from './browser.ts';
-import { cleanupStaleBackends } from './cleanup.ts';
+import { type BackendHealth, cleanupStaleBackends, SHUTDOWN_TOKEN_FILE } from './cleanup.ts';
+import { acquireInstanceLock, type InstanceLock, type InstanceRecord } from './instance-lock.ts';
 import type { LauncherLayout } from './layout.ts';
 import type { LauncherSystem } from './system.ts';
 
@@ -35,9 +37,19 @@ export interface LauncherOptions {
   onReady?(url: string): void;
   /** Before the first start: prepare the UI (development builds it when stale). */
   prepare?(): Promise<void>;
+  /** The app's version, told to the backend (its /api/health and the UI show it). */
+  appVersion?: string;
+  /**
+   * Also stop stale backends by name (default true). The release build's check turns it off:
+   * it must never touch another installation's backend.
+   */
+  cleanupByName?: boolean;
 }
 
-/** Waits until GET /api/health answers healthy, the process exits, or `timeoutMs` passes. */
+/**
+ * Waits until `child` itself answers GET /api/health healthy (the answer names its pid: another
+ * backend on the port does not count), the process exits, or `timeoutMs` passes.
+ */
 export async function waitForHealth(
   system: LauncherSystem,
   url: string,
@@ -45,13 +57,15 @@ export async function waitForHealth(
   timeoutMs: number,
 ): Promise<'healthy' | 'exited' | 'timeout'> {
   const deadline = Date.now() + timeoutMs;
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) return 'exited';
+    if (gone()) return 'exited';
     try {
       const response = await system.fetch(`${url}/api/health`, {
         signal: AbortSignal.timeout(1000),
       });
-      if (response.ok && ((await response.json()) as { status?: string }).status === 'healthy') {
+      const body = (await response.json()) as BackendHealth;
+      if (response.ok && body.status === 'healthy' && body.pid === child.pid && !gone()) {
         return 'healthy';
       }
     } catch {
@@ -59,7 +73,7 @@ export async function waitForHealth(
     }
     await system.sleep(50);
   }
-  return 'timeout';
+  return gone() ? 'exited' : 'timeout';
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -67,23 +81,31 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-/** Stops the backend we started: POST /api/shutdown (graceful everywhere), then a signal. */
+/**
+ * Stops the backend we started: POST /api/shutdown with its run's token (from `dataDir`;
+ * graceful everywhere), then a signal.
+ */
 export async function stopBackend(
   system: LauncherSystem,
   child: ChildProcess,
   url: string,
+  dataDir: string,
   timeoutMs = 15_000,
 ): Promise<'graceful' | 'killed'> {
   if (child.exitCode !== null || child.signalCode !== null) return 'graceful';
   let asked = false;
-  try {
-    const answer = await system.fetch(`${url}/api/shutdown`, {
-      method: 'POST',
-      signal: AbortSignal.timeout(2000),
-    });
-    asked = answer.status === 202;
-  } catch {
-    asked = false;
+  const token = (await system.readText(join(dataDir, SHUTDOWN_TOKEN_FILE)))?.trim();
+  if (token) {
+    try {
+      const answer = await system.fetch(`${url}/api/shutdown`, {
+        method: 'POST',
+        headers: { 'x-shutdown-token': token },
+        signal: AbortSignal.timeout(2000),
+      });
+      asked = answer.status === 202;
+    } catch {
+      asked = false;
+    }
   }
   if (!asked && system.platform !== 'win32') child.kill('SIGTERM');
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -120,22 +142,135 @@ async function lockHeld(path: string): Promise<boolean> {
   }
 }
 
+/** The browser for the app window, or why there is none (undefined: `--no-window`). */
+async function chooseBrowser(options: LauncherOptions): Promise<{ browser?: string; why: string }> {
+  if (options.window === 'never') return { why: '' };
+  if (!hasDisplay(options.system.platform, options.environment)) {
+    return { why: ' (no display to open a window on)' };
+  }
+  const browser =
+    options.browser ??
+    (await findBrowser(options.system.platform, options.environment, isExecutable));
+  return browser
+    ? { browser, why: '' }
+    : {
+        why: ' (no Chromium, Chrome, Edge or Brave found; set CLASS_ASSISTANT_BROWSER to use another)',
+      };
+}
+
+/**
+ * Another launcher runs Class Assistant with this data folder: open its window (or print its
+ * address) and leave it running. 1 when it does not answer.
+ */
+async function openRunningInstance(
+  options: LauncherOptions,
+  record: InstanceRecord,
+): Promise<number> {
+  const { system, print, layout } = options;
+  print(
+    `Class Assistant is already running with this data folder (launcher process ${record.pid}).`,
+  );
+  // It may still be starting: wait for its backend, as a launch would.
+  const deadline = Date.now() + 60_000;
+  let ready = false;
+  while (!ready && Date.now() < deadline && system.isAlive(record.pid)) {
+    try {
+      const response = await system.fetch(`${record.url}/api/health`, {
+        signal: AbortSignal.timeout(1000),
+      });
+      const health = (await response.json()) as BackendHealth;
+      ready = health.status === 'healthy' && health.launcher_pid === record.pid;
+    } catch {
+      // Not yet.
+    }
+    if (!ready) await system.sleep(200);
+  }
+  if (!ready) {
+    print(
+      `It does not answer at ${record.url}/. Close it (or wait until it has started), or start this one with --data-dir <another folder>; its lock is ${join(layout.dataDir, '_launcher.lock')}.`,
+    );
+    return 1;
+  }
+  const { browser, why } = await chooseBrowser(options);
+  if (browser) {
+    await mkdir(layout.profileDir, { recursive: true });
+    // The same profile: a browser already showing the app takes the request and opens a window.
+    const window = spawn(
+      browser,
+      appWindowArguments({
+        url: `${record.url}/`,
+        profileDir: layout.profileDir,
+        width: 320,
+        height: 80,
+      }),
+      { stdio: 'ignore', windowsHide: false, detached: system.platform !== 'win32' },
+    );
+    window.on('error', () => undefined);
+    window.unref();
+    print(`opened its window (${browser}); it keeps running.`);
+  } else {
+    print(`Open ${record.url}/ in Chromium, Chrome or Edge${why}; it keeps running.`);
+  }
+  return 0;
+}
+
 /** Runs the app until its window closes or `stopSignal` resolves; returns the exit code. */
 export async function runLauncher(options: LauncherOptions): Promise<number> {
-  const { layout, system, port, print } = options;
+  const { layout, system, port } = options;
   const url = `http://127.0.0.1:${port}`;
   await mkdir(layout.dataDir, { recursive: true });
   await mkdir(dirname(layout.logFile), { recursive: true });
+
+  // One launcher per data folder: a second launch opens the running app, never stops it.
+  const instance = await acquireInstanceLock({ dataDir: layout.dataDir, port, system });
+  if (instance.kind === 'running') return openRunningInstance(options, instance.record);
+  const { lock } = instance;
+  try {
+    return await runWithLock(options, url, lock, instance.stale);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function runWithLock(
+  options: LauncherOptions,
+  url: string,
+  lock: InstanceLock,
+  stale: InstanceRecord | undefined,
+): Promise<number> {
+  const { layout, system, port, print } = options;
+  // The log starts afresh only now: a second launch must not wipe the running one's.
   await writeFile(layout.logFile, '');
   const log = (line: string) => {
     print(line);
     void appendFile(layout.logFile, `${new Date().toISOString()} ${line}\n`).catch(() => {});
   };
+  if (stale) {
+    log(
+      `the previous launcher (process ${stale.pid}) is gone${stale.backend_pid ? `; its backend (process ${stale.backend_pid}) is stale` : ''}`,
+    );
+  }
 
   await options.prepare?.();
 
-  const before = await cleanupStaleBackends({ system, port });
+  const cleanup = (graceMs?: number) =>
+    cleanupStaleBackends({
+      system,
+      port,
+      byName: options.cleanupByName !== false,
+      backendExecutable: layout.backend.file,
+      ...(stale?.backend_pid ? { orphans: [stale.backend_pid] } : {}),
+      ...(graceMs !== undefined ? { graceMs } : {}),
+    });
+  const before = await cleanup();
   for (const message of before.messages) log(`cleanup: ${message}`);
+  if (before.liveInstance) {
+    const other = before.liveInstance;
+    log(
+      `Port ${port} is used by another running Class Assistant (launcher process ${other.launcherPid}${other.dataDir ? `, data folder ${other.dataDir}` : ''}), which was left running. Use it at ${url}/, or start this one with --port <another port>.`,
+    );
+    return 1;
+  }
   if (!before.portFree) {
     log(
       `Port ${port} is in use by a program that could not be stopped${before.failed.length > 0 ? ` (process ${before.failed.join(', ')})` : ''}. Close it, or start with --port <another port>.`,
@@ -171,7 +306,12 @@ export async function runLauncher(options: LauncherOptions): Promise<number> {
         // Its own process group: a Ctrl-C in the terminal reaches the launcher, which stops the
         // backend in order (on Windows a detached console program would get a window).
         detached: system.platform !== 'win32',
-        env: { ...process.env },
+        env: {
+          ...process.env,
+          // Who owns it (a later launch tells a live backend from a stale one) and what it ships in.
+          CLASS_ASSISTANT_LAUNCHER_PID: String(system.selfPid),
+          ...(options.appVersion ? { CLASS_ASSISTANT_APP_VERSION: options.appVersion } : {}),
+        },
       },
     );
     let errors = '';
@@ -181,6 +321,7 @@ export async function runLauncher(options: LauncherOptions): Promise<number> {
     child.on('error', (error) => {
       errors += `\n${error.message}`;
     });
+    if (child.pid !== undefined) void lock.setBackend(child.pid).catch(() => undefined);
     return { child, errors: () => errors.trim() };
   };
 
@@ -193,7 +334,8 @@ export async function runLauncher(options: LauncherOptions): Promise<number> {
         : 'The backend did not become healthy within 60 s.',
     );
     log(`Details: ${layout.dataDir}/_startup.log`);
-    if (backend.child.exitCode === null) await stopBackend(system, backend.child, url);
+    if (backend.child.exitCode === null)
+      await stopBackend(system, backend.child, url, layout.dataDir);
     return 1;
   }
   log(`backend ready at ${url} (log: ${layout.dataDir}/_startup.log)`);
@@ -215,49 +357,58 @@ export async function runLauncher(options: LauncherOptions): Promise<number> {
   }
   options.onReady?.(url);
 
-  // Restart a backend that dies while the window is open (the page reconnects by itself).
+  // Restart a backend that dies while the window is open (the page reconnects by itself); after
+  // three restarts, or one that fails, give up: the launcher stops with a non-zero code.
   let restarts = 0;
   let stopping = false;
+  let gaveUp: (reason: string) => void = () => undefined;
+  const backendLost = new Promise<string>((resolve) => {
+    gaveUp = resolve;
+  });
   const watchBackend = () => {
     backend.child.once('exit', async (code, signal) => {
       if (stopping) return;
       if (restarts >= 3) {
         log(`The backend stopped again (${code ?? signal}); not restarting it any more.`);
+        gaveUp(`the backend kept stopping (last: ${code ?? signal})`);
         return;
       }
       restarts++;
       log(`The backend stopped unexpectedly (${code ?? signal}): starting it again.`);
       backend = startBackend();
-      if ((await waitForHealth(system, url, backend.child, 60_000)) === 'healthy') {
+      const again = await waitForHealth(system, url, backend.child, 60_000);
+      if (stopping) return;
+      if (again === 'healthy') {
         log('backend ready again');
         watchBackend();
       } else {
-        log(`The backend could not start again: ${backend.errors()}`);
+        log(
+          `The backend could not start again: ${backend.errors() || (again === 'timeout' ? 'not healthy within 60 s' : `exit code ${backend.child.exitCode}`)}`,
+        );
+        gaveUp('the backend could not start again');
       }
     });
   };
   watchBackend();
 
   let windowClosed: Promise<string> = new Promise(() => {});
-  const browser =
-    options.window === 'never' || !hasDisplay(system.platform, options.environment)
-      ? undefined
-      : (options.browser ??
-        (await findBrowser(system.platform, options.environment, isExecutable)));
+  let window: ChildProcess | undefined;
+  const { browser, why } = await chooseBrowser(options);
   if (browser) {
     await mkdir(layout.profileDir, { recursive: true });
-    const window = spawn(
+    window = spawn(
       browser,
       appWindowArguments({ url: `${url}/`, profileDir: layout.profileDir, width: 320, height: 80 }),
       { stdio: 'ignore', windowsHide: false },
     );
+    const opened = window;
     const openedAt = Date.now();
     log(`opened the app window (${browser})`);
     windowClosed = new Promise((resolve) => {
-      window.once('error', (error) => {
+      opened.once('error', (error) => {
         log(`The browser could not start (${error.message}). Open ${url}/ yourself.`);
       });
-      window.once('exit', async () => {
+      opened.once('exit', async () => {
         // A browser already running with this profile takes the window over and exits at once:
         // wait for that browser instead.
         const io = {
@@ -273,23 +424,27 @@ export async function runLauncher(options: LauncherOptions): Promise<number> {
       });
     });
   } else {
-    const why =
-      options.window === 'never'
-        ? ''
-        : !hasDisplay(system.platform, options.environment)
-          ? ' (no display to open a window on)'
-          : ' (no Chromium, Chrome, Edge or Brave found; set CLASS_ASSISTANT_BROWSER to use another)';
     log(`Class Assistant is running: open ${url}/ in Chromium, Chrome or Edge${why}.`);
     log('Press Ctrl-C to stop.');
   }
 
-  const reason = await Promise.race([windowClosed, options.stopSignal]);
+  const lost = backendLost.then((reason) => ({ lost: true as const, reason }));
+  const outcome = await Promise.race([
+    windowClosed.then((reason) => ({ lost: false as const, reason })),
+    options.stopSignal.then((reason) => ({ lost: false as const, reason })),
+    lost,
+  ]);
   stopping = true;
-  log(`${reason}: stopping the backend`);
-  const how = await stopBackend(system, backend.child, url);
+  if (outcome.lost) {
+    log(`Class Assistant stops: ${outcome.reason}. Details: ${layout.dataDir}/_startup.log`);
+    if (window && window.exitCode === null && window.signalCode === null) window.kill();
+  } else {
+    log(`${outcome.reason}: stopping the backend`);
+  }
+  const how = await stopBackend(system, backend.child, url, layout.dataDir);
   if (how === 'killed') log('the backend did not stop in time and was killed');
-  const after = await cleanupStaleBackends({ system, port, graceMs: 5000 });
+  const after = await cleanup(5000);
   for (const message of after.messages) log(`cleanup: ${message}`);
   log('stopped');
-  return 0;
+  return outcome.lost ? 1 : 0;
 }

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { launcherMain } from './cli.ts';
 import { buildUi, DESKTOP_DIR, developmentLayoutFor, uiIsStale } from './development.ts';
 
-const { version } = JSON.parse(readFileSync(join(DESKTOP_DIR, 'package.json'), 'utf8')) as {
+// The app's version lives in app.json (the release build stamps it); the backend hears it from
+// the launcher, never by reading this package.
+const { version } = JSON.parse(readFileSync(join(DESKTOP_DIR, 'app.json'), 'utf8')) as {
   version: string;
 };
 

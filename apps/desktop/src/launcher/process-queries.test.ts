@@ -1,19 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import {
   listeningInodes,
+  listeningPortsByInode,
+  lsofListeningPortsCommand,
   lsofPortOwnersCommand,
   netstatCommand,
+  parseLsofPorts,
   parseNetstatListeners,
+  parseNetstatPortsOf,
   parsePidLines,
+  parsePidPathLines,
   parsePsProcesses,
   parseTasklistCsv,
+  parseTasklistUser,
+  procStatusUid,
   programName,
   psCommand,
+  psUidCommand,
   socketInode,
   taskkillByTitleCommand,
   taskkillCommand,
   tasklistCommand,
+  tasklistUserCommand,
+  windowsListeningPortsCommand,
   windowsPortOwnersCommand,
+  windowsProcessPathsCommand,
 } from './process-queries.ts';
 
 describe('Linux /proc', () => {
@@ -34,6 +45,18 @@ describe('Linux /proc', () => {
     // Inode 0: a socket in TIME_WAIT-like limbo owned by no process.
     expect(listeningInodes(TCP, 18405)).toEqual([]);
     expect(listeningInodes('', 8765)).toEqual([]);
+  });
+
+  it('maps listening sockets to their ports, and reads a process’s user', () => {
+    expect(listeningPortsByInode(TCP)).toEqual(
+      new Map([
+        ['4242', 8765],
+        ['999', 22],
+      ]),
+    );
+    expect(listeningPortsByInode(TCP6)).toEqual(new Map([['7777', 8765]]));
+    expect(procStatusUid('Name:\tnode\nUmask:\t0022\nUid:\t1000\t1000\t1000\t1000\n')).toBe(1000);
+    expect(procStatusUid('')).toBeUndefined();
   });
 
   it('reads socket links and program names', () => {
@@ -85,6 +108,45 @@ Aktive Verbindungen
   TCP    127.0.0.1:8765         127.0.0.1:51234        HERGESTELLT      4312
 `;
     expect(parseNetstatListeners(german, 8765)).toEqual([4312]);
+    // The ports one process listens on, for telling a stale backend from a live one.
+    expect(parseNetstatPortsOf(english, 4312)).toEqual([8765]);
+    expect(parseNetstatPortsOf(english, 9000)).toEqual([]);
+    expect(windowsListeningPortsCommand(4312).args.at(-1)).toBe(
+      'Get-NetTCPConnection -State Listen -OwningProcess 4312 -ErrorAction SilentlyContinue | Select-Object -ExpandProperty LocalPort',
+    );
+  });
+
+  it('finds processes by image name with their executables, and a process’s user', () => {
+    expect(windowsProcessPathsCommand('class-assistant-backend.exe').args.at(-1)).toBe(
+      `Get-CimInstance Win32_Process -Filter "Name='class-assistant-backend.exe'" | ForEach-Object { "$($_.ProcessId)|$($_.ExecutablePath)" }`,
+    );
+    expect(
+      parsePidPathLines(
+        '4312|C:\\Users\\me\\ClassAssistant\\backend\\class-assistant-backend.exe\r\n7788|\r\n\r\n',
+        'class-assistant-backend.exe',
+      ),
+    ).toEqual([
+      {
+        pid: 4312,
+        name: 'class-assistant-backend.exe',
+        path: 'C:\\Users\\me\\ClassAssistant\\backend\\class-assistant-backend.exe',
+      },
+      { pid: 7788, name: 'class-assistant-backend.exe' },
+    ]);
+    expect(tasklistUserCommand(4312)).toEqual({
+      file: 'tasklist.exe',
+      args: ['/FI', 'PID eq 4312', '/V', '/FO', 'CSV', '/NH'],
+    });
+    expect(
+      parseTasklistUser(
+        '"class-assistant-backend.exe","4312","Console","1","52,104 K","Running","PC\\me","0:00:03","N/A"\r\n',
+      ),
+    ).toBe('PC\\me');
+    expect(
+      parseTasklistUser(
+        '"class-assistant-backend.exe","7788","Services","0","40,000 K","Unknown","N/A","0:00:01","N/A"\r\n',
+      ),
+    ).toBeUndefined();
   });
 
   it('lists processes by image name with tasklist and stops them with taskkill', () => {
@@ -133,7 +195,23 @@ describe('macOS', () => {
   990 /usr/bin/class-assistant-backend-helper
 `;
     expect(parsePsProcesses(ps, 'class-assistant-backend')).toEqual([
-      { pid: 812, name: 'class-assistant-backend' },
+      {
+        pid: 812,
+        name: 'class-assistant-backend',
+        path: '/Applications/Class Assistant/backend/class-assistant-backend',
+      },
     ]);
+  });
+
+  it('asks lsof for the ports a process listens on, and ps for its user', () => {
+    expect(lsofListeningPortsCommand(812)).toEqual({
+      file: 'lsof',
+      args: ['-nP', '-a', '-p', '812', '-iTCP', '-sTCP:LISTEN', '-Fn'],
+    });
+    expect(parseLsofPorts('p812\nf23\nn127.0.0.1:8765\nf24\nn[::1]:8765\nf25\nn*:18765\n')).toEqual(
+      [8765, 18765],
+    );
+    expect(parseLsofPorts('')).toEqual([]);
+    expect(psUidCommand(812)).toEqual({ file: 'ps', args: ['-o', 'uid=', '-p', '812'] });
   });
 });

@@ -12,6 +12,8 @@ export interface Command {
 export interface NamedProcess {
   pid: number;
   name: string;
+  /** Its executable, where the OS tells it (not tasklist's). */
+  path?: string;
 }
 
 function pidsOf(values: Iterable<string>): number[] {
@@ -43,6 +45,26 @@ export function listeningInodes(table: string, port: number): string[] {
     }
   }
   return inodes;
+}
+
+/** Listening sockets of a /proc/net/tcp or tcp6 table: inode -> port. */
+export function listeningPortsByInode(table: string): Map<string, number> {
+  const ports = new Map<string, number>();
+  for (const line of table.split('\n').slice(1)) {
+    const columns = line.trim().split(/\s+/);
+    const local = columns[1];
+    const inode = columns[9];
+    if (!local || !inode || columns[3] !== '0A' || inode === '0') continue;
+    const port = Number.parseInt(local.slice(local.lastIndexOf(':') + 1), 16);
+    if (Number.isInteger(port) && port > 0) ports.set(inode, port);
+  }
+  return ports;
+}
+
+/** The real user id in a /proc/<pid>/status text (`Uid:\treal\teffective\t…`). */
+export function procStatusUid(status: string): number | undefined {
+  const match = /^Uid:\s+(\d+)/m.exec(status);
+  return match ? Number(match[1]) : undefined;
 }
 
 /** The inode of a `/proc/<pid>/fd/<n>` link target like `socket:[123456]`. */
@@ -101,6 +123,79 @@ export function parseNetstatListeners(output: string, port: number): number[] {
   return pidsOf(pids);
 }
 
+/** PowerShell: the ports process `pid` listens on (one per line). */
+export function windowsListeningPortsCommand(pid: number): Command {
+  return {
+    file: 'powershell.exe',
+    args: [
+      '-NoProfile',
+      '-NonInteractive',
+      '-Command',
+      `Get-NetTCPConnection -State Listen -OwningProcess ${pid} -ErrorAction SilentlyContinue | Select-Object -ExpandProperty LocalPort`,
+    ],
+  };
+}
+
+/** Ports process `pid` listens on in `netstat -ano` output (read as {@link parseNetstatListeners}). */
+export function parseNetstatPortsOf(output: string, pid: number): number[] {
+  const ports = new Set<number>();
+  for (const line of output.split(/\r?\n/)) {
+    const columns = line.trim().split(/\s+/);
+    if (columns[0]?.toUpperCase() !== 'TCP' || columns.length < 5) continue;
+    if (columns[columns.length - 1] !== String(pid)) continue;
+    if (!/^(0\.0\.0\.0|\[::\]|\*):(0|\*)$/.test(columns[2] ?? '')) continue;
+    const local = columns[1] ?? '';
+    const port = Number(local.slice(local.lastIndexOf(':') + 1));
+    if (Number.isInteger(port) && port > 0) ports.add(port);
+  }
+  return [...ports];
+}
+
+/**
+ * PowerShell: the processes with this image name and their executables, one `pid|path` per line
+ * (tasklist cannot tell the path; an empty path when Windows does not say, e.g. another user's).
+ */
+export function windowsProcessPathsCommand(imageName: string): Command {
+  return {
+    file: 'powershell.exe',
+    args: [
+      '-NoProfile',
+      '-NonInteractive',
+      '-Command',
+      `Get-CimInstance Win32_Process -Filter "Name='${imageName.replaceAll("'", "''")}'" | ForEach-Object { "$($_.ProcessId)|$($_.ExecutablePath)" }`,
+    ],
+  };
+}
+
+/** Reads {@link windowsProcessPathsCommand}'s `pid|path` lines. */
+export function parsePidPathLines(output: string, name: string): NamedProcess[] {
+  const found: NamedProcess[] = [];
+  for (const line of output.split(/\r?\n/)) {
+    const match = /^\s*(\d+)\|(.*?)\s*$/.exec(line);
+    if (!match || Number(match[1]) <= 0) continue;
+    found.push({ pid: Number(match[1]), name, ...(match[2] ? { path: match[2] } : {}) });
+  }
+  return found;
+}
+
+/** tasklist, verbose: one process with its user (`DOMAIN\user`, `N/A` when not ours to see). */
+export function tasklistUserCommand(pid: number): Command {
+  return { file: 'tasklist.exe', args: ['/FI', `PID eq ${pid}`, '/V', '/FO', 'CSV', '/NH'] };
+}
+
+/** The "User Name" column (the 7th) of {@link tasklistUserCommand}'s answer. */
+export function parseTasklistUser(output: string): string | undefined {
+  for (const line of output.split(/\r?\n/)) {
+    if (!line.startsWith('"')) continue;
+    const fields = [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((match) =>
+      (match[1] ?? '').replaceAll('""', '"'),
+    );
+    const user = fields[6];
+    if (user && user !== 'N/A') return user;
+  }
+  return undefined;
+}
+
 /** tasklist: processes with this image name, as CSV without a header. */
 export function tasklistCommand(imageName: string): Command {
   return {
@@ -140,6 +235,27 @@ export function lsofPortOwnersCommand(port: number): Command {
   return { file: 'lsof', args: ['-nP', `-iTCP:${port}`, '-sTCP:LISTEN', '-t'] };
 }
 
+/** lsof: the TCP ports process `pid` listens on (`-Fn`: `n<address>:<port>` lines). */
+export function lsofListeningPortsCommand(pid: number): Command {
+  return { file: 'lsof', args: ['-nP', '-a', '-p', String(pid), '-iTCP', '-sTCP:LISTEN', '-Fn'] };
+}
+
+/** Ports in `lsof -Fn` output. */
+export function parseLsofPorts(output: string): number[] {
+  const ports = new Set<number>();
+  for (const line of output.split('\n')) {
+    if (!line.startsWith('n')) continue;
+    const port = Number(line.slice(line.lastIndexOf(':') + 1));
+    if (Number.isInteger(port) && port > 0) ports.add(port);
+  }
+  return [...ports];
+}
+
+/** ps: the real user id of process `pid`. */
+export function psUidCommand(pid: number): Command {
+  return { file: 'ps', args: ['-o', 'uid=', '-p', String(pid)] };
+}
+
 /** ps: every process with its executable path. */
 export function psCommand(): Command {
   return { file: 'ps', args: ['-axo', 'pid=,comm='] };
@@ -152,7 +268,7 @@ export function parsePsProcesses(output: string, name: string): NamedProcess[] {
     const match = /^\s*(\d+)\s+(.+?)\s*$/.exec(line);
     if (!match) continue;
     const program = programName(match[2] ?? '');
-    if (program === name) found.push({ pid: Number(match[1]), name: program });
+    if (program === name) found.push({ pid: Number(match[1]), name: program, path: match[2]! });
   }
   return found;
 }

@@ -19,6 +19,10 @@ export interface LauncherSystem {
   platform: NodeJS.Platform;
   /** This process (never stopped by a cleanup). */
   selfPid: number;
+  /** This user's id (POSIX), to tell our processes from another user's. */
+  uid: number | undefined;
+  /** This user as Windows' tasklist names it (`DOMAIN\user`). */
+  userName: string | undefined;
   run(file: string, args: readonly string[], timeoutMs?: number): Promise<RunResult>;
   readText(path: string): Promise<string | undefined>;
   listDir(path: string): Promise<string[]>;
@@ -38,6 +42,11 @@ export function nodeSystem(): LauncherSystem {
   return {
     platform: process.platform,
     selfPid: process.pid,
+    uid: process.getuid?.(),
+    userName:
+      process.platform === 'win32' && process.env.USERNAME
+        ? `${process.env.USERDOMAIN ?? ''}\\${process.env.USERNAME}`
+        : undefined,
     run(file, args, timeoutMs = 15_000) {
       return new Promise((resolve) => {
         execFile(

@@ -158,6 +158,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
       serverWorker: join(serverDir, 'src', 'material-worker.ts'),
       prelude: join(DESKTOP_DIR, 'src', 'release', 'backend-prelude.ts'),
       outDir: work,
+      appVersion: version,
     }),
     launcher: await bundleLauncher({
       entry: join(DESKTOP_DIR, 'src', 'release', 'launcher-entry.ts'),
@@ -211,6 +212,8 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
     await cp(join(serverDir, 'assets'), join(backendDir, 'assets'), { recursive: true });
     await copyFile(join(serverDir, '.env.example'), join(backendDir, '.env.example'));
     await copyFile(join(serverDir, '.env.example'), join(backendDir, '.env'));
+    // The settings will hold API keys: readable by their owner only, in the zip as well.
+    await chmod(join(backendDir, '.env'), 0o600);
     await cp(uiDir, join(backendDir, 'ui'), { recursive: true });
     for (const { packageName, folder } of VENDORED_FOLDERS) {
       const packageDir = dirname(

@@ -71,6 +71,8 @@ export async function bundleBackend(options: {
   prelude: string;
   /** Output folder: backend.cjs (for the SEA) and lib/material-worker.js (shipped). */
   outDir: string;
+  /** The app version the backend reports (`app_version` in /api/health) when started by hand. */
+  appVersion: string;
   minify?: boolean;
 }): Promise<{ script: string; worker: string }> {
   const script = join(options.outDir, 'backend.cjs');
@@ -86,7 +88,11 @@ export async function bundleBackend(options: {
     logLevel: 'warning' as const,
     external: [...NATIVE_PACKAGES, '*.node'],
     plugins: [releasePlugin()],
-    define: { 'import.meta.url': MODULE_URL },
+    define: {
+      'import.meta.url': MODULE_URL,
+      // The server's BUNDLED_APP_VERSION (it never reads the desktop package itself).
+      __CLASS_ASSISTANT_APP_VERSION__: JSON.stringify(options.appVersion),
+    },
   };
   // The server package declares "sideEffects": false (true of its library modules); its main
   // module is run for its effect, so the entry's imports must be kept.

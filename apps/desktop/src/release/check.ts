@@ -1,7 +1,8 @@
 // The release's own check (backend.md 9): run the packaged backend on port 18765 and see that it is
-// healthy and really works — the UI at /, /docs, a material upload (the parser worker), a demo
-// class — then stop it over HTTP, restore the shipped settings byte for byte and empty data/. The
-// packaged launcher is run as well, without a window.
+// healthy and really works — its app version, the UI at /, /docs, a material upload (the parser
+// worker), a demo class — then stop it over HTTP with its run token, restore the shipped settings
+// byte for byte and empty data/. The packaged launcher is run as well, without a window and
+// without cleanup by name.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -95,12 +96,17 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
   const backend = run(options.backendExecutable, ['--port', String(port)], releaseDir);
   try {
     const coldStartMs = await waitHealthy(base, backend.child, backend.output);
-    const health = await json<{ settings_file: string; data_dir: string }>(
+    const health = await json<{ settings_file: string; data_dir: string; app_version: string }>(
       await fetch(`${base}/api/health`),
     );
     if (health.settings_file !== envFile || health.data_dir !== dataDir) {
       throw new Error(
         `the packaged backend uses ${health.settings_file} and ${health.data_dir}, not the release's files`,
+      );
+    }
+    if (health.app_version !== options.version) {
+      throw new Error(
+        `the packaged backend reports app version ${health.app_version}, not ${options.version}`,
       );
     }
     const page = await (await fetch(`${base}/`)).text();
@@ -136,8 +142,15 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
     }
     if (lines < 3) throw new Error('the demo class wrote no lines');
     await json(await post('/api/stop_monitor?with_summary=false'));
-    if ((await post('/api/shutdown')).status !== 202)
-      throw new Error('POST /api/shutdown was refused');
+    // The backend's run token, as the launcher reads it: only its owner can stop it.
+    const token = (await readFile(join(dataDir, '_shutdown.token'), 'utf8')).trim();
+    if ((await post('/api/shutdown')).status !== 403)
+      throw new Error('POST /api/shutdown without the token was not refused');
+    const shutdown = await fetch(`${base}/api/shutdown`, {
+      method: 'POST',
+      headers: { 'x-shutdown-token': token },
+    });
+    if (shutdown.status !== 202) throw new Error('POST /api/shutdown with the token was refused');
     const code = await exitOf(backend.child, 20_000);
     if (code !== 0)
       throw new Error(`the packaged backend exited with ${code}:\n${backend.output()}`);
@@ -157,9 +170,11 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
       );
     }
     const launcherStarted = performance.now();
+    // Without cleanup by name: the student's own installed app may be running on this machine,
+    // and a build must never stop it (the port cleanup touches port ${port} only).
     const launcher = run(
       options.launcherExecutable,
-      ['--no-window', '--port', String(port)],
+      ['--no-window', '--no-cleanup-by-name', '--port', String(port)],
       releaseDir,
     );
     const launcherMs = await waitHealthy(base, launcher.child, launcher.output).then(

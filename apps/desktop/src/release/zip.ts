@@ -1,5 +1,6 @@
 // The release archive: every file of the release folder under one top folder, executables
-// marked executable (unix mode in the zip's external attributes) so they run after unzip.
+// marked executable and owner-only files kept owner-only (unix mode in the zip's external
+// attributes) so they run, and stay private, after unzip.
 import { createWriteStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -54,8 +55,10 @@ export async function writeReleaseZip(
     }
     const info = await stat(file);
     const executable = (info.mode & 0o111) !== 0 || file.endsWith('.exe');
+    // Owner-only files (the settings, which will hold API keys) stay owner-only when unpacked.
+    const ownerOnly = (info.mode & 0o077) === 0;
     zip.addFile(file, name, {
-      mode: executable ? 0o100755 : 0o100644,
+      mode: executable ? 0o100755 : ownerOnly ? 0o100600 : 0o100644,
       mtime: info.mtime,
       compress: true,
     });

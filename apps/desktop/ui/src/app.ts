@@ -37,6 +37,7 @@ import {
   upsertLine,
 } from './store.ts';
 import type {
+  BackgroundError,
   Health,
   KeywordAlert,
   KeywordsView,
@@ -250,10 +251,13 @@ export function startApp(host: HTMLElement): { store: Store } {
         toast(t('notesWritten', { filename: (data as { filename: string }).filename }));
         break;
       case 'error.raised': {
-        const error = data as { source: string; code: string; message: string };
+        const error = data as BackgroundError;
         toast(
           error.source === 'recognizer'
-            ? t('recognizerFailed', { message: error.message })
+            ? t('recognizerFailed', {
+                mode: error.mode ?? state.monitor.asr_mode,
+                message: error.message,
+              })
             : t('errorGeneric', { message: error.message }),
           'error',
         );

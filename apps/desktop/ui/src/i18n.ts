@@ -75,7 +75,7 @@ const zh = {
   notesFailed: '没有生成笔记：{reason}',
   openNotes: '查看笔记',
   recognizerEnded: '录音源已播完（演示课程结束）。可以下课并生成笔记。',
-  recognizerFailed: '识别出错：{message}',
+  recognizerFailed: '识别出错（{mode}）：{message}',
   modeNames:
     'local=本地离线识别（麦克风）;stream=在线流式识别;cloud=云端转写;mock=演示模式（脚本课堂）',
   asrUnavailable: '当前识别方式不可用',
@@ -229,7 +229,7 @@ const en: Record<TextKey, string> = {
   openNotes: 'Open notes',
   recognizerEnded:
     'The audio source has ended (the demo class is over). End the class to write notes.',
-  recognizerFailed: 'Recognition failed: {message}',
+  recognizerFailed: 'Recognition failed ({mode}): {message}',
   modeNames:
     'local=offline recognition (microphone);stream=online streaming recognition;cloud=cloud transcription;mock=demo mode (scripted class)',
   asrUnavailable: 'This recognition mode is not available',

@@ -177,3 +177,15 @@ export interface SettingsSaved {
   restart_required: string[];
   overridden_by_environment: string[];
 }
+
+/**
+ * An `error.raised` live event: a failure in the background. `source` says where (match on it,
+ * never on the message): `recognizer` (with `mode`, the class's ASR_MODE), `history folding`,
+ * `transcript` or `notes`.
+ */
+export interface BackgroundError {
+  source: string;
+  mode?: string;
+  code: string;
+  message: string;
+}

@@ -29,7 +29,19 @@ export interface LiveEventMap {
   /** A material file was uploaded. */
   'material.uploaded': { cite_filename: string; text_length: number };
   /** Something went wrong in the background (recognizer, folding, notes on stop). */
-  'error.raised': { source: string; code: string; message: string };
+  'error.raised': ErrorRaisedPayload;
+}
+
+/** Where a background failure happened; a client matches on it (never on the message). */
+export type ErrorSource = 'recognizer' | 'history folding' | 'transcript' | 'notes';
+
+/** An `error.raised` event. */
+export interface ErrorRaisedPayload {
+  source: ErrorSource;
+  code: string;
+  message: string;
+  /** For `source: 'recognizer'`: the ASR_MODE of the class (local, stream, cloud, mock). */
+  mode?: string;
 }
 
 /** The monitor status as events and /api/monitor_status report it. */

@@ -69,6 +69,13 @@ export interface CiteStore {
   resolve(filename: string): Promise<string>;
   /** Copies a cite file to current_class_material.txt, or empties it when `filename` is empty. */
   activate(filename: string | null | undefined): Promise<void>;
+  /**
+   * Checks and reads what {@link CiteStore.activate} would write, without writing it yet:
+   * `commit()` writes it. start_monitor activates the material only once the class runs.
+   */
+  prepareActivation(
+    filename: string | null | undefined,
+  ): Promise<{ text: string; commit(): Promise<void> }>;
   /** Text of current_class_material.txt ('' when absent). */
   readCurrent(): Promise<string>;
 }
@@ -100,6 +107,11 @@ export function createCiteStore(dataDir: string): CiteStore {
       );
     }
     return path;
+  };
+
+  const prepareActivation = async (filename: string | null | undefined) => {
+    const text = filename ? await readFile(await resolve(filename), 'utf8') : '';
+    return { text, commit: () => writeFileAtomic(currentMaterialPath, text) };
   };
 
   return {
@@ -160,13 +172,9 @@ export function createCiteStore(dataDir: string): CiteStore {
       return items.map(({ mtime: _mtime, ...item }) => item);
     },
     resolve,
+    prepareActivation,
     async activate(filename) {
-      if (!filename) {
-        await writeFileAtomic(currentMaterialPath, '');
-        return;
-      }
-      const path = await resolve(filename);
-      await writeFileAtomic(currentMaterialPath, await readFile(path));
+      await (await prepareActivation(filename)).commit();
     },
     async readCurrent() {
       return (await readTextIfExists(currentMaterialPath)) ?? '';

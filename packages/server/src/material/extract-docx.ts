@@ -19,8 +19,9 @@ interface DocxElement {
  * never read. External file references are refused (`externalFileAccess: false`).
  */
 export async function extractDocxPages(bytes: Uint8Array, limits?: ZipLimits): Promise<string[][]> {
-  // The central-directory caps and the real inflated size of every XML part are checked before
-  // mammoth (which has no limits of its own) sees the file.
+  // The central-directory caps (entry sizes, 32 MiB per XML part, the compression ratio) and the
+  // real inflated size of every XML part are checked before mammoth, which has no limits of its
+  // own and reads the parts it needs once each with its own jszip, sees the file.
   const office = await openOfficeZip(bytes, limits);
   if (!office.entries.has('word/document.xml')) {
     throw new ServerError(

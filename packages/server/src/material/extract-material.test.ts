@@ -9,7 +9,8 @@ import {
 } from '../../test/support/office-builders.ts';
 import { isServerError } from '../errors.ts';
 import { extractMaterial } from './extract-material.ts';
-import { inspectZip } from './zip-guard.ts';
+import { openOfficeZip } from './office-zip.ts';
+import { DEFAULT_ZIP_LIMITS, formatBytes, inspectZip } from './zip-guard.ts';
 
 const fixture = async (name: string) =>
   new Uint8Array(await readFile(new URL(`../../test/fixtures/${name}`, import.meta.url)));
@@ -262,19 +263,82 @@ describe('zip bombs', () => {
     });
   });
 
+  it('refuses a slide list that names one slide over and over, before reading slides', async () => {
+    // A small deck whose presentation.xml shows its one slide 300 times: each read would parse
+    // the slide again (with a 20 MB slide, 5000 times: minutes of CPU from a 49 KB upload).
+    const zip = await JSZip.loadAsync(await buildPptx([{ title: 'x'.repeat(50_000) }]));
+    const repeated = Array.from(
+      { length: 300 },
+      (_, index) => `<p:sldId id="${256 + index}" r:id="rId101"/>`,
+    ).join('');
+    const presentation = (await zip.file('ppt/presentation.xml')!.async('string')).replace(
+      /<p:sldIdLst>.*<\/p:sldIdLst>/,
+      `<p:sldIdLst>${repeated}</p:sldIdLst>`,
+    );
+    zip.file('ppt/presentation.xml', presentation);
+    const bytes = await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+    expect(await failure(extractMaterial('amplified.pptx', bytes))).toMatchObject({
+      code: 'UPLOAD_CORRUPT',
+      message:
+        'The presentation lists its slide ppt/slides/slide1.xml 300 times (a real presentation lists each slide once); it may be built to exhaust the reader.',
+    });
+  });
+
+  it('refuses an archive that would unpack to more than 100 times its size', async () => {
+    const zip = new JSZip();
+    zip.file(
+      'ppt/presentation.xml',
+      `<p:presentation xmlns:p="p">${' '.repeat(12 << 20)}</p:presentation>`,
+    );
+    zip.file('[Content_Types].xml', '<Types/>');
+    const bytes = await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+    expect(bytes.length).toBeLessThan(100_000);
+    expect(await failure(extractMaterial('dense.pptx', bytes))).toMatchObject({
+      code: 'UPLOAD_ARCHIVE_TOO_LARGE',
+      message: expect.stringMatching(
+        /^The document would unpack to 12\.0 MiB, \d+ times its size of \d+\.\d KiB \(at most 100 times is accepted\); it may be a zip bomb\.$/,
+      ),
+    });
+    // A real deck is far below that.
+    expect(await extractMaterial('slides.pptx', await fixture('slides.pptx'))).toMatchObject({
+      kind: 'pptx',
+    });
+  });
+
+  it('caps one XML part at 32 MiB, whatever the archive may hold', async () => {
+    const pptx = await fixture('slides.pptx');
+    const forged = forgeUncompressedSize(pptx, 'ppt/slides/slide1.xml', 40 << 20);
+    expect(() =>
+      inspectZip(forged, { ...DEFAULT_ZIP_LIMITS, maxRatio: Number.POSITIVE_INFINITY }),
+    ).toThrow(
+      'The document part ppt/slides/slide1.xml would unpack to 40.0 MiB (XML parts may have at most 32.0 MiB); it may be a zip bomb.',
+    );
+  });
+
+  it('counts every byte it inflates against the archive’s total, reads of one part included', async () => {
+    const office = await openOfficeZip(await buildPptx(lectureSlides(3)));
+    const declared = [...office.entries.values()].reduce(
+      (sum, entry) => sum + entry.uncompressedSize,
+      0,
+    );
+    const part = office.entries.get('ppt/slides/slide1.xml')!;
+    const rounds = Math.floor(declared / part.uncompressedSize);
+    for (let round = 0; round < rounds; round++) await office.text('ppt/slides/slide1.xml');
+    expect(await failure(office.text('ppt/slides/slide1.xml'))).toMatchObject({
+      code: 'UPLOAD_ARCHIVE_TOO_LARGE',
+      message: `Reading the document unpacked more than the ${formatBytes(declared)} its parts declare; it may be built to exhaust the reader.`,
+    });
+  });
+
   it('caps the number of entries and the total size', async () => {
     const zip = new JSZip();
     for (let index = 0; index < 30; index++) zip.file(`junk/${index}.xml`, 'x'.repeat(1000));
     const bytes = await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
     expect(() =>
-      inspectZip(bytes, { maxEntries: 20, maxTotalUncompressed: 1e9, maxEntryUncompressed: 1e9 }),
+      inspectZip(bytes, { ...DEFAULT_ZIP_LIMITS, maxEntries: 20, maxTotalUncompressed: 1e9 }),
     ).toThrow(/31 archive entries/);
     expect(() =>
-      inspectZip(bytes, {
-        maxEntries: 100,
-        maxTotalUncompressed: 20_000,
-        maxEntryUncompressed: 1e9,
-      }),
+      inspectZip(bytes, { ...DEFAULT_ZIP_LIMITS, maxEntries: 100, maxTotalUncompressed: 20_000 }),
     ).toThrow(/more than 19\.5 KiB/);
     // jszip adds the folder entry junk/ as well.
     expect(inspectZip(bytes)).toHaveLength(31);

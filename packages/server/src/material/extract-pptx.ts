@@ -42,24 +42,64 @@ export async function extractPptxSlides(
       if (name === 'p:sldId' && attributes['r:id']) slideIds.push(attributes['r:id']);
     },
   });
-  const slides: SlideText[] = [];
+  const parts: string[] = [];
   for (const id of slideIds) {
     const relationship = relationships.get(id);
-    if (!relationship?.type.endsWith(SLIDE_REL)) continue;
-    const part = relationship.target;
+    if (relationship?.type.endsWith(SLIDE_REL)) parts.push(relationship.target);
+  }
+  checkSlideList(parts);
+  const slides: SlideText[] = [];
+  // Each part is parsed once: a notes page shared by several slides (never written by an
+  // Office program) belongs to the first of them.
+  const notesRead = new Set<string>();
+  for (const part of parts) {
     const xml = await office.text(part);
     if (xml === undefined) continue;
     const slide = readShapes(xml, part);
-    const notes = await readNotes(office, part);
+    const notes = await readNotes(office, part, notesRead);
     slides.push({ number: slides.length + 1, lines: slide.lines, notes, hidden: slide.hidden });
   }
   return slides;
 }
 
-async function readNotes(office: OfficeZip, slidePart: string): Promise<string[]> {
+/** Most slides a presentation may list (the largest real decks have a few hundred). */
+export const MAX_SLIDES = 5000;
+
+/**
+ * A slide list is read slide by slide: one that lists a slide twice, or thousands of slides,
+ * would make the reader parse the same megabytes over and over. Refused before reading any.
+ */
+function checkSlideList(parts: readonly string[]): void {
+  if (parts.length > MAX_SLIDES) {
+    throw new ServerError(
+      'UPLOAD_ARCHIVE_TOO_LARGE',
+      422,
+      `The presentation lists ${parts.length} slides (at most ${MAX_SLIDES} are read); it may be built to exhaust the reader.`,
+    );
+  }
+  const counts = new Map<string, number>();
+  for (const part of parts) counts.set(part, (counts.get(part) ?? 0) + 1);
+  for (const [part, count] of counts) {
+    if (count > 1) {
+      throw new ServerError(
+        'UPLOAD_CORRUPT',
+        422,
+        `The presentation lists its slide ${part} ${count} times (a real presentation lists each slide once); it may be built to exhaust the reader.`,
+      );
+    }
+  }
+}
+
+async function readNotes(
+  office: OfficeZip,
+  slidePart: string,
+  notesRead: Set<string>,
+): Promise<string[]> {
   const relationships = await readRelationships(office, slidePart);
   for (const relationship of relationships.values()) {
     if (!relationship.type.endsWith(NOTES_REL) || relationship.external) continue;
+    if (notesRead.has(relationship.target)) return [];
+    notesRead.add(relationship.target);
     const xml = await office.text(relationship.target);
     return xml === undefined ? [] : readShapes(xml, relationship.target).lines;
   }

@@ -13,7 +13,11 @@ import {
 export interface OfficeZip {
   zip: JSZip;
   entries: Map<string, ZipEntryInfo>;
-  /** Text of an entry, or undefined when absent; never inflates more than the entry declared. */
+  /**
+   * Text of an entry, or undefined when absent. Never inflates more than the entry declared, and
+   * all reads together (the same part read again included) never more than the archive declared
+   * in total: a document that makes its reader go over its parts again and again is refused.
+   */
   text(name: string): Promise<string | undefined>;
 }
 
@@ -43,6 +47,21 @@ export async function openOfficeZip(
     );
   }
   const entries = new Map(list.map((entry) => [entry.name, entry]));
+  // Reading each part once inflates at most what the archive declares in total.
+  const budget = Math.min(
+    limits.maxTotalUncompressed,
+    list.reduce((sum, entry) => sum + entry.uncompressedSize, 0),
+  );
+  let inflated = 0;
+  const spend = (bytes: number): ServerError | undefined => {
+    inflated += bytes;
+    if (inflated <= budget) return undefined;
+    return new ServerError(
+      'UPLOAD_ARCHIVE_TOO_LARGE',
+      422,
+      `Reading the document unpacked more than the ${formatBytes(budget)} its parts declare; it may be built to exhaust the reader.`,
+    );
+  };
   return {
     zip,
     entries,
@@ -50,7 +69,7 @@ export async function openOfficeZip(
       const file = zip.file(name);
       const info = entries.get(name);
       if (!file || !info) return undefined;
-      const data = await readCapped(file, name, info.uncompressedSize);
+      const data = await readCapped(file, name, info.uncompressedSize, spend);
       return new TextDecoder().decode(data);
     },
   };
@@ -58,25 +77,39 @@ export async function openOfficeZip(
 
 /**
  * Inflates one entry while counting bytes: an entry that unpacks to more than it declared (a
- * forged header, the classic zip-bomb trick) is refused as soon as it crosses the line.
+ * forged header, the classic zip-bomb trick), or a read that goes over the archive's budget,
+ * is refused as soon as it crosses the line.
  */
-function readCapped(file: JSZip.JSZipObject, name: string, declared: number): Promise<Uint8Array> {
+function readCapped(
+  file: JSZip.JSZipObject,
+  name: string,
+  declared: number,
+  spend: (bytes: number) => ServerError | undefined,
+): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
     const stream = file.nodeStream('nodebuffer');
+    const refuse = (error: ServerError) => {
+      (stream as unknown as { destroy?: () => void }).destroy?.();
+      stream.removeAllListeners('data');
+      reject(error);
+    };
     stream.on('data', (chunk: Buffer) => {
       total += chunk.length;
       if (total > declared) {
-        (stream as unknown as { destroy?: () => void }).destroy?.();
-        stream.removeAllListeners('data');
-        reject(
+        refuse(
           new ServerError(
             'UPLOAD_ARCHIVE_TOO_LARGE',
             422,
             `The document entry ${name} unpacks to more than the ${formatBytes(declared)} it declares; it may be a zip bomb.`,
           ),
         );
+        return;
+      }
+      const overBudget = spend(chunk.length);
+      if (overBudget) {
+        refuse(overBudget);
         return;
       }
       chunks.push(chunk);

@@ -17,19 +17,46 @@ export interface ZipLimits {
   maxTotalUncompressed: number;
   /** Most bytes one entry may declare once decompressed. */
   maxEntryUncompressed: number;
+  /**
+   * Most bytes one XML part (`.xml`, `.rels`: what the readers parse) may declare once
+   * decompressed (default 32 MiB; a 300-slide deck's largest part is well under 1 MiB).
+   */
+  maxXmlEntryUncompressed?: number;
+  /**
+   * Highest ratio of the declared unpacked total to the archive's size (default 100; real
+   * documents compress 2-20 times). Checked once the total passes {@link RATIO_CHECK_FROM}.
+   */
+  maxRatio?: number;
 }
 
 /** Defaults: generous for real decks (hundreds of slides with media), far below a bomb. */
-export const DEFAULT_ZIP_LIMITS: ZipLimits = {
+export const DEFAULT_ZIP_LIMITS: Required<ZipLimits> = {
   maxEntries: 20_000,
   maxTotalUncompressed: 1024 * 1024 * 1024,
   maxEntryUncompressed: 256 * 1024 * 1024,
+  maxXmlEntryUncompressed: 32 * 1024 * 1024,
+  maxRatio: 100,
 };
 
 /**
+ * The compression ratio is only checked for archives unpacking to more than this: a few
+ * megabytes hurt nobody, and a tiny document of repetitive XML may well compress 200 times.
+ */
+export const RATIO_CHECK_FROM = 8 * 1024 * 1024;
+
+/** True for the parts the readers parse (and so inflate whole). */
+export function isXmlPart(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower.endsWith('.xml') || lower.endsWith('.rels');
+}
+
+const tooLarge = (message: string) =>
+  new ServerError('UPLOAD_ARCHIVE_TOO_LARGE', 422, `${message}; it may be a zip bomb.`);
+
+/**
  * Reads the central directory of a ZIP archive (ZIP64 included) without decompressing anything,
- * and refuses archives whose declared sizes or entry count exceed `limits`. Declared sizes can
- * lie, so readers must still cap what they inflate (see `readZipText`).
+ * and refuses archives whose declared sizes, entry count or compression ratio exceed `limits`.
+ * Declared sizes can lie, so readers must still cap what they inflate (`openOfficeZip` does).
  */
 export function inspectZip(
   bytes: Uint8Array,
@@ -64,15 +91,15 @@ export function inspectZip(
     directoryOffset = Number(view.getBigUint64(record + 48, true));
   }
   if (count > limits.maxEntries) {
-    throw new ServerError(
-      'UPLOAD_ARCHIVE_TOO_LARGE',
-      422,
-      `The document holds ${count} archive entries (at most ${limits.maxEntries} are accepted); it may be a zip bomb.`,
+    throw tooLarge(
+      `The document holds ${count} archive entries (at most ${limits.maxEntries} are accepted)`,
     );
   }
   if (directoryOffset + directorySize > bytes.length) {
     throw corrupt('the ZIP directory points past the end of the file (truncated upload?)');
   }
+  const maxXml = limits.maxXmlEntryUncompressed ?? DEFAULT_ZIP_LIMITS.maxXmlEntryUncompressed;
+  const maxRatio = limits.maxRatio ?? DEFAULT_ZIP_LIMITS.maxRatio;
   const entries: ZipEntryInfo[] = [];
   let total = 0;
   let offset = directoryOffset;
@@ -107,22 +134,28 @@ export function inspectZip(
       extra += 4 + size;
     }
     if (uncompressedSize > limits.maxEntryUncompressed) {
-      throw new ServerError(
-        'UPLOAD_ARCHIVE_TOO_LARGE',
-        422,
-        `The document entry ${name} would unpack to ${formatBytes(uncompressedSize)} (at most ${formatBytes(limits.maxEntryUncompressed)}); it may be a zip bomb.`,
+      throw tooLarge(
+        `The document entry ${name} would unpack to ${formatBytes(uncompressedSize)} (at most ${formatBytes(limits.maxEntryUncompressed)})`,
+      );
+    }
+    if (isXmlPart(name) && uncompressedSize > maxXml) {
+      throw tooLarge(
+        `The document part ${name} would unpack to ${formatBytes(uncompressedSize)} (XML parts may have at most ${formatBytes(maxXml)})`,
       );
     }
     total += uncompressedSize;
     if (total > limits.maxTotalUncompressed) {
-      throw new ServerError(
-        'UPLOAD_ARCHIVE_TOO_LARGE',
-        422,
-        `The document would unpack to more than ${formatBytes(limits.maxTotalUncompressed)}; it may be a zip bomb.`,
+      throw tooLarge(
+        `The document would unpack to more than ${formatBytes(limits.maxTotalUncompressed)}`,
       );
     }
     entries.push({ name, compressedSize, uncompressedSize, encrypted: (flags & 1) === 1 });
     offset = extraEnd + commentLength;
+  }
+  if (total > RATIO_CHECK_FROM && total > bytes.length * maxRatio) {
+    throw tooLarge(
+      `The document would unpack to ${formatBytes(total)}, ${Math.round(total / bytes.length)} times its size of ${formatBytes(bytes.length)} (at most ${maxRatio} times is accepted)`,
+    );
   }
   return entries;
 }

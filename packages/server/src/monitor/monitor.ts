@@ -5,7 +5,12 @@ import {
   type TranscriptStore,
 } from '@class-assistant/transcript-core';
 import { isServerError, ServerError } from '../errors.ts';
-import type { EventHub, LiveEventMap, MonitorStatusPayload } from '../events/event-hub.ts';
+import type {
+  ErrorSource,
+  EventHub,
+  LiveEventMap,
+  MonitorStatusPayload,
+} from '../events/event-hub.ts';
 import { createSerialQueue } from '../files.ts';
 import type { CiteStore } from '../material/cite-store.ts';
 import type {
@@ -120,16 +125,20 @@ export function createMonitor(options: MonitorOptions): Monitor {
 
   const publishStatus = () => options.hub.publish('monitor.changed', status());
 
-  const reportError = (current: Session | undefined, source: string, error: unknown) => {
+  const reportError = (current: Session | undefined, source: ErrorSource, error: unknown) => {
     const code = isServerError(error)
       ? error.code
       : ((error as { code?: string })?.code ?? 'INTERNAL_ERROR');
     const message = (error as Error)?.message ?? String(error);
-    options.logger.error({ source, code, err: error }, `${source} failed`);
+    const mode = source === 'recognizer' ? current?.asrMode : undefined;
+    options.logger.error(
+      { source, mode, code, err: error },
+      `${source}${mode ? ` (${mode})` : ''} failed`,
+    );
     const key = `${source}:${code}`;
     if (current?.reported.has(key)) return;
     current?.reported.add(key);
-    options.hub.publish('error.raised', { source, code, message });
+    options.hub.publish('error.raised', { source, code, message, ...(mode ? { mode } : {}) });
   };
 
   const setPartial = (current: Session, text: string) => {
@@ -221,7 +230,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
       case 'error':
         reportError(
           current,
-          `recognizer (${current.asrMode})`,
+          'recognizer',
           new ServerError('RECOGNIZER_FAILED', 500, event.message),
         );
         if (event.fatal) {
@@ -287,12 +296,54 @@ export function createMonitor(options: MonitorOptions): Monitor {
             hint: `Settings to check: ${availability.settings.join(', ')}.`,
           });
         }
-        await options.cite.activate(request.citeFilename);
+        // Nothing changes unless the class really starts: the material is checked and read
+        // now but activated, and the transcript reset, only once the recognizer runs. What it
+        // says while starting is kept and delivered after the reset.
+        const material = await options.cite.prepareActivation(request.citeFilename);
         const matcher = await options.keywords.reload(settings.keywordHomophones);
-        await options.store.reset({
-          courseName: request.courseName,
-          ...(request.citeFilename ? { materialName: request.citeFilename } : {}),
+        const early: RecognizerEvent[] = [];
+        let deliver: (event: RecognizerEvent) => void = (event) => early.push(event);
+        const recognizer = definition.create({
+          settings,
+          dataDir: options.dataDir,
+          emit: (event) => deliver(event),
+          logger: options.logger,
+          keywords: matcher.keywords.map((keyword) => keyword.text),
+          material: material.text,
         });
+        const abandon = async () => {
+          deliver = () => undefined;
+          try {
+            await recognizer.stop();
+          } catch (error) {
+            options.logger.error({ err: error }, 'stopping the recognizer failed');
+          }
+        };
+        try {
+          await recognizer.start();
+        } catch (error) {
+          await abandon();
+          // Configuration problems (no microphone, no model, a bad file) keep their own code
+          // and the setting to fix.
+          if (isServerError(error) && error.statusCode === 503) throw error;
+          throw new ServerError(
+            'RECOGNIZER_FAILED',
+            500,
+            `ASR_MODE=${settings.asrMode} could not start: ${(error as Error).message}`,
+            { field: 'ASR_MODE' },
+            { cause: error },
+          );
+        }
+        try {
+          await material.commit();
+          await options.store.reset({
+            courseName: request.courseName,
+            ...(request.citeFilename ? { materialName: request.citeFilename } : {}),
+          });
+        } catch (error) {
+          await abandon();
+          throw error;
+        }
         const pipeline = new TranscriptPipeline({
           store: options.store,
           keywords: matcher,
@@ -314,7 +365,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           asrMode: settings.asrMode,
           startedAt: new Date(),
           pipeline,
-          recognizer: undefined as unknown as Recognizer,
+          recognizer,
           recognizerState: 'running',
           paused: false,
           partial: '',
@@ -322,30 +373,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
           accepting: true,
         };
         wirePipeline(current);
-        current.recognizer = definition.create({
-          settings,
-          dataDir: options.dataDir,
-          emit: (event) => onRecognizerEvent(current, event),
-          logger: options.logger,
-          keywords: matcher.keywords.map((keyword) => keyword.text),
-        });
         session = current;
-        try {
-          await current.recognizer.start();
-        } catch (error) {
-          await stopSession(current);
-          // Configuration problems (no microphone, no model, a bad file) keep their own code
-          // and the setting to fix.
-          if (isServerError(error) && error.statusCode === 503) throw error;
-          throw new ServerError(
-            'RECOGNIZER_FAILED',
-            500,
-            `ASR_MODE=${settings.asrMode} could not start: ${(error as Error).message}`,
-            { field: 'ASR_MODE' },
-            { cause: error },
-          );
-        }
         publishStatus();
+        deliver = (event) => onRecognizerEvent(current, event);
+        for (const event of early.splice(0)) deliver(event);
         return {
           status: 'started',
           message: `开始监听 (${settings.asrMode})：录音和关键词监控已启动。`,

@@ -9,7 +9,7 @@ import type OpenAI from 'openai';
 import { audioInputAvailability } from '../audio/audio-source.ts';
 import { RECOGNIZER_SAMPLE_RATE, samplesToBytes } from '../audio/pcm.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
-import { classHotwords } from './hotwords.ts';
+import { contextHotwords } from './hotwords.ts';
 import {
   createPhraseRecognizer,
   type PhraseTranscriber,
@@ -127,9 +127,7 @@ export function createCloudRecognizerDefinition(
         emitAs: 'text',
         async prepare(): Promise<PhraseTranscriber> {
           const [client, { toFile }] = await Promise.all([factory(settings), import('openai')]);
-          const prompt = transcriptionPrompt(
-            await classHotwords(context.dataDir, context.keywords ?? []),
-          );
+          const prompt = transcriptionPrompt(await contextHotwords(context));
           let sequence = 0;
           return {
             async transcribe(phrase) {

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type AsrEndpoint, estimateTokens } from '@class-assistant/asr-protocol';
 import { DEFAULT_KEYWORDS } from '@class-assistant/transcript-core';
+import type { RecognizerContext } from './recognizer.ts';
 
 const CJK_RUN = /[\p{Script=Han}]+/gu;
 const LATIN_TERM = /[A-Za-z][A-Za-z0-9+#]*(?:[-.][A-Za-z0-9+#]+)*(?:\s+[A-Z][A-Za-z0-9+#]*)*/g;
@@ -159,8 +160,24 @@ export function fitHotwords(
 const BUILT_IN = new Set(DEFAULT_KEYWORDS.map((keyword) => keyword.text.toLowerCase()));
 
 /**
- * The hot words of the class starting now: the student's own keywords (not the built-in alert
- * words, which any recognizer knows), then the active material's terms.
+ * The hot words of a class: the student's own keywords (not the built-in alert words, which any
+ * recognizer knows), then the terms of the class's material text.
+ *
+ * @example
+ * materialHotwords(['李小明'], '--- 第 1 页 ---\n二叉搜索树 AVL Tree'); // ['李小明', '二叉搜索树', …]
+ */
+export function materialHotwords(
+  keywords: readonly string[],
+  material: string,
+  limit = 200,
+): string[] {
+  const own = keywords.filter((keyword) => !BUILT_IN.has(keyword.trim().toLowerCase()));
+  return [...own, ...extractMaterialTerms(material, limit)];
+}
+
+/**
+ * The hot words of the class whose material is active in `dataDir`
+ * (data/current_class_material.txt): {@link materialHotwords} of that file.
  */
 export async function classHotwords(
   dataDir: string,
@@ -173,6 +190,15 @@ export async function classHotwords(
   } catch {
     // No material for this class.
   }
-  const own = keywords.filter((keyword) => !BUILT_IN.has(keyword.trim().toLowerCase()));
-  return [...own, ...extractMaterialTerms(material, limit)];
+  return materialHotwords(keywords, material, limit);
+}
+
+/**
+ * The hot words of the class a recognizer is created for: its material is given in the context
+ * (start_monitor activates it only once the recognizer runs), else the active one is read.
+ */
+export async function contextHotwords(context: RecognizerContext): Promise<string[]> {
+  return context.material !== undefined
+    ? materialHotwords(context.keywords ?? [], context.material)
+    : classHotwords(context.dataDir, context.keywords ?? []);
 }

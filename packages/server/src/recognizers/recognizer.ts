@@ -78,6 +78,11 @@ export interface RecognizerContext {
   logger: RecognizerLogger;
   /** The class's alert keywords (names first of all): hot words for the online recognizers. */
   keywords?: readonly string[];
+  /**
+   * The text of the material this class activates ('' without one). start_monitor writes it to
+   * data/current_class_material.txt only once the recognizer has started, so read it from here.
+   */
+  material?: string;
 }
 
 /** Whether a mode can start with the current settings and machine. */

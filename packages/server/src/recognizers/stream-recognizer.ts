@@ -32,7 +32,7 @@ import { RECOGNIZER_SAMPLE_RATE, samplesToBytes } from '../audio/pcm.ts';
 import { ServerError } from '../errors.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 import { SERVER_VERSION } from '../version.ts';
-import { classHotwords, fitHotwords, hotwordBudget } from './hotwords.ts';
+import { contextHotwords, fitHotwords, hotwordBudget } from './hotwords.ts';
 import {
   createErrorReporter,
   type Recognizer,
@@ -463,9 +463,7 @@ export function createStreamRecognizer(options: StreamRecognizerOptions): Recogn
     input: () => inputOf(source),
     async start() {
       if (loop || stopped) return;
-      const hotwords = settings.streamAsrHotwords
-        ? await classHotwords(context.dataDir, context.keywords ?? [])
-        : [];
+      const hotwords = settings.streamAsrHotwords ? await contextHotwords(context) : [];
       try {
         request = buildStreamRequest(endpoint, hotwords);
       } catch (error) {

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -22,6 +23,17 @@ async function hasIndex(folder: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** The file in the data folder holding the run's shutdown token (see `startServer`). */
+export const SHUTDOWN_TOKEN_FILE = '_shutdown.token';
+
+/** Compares in constant time; a server without a token accepts none. */
+function tokenMatches(expected: string | undefined, given: string | string[] | undefined): boolean {
+  if (!expected || typeof given !== 'string') return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /**
@@ -67,10 +79,16 @@ export const desktopRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['system'],
         summary: 'Stop the backend gracefully',
         description:
-          'Answers 202, then stops as on SIGTERM: a running class is stopped, every acknowledged line is in the transcript file, the log is flushed. The desktop launcher uses it to stop a stale backend where signals cannot (Windows). Like every route it only answers on loopback to the app’s own origin. 501 SHUTDOWN_UNAVAILABLE when the server was not started by the class-assistant-backend program (e.g. buildApp in a test).',
+          'Answers 202, then stops as on SIGTERM: a running class is stopped, every acknowledged line is in the transcript file, the log is flushed. The desktop launcher uses it to stop its backend, and a stale one, where signals cannot (Windows). It needs the `X-Shutdown-Token` header with this run’s token, which the backend writes to `<data folder>/_shutdown.token` (readable by its owner only): the API has no login, and another user of the computer can reach the loopback port but not that file (403 SHUTDOWN_FORBIDDEN). Like every route it only answers on loopback to the app’s own origin. 501 SHUTDOWN_UNAVAILABLE when the server was not started by the class-assistant-backend program (e.g. buildApp in a test).',
+        headers: z.object({
+          'x-shutdown-token': z
+            .string()
+            .optional()
+            .describe('The content of <data folder>/_shutdown.token.'),
+        }),
         response: {
           202: z.object({ status: z.literal('stopping'), message: z.string() }),
-          ...errors(501),
+          ...errors(403, 501),
         },
       },
     },
@@ -81,6 +99,14 @@ export const desktopRoutes: FastifyPluginAsyncZod = async (app) => {
           'SHUTDOWN_UNAVAILABLE',
           501,
           'This server is embedded in another program, which stops it; it cannot stop itself.',
+        );
+      }
+      if (!tokenMatches(options.shutdownToken, request.headers['x-shutdown-token'])) {
+        throw new ServerError(
+          'SHUTDOWN_FORBIDDEN',
+          403,
+          `POST /api/shutdown needs the X-Shutdown-Token header with the token in ${join(app.classAssistant.dataDir, SHUTDOWN_TOKEN_FILE)}.`,
+          { field: 'x-shutdown-token' },
         );
       }
       request.log.info('shutdown requested over HTTP');

@@ -16,7 +16,7 @@ const EVENTS_DESCRIPTION = `Server-sent events of everything the UI shows live. 
 | \`history.folded\` | \`{summary, folded_entries, remaining_entries}\` — older lines folded into the history summary (entry indexes shift) |
 | \`notes.written\` | \`{filename, course_name}\` |
 | \`material.uploaded\` | \`{cite_filename, text_length}\` |
-| \`error.raised\` | \`{source, code, message}\` — a background failure (recognizer, folding, notes) |`;
+| \`error.raised\` | \`{source, code, message, mode?}\` — a background failure; \`source\` is \`recognizer\` (with \`mode\`, the ASR_MODE), \`history folding\`, \`transcript\` or \`notes\` |`;
 
 /** GET /api/events (SSE) and WS /api/ws/alerts (the original's alert socket). */
 export const liveRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -12,8 +12,21 @@ import { errors } from './schemas.ts';
 const HealthSchema = z
   .object({
     status: z.literal('healthy'),
-    version: z.string(),
+    version: z.string().describe('This backend package’s version.'),
+    app_version: z
+      .string()
+      .nullable()
+      .describe(
+        'The Class Assistant app version this backend ships in (set by the desktop launcher or the release build); null when run on its own.',
+      ),
     compatible_client: z.string(),
+    pid: z.number().describe('The process answering: a launcher checks it is its own backend.'),
+    launcher_pid: z
+      .number()
+      .nullable()
+      .describe(
+        'The desktop launcher that started and owns this backend; null when started otherwise. A backend whose launcher is gone is stale.',
+      ),
     uptime_seconds: z.number(),
     data_dir: z.string(),
     settings_file: z.string(),
@@ -58,7 +71,10 @@ const HealthSchema = z
       {
         status: 'healthy',
         version: SERVER_VERSION,
+        app_version: '1.2.0',
         compatible_client: COMPATIBLE_CLIENT_VERSION,
+        pid: 4242,
+        launcher_pid: 4240,
         uptime_seconds: 12.5,
         data_dir: '/home/me/class-assistant/data',
         settings_file: '/home/me/class-assistant/.env',
@@ -125,7 +141,10 @@ export async function configurationReport(
   return {
     status: 'healthy',
     version: SERVER_VERSION,
+    app_version: services.options.appVersion ?? null,
     compatible_client: COMPATIBLE_CLIENT_VERSION,
+    pid: process.pid,
+    launcher_pid: services.options.launcherPid ?? null,
     uptime_seconds: Math.round((Date.now() - services.startedAt.getTime()) / 100) / 10,
     data_dir: services.dataDir,
     settings_file: services.settings.path,

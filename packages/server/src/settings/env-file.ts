@@ -132,22 +132,9 @@ export function envKeys(document: EnvDocument): string[] {
  * appended as `KEY=value` on a new line at the end.
  */
 export function setEnvValue(document: EnvDocument, key: string, value: string): EnvDocument {
-  const lines = document.lines.slice();
   const index = lastEntryIndex(document, key);
-  if (index >= 0) {
-    const line = lines[index]!;
-    if (line.value === value) return { lines };
-    const token = encodeEnvValue(value, line.quote ?? '');
-    const raw = line.raw.slice(0, line.valueStart) + token.text + line.raw.slice(line.valueEnd);
-    lines[index] = {
-      ...line,
-      raw,
-      value,
-      valueEnd: line.valueStart! + token.text.length,
-      quote: token.quote,
-    };
-    return { lines };
-  }
+  if (index >= 0) return setEnvLineValue(document, index, value);
+  const lines = document.lines.slice();
   const newline = detectNewline(document);
   const last = lines[lines.length - 1];
   // The file's last line had no terminator: give it one before appending.
@@ -164,6 +151,26 @@ export function setEnvValue(document: EnvDocument, key: string, value: string): 
     valueEnd: prefix.length + token.text.length,
     quote: token.quote,
   });
+  return { lines };
+}
+
+/**
+ * Returns a copy of the document with the value of the entry at `index` (in `document.lines`)
+ * replaced: only its value token changes, in its quote style when that can hold the value.
+ */
+export function setEnvLineValue(document: EnvDocument, index: number, value: string): EnvDocument {
+  const lines = document.lines.slice();
+  const line = lines[index];
+  if (line?.kind !== 'entry') throw new Error(`line ${index} is not a KEY=value entry`);
+  if (line.value === value) return { lines };
+  const token = encodeEnvValue(value, line.quote ?? '');
+  lines[index] = {
+    ...line,
+    raw: line.raw.slice(0, line.valueStart) + token.text + line.raw.slice(line.valueEnd),
+    value,
+    valueEnd: line.valueStart! + token.text.length,
+    quote: token.quote,
+  };
   return { lines };
 }
 

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -192,6 +192,27 @@ describe('saveFields (the form)', () => {
     if (process.platform !== 'win32') expect((await stat(fresh)).mode & 0o777).toBe(0o600);
     expect(await readdir(join(folder, 'sub'))).toEqual(['.env']);
   });
+
+  it.runIf(process.platform !== 'win32')(
+    'tightens a settings file others can read to 0600 on the first save, and says so',
+    async () => {
+      await chmod(path, 0o644);
+      const notices: string[] = [];
+      const store = await createSettingsStore({
+        path,
+        logger: { warn: (_details, message) => notices.push(message ?? '') },
+      });
+      expect((await stat(path)).mode & 0o777).toBe(0o644);
+      await store.saveFields({ LLM_API_KEY: 'sk-another-key-5678' });
+      expect((await stat(path)).mode & 0o777).toBe(0o600);
+      expect(notices).toEqual([
+        `${path} could be read by other users of this computer (mode 644); it holds API keys, so it is now readable by its owner only (600).`,
+      ]);
+      await store.saveFields({ LLM_MODEL: 'qwen-plus' });
+      expect((await stat(path)).mode & 0o777).toBe(0o600);
+      expect(notices).toHaveLength(1);
+    },
+  );
 
   it('keeps concurrent saves in order, losing none', async () => {
     const store = await createSettingsStore({ path });

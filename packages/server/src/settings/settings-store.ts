@@ -1,3 +1,4 @@
+import { chmod, stat } from 'node:fs/promises';
 import { writeFileAtomic } from '@class-assistant/transcript-core';
 import { ServerError } from '../errors.ts';
 import { createSerialQueue, readTextIfExists } from '../files.ts';
@@ -8,6 +9,7 @@ import {
   getEnvValue,
   parseEnv,
   serializeEnv,
+  setEnvLineValue,
   setEnvValue,
 } from './env-file.ts';
 import {
@@ -102,6 +104,8 @@ export interface SettingsStoreOptions {
   path: string;
   /** Process environment whose main keys override the file (default: none). */
   environment?: Readonly<Record<string, string | undefined>>;
+  /** Where the store says what it did on its own (tightening the file's permissions). */
+  logger?: { warn(details: object, message?: string): void };
 }
 
 /** Reads, validates, masks and atomically writes the settings file. */
@@ -163,6 +167,8 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     ).map((definition) => definition.key);
     if (text !== serializeEnv(document) || !exists) {
       try {
+        // The atomic write keeps the mode of the file it replaces: tighten it first.
+        await restrictToOwner(options.path, options.logger);
         await writeFileAtomic(options.path, text, { mode: 0o600 });
       } catch (error) {
         throw new ServerError(
@@ -299,6 +305,31 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
   return store;
 }
 
+/**
+ * The settings file holds API keys: a file that other users may read (created by hand, copied,
+ * or from an older version) is made owner-only (0600) before it is rewritten, with a log line.
+ * Windows has no such mode bits (the user's profile folder is private there).
+ */
+async function restrictToOwner(
+  path: string,
+  logger: SettingsStoreOptions['logger'],
+): Promise<void> {
+  if (process.platform === 'win32') return;
+  let mode: number;
+  try {
+    mode = (await stat(path)).mode & 0o777;
+  } catch {
+    return; // A new file is created with 0600.
+  }
+  if ((mode & 0o077) === 0) return;
+  await chmod(path, mode & 0o700);
+  const octal = (value: number) => value.toString(8);
+  logger?.warn(
+    { path, mode: octal(mode) },
+    `${path} could be read by other users of this computer (mode ${octal(mode)}); it holds API keys, so it is now readable by its owner only (${octal(mode & 0o700)}).`,
+  );
+}
+
 function throwIfFailures(failures: Array<{ field: string; message: string }>): void {
   if (failures.length === 0) return;
   const first = failures[0]!;
@@ -399,43 +430,68 @@ function invalidLineNumbers(document: EnvDocument): number[] {
   return numbers;
 }
 
+/** Indexes (in `document.lines`) of every assignment of a secret key that has a value. */
+function secretEntries(document: EnvDocument): number[] {
+  const indexes: number[] = [];
+  document.lines.forEach((line, index) => {
+    if (line.kind === 'entry' && line.value && settingDefinition(line.key!)?.secret) {
+      indexes.push(index);
+    }
+  });
+  return indexes;
+}
+
+/**
+ * Masks the value of every assignment of a secret key: a key set twice (an old key left above
+ * the new one) is masked on both lines, not only on the one that wins.
+ */
 function maskDocument(document: EnvDocument): EnvDocument {
   let masked = document;
-  for (const definition of SETTING_DEFINITIONS) {
-    if (!definition.secret) continue;
-    const value = getEnvValue(document, definition.key);
-    if (value) masked = setEnvValue(masked, definition.key, maskSecret(value));
+  for (const index of secretEntries(document)) {
+    masked = setEnvLineValue(masked, index, maskSecret(document.lines[index]!.value!));
   }
   return masked;
 }
 
-/** A posted secret equal to the mask of the stored one means "keep the stored secret". */
+/**
+ * A posted secret equal to the mask of a stored one means "keep the stored secret", line by line:
+ * the n-th assignment of a key takes the n-th stored one back when its mask matches (so a key set
+ * twice keeps both values), else the first stored assignment with that mask (lines moved around).
+ * The stored token comes back byte for byte when the quoting is the same.
+ */
 function unmaskDocument(posted: EnvDocument, stored: EnvDocument): EnvDocument {
-  let next = posted;
-  for (const definition of SETTING_DEFINITIONS) {
-    if (!definition.secret) continue;
-    const storedValue = getEnvValue(stored, definition.key);
-    if (!storedValue) continue;
-    if (getEnvValue(posted, definition.key) === maskSecret(storedValue)) {
-      next = setEnvValue(next, definition.key, storedValue);
-      // Restore the stored token byte for byte when the quoting was the same.
-      const index = next.lines.findLastIndex(
-        (line) => line.kind === 'entry' && line.key === definition.key,
-      );
-      const storedLine = stored.lines.findLast(
-        (line) => line.kind === 'entry' && line.key === definition.key,
-      );
-      const line = next.lines[index];
-      if (line && storedLine && line.quote === storedLine.quote) {
-        const token = storedLine.raw.slice(storedLine.valueStart, storedLine.valueEnd);
-        next.lines[index] = {
-          ...line,
-          raw: line.raw.slice(0, line.valueStart) + token + line.raw.slice(line.valueEnd),
-          valueEnd: line.valueStart! + token.length,
-        };
-      }
-    }
+  const storedByKey = new Map<string, EnvLine[]>();
+  for (const index of secretEntries(stored)) {
+    const line = stored.lines[index]!;
+    storedByKey.set(line.key!, [...(storedByKey.get(line.key!) ?? []), line]);
   }
+  const seen = new Map<string, number>();
+  let next = posted;
+  posted.lines.forEach((line, index) => {
+    if (line.kind !== 'entry' || !settingDefinition(line.key!)?.secret) return;
+    const occurrence = seen.get(line.key!) ?? 0;
+    seen.set(line.key!, occurrence + 1);
+    const candidates = storedByKey.get(line.key!) ?? [];
+    const masks = (candidate: EnvLine) => maskSecret(candidate.value!) === line.value;
+    const original =
+      candidates[occurrence] && masks(candidates[occurrence])
+        ? candidates[occurrence]
+        : candidates.find(masks);
+    if (!original) return;
+    next = setEnvLineValue(next, index, original.value!);
+    if (line.quote === original.quote) {
+      const restored = next.lines[index]!;
+      const token = original.raw.slice(original.valueStart, original.valueEnd);
+      next.lines[index] = {
+        ...restored,
+        raw:
+          restored.raw.slice(0, restored.valueStart) +
+          token +
+          restored.raw.slice(restored.valueEnd),
+        valueEnd: restored.valueStart! + token.length,
+      };
+    }
+  });
   return next;
 }
 

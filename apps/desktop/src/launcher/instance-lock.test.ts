@@ -1,0 +1,115 @@
+// The data folder's instance lock with real files: who holds it, when it is stale, and a damaged
+// lock never blocking the app.
+import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { acquireInstanceLock, LOCK_FILE } from './instance-lock.ts';
+
+const folders: string[] = [];
+afterEach(async () => {
+  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
+});
+
+async function dataDir(): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'desktop-lock-'));
+  folders.push(folder);
+  return folder;
+}
+
+/** A system where `alive` processes run and this one is `selfPid`. */
+function system(selfPid: number, alive: number[]) {
+  return { selfPid, isAlive: (pid: number) => alive.includes(pid), sleep: async () => {} };
+}
+
+describe('acquireInstanceLock', () => {
+  it('lets one launcher hold a data folder; a second finds it, and takes it over once it is gone', async () => {
+    const dir = await dataDir();
+    const first = await acquireInstanceLock({
+      dataDir: dir,
+      port: 8765,
+      system: system(10, [10, 20]),
+    });
+    if (first.kind !== 'acquired') throw new Error('the first launcher did not get the lock');
+    await first.lock.setBackend(11);
+
+    const second = await acquireInstanceLock({
+      dataDir: dir,
+      port: 9000,
+      system: system(20, [10, 20]),
+    });
+    expect(second).toMatchObject({
+      kind: 'running',
+      record: { pid: 10, port: 8765, url: 'http://127.0.0.1:8765', backend_pid: 11 },
+    });
+
+    // Launcher 10 died without releasing it.
+    const third = await acquireInstanceLock({ dataDir: dir, port: 9000, system: system(20, [20]) });
+    if (third.kind !== 'acquired') throw new Error('the stale lock was not taken over');
+    expect(third.stale).toMatchObject({ pid: 10, backend_pid: 11 });
+    expect(JSON.parse(await readFile(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({
+      pid: 20,
+      port: 9000,
+    });
+
+    // The old holder's late release must not remove the new holder's lock.
+    await first.lock.release();
+    expect(JSON.parse(await readFile(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: 20 });
+    await third.lock.release();
+    await expect(readFile(join(dir, LOCK_FILE), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
+  it('treats a lock from before this computer started as stale, even when its pid is in use again', async () => {
+    const dir = await dataDir();
+    await writeFile(
+      join(dir, LOCK_FILE),
+      JSON.stringify({
+        pid: 10,
+        port: 8765,
+        url: 'http://127.0.0.1:8765',
+        started_at: '2026-01-05T08:00:00.000Z',
+      }),
+    );
+    const outcome = await acquireInstanceLock({
+      dataDir: dir,
+      port: 8765,
+      system: system(20, [10, 20]),
+      bootTimeMs: Date.parse('2026-11-20T07:00:00.000Z'),
+    });
+    expect(outcome).toMatchObject({ kind: 'acquired', stale: { pid: 10 } });
+  });
+
+  it('takes over a damaged lock once it is old, and waits while it may be being written', async () => {
+    const dir = await dataDir();
+    const path = join(dir, LOCK_FILE);
+    await writeFile(path, '{"pid": 1');
+    const old = new Date(Date.now() - 60_000);
+    await utimes(path, old, old);
+    const outcome = await acquireInstanceLock({
+      dataDir: dir,
+      port: 8765,
+      system: system(20, [20]),
+    });
+    expect(outcome.kind).toBe('acquired');
+    expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ pid: 20 });
+
+    // A fresh unreadable lock: waited on while it may be being written (2 s), then taken over.
+    const fresh = await dataDir();
+    await writeFile(join(fresh, LOCK_FILE), '');
+    let waits = 0;
+    const outcomeFresh = await acquireInstanceLock({
+      dataDir: fresh,
+      port: 8765,
+      system: {
+        selfPid: 20,
+        isAlive: () => false,
+        sleep: (ms: number) => {
+          waits++;
+          return new Promise((resolve) => setTimeout(resolve, ms));
+        },
+      },
+    });
+    expect(waits).toBeGreaterThanOrEqual(15);
+    expect(outcomeFresh.kind).toBe('acquired');
+  });
+});
