@@ -203,6 +203,29 @@ describe('class-assistant (pnpm start)', () => {
     await expect(readFile(join(root, 'data', '_launcher.lock'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
+  it('reopened while it is still closing: waits for the old app to finish, then starts afresh', async () => {
+    const root = await folder();
+    const port = await freePort();
+    const first = launch(root, port);
+    await waitFor(() => first.output().includes('Press Ctrl-C'), 'the first launcher', 60_000);
+    await startClass(port);
+    first.child.kill('SIGINT');
+    await waitFor(
+      () => first.output().includes('stopping the backend'),
+      'the first launcher stopping',
+    );
+    const second = launch(root, port, environment(), ['--no-window']);
+    await waitFor(() => second.output().includes('Press Ctrl-C'), 'the second launcher', 60_000);
+    expect((await first.exited).code).toBe(0);
+    expect(second.output()).not.toContain('already running');
+    expect(await health(port)).toMatchObject({ launcher_pid: second.child.pid });
+    // The first one stopped its backend gracefully (its class saved), not cut off.
+    expect(first.output()).toMatch(/stopped\n$/);
+    expect(first.output()).not.toContain('was killed');
+    second.child.kill('SIGINT');
+    expect((await second.exited).code).toBe(0);
+  });
+
   it('another data folder on the same port: says the port belongs to a running Class Assistant and exits', async () => {
     const port = await freePort();
     const firstRoot = await folder();

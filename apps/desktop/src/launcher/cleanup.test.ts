@@ -1,5 +1,6 @@
 // The cleanup's decisions on Windows and macOS, driven by those tools' real output formats. The
 // Linux path runs against real processes in test/cleanup.test.ts.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanupStaleBackends } from './cleanup.ts';
 import type { LauncherSystem, RunResult } from './system.ts';
@@ -17,9 +18,11 @@ interface Fake {
 interface FakeBackend {
   pid: number;
   port: number;
-  /** The launcher that started it (alive or not, as `alive` says). */
-  launcherPid: number;
+  /** The launcher that started it (alive or not, as `alive` says); null when started by hand. */
+  launcherPid: number | null;
   dataDir: string;
+  /** Its class (default idle). */
+  monitor?: 'idle' | 'running' | 'paused';
 }
 
 const TOKEN = 'run-token-1';
@@ -67,8 +70,9 @@ function fakeSystem(options: {
       return options.answer(command);
     },
     async readText(path) {
+      // As the code builds it (backslashes on Windows).
       const backend = options.backends?.find(
-        (entry) => path === `${entry.dataDir}/_shutdown.token`,
+        (entry) => path === join(entry.dataDir, '_shutdown.token'),
       );
       return backend ? `${TOKEN}\n` : undefined;
     },
@@ -101,6 +105,7 @@ function fakeSystem(options: {
           pid: backend.pid,
           launcher_pid: backend.launcherPid,
           data_dir: backend.dataDir,
+          monitor: { state: backend.monitor ?? 'idle' },
         });
       }
       if (token !== TOKEN) return Response.json({ error: 'forbidden' }, { status: 403 });
@@ -134,8 +139,8 @@ describe('cleanupStaleBackends on Windows', () => {
       backends: [{ pid: 4312, port: 8765, launcherPid: 900, dataDir: 'C:/CA/data' }],
       answer(command) {
         if (command.includes('-LocalPort 8765')) return { code: 0, stdout: '4312\r\n', stderr: '' };
-        if (command.startsWith('tasklist.exe /FI PID eq 4312'))
-          return tasklistUser(4312, 'SCHOOL\\student');
+        if (command.includes('"ProcessId=4312"'))
+          return { code: 0, stdout: 'SCHOOL\\student\r\n', stderr: '' };
         if (command.includes('Win32_Process')) {
           return {
             code: 0,
@@ -208,13 +213,15 @@ describe('cleanupStaleBackends on Windows', () => {
     expect(report.messages).not.toContain('port 8765 is still in use');
   });
 
-  it("never sends the token to another user's backend: stops it as any other process", async () => {
+  it("never sends the token to another user's backend (tasklist without PowerShell): stops it as any other process", async () => {
     const fake = fakeSystem({
       platform: 'win32',
       listeners: new Map([[8765, 4312]]),
       alive: new Set([4312]),
       backends: [{ pid: 4312, port: 8765, launcherPid: 900, dataDir: 'C:/CA/data' }],
       answer(command) {
+        if (command.includes('"ProcessId=4312"'))
+          return { code: null, stdout: '', stderr: '', error: 'ENOENT' };
         if (command.includes('-LocalPort 8765')) return { code: 0, stdout: '4312\r\n', stderr: '' };
         if (command.startsWith('tasklist.exe /FI PID eq 4312'))
           return tasklistUser(4312, 'SCHOOL\\teacher');
@@ -227,6 +234,62 @@ describe('cleanupStaleBackends on Windows', () => {
       'did not ask the backend on port 8765 (process 4312) to stop over HTTP: it belongs to another user',
     );
     expect(report.stopped).toEqual([{ pid: 4312, reason: 'port', forced: false }]);
+  });
+
+  it('knows a user named in Chinese as this user (PowerShell answers in UTF-8)', async () => {
+    const fake = fakeSystem({
+      platform: 'win32',
+      listeners: new Map([[8765, 4312]]),
+      alive: new Set([4312]),
+      backends: [{ pid: 4312, port: 8765, launcherPid: 900, dataDir: 'C:/CA/data' }],
+      answer(command) {
+        if (command.includes('"ProcessId=4312"'))
+          return { code: 0, stdout: 'LAB-PC\\张三\r\n', stderr: '' };
+        if (command.includes('-LocalPort 8765')) return { code: 0, stdout: '4312\r\n', stderr: '' };
+        return NONE;
+      },
+    });
+    fake.system.userName = 'LAB-PC\\张三';
+    const report = await cleanupStaleBackends({ system: fake.system, port: 8765, byName: false });
+    expect(fake.requests.at(-1)).toBe(`POST http://127.0.0.1:8765/api/shutdown (token ${TOKEN})`);
+    expect(report.shutdownOverHttp).toBe(true);
+  });
+
+  it('leaves a backend started without the launcher alone while it runs a class, and stops it when idle', async () => {
+    for (const state of ['running', 'idle'] as const) {
+      const fake = fakeSystem({
+        platform: 'win32',
+        listeners: new Map([[8765, 4312]]),
+        alive: new Set([4312]),
+        backends: [
+          { pid: 4312, port: 8765, launcherPid: null, dataDir: 'C:/CA/data', monitor: state },
+        ],
+        answer(command) {
+          if (command.includes('"ProcessId=4312"'))
+            return { code: 0, stdout: 'SCHOOL\\student\r\n', stderr: '' };
+          if (command.includes('-LocalPort 8765'))
+            return { code: 0, stdout: '4312\r\n', stderr: '' };
+          return NONE;
+        },
+      });
+      const report = await cleanupStaleBackends({ system: fake.system, port: 8765, byName: false });
+      if (state === 'running') {
+        expect(report.liveInstance).toEqual({
+          port: 8765,
+          pid: 4312,
+          launcherPid: null,
+          dataDir: 'C:/CA/data',
+        });
+        expect(report.messages).toEqual([
+          'left running: the Class Assistant on port 8765 (process 4312) was started without the launcher and has a class in progress',
+        ]);
+        expect(fake.alive.has(4312)).toBe(true);
+      } else {
+        expect(report.liveInstance).toBeUndefined();
+        expect(report.shutdownOverHttp).toBe(true);
+        expect(fake.alive.has(4312)).toBe(false);
+      }
+    }
   });
 
   it('finds a foreign port holder with PowerShell (netstat when PowerShell is missing) and forces it', async () => {

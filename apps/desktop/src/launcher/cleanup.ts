@@ -19,6 +19,7 @@ import {
   parseLsofPorts,
   parseNetstatListeners,
   parseNetstatPortsOf,
+  parseOwnerLine,
   parsePidLines,
   parsePidPathLines,
   parsePsProcesses,
@@ -35,6 +36,7 @@ import {
   tasklistUserCommand,
   windowsListeningPortsCommand,
   windowsPortOwnersCommand,
+  windowsProcessOwnerCommand,
   windowsProcessPathsCommand,
 } from './process-queries.ts';
 import type { LauncherSystem } from './system.ts';
@@ -57,13 +59,17 @@ export interface BackendHealth {
   launcher_pid?: number | null;
   data_dir?: string;
   app_version?: string | null;
+  monitor?: { state?: string };
 }
 
-/** A running Class Assistant (a backend whose launcher is alive). */
+/**
+ * A running Class Assistant: a backend whose launcher is alive, or one started without a
+ * launcher (by hand) with a class in progress (`launcherPid` null).
+ */
 export interface LiveInstance {
   port: number;
   pid: number | undefined;
-  launcherPid: number;
+  launcherPid: number | null;
   dataDir: string | undefined;
 }
 
@@ -207,7 +213,12 @@ export async function findProcessesByName(
 export async function ownedByThisUser(system: LauncherSystem, pid: number): Promise<boolean> {
   if (system.platform === 'win32') {
     if (!system.userName) return false;
-    const user = parseTasklistUser((await runCommand(system, tasklistUserCommand(pid))).stdout);
+    // PowerShell answers in UTF-8 (a user named 张三 compares right); tasklist where it is missing.
+    const powershell = await runCommand(system, windowsProcessOwnerCommand(pid));
+    const user =
+      !powershell.error && powershell.code === 0
+        ? parseOwnerLine(powershell.stdout)
+        : parseTasklistUser((await runCommand(system, tasklistUserCommand(pid))).stdout);
     return user !== undefined && user.toLowerCase() === system.userName.toLowerCase();
   }
   if (system.uid === undefined) return false;
@@ -277,6 +288,19 @@ function liveLauncher(system: LauncherSystem, health: BackendHealth): number | u
 }
 
 /**
+ * Who keeps a backend running: its live launcher's pid, null for a backend started without a
+ * launcher that is in the middle of a class (someone is using it), undefined when it is stale.
+ * A backend whose launcher is gone is stale even mid-class: it is asked to stop, which saves it.
+ */
+function keeper(system: LauncherSystem, health: BackendHealth): number | null | undefined {
+  const launcher = liveLauncher(system, health);
+  if (launcher !== undefined) return launcher;
+  const ownerless = typeof health.launcher_pid !== 'number';
+  const state = health.monitor?.state;
+  return ownerless && (state === 'running' || state === 'paused') ? null : undefined;
+}
+
+/**
  * Asks the backend on `port` to stop with its run's token (from its data folder). Only for a
  * backend of this user: another user's process could claim our data folder to get our token.
  */
@@ -309,7 +333,7 @@ function samePath(platform: NodeJS.Platform, a: string, b: string): boolean {
 
 /** How a process named class-assistant-backend (or a recorded orphan) is doing. */
 type BackendState =
-  | { kind: 'live'; launcherPid: number; port: number }
+  | { kind: 'live'; launcherPid: number | null; port: number }
   | { kind: 'stale'; port: number; health: BackendHealth }
   | { kind: 'silent' }
   | { kind: 'not-listening' };
@@ -320,7 +344,7 @@ async function backendState(system: LauncherSystem, pid: number): Promise<Backen
   for (const port of ports) {
     const health = await backendHealth(system, port);
     if (!health || health.pid !== pid) continue;
-    const launcherPid = liveLauncher(system, health);
+    const launcherPid = keeper(system, health);
     return launcherPid !== undefined
       ? { kind: 'live', launcherPid, port }
       : { kind: 'stale', port, health };
@@ -392,7 +416,7 @@ export async function cleanupStaleBackends(options: CleanupOptions): Promise<Cle
   // (1) The port.
   if (await system.isListening(port)) {
     const health = await backendHealth(system, port);
-    const launcherPid = health ? liveLauncher(system, health) : undefined;
+    const launcherPid = health ? keeper(system, health) : undefined;
     if (health && launcherPid !== undefined) {
       report.liveInstance = {
         port,
@@ -401,7 +425,9 @@ export async function cleanupStaleBackends(options: CleanupOptions): Promise<Cle
         dataDir: health.data_dir,
       };
       report.messages.push(
-        `left running: the Class Assistant on port ${port} belongs to the running launcher (process ${launcherPid}${health.data_dir ? `, data folder ${health.data_dir}` : ''})`,
+        launcherPid === null
+          ? `left running: the Class Assistant on port ${port} (process ${health.pid}) was started without the launcher and has a class in progress`
+          : `left running: the Class Assistant on port ${port} belongs to the running launcher (process ${launcherPid}${health.data_dir ? `, data folder ${health.data_dir}` : ''})`,
       );
     } else {
       const owners = (await findPortOwners(system, port)).filter((pid) => !keep.has(pid));
@@ -442,7 +468,9 @@ export async function cleanupStaleBackends(options: CleanupOptions): Promise<Cle
       if (state.kind === 'live') {
         report.leftAlone.push({ pid, why: 'live' });
         report.messages.push(
-          `left ${BACKEND_NAME} process ${pid} running: it serves the running launcher (process ${state.launcherPid}) on port ${state.port}`,
+          state.launcherPid === null
+            ? `left ${BACKEND_NAME} process ${pid} running: it has a class in progress on port ${state.port} (started without the launcher)`
+            : `left ${BACKEND_NAME} process ${pid} running: it serves the running launcher (process ${state.launcherPid}) on port ${state.port}`,
         );
         continue;
       }

@@ -1,10 +1,10 @@
 // The data folder's instance lock with real files: who holds it, when it is stale, and a damaged
 // lock never blocking the app.
-import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { acquireInstanceLock, LOCK_FILE } from './instance-lock.ts';
+import { acquireInstanceLock, LOCK_FILE, STARTING_GRACE_MS } from './instance-lock.ts';
 
 const folders: string[] = [];
 afterEach(async () => {
@@ -36,7 +36,7 @@ describe('acquireInstanceLock', () => {
     const second = await acquireInstanceLock({
       dataDir: dir,
       port: 9000,
-      system: system(20, [10, 20]),
+      system: system(20, [10, 11, 20]),
     });
     expect(second).toMatchObject({
       kind: 'running',
@@ -111,5 +111,114 @@ describe('acquireInstanceLock', () => {
     });
     expect(waits).toBeGreaterThanOrEqual(15);
     expect(outcomeFresh.kind).toBe('acquired');
+  });
+
+  it('a lock whose launcher lives but whose backend is gone names a reused process number: stale', async () => {
+    const dir = await dataDir();
+    await writeFile(
+      join(dir, LOCK_FILE),
+      JSON.stringify({
+        pid: 10,
+        port: 8765,
+        url: 'http://127.0.0.1:8765',
+        started_at: new Date(Date.now() - 3_600_000).toISOString(),
+        backend_pid: 11,
+      }),
+    );
+    // Process 10 is some other program now (Windows' fast startup kept the uptime running).
+    const outcome = await acquireInstanceLock({
+      dataDir: dir,
+      port: 8765,
+      system: system(20, [10, 20]),
+    });
+    expect(outcome).toMatchObject({ kind: 'acquired', stale: { pid: 10, backend_pid: 11 } });
+
+    // Without a backend yet, a launcher is starting for a while — then it is not one.
+    const starting = await dataDir();
+    const write = (startedAt: number) =>
+      writeFile(
+        join(starting, LOCK_FILE),
+        JSON.stringify({
+          pid: 10,
+          port: 8765,
+          url: 'http://127.0.0.1:8765',
+          started_at: new Date(startedAt).toISOString(),
+        }),
+      );
+    await write(Date.now() - 5000);
+    expect(
+      (await acquireInstanceLock({ dataDir: starting, port: 8765, system: system(20, [10, 20]) }))
+        .kind,
+    ).toBe('running');
+    await write(Date.now() - STARTING_GRACE_MS - 5000);
+    expect(
+      (await acquireInstanceLock({ dataDir: starting, port: 8765, system: system(20, [10, 20]) }))
+        .kind,
+    ).toBe('acquired');
+  });
+
+  it('waits for an app that is stopping, then takes the lock (reopening right after closing)', async () => {
+    const dir = await dataDir();
+    const first = await acquireInstanceLock({
+      dataDir: dir,
+      port: 8765,
+      system: system(10, [10, 11]),
+    });
+    if (first.kind !== 'acquired') throw new Error('no lock');
+    await first.lock.setBackend(11);
+    await first.lock.setStopping();
+    const alive = [10, 11, 20];
+    // The closing launcher finishes a moment later.
+    setTimeout(() => {
+      void first.lock.release().then(() => alive.splice(0, 2));
+    }, 300);
+    const second = await acquireInstanceLock({
+      dataDir: dir,
+      port: 8765,
+      system: {
+        selfPid: 20,
+        isAlive: (pid: number) => alive.includes(pid),
+        sleep: (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)),
+      },
+    });
+    expect(second.kind).toBe('acquired');
+    expect(JSON.parse(await readFile(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: 20 });
+  });
+
+  it('lets exactly one of two launches started together after a crash take the lock over', async () => {
+    for (let round = 0; round < 100; round++) {
+      const dir = await dataDir();
+      await writeFile(
+        join(dir, LOCK_FILE),
+        JSON.stringify({
+          pid: 10,
+          port: 8765,
+          url: 'http://127.0.0.1:8765',
+          started_at: new Date().toISOString(),
+        }),
+      );
+      const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+      const launch = (pid: number) =>
+        acquireInstanceLock({
+          dataDir: dir,
+          port: 8765,
+          system: {
+            selfPid: pid,
+            isAlive: (other: number) => other === 20 || other === 30,
+            sleep: realSleep,
+          },
+        });
+      const outcomes = await Promise.all([launch(20), launch(30)]);
+      expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(['acquired', 'running']);
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names a lock it cannot read instead of spinning', async () => {
+    const dir = await dataDir();
+    await mkdir(join(dir, LOCK_FILE));
+    await expect(
+      acquireInstanceLock({ dataDir: dir, port: 8765, system: system(20, [20]) }),
+    ).rejects.toThrow(`cannot read the instance lock ${join(dir, LOCK_FILE)}: EISDIR`);
   });
 });

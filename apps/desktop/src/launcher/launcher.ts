@@ -13,7 +13,12 @@ import {
   profileInUse,
 } from './browser.ts';
 import { type BackendHealth, cleanupStaleBackends, SHUTDOWN_TOKEN_FILE } from './cleanup.ts';
-import { acquireInstanceLock, type InstanceLock, type InstanceRecord } from './instance-lock.ts';
+import {
+  acquireInstanceLock,
+  type InstanceLock,
+  type InstanceRecord,
+  LOCK_FILE,
+} from './instance-lock.ts';
 import type { LauncherLayout } from './layout.ts';
 import type { LauncherSystem } from './system.ts';
 
@@ -94,7 +99,14 @@ export async function stopBackend(
 ): Promise<'graceful' | 'killed'> {
   if (child.exitCode !== null || child.signalCode !== null) return 'graceful';
   let asked = false;
-  const token = (await system.readText(join(dataDir, SHUTDOWN_TOKEN_FILE)))?.trim();
+  // The backend writes its token just after it starts listening: a stop right after the
+  // health check may have to wait a moment for it.
+  let token: string | undefined;
+  for (let attempt = 0; attempt < 20 && !token; attempt++) {
+    if (attempt > 0) await system.sleep(100);
+    if (child.exitCode !== null || child.signalCode !== null) return 'graceful';
+    token = (await system.readText(join(dataDir, SHUTDOWN_TOKEN_FILE)))?.trim();
+  }
   if (token) {
     try {
       const answer = await system.fetch(`${url}/api/shutdown`, {
@@ -160,20 +172,26 @@ async function chooseBrowser(options: LauncherOptions): Promise<{ browser?: stri
 
 /**
  * Another launcher runs Class Assistant with this data folder: open its window (or print its
- * address) and leave it running. 1 when it does not answer.
+ * address) and leave it running. 1 when it does not answer; 'retry' when it stopped meanwhile.
+ * What it says goes to the launcher log too (a packaged launcher on Windows has no console).
  */
 async function openRunningInstance(
   options: LauncherOptions,
   record: InstanceRecord,
-): Promise<number> {
-  const { system, print, layout } = options;
-  print(
-    `Class Assistant is already running with this data folder (launcher process ${record.pid}).`,
-  );
+): Promise<number | 'retry'> {
+  const { system, layout } = options;
+  const say = (line: string) => {
+    options.print(line);
+    void appendFile(layout.logFile, `${new Date().toISOString()} [second launch] ${line}\n`).catch(
+      () => {},
+    );
+  };
+  say(`Class Assistant is already running with this data folder (launcher process ${record.pid}).`);
   // It may still be starting: wait for its backend, as a launch would.
   const deadline = Date.now() + 60_000;
   let ready = false;
-  while (!ready && Date.now() < deadline && system.isAlive(record.pid)) {
+  while (!ready && Date.now() < deadline) {
+    if (!system.isAlive(record.pid)) return 'retry';
     try {
       const response = await system.fetch(`${record.url}/api/health`, {
         signal: AbortSignal.timeout(1000),
@@ -186,8 +204,9 @@ async function openRunningInstance(
     if (!ready) await system.sleep(200);
   }
   if (!ready) {
-    print(
-      `It does not answer at ${record.url}/. Close it (or wait until it has started), or start this one with --data-dir <another folder>; its lock is ${join(layout.dataDir, '_launcher.lock')}.`,
+    if (!system.isAlive(record.pid)) return 'retry';
+    say(
+      `It does not answer at ${record.url}/. Close it (or wait until it has started), or start this one with --data-dir <another folder>; its lock is ${join(layout.dataDir, LOCK_FILE)}.`,
     );
     return 1;
   }
@@ -207,9 +226,9 @@ async function openRunningInstance(
     );
     window.on('error', () => undefined);
     window.unref();
-    print(`opened its window (${browser}); it keeps running.`);
+    say(`opened its window (${browser}); it keeps running.`);
   } else {
-    print(`Open ${record.url}/ in Chromium, Chrome or Edge${why}; it keeps running.`);
+    say(`Open ${record.url}/ in Chromium, Chrome or Edge${why}; it keeps running.`);
   }
   return 0;
 }
@@ -221,14 +240,22 @@ export async function runLauncher(options: LauncherOptions): Promise<number> {
   await mkdir(layout.dataDir, { recursive: true });
   await mkdir(dirname(layout.logFile), { recursive: true });
 
-  // One launcher per data folder: a second launch opens the running app, never stops it.
-  const instance = await acquireInstanceLock({ dataDir: layout.dataDir, port, system });
-  if (instance.kind === 'running') return openRunningInstance(options, instance.record);
-  const { lock } = instance;
-  try {
-    return await runWithLock(options, url, lock, instance.stale);
-  } finally {
-    await lock.release();
+  // One launcher per data folder: a second launch opens the running app, never stops it (and
+  // starts afresh when that app stops meanwhile).
+  for (let attempt = 0; ; attempt++) {
+    const instance = await acquireInstanceLock({ dataDir: layout.dataDir, port, system });
+    if (instance.kind === 'running') {
+      const opened = await openRunningInstance(options, instance.record);
+      if (opened !== 'retry') return opened;
+      if (attempt >= 2) throw new Error('the running Class Assistant keeps coming and going');
+      continue;
+    }
+    const { lock } = instance;
+    try {
+      return await runWithLock(options, url, lock, instance.stale);
+    } finally {
+      await lock.release();
+    }
   }
 }
 
@@ -267,7 +294,7 @@ async function runWithLock(
   if (before.liveInstance) {
     const other = before.liveInstance;
     log(
-      `Port ${port} is used by another running Class Assistant (launcher process ${other.launcherPid}${other.dataDir ? `, data folder ${other.dataDir}` : ''}), which was left running. Use it at ${url}/, or start this one with --port <another port>.`,
+      `Port ${port} is used by another running Class Assistant (${other.launcherPid === null ? `backend process ${other.pid}, started without the launcher, with a class in progress` : `launcher process ${other.launcherPid}`}${other.dataDir ? `, data folder ${other.dataDir}` : ''}), which was left running. Use it at ${url}/, or start this one with --port <another port>.`,
     );
     return 1;
   }
@@ -435,6 +462,8 @@ async function runWithLock(
     lost,
   ]);
   stopping = true;
+  // From now on a new launch waits for this one to finish instead of opening a closing app.
+  await lock.setStopping().catch(() => undefined);
   if (outcome.lost) {
     log(`Class Assistant stops: ${outcome.reason}. Details: ${layout.dataDir}/_startup.log`);
     if (window && window.exitCode === null && window.signalCode === null) window.kill();

@@ -5,9 +5,11 @@ import {
   lsofListeningPortsCommand,
   lsofPortOwnersCommand,
   netstatCommand,
+  POWERSHELL_UTF8,
   parseLsofPorts,
   parseNetstatListeners,
   parseNetstatPortsOf,
+  parseOwnerLine,
   parsePidLines,
   parsePidPathLines,
   parsePsProcesses,
@@ -24,6 +26,7 @@ import {
   tasklistUserCommand,
   windowsListeningPortsCommand,
   windowsPortOwnersCommand,
+  windowsProcessOwnerCommand,
   windowsProcessPathsCommand,
 } from './process-queries.ts';
 
@@ -79,7 +82,7 @@ describe('Windows', () => {
         '-NoProfile',
         '-NonInteractive',
         '-Command',
-        'Get-NetTCPConnection -State Listen -LocalPort 8765 -ErrorAction SilentlyContinue | Select-Object -ExpandProperty OwningProcess',
+        `${POWERSHELL_UTF8}Get-NetTCPConnection -State Listen -LocalPort 8765 -ErrorAction SilentlyContinue | Select-Object -ExpandProperty OwningProcess`,
       ],
     });
     expect(parsePidLines('4312\r\n4312\r\n\r\n')).toEqual([4312]);
@@ -112,13 +115,13 @@ Aktive Verbindungen
     expect(parseNetstatPortsOf(english, 4312)).toEqual([8765]);
     expect(parseNetstatPortsOf(english, 9000)).toEqual([]);
     expect(windowsListeningPortsCommand(4312).args.at(-1)).toBe(
-      'Get-NetTCPConnection -State Listen -OwningProcess 4312 -ErrorAction SilentlyContinue | Select-Object -ExpandProperty LocalPort',
+      `${POWERSHELL_UTF8}Get-NetTCPConnection -State Listen -OwningProcess 4312 -ErrorAction SilentlyContinue | Select-Object -ExpandProperty LocalPort`,
     );
   });
 
   it('finds processes by image name with their executables, and a process’s user', () => {
     expect(windowsProcessPathsCommand('class-assistant-backend.exe').args.at(-1)).toBe(
-      `Get-CimInstance Win32_Process -Filter "Name='class-assistant-backend.exe'" | ForEach-Object { "$($_.ProcessId)|$($_.ExecutablePath)" }`,
+      `${POWERSHELL_UTF8}Get-CimInstance Win32_Process -Filter "Name='class-assistant-backend.exe'" | ForEach-Object { "$($_.ProcessId)|$($_.ExecutablePath)" }`,
     );
     expect(
       parsePidPathLines(
@@ -147,6 +150,12 @@ Aktive Verbindungen
         '"class-assistant-backend.exe","7788","Services","0","40,000 K","Unknown","N/A","0:00:01","N/A"\r\n',
       ),
     ).toBeUndefined();
+    // The owner from PowerShell (UTF-8: a user named 张三 arrives intact); tasklist is the fallback.
+    expect(windowsProcessOwnerCommand(4312).args.at(-1)).toBe(
+      `${POWERSHELL_UTF8}$p = Get-CimInstance Win32_Process -Filter "ProcessId=4312"; if ($p) { $o = Invoke-CimMethod -InputObject $p -MethodName GetOwner; if ($o.ReturnValue -eq 0) { "$($o.Domain)\\$($o.User)" } }`,
+    );
+    expect(parseOwnerLine('\r\nSCHOOL\\张三\r\n')).toBe('SCHOOL\\张三');
+    expect(parseOwnerLine('')).toBeUndefined();
   });
 
   it('lists processes by image name with tasklist and stops them with taskkill', () => {

@@ -80,17 +80,41 @@ export function programName(path: string): string {
 
 // ------------------------------------------------------------------------------ Windows
 
-/** PowerShell: the processes owning listening sockets on `port` (one pid per line). */
-export function windowsPortOwnersCommand(port: number): Command {
+/** What PowerShell is told first: write UTF-8, as Node reads it (not the console's code page). */
+export const POWERSHELL_UTF8 = '[Console]::OutputEncoding = [System.Text.Encoding]::UTF8; ';
+
+/**
+ * PowerShell running `script`, its output in UTF-8: a path or user name such as
+ * `C:\Users\张三` must arrive intact (code page 936 would garble it).
+ */
+export function powershellCommand(script: string): Command {
   return {
     file: 'powershell.exe',
-    args: [
-      '-NoProfile',
-      '-NonInteractive',
-      '-Command',
-      `Get-NetTCPConnection -State Listen -LocalPort ${port} -ErrorAction SilentlyContinue | Select-Object -ExpandProperty OwningProcess`,
-    ],
+    args: ['-NoProfile', '-NonInteractive', '-Command', `${POWERSHELL_UTF8}${script}`],
   };
+}
+
+/** PowerShell: the owner of process `pid` as `DOMAIN\user` (nothing when Windows does not say). */
+export function windowsProcessOwnerCommand(pid: number): Command {
+  return powershellCommand(
+    `$p = Get-CimInstance Win32_Process -Filter "ProcessId=${pid}"; if ($p) { $o = Invoke-CimMethod -InputObject $p -MethodName GetOwner; if ($o.ReturnValue -eq 0) { "$($o.Domain)\\$($o.User)" } }`,
+  );
+}
+
+/** The first non-empty line of {@link windowsProcessOwnerCommand}'s answer. */
+export function parseOwnerLine(output: string): string | undefined {
+  const line = output
+    .split(/\r?\n/)
+    .map((entry) => entry.trim())
+    .find((entry) => entry !== '' && entry !== '\\');
+  return line;
+}
+
+/** PowerShell: the processes owning listening sockets on `port` (one pid per line). */
+export function windowsPortOwnersCommand(port: number): Command {
+  return powershellCommand(
+    `Get-NetTCPConnection -State Listen -LocalPort ${port} -ErrorAction SilentlyContinue | Select-Object -ExpandProperty OwningProcess`,
+  );
 }
 
 /** The fallback where PowerShell is unavailable: every TCP socket with its pid. */
@@ -125,15 +149,9 @@ export function parseNetstatListeners(output: string, port: number): number[] {
 
 /** PowerShell: the ports process `pid` listens on (one per line). */
 export function windowsListeningPortsCommand(pid: number): Command {
-  return {
-    file: 'powershell.exe',
-    args: [
-      '-NoProfile',
-      '-NonInteractive',
-      '-Command',
-      `Get-NetTCPConnection -State Listen -OwningProcess ${pid} -ErrorAction SilentlyContinue | Select-Object -ExpandProperty LocalPort`,
-    ],
-  };
+  return powershellCommand(
+    `Get-NetTCPConnection -State Listen -OwningProcess ${pid} -ErrorAction SilentlyContinue | Select-Object -ExpandProperty LocalPort`,
+  );
 }
 
 /** Ports process `pid` listens on in `netstat -ano` output (read as {@link parseNetstatListeners}). */
@@ -156,15 +174,9 @@ export function parseNetstatPortsOf(output: string, pid: number): number[] {
  * (tasklist cannot tell the path; an empty path when Windows does not say, e.g. another user's).
  */
 export function windowsProcessPathsCommand(imageName: string): Command {
-  return {
-    file: 'powershell.exe',
-    args: [
-      '-NoProfile',
-      '-NonInteractive',
-      '-Command',
-      `Get-CimInstance Win32_Process -Filter "Name='${imageName.replaceAll("'", "''")}'" | ForEach-Object { "$($_.ProcessId)|$($_.ExecutablePath)" }`,
-    ],
-  };
+  return powershellCommand(
+    `Get-CimInstance Win32_Process -Filter "Name='${imageName.replaceAll("'", "''")}'" | ForEach-Object { "$($_.ProcessId)|$($_.ExecutablePath)" }`,
+  );
 }
 
 /** Reads {@link windowsProcessPathsCommand}'s `pid|path` lines. */
