@@ -214,6 +214,49 @@ describe('saveFields (the form)', () => {
     },
   );
 
+  it('on Windows restricts each rewrite to the current user before the keys go in', async () => {
+    const calls: Array<{ args: readonly string[]; tempThen: string; fileThen: string }> = [];
+    const notices: string[] = [];
+    const store = await createSettingsStore({
+      path,
+      logger: { warn: (_details, message) => notices.push(message ?? '') },
+      privacy: {
+        platform: 'win32',
+        environment: { USERDOMAIN: 'LAB-PC-07', USERNAME: 'student' },
+        runCommand: async (command, args) => {
+          expect(command).toBe('icacls');
+          calls.push({
+            args,
+            tempThen: await readFile(args[0]!, 'utf8'),
+            fileThen: await readFile(path, 'utf8'),
+          });
+          return '';
+        },
+      },
+    });
+    await store.saveFields({ LLM_API_KEY: 'sk-new-key-for-windows-0000' });
+    await store.saveFields({ LLM_MODEL: 'qwen-plus' });
+    expect(calls).toHaveLength(2);
+    for (const call of calls) {
+      expect(call.args).toEqual([
+        expect.stringMatching(/[/\\]\.\.env\.tmp-\d+-[0-9a-f]{8}$/),
+        '/inheritance:r',
+        '/grant:r',
+        'LAB-PC-07\\student:F',
+      ]);
+      expect(call.tempThen).toBe('');
+    }
+    expect(calls[0]!.fileThen).toBe(FILE);
+    expect(await readFile(path, 'utf8')).toBe(
+      FILE.replace('sk-abcdefghijklmnop1234', 'sk-new-key-for-windows-0000').replace(
+        'LLM_MODEL=deepseek-chat',
+        'LLM_MODEL=qwen-plus',
+      ),
+    );
+    expect(await readdir(folder)).toEqual(['.env']);
+    expect(notices).toEqual([]);
+  });
+
   it('keeps concurrent saves in order, losing none', async () => {
     const store = await createSettingsStore({ path });
     await Promise.all([

@@ -1,7 +1,7 @@
 import { chmod, stat } from 'node:fs/promises';
-import { writeFileAtomic } from '@class-assistant/transcript-core';
 import { ServerError } from '../errors.ts';
 import { createSerialQueue, readTextIfExists } from '../files.ts';
+import { type FilePrivacyOptions, writePrivateFileAtomic } from '../security/private-file.ts';
 import {
   detectNewline,
   type EnvDocument,
@@ -106,6 +106,8 @@ export interface SettingsStoreOptions {
   environment?: Readonly<Record<string, string | undefined>>;
   /** Where the store says what it did on its own (tightening the file's permissions). */
   logger?: { warn(details: object, message?: string): void };
+  /** How the file is kept private on Windows (the platform and the command runner, for tests). */
+  privacy?: FilePrivacyOptions;
 }
 
 /** Reads, validates, masks and atomically writes the settings file. */
@@ -168,8 +170,8 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     if (text !== serializeEnv(document) || !exists) {
       try {
         // The atomic write keeps the mode of the file it replaces: tighten it first.
-        await restrictToOwner(options.path, options.logger);
-        await writeFileAtomic(options.path, text, { mode: 0o600 });
+        await restrictToOwner(options.path, options.logger, options.privacy);
+        await writePrivateFileAtomic(options.path, text, options.privacy, options.logger);
       } catch (error) {
         throw new ServerError(
           'SETTINGS_WRITE_FAILED',
@@ -311,13 +313,15 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
 /**
  * The settings file holds API keys: a file that other users may read (created by hand, copied,
  * or from an older version) is made owner-only (0600) before it is rewritten, with a log line.
- * Windows has no such mode bits (the user's profile folder is private there).
+ * Windows has no such mode bits: there each rewrite is a new file restricted to the current
+ * user before the keys go in (`writePrivateFileAtomic`).
  */
 async function restrictToOwner(
   path: string,
   logger: SettingsStoreOptions['logger'],
+  privacy: FilePrivacyOptions | undefined,
 ): Promise<void> {
-  if (process.platform === 'win32') return;
+  if ((privacy?.platform ?? process.platform) === 'win32') return;
   let mode: number;
   try {
     mode = (await stat(path)).mode & 0o777;
