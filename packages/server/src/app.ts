@@ -40,6 +40,7 @@ import { notesRoutes } from './routes/notes-routes.ts';
 import { settingsRoutes } from './routes/settings-routes.ts';
 import { systemRoutes } from './routes/system-routes.ts';
 import { installLocalGuard } from './security/local-guard.ts';
+import type { FilePrivacyOptions } from './security/private-file.ts';
 import { createSettingsStore, type SettingsStore } from './settings/settings-store.ts';
 import { SERVER_VERSION } from './version.ts';
 
@@ -92,6 +93,12 @@ export interface BuildAppOptions {
   appVersion?: string;
   /** The launcher process that owns this backend, reported by /api/health (`launcher_pid`). */
   launcherPid?: number;
+  /**
+   * How owner-only files (the settings file, the shutdown token) are made private on Windows,
+   * where Node ignores the mode: the platform and the command runner of `icacls`, replaced in
+   * tests. Default: the real ones.
+   */
+  filePrivacy?: FilePrivacyOptions;
 }
 
 /**
@@ -182,6 +189,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const settings = await createSettingsStore({
     path: options.envFile,
     logger: app.log,
+    ...(options.filePrivacy ? { privacy: options.filePrivacy } : {}),
     ...(options.environment ? { environment: options.environment } : {}),
   });
   const hub = createEventHub();

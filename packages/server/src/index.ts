@@ -140,6 +140,7 @@ export {
 } from './recognizers/stream-recognizer.ts';
 export { SHUTDOWN_TOKEN_FILE } from './routes/desktop-routes.ts';
 export { allowedOrigins, isAllowedHost, SHELL_ORIGINS } from './security/local-guard.ts';
+export type { CommandRunner, FilePrivacyOptions, PrivacyLogger } from './security/private-file.ts';
 export type { RunningServer } from './server.ts';
 export { StartupError, startServer } from './server.ts';
 export type { EnvDocument, EnvLine } from './settings/env-file.ts';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { type BuildAppOptions, buildApp } from './app.ts';
@@ -8,6 +8,7 @@ import type { CliOptions } from './cli-options.ts';
 import { createProcessLogger } from './logging.ts';
 import { SHUTDOWN_TOKEN_FILE } from './routes/desktop-routes.ts';
 import { configurationReport } from './routes/system-routes.ts';
+import { createPrivateFile } from './security/private-file.ts';
 import { createSettingsStore } from './settings/settings-store.ts';
 import { SERVER_VERSION } from './version.ts';
 
@@ -17,12 +18,6 @@ export interface RunningServer {
   url: string;
   /** Stops monitoring, flushes the transcript, closes the server and the log. */
   close(): Promise<void>;
-}
-
-/** Writes a file only its owner can read (0600 from creation, never readable in between). */
-async function writePrivateFile(path: string, content: string): Promise<void> {
-  await rm(path, { force: true });
-  await writeFile(path, content, { mode: 0o600, flag: 'wx' });
 }
 
 /** Raised when the backend cannot start (port taken, folder not writable). */
@@ -49,29 +44,43 @@ export async function startServer(
   extra: Partial<BuildAppOptions> & { console?: NodeJS.WritableStream } = {},
 ): Promise<RunningServer> {
   const { console: consoleStream, ...appOptions } = extra;
+  const privacy = appOptions.filePrivacy ?? {};
+  // Warnings from before the logger exists (it needs the settings' LOG_LEVEL).
+  const early: Array<{ details: object; message: string | undefined }> = [];
+  const earlyLogger = {
+    warn: (details: object, message?: string) => early.push({ details, message }),
+  };
   let createdEnvFile = false;
   try {
     await stat(options.envFile);
   } catch {
     await mkdir(dirname(options.envFile), { recursive: true });
-    // It will hold API keys: readable by its owner only (copyFile would give the example's 0644).
+    // It will hold API keys: readable by its owner only (copyFile would give the example's 0644,
+    // or on Windows the folder's permissions).
     try {
-      await writeFile(options.envFile, await readFile(packageFile('.env.example')), {
-        mode: 0o600,
-        flag: 'wx',
-      });
+      await createPrivateFile(
+        options.envFile,
+        await readFile(packageFile('.env.example')),
+        privacy,
+        earlyLogger,
+      );
       createdEnvFile = true;
     } catch (error) {
       // Created meanwhile by another process: use that one.
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   }
-  const settings = await createSettingsStore({ path: options.envFile, environment: process.env });
+  const settings = await createSettingsStore({
+    path: options.envFile,
+    environment: process.env,
+    privacy,
+  });
   const { logger, flush } = createProcessLogger({
     level: settings.current().logLevel,
     file: join(options.dataDir, '_startup.log'),
     ...(consoleStream ? { console: consoleStream } : {}),
   });
+  for (const warning of early) logger.warn(warning.details, warning.message);
   logger.info(
     {
       version: SERVER_VERSION,
@@ -106,7 +115,9 @@ export async function startServer(
     await app.listen({ host: options.host, port: options.port });
     // Only once the port is ours: a second backend on the same data folder that cannot listen
     // must not replace the token of the one that runs.
-    await writePrivateFile(tokenFile, shutdownToken);
+    // Readable by this user only (0600; on Windows restricted before the token goes in).
+    await rm(tokenFile, { force: true });
+    await createPrivateFile(tokenFile, shutdownToken, privacy, logger);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const message =

@@ -473,7 +473,148 @@ describe('a provider that is not OpenAI-compatible', () => {
     const failed = await stream.next((event) => event.event === 'error.raised');
     expect(failed.data).toMatchObject({
       code: 'LLM_BAD_RESPONSE',
-      message: `The LLM at ${llm.baseURL} answered the catch-up request with an event stream holding no OpenAI-compatible event, not an OpenAI-compatible response: check LLM_BASE_URL.`,
+      message: `The LLM at ${llm.baseURL} answered the catch-up request with an event stream ("<html>gateway</html>") holding no OpenAI-compatible event, not an OpenAI-compatible response: check LLM_BASE_URL.`,
+    });
+  });
+});
+
+/** One answer of the tiny gateway: its content type (none when absent) and body. */
+interface GatewayAnswer {
+  type?: string;
+  body: string;
+}
+
+/**
+ * A tiny OpenAI-compatible gateway over real HTTP that labels its answers as some gateways do:
+ * each chat request gets the next scripted answer, with status 200.
+ */
+async function startGateway(answers: GatewayAnswer[]) {
+  const requests: Array<{ stream?: boolean }> = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (part: string) => {
+      body += part;
+    });
+    request.on('end', () => {
+      requests.push(JSON.parse(body));
+      const answer = answers.shift();
+      if (!answer) {
+        response.writeHead(500, { 'content-type': 'application/json' });
+        response.end('{"error":{"message":"gateway: no answer left"}}');
+        return;
+      }
+      response.writeHead(200, answer.type === undefined ? {} : { 'content-type': answer.type });
+      response.end(answer.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    requests,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+/** A chat-completion event stream: one chunk per piece of text, then `data: [DONE]`. */
+function eventStream(pieces: string[], finishReason = 'stop'): string {
+  const chunk = (delta: object, finish: string | null) =>
+    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'class-model', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  return `${pieces.map((piece) => chunk({ content: piece }, null)).join('')}${chunk({}, finishReason)}data: [DONE]\n\n`;
+}
+
+describe('gateways that label their event streams differently', () => {
+  let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
+  afterEach(async () => {
+    await gateway?.close();
+    gateway = undefined;
+  });
+
+  async function streamCatchup(answers: GatewayAnswer[]) {
+    gateway = await startGateway(answers);
+    await setup([`LLM_BASE_URL=${gateway.url}`]);
+    const base = await harness.listen();
+    return { base, url: gateway.url };
+  }
+
+  it('reads valid events sent as application/octet-stream, text/plain or with no content type', async () => {
+    const types = ['application/octet-stream', 'text/plain; charset=utf-8', undefined];
+    const { base } = await streamCatchup(
+      types.map((type) => ({
+        ...(type ? { type } : {}),
+        body: eventStream(['### 现在讲到', '\n双向', '链表。']),
+      })),
+    );
+    for (const type of types) {
+      const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+      const end = await stream.next(
+        (event) => event.event === 'end' || event.event === 'error.raised',
+      );
+      expect(end, `${type}: ${JSON.stringify(end.data)}`).toMatchObject({
+        event: 'end',
+        data: { status: 'success', summary: '### 现在讲到\n双向链表。' },
+      });
+      expect(stream.events.filter((event) => event.event === 'text.delta')).toHaveLength(3);
+      await stream.ended;
+    }
+    expect(gateway!.requests.map((request) => request.stream)).toEqual([true, true, true]);
+  });
+
+  it('refuses a JSON error body at once with what it says, without a retry', async () => {
+    const { base, url } = await streamCatchup([
+      {
+        type: 'application/json',
+        body: '{"error":{"message":"Model Not Exist","type":"invalid_request_error"}}',
+      },
+    ]);
+    const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+    const failed = await stream.next((event) => event.event === 'error.raised');
+    expect(failed.data).toMatchObject({
+      code: 'LLM_BAD_RESPONSE',
+      field: 'LLM_BASE_URL',
+      message: `The LLM at ${url} answered the catch-up request with application/json ("{"error":{"message":"Model Not Exist","type":"invalid_request_error"}}"), not an OpenAI-compatible response: check LLM_BASE_URL.`,
+    });
+    expect(gateway!.requests).toHaveLength(1);
+  });
+
+  it('says the model sent an empty answer when the stream holds only data: [DONE]', async () => {
+    const { base, url } = await streamCatchup([
+      { type: 'text/event-stream', body: 'data: [DONE]\n\n' },
+      { body: ': keep-alive\r\n\r\ndata:[DONE]\r\n\r\n' },
+      { type: 'text/event-stream', body: eventStream([], 'length') },
+    ]);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+      const failed = await stream.next((event) => event.event === 'error.raised');
+      expect(failed.data).toMatchObject({
+        code: 'LLM_BAD_RESPONSE',
+        message: `The LLM at ${url} sent an empty answer to the catch-up request: its stream ended ([DONE]) before any part of an answer.`,
+      });
+    }
+    const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+    const failed = await stream.next((event) => event.event === 'error.raised');
+    expect(failed.data).toMatchObject({
+      code: 'LLM_BAD_RESPONSE',
+      message: `The LLM at ${url} sent an empty answer to the catch-up request: no text in its 1 streamed chunk (finish reason: length).`,
+    });
+    expect(gateway!.requests).toHaveLength(3);
+  });
+
+  it('still refuses a body of another type that holds no event, showing its start', async () => {
+    const { base, url } = await streamCatchup([
+      { type: 'application/octet-stream', body: 'Bad gateway: upstream closed\n' },
+      { body: '' },
+    ]);
+    const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+    const failed = await stream.next((event) => event.event === 'error.raised');
+    expect(failed.data).toMatchObject({
+      code: 'LLM_BAD_RESPONSE',
+      message: `The LLM at ${url} answered the catch-up request with a body of type application/octet-stream ("Bad gateway: upstream closed") holding no OpenAI-compatible event, not an OpenAI-compatible response: check LLM_BASE_URL.`,
+    });
+    const empty = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+    const nothing = await empty.next((event) => event.event === 'error.raised');
+    expect(nothing.data).toMatchObject({
+      message: `The LLM at ${url} answered the catch-up request with a body without a content type holding no OpenAI-compatible event, not an OpenAI-compatible response: check LLM_BASE_URL.`,
     });
   });
 });

@@ -106,6 +106,50 @@ describe('GET /api/settings', () => {
     );
   });
 
+  it('masks a key commented out in the file, and a client that saves what it read keeps it', async () => {
+    const text = [
+      '# old account, do not use: LLM_API_KEY=sk-old-abcdef123456',
+      '# export LLM_API_KEY="sk-older-9999888877776666"',
+      'ASR_MODE=mock',
+      'LLM_API_KEY=sk-live-0123456789abcdef',
+      '',
+    ].join('\n');
+    await writeFile(harness.envFile, text);
+    const response = await harness.request({ url: '/api/settings' });
+    expect(response.body).not.toContain('sk-old');
+    expect(response.body).not.toContain('sk-older');
+    const body = response.json();
+    expect(body.content).toBe(
+      [
+        '# old account, do not use: LLM_API_KEY=••••••••3456',
+        '# export LLM_API_KEY="••••••••6666"',
+        'ASR_MODE=mock',
+        'LLM_API_KEY=••••••••cdef',
+        '',
+      ].join('\n'),
+    );
+    expect(body.extra_lines).toBe(
+      '# old account, do not use: LLM_API_KEY=••••••••3456\n# export LLM_API_KEY="••••••••6666"\n',
+    );
+    for (const payload of [
+      { content: body.content },
+      { fields: body.fields, extra_lines: body.extra_lines },
+    ]) {
+      const saved = await harness.request({ method: 'POST', url: '/api/settings', payload });
+      expect(saved.json()).toMatchObject({ status: 'success', changed: [] });
+      expect(await readFile(harness.envFile, 'utf8')).toBe(text);
+    }
+    // A value typed over the mask in a comment is saved as typed.
+    await harness.request({
+      method: 'POST',
+      url: '/api/settings',
+      payload: { content: body.content.replace('"••••••••6666"', '"sk-replaced"') },
+    });
+    expect(await readFile(harness.envFile, 'utf8')).toBe(
+      text.replace('"sk-older-9999888877776666"', '"sk-replaced"'),
+    );
+  });
+
   it('reads a file edited by hand since the last request', async () => {
     await writeFile(harness.envFile, 'ASR_MODE=local\n');
     const body = (await harness.request({ url: '/api/settings' })).json();

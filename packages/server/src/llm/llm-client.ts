@@ -17,11 +17,17 @@ export interface LlmConfig {
 export type LlmClientFactory = (config: LlmConfig) => OpenAI | Promise<OpenAI>;
 
 type OpenAIModule = typeof import('openai');
+type StreamingModule = typeof import('openai/core/streaming');
 let sdk: Promise<OpenAIModule> | undefined;
+let streaming: Promise<StreamingModule> | undefined;
 /** The SDK is loaded on the first LLM request: the backend starts faster without it. */
 const loadSdk = (): Promise<OpenAIModule> => {
   sdk ??= import('openai');
   return sdk;
+};
+const loadStreaming = (): Promise<StreamingModule> => {
+  streaming ??= import('openai/core/streaming');
+  return streaming;
 };
 
 /** The default factory: one retry (after a timeout, a connection error, 408/409/429/5xx). */
@@ -110,24 +116,20 @@ export function createLlmService(
     );
 
   /** The body of a non-JSON answer, for the message: its type and its first characters. */
-  const describeBody = (response: Response, body: unknown): string => {
-    const type = (response.headers.get('content-type') ?? 'no content type').split(';')[0]!;
-    const text = typeof body === 'string' ? body.trim().replace(/\s+/g, ' ') : '';
-    if (text === '') return type;
-    return `${type} ("${text.length > 80 ? `${text.slice(0, 80)}…` : text}")`;
-  };
-
-  /** One streamed request: resolves with the text, or rejects (marking a stall). */
+  const describeBody = (response: Response, body: unknown): string =>
+    withExcerpt(mediaType(response) || 'no content type', typeof body === 'string' ? body : '');
+  /** One streamed request: resolves with what came, or rejects (marking a stall). */
   async function streamOnce(
     llm: OpenAI,
     config: LlmConfig,
     request: ChatRequest,
     onDelta: (text: string) => void,
     progress: { delivered: boolean },
-  ): Promise<string> {
+  ): Promise<StreamedAnswer> {
     // The SDK's timeout covers the wait for the response headers; once they are in, a stream
     // that stalls is cut by this idle timer (same length), so no request can hang forever.
     if (request.signal?.aborted) throw new (await loadSdk()).APIUserAbortError();
+    const { Stream } = await loadStreaming();
     const controller = new AbortController();
     const abortFromCaller = () => controller.abort();
     request.signal?.addEventListener('abort', abortFromCaller, { once: true });
@@ -138,9 +140,15 @@ export function createLlmService(
         controller.abort(new StreamStall());
       }, config.timeoutMs);
     };
-    let text = '';
+    const answer: StreamedAnswer = {
+      text: '',
+      chunks: 0,
+      finishReason: undefined,
+      onlyDone: false,
+    };
     try {
-      const { data: stream, response } = await llm.chat.completions
+      // The raw response: its type decides whether it is read as server-sent events.
+      const response = await llm.chat.completions
         .create(
           {
             model: config.model,
@@ -152,20 +160,29 @@ export function createLlmService(
           // Retries are ours (see `stream`): never after part of an answer was shown.
           { signal: controller.signal, maxRetries: 0 },
         )
-        .withResponse();
-      const type = response.headers.get('content-type') ?? '';
+        .asResponse();
       arm();
-      if (!/^text\/event-stream\b/i.test(type)) {
+      const type = mediaType(response);
+      // A page or a JSON body is no event stream, whatever it holds. Other types (gateways send
+      // valid events as application/octet-stream, text/plain or with no type) are read as events.
+      if (NOT_AN_EVENT_STREAM.test(type)) {
         const body = await response.text().catch(() => '');
         throw notCompatible(config, request.purpose, describeBody(response, body));
       }
-      let events = 0;
+      const watched = watchEventStream(response.body);
+      const stream = Stream.fromSSEResponse<OpenAI.Chat.Completions.ChatCompletionChunk>(
+        new Response(watched.body, { status: response.status, headers: response.headers }),
+        controller,
+        llm,
+      );
       for await (const chunk of stream) {
         arm();
-        events++;
-        const delta = chunk?.choices?.[0]?.delta?.content;
+        answer.chunks++;
+        const choice = chunk?.choices?.[0];
+        if (choice?.finish_reason) answer.finishReason = choice.finish_reason;
+        const delta = choice?.delta?.content;
         if (typeof delta === 'string' && delta !== '') {
-          text += delta;
+          answer.text += delta;
           progress.delivered = true;
           onDelta(delta);
         }
@@ -175,14 +192,22 @@ export function createLlmService(
         if (controller.signal.reason instanceof StreamStall) throw controller.signal.reason;
         throw new (await loadSdk()).APIUserAbortError();
       }
-      if (events === 0) {
+      if (answer.chunks === 0) {
+        // `data: [DONE]` alone is a well-formed stream: the model's answer was empty.
+        if (watched.sawDone()) return { ...answer, onlyDone: true };
+        const kind =
+          type === 'text/event-stream'
+            ? 'an event stream'
+            : type === ''
+              ? 'a body without a content type'
+              : `a body of type ${type}`;
         throw notCompatible(
           config,
           request.purpose,
-          'an event stream holding no OpenAI-compatible event',
+          `${withExcerpt(kind, watched.start())} holding no OpenAI-compatible event`,
         );
       }
-      return text;
+      return answer;
     } catch (error) {
       if (controller.signal.reason instanceof StreamStall) throw controller.signal.reason;
       throw error;
@@ -240,9 +265,9 @@ export function createLlmService(
       // answer has been shown, which would show it twice.
       for (let attempt = 1; ; attempt++) {
         const progress = { delivered: false };
-        let text: string;
+        let answer: StreamedAnswer;
         try {
-          text = await streamOnce(llm, config, request, onDelta, progress);
+          answer = await streamOnce(llm, config, request, onDelta, progress);
         } catch (error) {
           const retry =
             attempt === 1 &&
@@ -265,16 +290,87 @@ export function createLlmService(
           }
           throw toLlmError(error, config, request.purpose, sdk);
         }
-        if (text.trim() === '') {
+        if (answer.text.trim() === '') {
           throw new ServerError(
             'LLM_BAD_RESPONSE',
             502,
-            `The LLM at ${config.baseURL} streamed no text for the ${request.purpose} request.`,
+            answer.onlyDone
+              ? `The LLM at ${config.baseURL} sent an empty answer to the ${request.purpose} request: its stream ended ([DONE]) before any part of an answer.`
+              : `The LLM at ${config.baseURL} sent an empty answer to the ${request.purpose} request: no text in its ${answer.chunks} streamed chunk${answer.chunks === 1 ? '' : 's'} (finish reason: ${answer.finishReason ?? 'unknown'}).`,
           );
         }
-        return text;
+        return answer.text;
       }
     },
+  };
+}
+
+/** What one streamed request brought. */
+interface StreamedAnswer {
+  text: string;
+  /** OpenAI events (chunks) received. */
+  chunks: number;
+  finishReason: string | undefined;
+  /** The stream held `data: [DONE]` and no chunk. */
+  onlyDone: boolean;
+}
+
+/** Media types that are clearly no event stream: a web page (a proxy's login page), a JSON body. */
+const NOT_AN_EVENT_STREAM =
+  /^(text\/html|application\/xhtml\+xml|application\/json|[a-z]+\/[-.\w]+\+json)$/;
+
+/** The media type of a response, lowercase without parameters ('' when absent). */
+function mediaType(response: Response): string {
+  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** `what ("first characters…")` for a message, or `what` when there is no text. */
+function withExcerpt(what: string, body: string): string {
+  const text = body.trim().replace(/\s+/g, ' ');
+  if (text === '') return what;
+  return `${what} ("${text.length > 80 ? `${text.slice(0, 80)}…` : text}")`;
+}
+
+/**
+ * Passes an event stream's bytes through unchanged while noting its first characters (for an
+ * error message) and whether it held the `data: [DONE]` line (the SDK hides it).
+ */
+function watchEventStream(body: ReadableStream<Uint8Array> | null): {
+  body: ReadableStream<Uint8Array> | null;
+  sawDone(): boolean;
+  start(): string;
+} {
+  const decoder = new TextDecoder();
+  let start = '';
+  let sawDone = false;
+  // The current line while it is short enough to be the [DONE] line.
+  let line: string | undefined = '';
+  const endLine = () => {
+    if (line !== undefined && /^data: ?\[DONE\]$/.test(line)) sawDone = true;
+    line = '';
+  };
+  const read = (text: string) => {
+    if (start.length < 200) start += text.slice(0, 200 - start.length);
+    const parts = text.split(/\r\n|\r|\n/);
+    parts.forEach((part, index) => {
+      if (index > 0) endLine();
+      if (line !== undefined) line = line.length + part.length > 16 ? undefined : line + part;
+    });
+  };
+  const watcher = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, output) {
+      output.enqueue(chunk);
+      read(decoder.decode(chunk, { stream: true }));
+    },
+    flush() {
+      read(decoder.decode());
+      endLine();
+    },
+  });
+  return {
+    body: body ? body.pipeThrough(watcher) : null,
+    sawDone: () => sawDone,
+    start: () => start,
   };
 }
 

@@ -214,6 +214,49 @@ describe('saveFields (the form)', () => {
     },
   );
 
+  it('on Windows restricts each rewrite to the current user before the keys go in', async () => {
+    const calls: Array<{ args: readonly string[]; tempThen: string; fileThen: string }> = [];
+    const notices: string[] = [];
+    const store = await createSettingsStore({
+      path,
+      logger: { warn: (_details, message) => notices.push(message ?? '') },
+      privacy: {
+        platform: 'win32',
+        environment: { USERDOMAIN: 'LAB-PC-07', USERNAME: 'student' },
+        runCommand: async (command, args) => {
+          expect(command).toBe('icacls');
+          calls.push({
+            args,
+            tempThen: await readFile(args[0]!, 'utf8'),
+            fileThen: await readFile(path, 'utf8'),
+          });
+          return '';
+        },
+      },
+    });
+    await store.saveFields({ LLM_API_KEY: 'sk-new-key-for-windows-0000' });
+    await store.saveFields({ LLM_MODEL: 'qwen-plus' });
+    expect(calls).toHaveLength(2);
+    for (const call of calls) {
+      expect(call.args).toEqual([
+        expect.stringMatching(/[/\\]\.\.env\.tmp-\d+-[0-9a-f]{8}$/),
+        '/inheritance:r',
+        '/grant:r',
+        'LAB-PC-07\\student:F',
+      ]);
+      expect(call.tempThen).toBe('');
+    }
+    expect(calls[0]!.fileThen).toBe(FILE);
+    expect(await readFile(path, 'utf8')).toBe(
+      FILE.replace('sk-abcdefghijklmnop1234', 'sk-new-key-for-windows-0000').replace(
+        'LLM_MODEL=deepseek-chat',
+        'LLM_MODEL=qwen-plus',
+      ),
+    );
+    expect(await readdir(folder)).toEqual(['.env']);
+    expect(notices).toEqual([]);
+  });
+
   it('keeps concurrent saves in order, losing none', async () => {
     const store = await createSettingsStore({ path });
     await Promise.all([
@@ -227,6 +270,84 @@ describe('saveFields (the form)', () => {
       audioChannels: 2,
       mockIntervalMs: 50,
     });
+  });
+});
+
+describe('secret keys inside comments and invalid lines', () => {
+  const COMMENTED = [
+    '# LLM_API_KEY=sk-old-abcdef123456',
+    '#export CLOUD_ASR_API_KEY = "sk-cloud-old-7890wxyz"  # last term',
+    "# STREAM_ASR_APP_KEY='short'",
+    'set STREAM_ASR_ACCESS_KEY=tok-0123456789zz',
+    'LLM_API_KEY=sk-abcdefghijklmnop1234',
+    'LLM_MODEL=deepseek-chat   # before: LLM_API_KEY=sk-older-key-aaaa1111',
+    '# LLM_MODEL=gpt-4o  MY_LLM_API_KEY=not-a-secret-of-ours  LLM_API_KEY=',
+    '',
+  ].join('\n');
+  const MASKED = [
+    '# LLM_API_KEY=••••••••3456',
+    '#export CLOUD_ASR_API_KEY = "••••••••wxyz"  # last term',
+    "# STREAM_ASR_APP_KEY='••••••••'",
+    'set STREAM_ASR_ACCESS_KEY=••••••••89zz',
+    'LLM_API_KEY=••••••••1234',
+    'LLM_MODEL=deepseek-chat   # before: LLM_API_KEY=••••••••1111',
+    '# LLM_MODEL=gpt-4o  MY_LLM_API_KEY=not-a-secret-of-ours  LLM_API_KEY=',
+    '',
+  ].join('\n');
+  const SECRETS = [
+    'sk-old-abcdef',
+    'sk-cloud-old',
+    'short',
+    'tok-0123456789',
+    'sk-abcdefghijklmnop',
+    'sk-older-key',
+  ];
+
+  beforeEach(() => writeFile(path, COMMENTED));
+
+  it('masks a commented-out key like a real one, in content and in the extra lines', async () => {
+    const store = await createSettingsStore({ path });
+    const view = store.view();
+    expect(view.content).toBe(MASKED);
+    expect(view.extraLines).toBe(
+      MASKED.split('\n')
+        .filter((line) => !line.startsWith('LLM_'))
+        .join('\n'),
+    );
+    const shown = JSON.stringify(view);
+    for (const secret of SECRETS) expect(shown).not.toContain(secret);
+    // Comments are not settings: the key in use is still the real assignment.
+    expect(store.current().llmApiKey).toBe('sk-abcdefghijklmnop1234');
+    expect(view.invalidLines).toEqual([4]);
+  });
+
+  it('keeps every commented secret byte for byte when the masked content or extra lines come back', async () => {
+    const store = await createSettingsStore({ path });
+    expect(await store.saveContent(store.view().content)).toMatchObject({ changed: [] });
+    expect(await readFile(path, 'utf8')).toBe(COMMENTED);
+    expect(
+      await store.saveFields({ LLM_MODEL: 'qwen-plus' }, store.view().extraLines),
+    ).toMatchObject({ changed: ['LLM_MODEL'] });
+    expect(await readFile(path, 'utf8')).toBe(
+      COMMENTED.replace('LLM_MODEL=deepseek-chat ', 'LLM_MODEL=qwen-plus '),
+    );
+  });
+
+  it('takes a changed commented value as typed, and an uncommented old key gets its value back', async () => {
+    const store = await createSettingsStore({ path });
+    const edited = store
+      .view()
+      .content.replace('# LLM_API_KEY=••••••••3456', 'LLM_API_KEY=••••••••3456')
+      .replace('LLM_API_KEY=••••••••1234', '# LLM_API_KEY=••••••••1234')
+      .replace('"••••••••wxyz"', '"sk-typed-in-a-comment"');
+    await store.saveContent(edited);
+    expect(await readFile(path, 'utf8')).toBe(
+      COMMENTED.replace('# LLM_API_KEY=sk-old', 'LLM_API_KEY=sk-old')
+        .replace('LLM_API_KEY=sk-abcdefghijklmnop1234', '# LLM_API_KEY=sk-abcdefghijklmnop1234')
+        .replace('"sk-cloud-old-7890wxyz"', '"sk-typed-in-a-comment"'),
+    );
+    expect(store.current().llmApiKey).toBe('sk-old-abcdef123456');
+    expect(store.view().content).not.toContain('sk-');
   });
 });
 

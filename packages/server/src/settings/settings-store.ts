@@ -1,15 +1,15 @@
 import { chmod, stat } from 'node:fs/promises';
-import { writeFileAtomic } from '@class-assistant/transcript-core';
 import { ServerError } from '../errors.ts';
 import { createSerialQueue, readTextIfExists } from '../files.ts';
+import { type FilePrivacyOptions, writePrivateFileAtomic } from '../security/private-file.ts';
 import {
   detectNewline,
   type EnvDocument,
   type EnvLine,
+  encodeEnvValue,
   getEnvValue,
   parseEnv,
   serializeEnv,
-  setEnvLineValue,
   setEnvValue,
 } from './env-file.ts';
 import {
@@ -106,6 +106,8 @@ export interface SettingsStoreOptions {
   environment?: Readonly<Record<string, string | undefined>>;
   /** Where the store says what it did on its own (tightening the file's permissions). */
   logger?: { warn(details: object, message?: string): void };
+  /** How the file is kept private on Windows (the platform and the command runner, for tests). */
+  privacy?: FilePrivacyOptions;
 }
 
 /** Reads, validates, masks and atomically writes the settings file. */
@@ -168,8 +170,8 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     if (text !== serializeEnv(document) || !exists) {
       try {
         // The atomic write keeps the mode of the file it replaces: tighten it first.
-        await restrictToOwner(options.path, options.logger);
-        await writeFileAtomic(options.path, text, { mode: 0o600 });
+        await restrictToOwner(options.path, options.logger, options.privacy);
+        await writePrivateFileAtomic(options.path, text, options.privacy, options.logger);
       } catch (error) {
         throw new ServerError(
           'SETTINGS_WRITE_FAILED',
@@ -225,12 +227,13 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
         const value = resolved.settings.values[definition.key] ?? '';
         effective[definition.key] = definition.secret ? maskSecret(value) : value;
       }
+      const masked = maskDocument(document);
       return {
-        content: serializeEnv(maskDocument(document)),
+        content: serializeEnv(masked),
         path: options.path,
         exists,
         fields,
-        extraLines: serializeLines(extraLinesOf(document)),
+        extraLines: serializeLines(extraLinesOf(masked)),
         effective,
         environmentOverrides: SETTING_DEFINITIONS.filter(
           (definition) => environment[definition.key] !== undefined,
@@ -278,8 +281,10 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
           updates.push([definition, value]);
         }
         let next = document;
-        if (extraLines !== undefined && extraLines !== serializeLines(extraLinesOf(document))) {
-          const parsed = parseEnv(extraLines);
+        // Masked secrets in comments come back as they are stored.
+        const parsed =
+          extraLines === undefined ? undefined : unmaskDocument(parseEnv(extraLines), document);
+        if (parsed && serializeEnv(parsed) !== serializeLines(extraLinesOf(document))) {
           for (const line of parsed.lines) {
             if (line.kind === 'entry' && settingDefinition(line.key!)) {
               failures.push({
@@ -308,13 +313,15 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
 /**
  * The settings file holds API keys: a file that other users may read (created by hand, copied,
  * or from an older version) is made owner-only (0600) before it is rewritten, with a log line.
- * Windows has no such mode bits (the user's profile folder is private there).
+ * Windows has no such mode bits: there each rewrite is a new file restricted to the current
+ * user before the keys go in (`writePrivateFileAtomic`).
  */
 async function restrictToOwner(
   path: string,
   logger: SettingsStoreOptions['logger'],
+  privacy: FilePrivacyOptions | undefined,
 ): Promise<void> {
-  if (process.platform === 'win32') return;
+  if ((privacy?.platform ?? process.platform) === 'win32') return;
   let mode: number;
   try {
     mode = (await stat(path)).mode & 0o777;
@@ -430,69 +437,161 @@ function invalidLineNumbers(document: EnvDocument): number[] {
   return numbers;
 }
 
-/** Indexes (in `document.lines`) of every assignment of a secret key that has a value. */
-function secretEntries(document: EnvDocument): number[] {
-  const indexes: number[] = [];
-  document.lines.forEach((line, index) => {
-    if (line.kind === 'entry' && line.value && settingDefinition(line.key!)?.secret) {
-      indexes.push(index);
+/**
+ * One secret value written in a line: the value of an assignment of a secret key, or `KEY=value`
+ * text of a secret key inside a comment (a key commented out, a note after an entry) or an
+ * otherwise invalid line. `start`/`end` delimit the value token (quotes included) in the raw line.
+ */
+interface SecretToken {
+  key: string;
+  value: string;
+  start: number;
+  end: number;
+  quote: '"' | "'" | '`' | '';
+  /** True for the value of a real assignment (the line's own entry). */
+  assignment: boolean;
+}
+
+const SECRET_KEYS = SETTING_DEFINITIONS.filter((definition) => definition.secret).map(
+  (definition) => definition.key,
+);
+
+/** `KEY =` of a secret key not preceded by a key character (so `MY_LLM_API_KEY=` is not one). */
+const SECRET_IN_TEXT = `(?<![A-Za-z0-9_.-])(?:${SECRET_KEYS.join('|')})\\s*=`;
+
+/**
+ * Every secret value of a line, left to right: the entry's own value when its key is a secret,
+ * then each `KEY=value` of a secret key in its comment part (the whole line for comments and
+ * invalid lines, the text after the value for entries). A commented value is read with the rules
+ * of a real assignment (quotes, `export`, a value ending at ` #`), so it is exactly the value the
+ * line would set if it were uncommented.
+ */
+function secretTokens(line: EnvLine): SecretToken[] {
+  const tokens: SecretToken[] = [];
+  let from = 0;
+  if (line.kind === 'entry') {
+    if (line.value && settingDefinition(line.key!)?.secret) {
+      tokens.push({
+        key: line.key!,
+        value: line.value,
+        start: line.valueStart!,
+        end: line.valueEnd!,
+        quote: line.quote ?? '',
+        assignment: true,
+      });
     }
-  });
-  return indexes;
+    from = line.valueEnd!;
+  } else if (line.kind === 'blank') {
+    return tokens;
+  }
+  const pattern = new RegExp(SECRET_IN_TEXT, 'g');
+  pattern.lastIndex = from;
+  for (let match = pattern.exec(line.raw); match; match = pattern.exec(line.raw)) {
+    const entry = parseEnv(line.raw.slice(match.index)).lines[0];
+    if (entry?.kind !== 'entry') continue;
+    const start = match.index + entry.valueStart!;
+    const end = match.index + entry.valueEnd!;
+    if (entry.value) {
+      tokens.push({
+        key: entry.key!,
+        value: entry.value,
+        start,
+        end,
+        quote: entry.quote ?? '',
+        assignment: false,
+      });
+    }
+    pattern.lastIndex = Math.max(end, match.index + match[0].length);
+  }
+  return tokens;
+}
+
+/** A copy of `line` whose value tokens are replaced (`replacements` left to right, not overlapping). */
+function replaceTokens(
+  line: EnvLine,
+  replacements: Array<{
+    token: SecretToken;
+    text: string;
+    value: string;
+    quote: SecretToken['quote'];
+  }>,
+): EnvLine {
+  let next = line;
+  for (const { token, text, value, quote } of [...replacements].reverse()) {
+    const raw = next.raw.slice(0, token.start) + text + next.raw.slice(token.end);
+    next = token.assignment
+      ? { ...next, raw, value, valueEnd: token.start + text.length, quote }
+      : { ...next, raw };
+  }
+  return next;
 }
 
 /**
- * Masks the value of every assignment of a secret key: a key set twice (an old key left above
- * the new one) is masked on both lines, not only on the one that wins.
+ * Masks every secret value of the document: each assignment of a secret key (a key set twice is
+ * masked on both lines, not only on the one that wins) and each `KEY=value` of a secret key in a
+ * comment or an invalid line (an old key commented out is still a key).
  */
 function maskDocument(document: EnvDocument): EnvDocument {
-  let masked = document;
-  for (const index of secretEntries(document)) {
-    masked = setEnvLineValue(masked, index, maskSecret(document.lines[index]!.value!));
-  }
-  return masked;
+  return {
+    lines: document.lines.map((line) => {
+      const tokens = secretTokens(line);
+      if (tokens.length === 0) return line;
+      return replaceTokens(
+        line,
+        tokens.map((token) => {
+          const masked = encodeEnvValue(maskSecret(token.value), token.quote);
+          return { token, text: masked.text, value: maskSecret(token.value), quote: masked.quote };
+        }),
+      );
+    }),
+  };
 }
 
 /**
- * A posted secret equal to the mask of a stored one means "keep the stored secret", line by line:
- * the n-th assignment of a key takes the n-th stored one back when its mask matches (so a key set
- * twice keeps both values), else the first stored assignment with that mask (lines moved around).
- * The stored token comes back byte for byte when the quoting is the same.
+ * A posted secret equal to the mask of a stored one means "keep the stored secret", token by
+ * token (assignments and commented values alike): the n-th secret of a key takes the n-th stored
+ * one back when its mask matches (so a key set twice keeps both values), else the first stored
+ * secret of that key with that mask (lines moved around, a key commented out or uncommented).
+ * The stored token comes back byte for byte when the quoting is the same; any other value is
+ * taken as typed.
  */
 function unmaskDocument(posted: EnvDocument, stored: EnvDocument): EnvDocument {
-  const storedByKey = new Map<string, EnvLine[]>();
-  for (const index of secretEntries(stored)) {
-    const line = stored.lines[index]!;
-    storedByKey.set(line.key!, [...(storedByKey.get(line.key!) ?? []), line]);
+  const storedByKey = new Map<string, Array<{ token: SecretToken; text: string }>>();
+  for (const line of stored.lines) {
+    for (const token of secretTokens(line)) {
+      const text = line.raw.slice(token.start, token.end);
+      storedByKey.set(token.key, [...(storedByKey.get(token.key) ?? []), { token, text }]);
+    }
   }
   const seen = new Map<string, number>();
-  let next = posted;
-  posted.lines.forEach((line, index) => {
-    if (line.kind !== 'entry' || !settingDefinition(line.key!)?.secret) return;
-    const occurrence = seen.get(line.key!) ?? 0;
-    seen.set(line.key!, occurrence + 1);
-    const candidates = storedByKey.get(line.key!) ?? [];
-    const masks = (candidate: EnvLine) => maskSecret(candidate.value!) === line.value;
-    const original =
-      candidates[occurrence] && masks(candidates[occurrence])
-        ? candidates[occurrence]
-        : candidates.find(masks);
-    if (!original) return;
-    next = setEnvLineValue(next, index, original.value!);
-    if (line.quote === original.quote) {
-      const restored = next.lines[index]!;
-      const token = original.raw.slice(original.valueStart, original.valueEnd);
-      next.lines[index] = {
-        ...restored,
-        raw:
-          restored.raw.slice(0, restored.valueStart) +
-          token +
-          restored.raw.slice(restored.valueEnd),
-        valueEnd: restored.valueStart! + token.length,
-      };
-    }
-  });
-  return next;
+  return {
+    lines: posted.lines.map((line) => {
+      const replacements: Parameters<typeof replaceTokens>[1] = [];
+      for (const token of secretTokens(line)) {
+        const occurrence = seen.get(token.key) ?? 0;
+        seen.set(token.key, occurrence + 1);
+        const candidates = storedByKey.get(token.key) ?? [];
+        const masks = (candidate: { token: SecretToken }) =>
+          maskSecret(candidate.token.value) === token.value;
+        const original =
+          candidates[occurrence] && masks(candidates[occurrence])
+            ? candidates[occurrence]
+            : candidates.find(masks);
+        if (!original) continue;
+        const restored =
+          original.token.quote === token.quote
+            ? { text: original.text, quote: token.quote }
+            : encodeEnvValue(original.token.value, token.quote);
+        replacements.push({
+          token,
+          text: restored.text,
+          value: original.token.value,
+          quote: restored.quote,
+        });
+      }
+      return replacements.length === 0 ? line : replaceTokens(line, replacements);
+    }),
+  };
 }
 
 /**
