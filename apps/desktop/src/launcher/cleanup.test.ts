@@ -129,6 +129,37 @@ function tasklistUser(pid: number, user: string): RunResult {
   };
 }
 
+/**
+ * Our backend (process 4312, data folder C:/CA/data) on port 8765 under Windows, its launcher
+ * 900 gone; PowerShell's GetOwner answers `owner`, anything else `other` (or nothing).
+ */
+function windowsBackendOnPort(options: {
+  owner: RunResult;
+  launcherPid?: number | null;
+  monitor?: FakeBackend['monitor'];
+  other?(command: string): RunResult | undefined;
+}): Fake {
+  return fakeSystem({
+    platform: 'win32',
+    listeners: new Map([[8765, 4312]]),
+    alive: new Set([4312]),
+    backends: [
+      {
+        pid: 4312,
+        port: 8765,
+        launcherPid: options.launcherPid === undefined ? 900 : options.launcherPid,
+        dataDir: 'C:/CA/data',
+        ...(options.monitor ? { monitor: options.monitor } : {}),
+      },
+    ],
+    answer(command) {
+      if (command.includes('"ProcessId=4312"')) return options.owner;
+      if (command.includes('-LocalPort 8765')) return { code: 0, stdout: '4312\r\n', stderr: '' };
+      return options.other?.(command) ?? NONE;
+    },
+  });
+}
+
 describe('cleanupStaleBackends on Windows', () => {
   it('asks our stale backend to stop with its token, stops orphans of this installation, leaves other installations alone', async () => {
     const fake = fakeSystem({
@@ -214,19 +245,12 @@ describe('cleanupStaleBackends on Windows', () => {
   });
 
   it("never sends the token to another user's backend (tasklist without PowerShell): stops it as any other process", async () => {
-    const fake = fakeSystem({
-      platform: 'win32',
-      listeners: new Map([[8765, 4312]]),
-      alive: new Set([4312]),
-      backends: [{ pid: 4312, port: 8765, launcherPid: 900, dataDir: 'C:/CA/data' }],
-      answer(command) {
-        if (command.includes('"ProcessId=4312"'))
-          return { code: null, stdout: '', stderr: '', error: 'ENOENT' };
-        if (command.includes('-LocalPort 8765')) return { code: 0, stdout: '4312\r\n', stderr: '' };
-        if (command.startsWith('tasklist.exe /FI PID eq 4312'))
-          return tasklistUser(4312, 'SCHOOL\\teacher');
-        return NONE;
-      },
+    const fake = windowsBackendOnPort({
+      owner: { code: null, stdout: '', stderr: '', error: 'ENOENT' },
+      other: (command) =>
+        command.startsWith('tasklist.exe /FI PID eq 4312')
+          ? tasklistUser(4312, 'SCHOOL\\teacher')
+          : undefined,
     });
     const report = await cleanupStaleBackends({ system: fake.system, port: 8765, byName: false });
     expect(fake.requests).toEqual(['GET http://127.0.0.1:8765/api/health']);
@@ -237,17 +261,8 @@ describe('cleanupStaleBackends on Windows', () => {
   });
 
   it('knows a user named in Chinese as this user (PowerShell answers in UTF-8)', async () => {
-    const fake = fakeSystem({
-      platform: 'win32',
-      listeners: new Map([[8765, 4312]]),
-      alive: new Set([4312]),
-      backends: [{ pid: 4312, port: 8765, launcherPid: 900, dataDir: 'C:/CA/data' }],
-      answer(command) {
-        if (command.includes('"ProcessId=4312"'))
-          return { code: 0, stdout: 'LAB-PC\\张三\r\n', stderr: '' };
-        if (command.includes('-LocalPort 8765')) return { code: 0, stdout: '4312\r\n', stderr: '' };
-        return NONE;
-      },
+    const fake = windowsBackendOnPort({
+      owner: { code: 0, stdout: 'LAB-PC\\张三\r\n', stderr: '' },
     });
     fake.system.userName = 'LAB-PC\\张三';
     const report = await cleanupStaleBackends({ system: fake.system, port: 8765, byName: false });
@@ -257,20 +272,10 @@ describe('cleanupStaleBackends on Windows', () => {
 
   it('leaves a backend started without the launcher alone while it runs a class, and stops it when idle', async () => {
     for (const state of ['running', 'idle'] as const) {
-      const fake = fakeSystem({
-        platform: 'win32',
-        listeners: new Map([[8765, 4312]]),
-        alive: new Set([4312]),
-        backends: [
-          { pid: 4312, port: 8765, launcherPid: null, dataDir: 'C:/CA/data', monitor: state },
-        ],
-        answer(command) {
-          if (command.includes('"ProcessId=4312"'))
-            return { code: 0, stdout: 'SCHOOL\\student\r\n', stderr: '' };
-          if (command.includes('-LocalPort 8765'))
-            return { code: 0, stdout: '4312\r\n', stderr: '' };
-          return NONE;
-        },
+      const fake = windowsBackendOnPort({
+        owner: { code: 0, stdout: 'SCHOOL\\student\r\n', stderr: '' },
+        launcherPid: null,
+        monitor: state,
       });
       const report = await cleanupStaleBackends({ system: fake.system, port: 8765, byName: false });
       if (state === 'running') {

@@ -17,6 +17,17 @@ async function dataDir(): Promise<string> {
   return folder;
 }
 
+/** Leaves the lock of launcher 10 on port 8765 in `dir`, as a launcher that took it at `startedAt`. */
+async function writeLock(
+  dir: string,
+  startedAt: string | number,
+  extra: { backend_pid?: number } = {},
+): Promise<void> {
+  const started_at = typeof startedAt === 'number' ? new Date(startedAt).toISOString() : startedAt;
+  const record = { pid: 10, port: 8765, url: 'http://127.0.0.1:8765', started_at, ...extra };
+  await writeFile(join(dir, LOCK_FILE), JSON.stringify(record));
+}
+
 /** A system where `alive` processes run and this one is `selfPid`. */
 function system(selfPid: number, alive: number[]) {
   return { selfPid, isAlive: (pid: number) => alive.includes(pid), sleep: async () => {} };
@@ -61,15 +72,7 @@ describe('acquireInstanceLock', () => {
 
   it('treats a lock from before this computer started as stale, even when its pid is in use again', async () => {
     const dir = await dataDir();
-    await writeFile(
-      join(dir, LOCK_FILE),
-      JSON.stringify({
-        pid: 10,
-        port: 8765,
-        url: 'http://127.0.0.1:8765',
-        started_at: '2026-01-05T08:00:00.000Z',
-      }),
-    );
+    await writeLock(dir, '2026-01-05T08:00:00.000Z');
     const outcome = await acquireInstanceLock({
       dataDir: dir,
       port: 8765,
@@ -115,16 +118,7 @@ describe('acquireInstanceLock', () => {
 
   it('a lock whose launcher lives but whose backend is gone names a reused process number: stale', async () => {
     const dir = await dataDir();
-    await writeFile(
-      join(dir, LOCK_FILE),
-      JSON.stringify({
-        pid: 10,
-        port: 8765,
-        url: 'http://127.0.0.1:8765',
-        started_at: new Date(Date.now() - 3_600_000).toISOString(),
-        backend_pid: 11,
-      }),
-    );
+    await writeLock(dir, Date.now() - 3_600_000, { backend_pid: 11 });
     // Process 10 is some other program now (Windows' fast startup kept the uptime running).
     const outcome = await acquireInstanceLock({
       dataDir: dir,
@@ -135,16 +129,7 @@ describe('acquireInstanceLock', () => {
 
     // Without a backend yet, a launcher is starting for a while — then it is not one.
     const starting = await dataDir();
-    const write = (startedAt: number) =>
-      writeFile(
-        join(starting, LOCK_FILE),
-        JSON.stringify({
-          pid: 10,
-          port: 8765,
-          url: 'http://127.0.0.1:8765',
-          started_at: new Date(startedAt).toISOString(),
-        }),
-      );
+    const write = (startedAt: number) => writeLock(starting, startedAt);
     await write(Date.now() - 5000);
     expect(
       (await acquireInstanceLock({ dataDir: starting, port: 8765, system: system(20, [10, 20]) }))
@@ -188,15 +173,7 @@ describe('acquireInstanceLock', () => {
   it('lets exactly one of two launches started together after a crash take the lock over', async () => {
     for (let round = 0; round < 100; round++) {
       const dir = await dataDir();
-      await writeFile(
-        join(dir, LOCK_FILE),
-        JSON.stringify({
-          pid: 10,
-          port: 8765,
-          url: 'http://127.0.0.1:8765',
-          started_at: new Date().toISOString(),
-        }),
-      );
+      await writeLock(dir, Date.now());
       const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
       const launch = (pid: number) =>
         acquireInstanceLock({
