@@ -72,10 +72,7 @@ export {
   createCloudRecognizerDefinition,
   transcriptionPrompt,
 } from './recognizers/cloud-recognizer.ts';
-export {
-  defaultRecognizerDefinitions,
-  unimplementedRecognizer,
-} from './recognizers/default-recognizers.ts';
+export { defaultRecognizerDefinitions } from './recognizers/default-recognizers.ts';
 export type {
   OfflineEngine,
   OfflineEngineDefinition,

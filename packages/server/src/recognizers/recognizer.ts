@@ -94,8 +94,6 @@ export type RecognizerAvailability =
       message: string;
       /** Settings keys that would fix it. */
       settings: string[];
-      /** True when the mode exists in the product but not in this build yet. */
-      notImplemented?: boolean;
     };
 
 /** One ASR_MODE. */
