@@ -7,7 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findPortOwners } from '../src/launcher/cleanup.ts';
 import { nodeSystem } from '../src/launcher/system.ts';
-import { freePort, killAll, listening, start, stranger, waitFor } from './support/processes.ts';
+import {
+  freePort,
+  killAll,
+  listening,
+  type Running,
+  start,
+  stranger,
+  waitFor,
+} from './support/processes.ts';
 
 const BIN = fileURLToPath(new URL('../bin/class-assistant.js', import.meta.url));
 const folders: string[] = [];
@@ -54,6 +62,17 @@ function launch(
     ],
     { env },
   );
+}
+
+/** Waits until `launcher` runs the app (it printed its address). */
+async function running(launcher: Running): Promise<void> {
+  await waitFor(() => launcher.output().includes('Press Ctrl-C'), 'the launcher', 60_000);
+}
+
+/** Stops `launcher` as Ctrl-C does and expects a clean exit. */
+async function stopWithCtrlC(launcher: Running): Promise<void> {
+  launcher.child.kill('SIGINT');
+  expect((await launcher.exited).code).toBe(0);
 }
 
 interface Health {
@@ -113,7 +132,7 @@ describe('class-assistant (pnpm start)', () => {
     const stale = stranger(port);
     await waitFor(() => stale.output().includes('listening'), 'the stale process');
     const launcher = launch(root, port);
-    await waitFor(() => launcher.output().includes('Press Ctrl-C'), 'the launcher', 60_000);
+    await running(launcher);
     expect(launcher.output()).toContain(
       `cleanup: stopped process ${stale.child.pid}, which held port ${port}`,
     );
@@ -156,7 +175,7 @@ describe('class-assistant (pnpm start)', () => {
     const root = await folder();
     const port = await freePort();
     const launcher = launch(root, port);
-    await waitFor(() => launcher.output().includes('Press Ctrl-C'), 'the launcher', 60_000);
+    await running(launcher);
     const [backendPid] = await findPortOwners(nodeSystem(), port);
     expect(backendPid).toBeGreaterThan(0);
     process.kill(backendPid!, 'SIGKILL');
@@ -167,15 +186,14 @@ describe('class-assistant (pnpm start)', () => {
     expect(await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()).toMatchObject({
       status: 'healthy',
     });
-    launcher.child.kill('SIGINT');
-    expect((await launcher.exited).code).toBe(0);
+    await stopWithCtrlC(launcher);
   });
 
   it('a second launch with the same data folder points to the running app and leaves its class running', async () => {
     const root = await folder();
     const port = await freePort();
     const first = launch(root, port);
-    await waitFor(() => first.output().includes('Press Ctrl-C'), 'the first launcher', 60_000);
+    await running(first);
     await startClass(port);
     const before = await health(port);
     expect(before).toMatchObject({ launcher_pid: first.child.pid, monitor: { state: 'running' } });
@@ -197,8 +215,7 @@ describe('class-assistant (pnpm start)', () => {
       'backend ready at',
     );
 
-    first.child.kill('SIGINT');
-    expect((await first.exited).code).toBe(0);
+    await stopWithCtrlC(first);
     // Its lock goes with it: the next launch starts normally.
     await expect(readFile(join(root, 'data', '_launcher.lock'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
@@ -207,7 +224,7 @@ describe('class-assistant (pnpm start)', () => {
     const root = await folder();
     const port = await freePort();
     const first = launch(root, port);
-    await waitFor(() => first.output().includes('Press Ctrl-C'), 'the first launcher', 60_000);
+    await running(first);
     await startClass(port);
     first.child.kill('SIGINT');
     await waitFor(
@@ -215,22 +232,21 @@ describe('class-assistant (pnpm start)', () => {
       'the first launcher stopping',
     );
     const second = launch(root, port, environment(), ['--no-window']);
-    await waitFor(() => second.output().includes('Press Ctrl-C'), 'the second launcher', 60_000);
+    await running(second);
     expect((await first.exited).code).toBe(0);
     expect(second.output()).not.toContain('already running');
     expect(await health(port)).toMatchObject({ launcher_pid: second.child.pid });
     // The first one stopped its backend gracefully (its class saved), not cut off.
     expect(first.output()).toMatch(/stopped\n$/);
     expect(first.output()).not.toContain('was killed');
-    second.child.kill('SIGINT');
-    expect((await second.exited).code).toBe(0);
+    await stopWithCtrlC(second);
   });
 
   it('another data folder on the same port: says the port belongs to a running Class Assistant and exits', async () => {
     const port = await freePort();
     const firstRoot = await folder();
     const first = launch(firstRoot, port);
-    await waitFor(() => first.output().includes('Press Ctrl-C'), 'the first launcher', 60_000);
+    await running(first);
     const before = await health(port);
 
     const second = launch(await folder(), port, environment(), ['--no-window']);
@@ -239,15 +255,14 @@ describe('class-assistant (pnpm start)', () => {
       `Port ${port} is used by another running Class Assistant (launcher process ${first.child.pid}, data folder ${join(firstRoot, 'data')}), which was left running.`,
     );
     expect((await health(port)).pid).toBe(before.pid);
-    first.child.kill('SIGINT');
-    expect((await first.exited).code).toBe(0);
+    await stopWithCtrlC(first);
   });
 
   it('after a launcher was killed, the next one takes its lock over and stops its orphaned backend', async () => {
     const root = await folder();
     const port = await freePort();
     const first = launch(root, port);
-    await waitFor(() => first.output().includes('Press Ctrl-C'), 'the first launcher', 60_000);
+    await running(first);
     const orphan = (await health(port)).pid;
     first.child.kill('SIGKILL');
     await first.exited;
@@ -255,7 +270,7 @@ describe('class-assistant (pnpm start)', () => {
     expect((await health(port)).pid).toBe(orphan);
 
     const second = launch(root, port, environment(), ['--no-window']);
-    await waitFor(() => second.output().includes('Press Ctrl-C'), 'the second launcher', 60_000);
+    await running(second);
     expect(second.output()).toContain(
       `the previous launcher (process ${first.child.pid}) is gone; its backend (process ${orphan}) is stale`,
     );
@@ -264,8 +279,7 @@ describe('class-assistant (pnpm start)', () => {
     );
     expect(nodeSystem().isAlive(orphan)).toBe(false);
     expect(await health(port)).toMatchObject({ launcher_pid: second.child.pid });
-    second.child.kill('SIGINT');
-    expect((await second.exited).code).toBe(0);
+    await stopWithCtrlC(second);
   });
 
   it('says why when the backend cannot start', async () => {

@@ -264,19 +264,54 @@ export async function stopProcess(
   return { stopped: await waitUntil(system, exited, 5000), forced: true };
 }
 
+/** GET `url`/api/health: whatever JSON answers within `timeoutMs`, undefined when nothing does. */
+export async function readHealth(
+  system: LauncherSystem,
+  url: string,
+  timeoutMs = 2000,
+): Promise<BackendHealth | undefined> {
+  try {
+    const response = await system.fetch(`${url}/api/health`, {
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return (await response.json()) as BackendHealth;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Asks 127.0.0.1:`port` for /api/health; the answer when a Class Assistant backend gives it. */
 export async function backendHealth(
   system: LauncherSystem,
   port: number,
 ): Promise<BackendHealth | undefined> {
+  const body = await readHealth(system, `http://127.0.0.1:${port}`);
+  return body?.status === 'healthy' && body.compatible_client !== undefined ? body : undefined;
+}
+
+/** The run's shutdown token a backend keeps in its data folder, when it is there. */
+export async function readShutdownToken(
+  system: LauncherSystem,
+  dataDir: string,
+): Promise<string | undefined> {
+  return (await system.readText(join(dataDir, SHUTDOWN_TOKEN_FILE)))?.trim() || undefined;
+}
+
+/** POST `url`/api/shutdown with the run's token; true when the backend said it would stop. */
+export async function postShutdown(
+  system: LauncherSystem,
+  url: string,
+  token: string,
+): Promise<boolean> {
   try {
-    const response = await system.fetch(`http://127.0.0.1:${port}/api/health`, {
+    const answer = await system.fetch(`${url}/api/shutdown`, {
+      method: 'POST',
+      headers: { 'x-shutdown-token': token },
       signal: AbortSignal.timeout(2000),
     });
-    const body = (await response.json()) as BackendHealth;
-    return body.status === 'healthy' && body.compatible_client !== undefined ? body : undefined;
+    return answer.status === 202;
   } catch {
-    return undefined;
+    return false;
   }
 }
 
@@ -310,18 +345,8 @@ export async function requestShutdown(
   health: BackendHealth,
 ): Promise<boolean> {
   if (typeof health.pid !== 'number' || !health.data_dir) return false;
-  const token = (await system.readText(join(health.data_dir, SHUTDOWN_TOKEN_FILE)))?.trim();
-  if (!token) return false;
-  try {
-    const answer = await system.fetch(`http://127.0.0.1:${port}/api/shutdown`, {
-      method: 'POST',
-      headers: { 'x-shutdown-token': token },
-      signal: AbortSignal.timeout(2000),
-    });
-    return answer.status === 202;
-  } catch {
-    return false;
-  }
+  const token = await readShutdownToken(system, health.data_dir);
+  return token !== undefined && postShutdown(system, `http://127.0.0.1:${port}`, token);
 }
 
 function samePath(platform: NodeJS.Platform, a: string, b: string): boolean {

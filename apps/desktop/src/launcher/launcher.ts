@@ -12,7 +12,7 @@ import {
   hasDisplay,
   profileInUse,
 } from './browser.ts';
-import { type BackendHealth, cleanupStaleBackends, SHUTDOWN_TOKEN_FILE } from './cleanup.ts';
+import { cleanupStaleBackends, postShutdown, readHealth, readShutdownToken } from './cleanup.ts';
 import {
   acquireInstanceLock,
   type InstanceLock,
@@ -65,17 +65,8 @@ export async function waitForHealth(
   const gone = () => child.exitCode !== null || child.signalCode !== null;
   while (Date.now() < deadline) {
     if (gone()) return 'exited';
-    try {
-      const response = await system.fetch(`${url}/api/health`, {
-        signal: AbortSignal.timeout(1000),
-      });
-      const body = (await response.json()) as BackendHealth;
-      if (response.ok && body.status === 'healthy' && body.pid === child.pid && !gone()) {
-        return 'healthy';
-      }
-    } catch {
-      // Not listening yet.
-    }
+    const health = await readHealth(system, url, 1000);
+    if (health?.status === 'healthy' && health.pid === child.pid && !gone()) return 'healthy';
     await system.sleep(50);
   }
   return gone() ? 'exited' : 'timeout';
@@ -98,27 +89,15 @@ export async function stopBackend(
   timeoutMs = 15_000,
 ): Promise<'graceful' | 'killed'> {
   if (child.exitCode !== null || child.signalCode !== null) return 'graceful';
-  let asked = false;
   // The backend writes its token just after it starts listening: a stop right after the
   // health check may have to wait a moment for it.
   let token: string | undefined;
   for (let attempt = 0; attempt < 20 && !token; attempt++) {
     if (attempt > 0) await system.sleep(100);
     if (child.exitCode !== null || child.signalCode !== null) return 'graceful';
-    token = (await system.readText(join(dataDir, SHUTDOWN_TOKEN_FILE)))?.trim();
+    token = await readShutdownToken(system, dataDir);
   }
-  if (token) {
-    try {
-      const answer = await system.fetch(`${url}/api/shutdown`, {
-        method: 'POST',
-        headers: { 'x-shutdown-token': token },
-        signal: AbortSignal.timeout(2000),
-      });
-      asked = answer.status === 202;
-    } catch {
-      asked = false;
-    }
-  }
+  const asked = token !== undefined && (await postShutdown(system, url, token));
   if (!asked && system.platform !== 'win32') child.kill('SIGTERM');
   let timer: ReturnType<typeof setTimeout> | undefined;
   const done = await Promise.race([
@@ -192,15 +171,8 @@ async function openRunningInstance(
   let ready = false;
   while (!ready && Date.now() < deadline) {
     if (!system.isAlive(record.pid)) return 'retry';
-    try {
-      const response = await system.fetch(`${record.url}/api/health`, {
-        signal: AbortSignal.timeout(1000),
-      });
-      const health = (await response.json()) as BackendHealth;
-      ready = health.status === 'healthy' && health.launcher_pid === record.pid;
-    } catch {
-      // Not yet.
-    }
+    const health = await readHealth(system, record.url, 1000);
+    ready = health?.status === 'healthy' && health.launcher_pid === record.pid;
     if (!ready) await system.sleep(200);
   }
   if (!ready) {
