@@ -38,11 +38,13 @@ export type {
   TranscriptDocument,
   TranscriptEntry,
   TranscriptHeader,
+  TranscriptLineContent,
 } from './transcript-format.ts';
 export {
   formatClockTime,
   formatEntries,
   formatEntryLine,
+  formatFoldedLine,
   formatTranscript,
   parseTranscript,
   SUMMARY_END_MARKER,

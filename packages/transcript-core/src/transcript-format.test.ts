@@ -2,6 +2,7 @@ import { fc, test as property } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import {
   formatEntries,
+  formatFoldedLine,
   formatTranscript,
   parseTranscript,
   SUMMARY_END_MARKER,
@@ -26,8 +27,8 @@ describe('parseTranscript', () => {
     );
     expect(document.summary).toBe('前面讲了矩阵的定义。\nCovered the definition of a matrix.');
     expect(document.entries).toEqual([
-      { time: '10:00:01', text: '今天讲矩阵的秩。' },
-      { time: '10:00:05', text: 'Who can tell me the rank?' },
+      { id: 1, time: '10:00:01', text: '今天讲矩阵的秩。' },
+      { id: 2, time: '10:00:05', text: 'Who can tell me the rank?' },
     ]);
   });
 
@@ -40,11 +41,12 @@ describe('parseTranscript', () => {
       startedAt: '2026-09-21 09:58:00',
       courseName: '线性代数',
       materialName: '第三章.txt',
+      foldedCount: 0,
     });
     expect(document.headerLines).toHaveLength(3);
     expect(document.entries).toEqual([
-      { time: '10:00:01', text: '同学们好。' },
-      { time: '11:31:00', text: '下课了' },
+      { id: 1, time: '10:00:01', text: '同学们好。' },
+      { id: 2, time: '11:31:00', text: '下课了' },
     ]);
   });
 
@@ -56,10 +58,10 @@ describe('parseTranscript', () => {
     );
     expect(document.summary).toBe('手写的摘要');
     expect(document.entries).toEqual([
-      { time: null, text: '老师先介绍了课程安排' },
-      { time: '09:05:03', text: '我们开始吧' },
-      { time: null, text: 'Then the exam dates' },
-      { time: null, text: '[25:00:00] not a time' },
+      { id: 1, time: null, text: '老师先介绍了课程安排' },
+      { id: 2, time: '09:05:03', text: '我们开始吧' },
+      { id: 3, time: null, text: 'Then the exam dates' },
+      { id: 4, time: null, text: '[25:00:00] not a time' },
     ]);
   });
 
@@ -71,11 +73,23 @@ describe('parseTranscript', () => {
     expect(document.entries.map((entry) => entry.text)).toEqual(['第一句', '第二句']);
   });
 
+  it('numbers entries after the folded ones: ids survive a fold and a re-read', () => {
+    const document = parseTranscript(
+      `=== 课堂记录 开始于 2026-09-21 09:58:00 ===\n${formatFoldedLine(120)}\n\n` +
+        `${SUMMARY_START_MARKER}\n前 120 句的摘要\n${SUMMARY_END_MARKER}\n[10:20:00] 第121句\n[10:20:05] 第122句\n`,
+    );
+    expect(document.header.foldedCount).toBe(120);
+    expect(document.entries.map((entry) => entry.id)).toEqual([121, 122]);
+    // A `=== 已折叠 … ===` line after the entries is decoration, not a count.
+    const late = parseTranscript(`[10:00:00] 一\n${formatFoldedLine(7)}\n[10:00:01] 二\n`);
+    expect(late.entries.map((entry) => entry.id)).toEqual([1, 2]);
+  });
+
   it('joins several blocks and reads an empty file as empty', () => {
     const two = `${SUMMARY_START_MARKER}\n甲\n${SUMMARY_END_MARKER}\n[10:00:00] x1\n${SUMMARY_START_MARKER}\n乙\n${SUMMARY_END_MARKER}\n`;
     expect(parseTranscript(two).summary).toBe('甲\n乙');
     expect(parseTranscript('')).toEqual({
-      header: { startedAt: null, courseName: null, materialName: null },
+      header: { startedAt: null, courseName: null, materialName: null, foldedCount: 0 },
       headerLines: [],
       summary: '',
       entries: [],
@@ -103,12 +117,22 @@ describe('formatTranscript', () => {
   property.prop([
     fc.array(fc.record({ time, text }), { maxLength: 10 }),
     fc.array(text, { maxLength: 3 }),
-  ])('parse(format(document)) gives the document back', (entries, summaryLines) => {
+    fc.nat({ max: 100_000 }),
+  ])('parse(format(document)) gives the document back', (lines, summaryLines, foldedCount) => {
     const document: TranscriptDocument = {
-      header: { startedAt: '2026-09-21 10:00:00', courseName: '线性代数', materialName: null },
-      headerLines: ['=== 课堂记录 开始于 2026-09-21 10:00:00 ===', '课程：线性代数'],
+      header: {
+        startedAt: '2026-09-21 10:00:00',
+        courseName: '线性代数',
+        materialName: null,
+        foldedCount,
+      },
+      headerLines: [
+        '=== 课堂记录 开始于 2026-09-21 10:00:00 ===',
+        '课程：线性代数',
+        ...(foldedCount > 0 ? [formatFoldedLine(foldedCount)] : []),
+      ],
       summary: summaryLines.join('\n'),
-      entries,
+      entries: lines.map((line, index) => ({ id: foldedCount + index + 1, ...line })),
     };
     expect(parseTranscript(formatTranscript(document))).toEqual(document);
   });
@@ -121,11 +145,11 @@ describe('formatTranscript', () => {
         header: parseTranscript('').header,
         headerLines: [],
         summary,
-        entries: [{ time: '10:00:00', text: '正文' }],
+        entries: [{ id: 1, time: '10:00:00', text: '正文' }],
       }),
     );
     expect(document.summary).toBe(summary);
-    expect(document.entries).toEqual([{ time: '10:00:00', text: '正文' }]);
+    expect(document.entries).toEqual([{ id: 1, time: '10:00:00', text: '正文' }]);
   });
 
   it('formats entries for a prompt', () => {

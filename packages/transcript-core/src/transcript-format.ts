@@ -1,4 +1,4 @@
-// The transcript file format (backend spec §2.1, design.md §3): optional header lines, an
+// The transcript file format (see the package README, "File format"): optional header lines, an
 // optional history-summary block between the exact markers, then one `[HH:MM:SS] text` line per
 // entry. Parsing is lenient so that files written by hand or by the product this one replaces
 // read correctly: header and decoration lines, entries without timestamps, a block in the
@@ -10,11 +10,20 @@ export const SUMMARY_START_MARKER = '=== 历史摘要 开始 ===';
 /** The line that closes the history-summary block, exactly. */
 export const SUMMARY_END_MARKER = '=== 历史摘要 结束 ===';
 
-/** One transcript entry: its clock time `HH:MM:SS` (`null` when the line had none) and text. */
+/**
+ * One transcript entry: its id, its clock time `HH:MM:SS` (`null` when the line had none) and
+ * text. The id is the entry's 1-based position in its class, counting the entries folded into
+ * the history summary before it: it never changes when older entries are folded, and the next
+ * entry gets the next number.
+ */
 export interface TranscriptEntry {
+  id: number;
   time: string | null;
   text: string;
 }
+
+/** What an entry line holds: an entry without its id. */
+export type TranscriptLineContent = Pick<TranscriptEntry, 'time' | 'text'>;
 
 /** What the header lines say, when present (the format of the product this one replaces). */
 export interface TranscriptHeader {
@@ -24,6 +33,11 @@ export interface TranscriptHeader {
   courseName: string | null;
   /** From a `参考资料：…` line. */
   materialName: string | null;
+  /**
+   * How many entries of the class were folded into the history summary, from a
+   * `=== 已折叠 N 条 ===` line (0 without one): the first entry in the file has id N + 1.
+   */
+  foldedCount: number;
 }
 
 /** A parsed transcript file. */
@@ -45,11 +59,26 @@ const STARTED_AT_LINE =
   /^===\s*课堂记录\s*开始于\s*(\d{4}-\d{2}-\d{2})\s+(\d{1,2}:\d{2}:\d{2})\s*===$/u;
 const COURSE_LINE = /^课程[：:]\s*(.*)$/u;
 const MATERIAL_LINE = /^参考资料[：:]\s*(.*)$/u;
+const FOLDED_LINE = /^===\s*已折叠\s*(\d{1,15})\s*条\s*===$/u;
 const DECORATION_LINE = /^===.*===$/u;
+
+/**
+ * The header line recording how many entries were folded (`=== 已折叠 120 条 ===`, "120 entries
+ * folded"), so that entry ids stay the same after a fold and across restarts. Like every other
+ * `=== … ===` line, readers that do not know it skip it.
+ */
+export function formatFoldedLine(count: number): string {
+  return `=== 已折叠 ${count} 条 ===`;
+}
+
+/** True for a {@link formatFoldedLine} line. */
+export function isFoldedLine(line: string): boolean {
+  return FOLDED_LINE.test(line.trim());
+}
 
 /** A classified line; `index` is the line's 0-based number in the file. */
 export type TranscriptLine =
-  | { kind: 'entry'; index: number; entry: TranscriptEntry }
+  | { kind: 'entry'; index: number; entry: TranscriptLineContent }
   | { kind: 'header'; index: number; text: string }
   | { kind: 'summary'; index: number; text: string }
   | { kind: 'marker' | 'decoration' | 'blank'; index: number };
@@ -62,7 +91,7 @@ export function splitLines(content: string): string[] {
 }
 
 /** Parses an entry line `[H:MM:SS] text`; `null` when the line is not one. */
-export function parseEntryLine(line: string): TranscriptEntry | null {
+export function parseEntryLine(line: string): TranscriptLineContent | null {
   const match = ENTRY_LINE.exec(line.trim());
   if (!match) return null;
   const [, hours, minutes, seconds, text] = match;
@@ -144,10 +173,15 @@ export function classifyLines(lines: readonly string[]): TranscriptLine[] {
 
 /** Builds the document from classified lines (see {@link classifyLines}). */
 export function documentFromLines(classified: readonly TranscriptLine[]): TranscriptDocument {
-  const header: TranscriptHeader = { startedAt: null, courseName: null, materialName: null };
+  const header: TranscriptHeader = {
+    startedAt: null,
+    courseName: null,
+    materialName: null,
+    foldedCount: 0,
+  };
   const headerLines: string[] = [];
   const summaryParts: string[][] = [];
-  const entries: TranscriptEntry[] = [];
+  const contents: TranscriptLineContent[] = [];
   let currentBlock: string[] | null = null;
   for (const line of classified) {
     if (line.kind === 'marker') {
@@ -163,17 +197,23 @@ export function documentFromLines(classified: readonly TranscriptLine[]): Transc
       continue;
     }
     currentBlock = null;
-    if (line.kind === 'entry') entries.push(line.entry);
+    if (line.kind === 'entry') contents.push(line.entry);
     else if (line.kind === 'header') {
       headerLines.push(line.text);
       const started = STARTED_AT_LINE.exec(line.text);
       const course = COURSE_LINE.exec(line.text);
       const material = MATERIAL_LINE.exec(line.text);
+      const folded = FOLDED_LINE.exec(line.text);
       if (started) header.startedAt = `${started[1]} ${started[2]!.padStart(8, '0')}`;
       else if (course) header.courseName = course[1]!.trim();
       else if (material) header.materialName = material[1]!.trim();
+      else if (folded) header.foldedCount = Number(folded[1]);
     }
   }
+  const entries = contents.map((content, position) => ({
+    id: header.foldedCount + position + 1,
+    ...content,
+  }));
   const summary = summaryParts
     .map((part) => part.join('\n').trim())
     .filter(Boolean)
@@ -194,7 +234,7 @@ export function parseTranscript(content: string): TranscriptDocument {
 }
 
 /** `[HH:MM:SS] text`, or the bare text for an entry without a time. No line break. */
-export function formatEntryLine(entry: TranscriptEntry): string {
+export function formatEntryLine(entry: TranscriptLineContent): string {
   return entry.time === null ? entry.text : `[${entry.time}] ${entry.text}`;
 }
 
@@ -205,7 +245,7 @@ export function formatEntryLine(entry: TranscriptEntry): string {
  * formatEntries(await store.readRecent({ minutes: 2 }))
  * // '[10:00:01] 今天讲秩\n[10:00:05] 张三你来回答'
  */
-export function formatEntries(entries: readonly TranscriptEntry[]): string {
+export function formatEntries(entries: readonly TranscriptLineContent[]): string {
   return entries.map(formatEntryLine).join('\n');
 }
 
@@ -324,7 +364,7 @@ const FUTURE_TOLERANCE_MS = 5 * 60_000;
  * (or the first timed entry); `null` when the document has no timed entry at all.
  */
 export function resolveEntryTimes(
-  entries: readonly TranscriptEntry[],
+  entries: readonly TranscriptLineContent[],
   startedAt: string | null,
   now: Date,
 ): Array<number | null> {
@@ -375,11 +415,11 @@ export function resolveEntryTimes(
  *
  * @throws TranscriptCoreError `TRANSCRIPT_INVALID_ARGUMENT` for a malformed query.
  */
-export function selectRecent(
-  document: Pick<TranscriptDocument, 'entries' | 'header'>,
+export function selectRecent<Entry extends TranscriptLineContent>(
+  document: { entries: readonly Entry[]; header: Pick<TranscriptHeader, 'startedAt'> },
   query: RecentQuery,
   now: Date,
-): TranscriptEntry[] {
+): Entry[] {
   checkRecentQuery(query);
   const { entries } = document;
   if ('count' in query) {

@@ -98,7 +98,7 @@ describe('pushLine (mock and cloud modes)', () => {
     ]);
     expect(events[0]).toEqual([
       'line-appended',
-      { entry: { time: '10:00:00', text: '同学们好，今天讲第三章。' }, source: 'line' },
+      { entry: { id: 1, time: '10:00:00', text: '同学们好，今天讲第三章。' }, source: 'line' },
     ]);
     expect(names(events)).toEqual([
       'line-appended',
@@ -194,7 +194,7 @@ describe('pushSegment (local mode)', () => {
     });
     expect(result).toEqual({
       action: 'updated',
-      entry: { time: '10:00:00', text: '今天我们讲线性代数。' },
+      entry: { id: 1, time: '10:00:00', text: '今天我们讲线性代数。' },
       previousText: '今天我们讲',
       merge: 'extended',
       alert: null,
@@ -203,7 +203,7 @@ describe('pushSegment (local mode)', () => {
     expect(events[1]).toEqual([
       'line-updated',
       {
-        entry: { time: '10:00:00', text: '今天我们讲线性代数。' },
+        entry: { id: 1, time: '10:00:00', text: '今天我们讲线性代数。' },
         previousText: '今天我们讲',
         merge: 'extended',
         source: 'segment',
@@ -433,13 +433,15 @@ describe('history folding', () => {
     expect(calls).toEqual([]);
     await pipeline.pushLine(line(4));
     await pipeline.flush();
-    expect(calls).toEqual([['', [0, 1, 2].map((i) => ({ time: `10:00:0${i}`, text: line(i) }))]]);
+    expect(calls).toEqual([
+      ['', [0, 1, 2].map((i) => ({ id: i + 1, time: `10:00:0${i}`, text: line(i) }))],
+    ]);
     expect(events.at(-1)).toEqual([
       'history-folded',
       { summary: '摘要到第3句。', foldedCount: 3, keptCount: 2 },
     ]);
     expect(await readFile(path, 'utf8')).toBe(
-      `${SUMMARY_START_MARKER}\n摘要到第3句。\n${SUMMARY_END_MARKER}\n[10:00:03] ${line(3)}\n[10:00:04] ${line(4)}\n`,
+      `=== 已折叠 3 条 ===\n\n${SUMMARY_START_MARKER}\n摘要到第3句。\n${SUMMARY_END_MARKER}\n[10:00:03] ${line(3)}\n[10:00:04] ${line(4)}\n`,
     );
     // The next fold passes the previous summary.
     for (let i = 5; i < 8; i += 1) await pipeline.pushLine(line(i));

@@ -1,7 +1,7 @@
-// The live-transcript pipeline (issue 3; backend spec §3): the three intakes, the shared
-// append routine (meaningful? → near-duplicate? → append), local-mode merging, streaming-mode
-// definite-utterance writing, keyword alerts on the newly written line only, and history
-// folding in the background.
+// The live-transcript pipeline (see the package README, "TranscriptPipeline"): the three
+// intakes, the shared append routine (meaningful? → near-duplicate? → append), local-mode
+// merging, streaming-mode definite-utterance writing, keyword alerts on the newly written line
+// only, and history folding in the background.
 import { EventEmitter } from 'node:events';
 import { checkOptions, TranscriptCoreError } from './errors.ts';
 import type { KeywordLevel } from './keyword-file.ts';
@@ -43,7 +43,7 @@ export interface LocalMergeOptions {
 
 /** Options of history folding. */
 export interface FoldOptions {
-  /** Fold when this many real entries are in the file. Default 50 (backend spec §8). */
+  /** Fold when this many real entries are in the file. Default 50. */
   threshold?: number;
   /** Entries left unfolded after a fold, for the rescue and catch-up windows. Default 20. */
   keepRecent?: number;
@@ -399,12 +399,7 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
     const previous = this.#lastSegment;
     const recent = await this.#store.readRecent({ count: this.#nearDuplicate.window + 1 });
     const last = recent[recent.length - 1];
-    if (
-      !previous ||
-      !last ||
-      last.time !== previous.entry.time ||
-      last.text !== previous.entry.text
-    ) {
+    if (!previous || !last || !sameEntry(last, previous.entry)) {
       const result = await this.#appendFiltered(text, 'segment');
       if (result.action === 'appended')
         this.#lastSegment = { entry: result.entry, endMs: segment.endMs };
@@ -595,7 +590,7 @@ function joinTexts(first: string, second: string): string {
 }
 
 function sameEntry(a: TranscriptEntry, b: TranscriptEntry): boolean {
-  return a.time === b.time && a.text === b.text;
+  return a.id === b.id && a.time === b.time && a.text === b.text;
 }
 
 function invalid(message: string): TranscriptCoreError {

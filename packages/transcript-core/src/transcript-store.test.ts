@@ -37,7 +37,7 @@ describe('append', () => {
     await store.append('同学们好，今天讲第三章。');
     clock = new Date(2026, 8, 21, 10, 0, 7);
     const entry = await store.append('  Who can tell me\nthe rank?  ');
-    expect(entry).toEqual({ time: '10:00:07', text: 'Who can tell me the rank?' });
+    expect(entry).toEqual({ id: 2, time: '10:00:07', text: 'Who can tell me the rank?' });
     expect(await content()).toBe(
       '[10:00:00] 同学们好，今天讲第三章。\n[10:00:07] Who can tell me the rank?\n',
     );
@@ -68,6 +68,7 @@ describe('append', () => {
   it('uses the given time, and refuses empty text with a clear error', async () => {
     const store = await open();
     expect(await store.append('补录', { time: new Date(2026, 8, 21, 9, 59, 58) })).toEqual({
+      id: 1,
       time: '09:59:58',
       text: '补录',
     });
@@ -86,6 +87,7 @@ describe('replaceLast', () => {
     const prefix = '[10:00:00] 今天我们讲\n';
     clock = new Date(2026, 8, 21, 10, 0, 9);
     expect(await store.replaceLast('张三你来回答一下这个问题')).toEqual({
+      id: 2,
       time: '10:00:03',
       text: '张三你来回答一下这个问题',
     });
@@ -130,7 +132,7 @@ describe('reading', () => {
     await store.append('十点五分 five past');
     clock = new Date(2026, 8, 21, 10, 6, 0);
     expect(await store.readRecent({ minutes: 2 })).toEqual([
-      { time: '10:05:00', text: '十点五分 five past' },
+      { id: 2, time: '10:05:00', text: '十点五分 five past' },
     ]);
     expect((await store.readRecent({ count: 10 })).map((entry) => entry.text)).toEqual([
       '十点整',
@@ -155,6 +157,7 @@ describe('reading', () => {
       startedAt: '2026-09-21 09:58:00',
       courseName: '线性代数',
       materialName: null,
+      foldedCount: 0,
     });
     await store.replaceLast('今天讲第三章。');
     await store.append('第一节 Section one');
@@ -169,7 +172,7 @@ describe('reading', () => {
     const store = await open();
     await store.append('hello 你好');
     expect((await readTranscriptFile(path)).entries).toEqual([
-      { time: '10:00:00', text: 'hello 你好' },
+      { id: 1, time: '10:00:00', text: 'hello 你好' },
     ]);
     await store.close();
   });
@@ -189,7 +192,7 @@ describe('fold', () => {
     });
     expect((await stat(path)).ino).not.toBe(ino); // a new file was renamed over the old one
     expect(await content()).toBe(
-      '=== 课堂记录 开始于 2026-09-21 10:00:00 ===\n课程：线性代数\n参考资料：ch3.txt\n\n' +
+      '=== 课堂记录 开始于 2026-09-21 10:00:00 ===\n课程：线性代数\n参考资料：ch3.txt\n=== 已折叠 3 条 ===\n\n' +
         `${SUMMARY_START_MARKER}\n前三句讲了开场。\n${SUMMARY_END_MARKER}\n` +
         '[10:00:00] 第3句 sentence 3\n[10:00:00] 第4句 sentence 4\n',
     );
@@ -201,6 +204,30 @@ describe('fold', () => {
     ]);
     expect(await readdir(join(folder, 'data'))).toEqual(['class_transcript.txt']);
     await store.close();
+  });
+
+  it('keeps every entry id across folds and a reopen; new entries continue the sequence', async () => {
+    const store = await open();
+    await store.reset({ courseName: '数据结构' });
+    for (let index = 1; index <= 6; index += 1) await store.append(`第${index}句`);
+    const before = (await store.read()).entries;
+    expect(before.map((entry) => entry.id)).toEqual([1, 2, 3, 4, 5, 6]);
+    await store.fold({ summary: '前两句', entries: before.slice(0, 2) });
+    expect((await store.read()).entries).toEqual(before.slice(2));
+    await store.fold({ summary: '前四句', entries: before.slice(2, 4) });
+    expect((await store.read()).entries).toEqual(before.slice(4));
+    expect(await content()).toContain('=== 已折叠 4 条 ===');
+    await store.close();
+    // A restarted backend sees the same ids and continues after them.
+    const reopened = await open();
+    expect((await reopened.read()).entries.map((entry) => entry.id)).toEqual([5, 6]);
+    expect(reopened.lastId).toBe(6);
+    expect((await reopened.append('第7句')).id).toBe(7);
+    expect((await reopened.replaceLast('第7句，改')).id).toBe(7);
+    await reopened.reset();
+    expect(reopened.lastId).toBe(0);
+    expect((await reopened.append('新课第一句')).id).toBe(1);
+    await reopened.close();
   });
 
   it('refuses when the entries to fold changed, and changes nothing', async () => {
@@ -275,8 +302,8 @@ describe('open and close', () => {
     await writeFile(path, torn);
     const store = await open();
     expect((await store.read()).entries).toEqual([
-      { time: '10:00:00', text: '完整' },
-      { time: '10:00:01', text: '半' },
+      { id: 1, time: '10:00:00', text: '完整' },
+      { id: 2, time: '10:00:01', text: '半' },
     ]);
     await store.append('next');
     expect(await content()).toBe('[10:00:00] 完整\n[10:00:01] 半\n[10:00:00] next\n');

@@ -1,4 +1,4 @@
-// The transcript file (issue 3 "Transcript file"; design.md §3 durability).
+// The transcript file of a class, crash-safe (see the package README, "TranscriptStore").
 //
 // Invariants:
 // - An append is one positional write of `[HH:MM:SS] text\n` at the end of the file, then
@@ -9,6 +9,8 @@
 //   blank lines.
 // - fold and reset write a temp file in the same folder, fsync it, rename it over the file and
 //   fsync the folder: a reader sees the old or the new file, never a mix.
+// - Entry ids are positions in the class: the header's `=== 已折叠 N 条 ===` line says how many
+//   entries were folded before the first one in the file, and fold rewrites that line.
 // - The store keeps a model of the file (entries, summary, where the last entry starts). Before
 //   each operation it compares the file's inode, size and mtime with what it last wrote; when
 //   someone else changed the file, it re-reads it first.
@@ -23,6 +25,7 @@ import type {
   TranscriptDocument,
   TranscriptEntry,
   TranscriptHeader,
+  TranscriptLineContent,
 } from './transcript-format.ts';
 import {
   checkRecentQuery,
@@ -30,8 +33,10 @@ import {
   documentFromLines,
   formatClockTime,
   formatEntryLine,
+  formatFoldedLine,
   formatHeaderLines,
   formatSummaryBlock,
+  isFoldedLine,
   parseTranscript,
   sanitizeSummary,
   selectRecent,
@@ -103,7 +108,12 @@ export class TranscriptStore {
   #closed = false;
   #identity: FileIdentity | null = null;
   // The model of the file.
-  #header: TranscriptHeader = { startedAt: null, courseName: null, materialName: null };
+  #header: TranscriptHeader = {
+    startedAt: null,
+    courseName: null,
+    materialName: null,
+    foldedCount: 0,
+  };
   #headerLines: string[] = [];
   #summary = '';
   #entries: TranscriptEntry[] = [];
@@ -160,6 +170,11 @@ export class TranscriptStore {
     return this.#entries.length;
   }
 
+  /** Id of the newest entry of the class as of the last operation (0 before the first). */
+  get lastId(): number {
+    return this.#nextId() - 1;
+  }
+
   /**
    * Appends `[HH:MM:SS] text` — the time from the clock, or `options.time` — and fsyncs it.
    * The text is normalised to one line ({@link normalizeText}).
@@ -171,7 +186,11 @@ export class TranscriptStore {
     return this.#run('append', async () => {
       const { time } = checkOptions(options, 'append: options');
       if (time !== undefined) checkDate(time, 'append: options.time must be a valid Date, got');
-      const entry = { time: formatClockTime(time ?? this.#now()), text: entryText(text) };
+      const entry: TranscriptEntry = {
+        id: this.#nextId(),
+        time: formatClockTime(time ?? this.#now()),
+        text: entryText(text),
+      };
       const prefix = this.#endsWithNewline ? '' : this.#eol;
       const bytes = Buffer.from(`${prefix}${formatEntryLine(entry)}${this.#eol}`, 'utf8');
       const start = this.#size;
@@ -203,7 +222,7 @@ export class TranscriptStore {
           `replaceLast: ${this.path} has no entry to replace`,
         );
       }
-      const entry = { time: last.time, text: entryText(text) };
+      const entry: TranscriptEntry = { id: last.id, time: last.time, text: entryText(text) };
       const start = this.#lastEntryStart;
       if (start === null) {
         await this.#rewriteLastEntryLine(entry);
@@ -267,8 +286,9 @@ export class TranscriptStore {
 
   /**
    * Folds the oldest entries into the history-summary block: the file becomes its header
-   * lines, the block holding `summary`, then the remaining entries — written atomically (temp
-   * file, fsync, rename, fsync of the folder). Refused, with nothing changed, when the file's
+   * lines (with the count of folded entries, so the remaining entries keep their ids), the
+   * block holding `summary`, then the remaining entries — written atomically (temp file, fsync,
+   * rename, fsync of the folder). Refused, with nothing changed, when the file's
    * oldest entries are no longer exactly `entries` (an entry was replaced, the file edited).
    * Decoration lines among the entries (`=== … ===`) are not kept.
    *
@@ -287,14 +307,20 @@ export class TranscriptStore {
       const folded = request.entries;
       const unchanged =
         folded.length <= this.#entries.length &&
-        folded.every(
-          (entry, index) =>
-            entry.time === this.#entries[index]!.time && entry.text === this.#entries[index]!.text,
-        );
+        folded.every((entry, index) => {
+          const current = this.#entries[index]!;
+          return (
+            entry.id === current.id && entry.time === current.time && entry.text === current.text
+          );
+        });
       if (!unchanged) return { folded: false, reason: 'entries-changed' };
       const kept = this.#entries.slice(folded.length);
-      let content = '';
-      if (this.#headerLines.length > 0) content += `${this.#headerLines.join('\n')}\n\n`;
+      const foldedCount = this.#header.foldedCount + folded.length;
+      const headerLines = [
+        ...this.#headerLines.filter((line) => !isFoldedLine(line)),
+        ...(foldedCount > 0 ? [formatFoldedLine(foldedCount)] : []),
+      ];
+      let content = headerLines.length > 0 ? `${headerLines.join('\n')}\n\n` : '';
       content += formatSummaryBlock(summary);
       for (const entry of kept) content += `${formatEntryLine(entry)}\n`;
       await this.#replaceFile(content);
@@ -426,6 +452,10 @@ export class TranscriptStore {
     this.#lastEntryStart = lastContent?.kind === 'entry' ? file.starts[lastContent.index]! : null;
   }
 
+  #nextId(): number {
+    return (this.#entries.at(-1)?.id ?? this.#header.foldedCount) + 1;
+  }
+
   async #remember(): Promise<void> {
     const current = await this.#handle!.stat();
     this.#identity = { ino: current.ino, size: current.size, mtimeMs: current.mtimeMs };
@@ -439,7 +469,7 @@ export class TranscriptStore {
   }
 
   // The last entry is followed by other lines: rewrite the file with only that line changed.
-  async #rewriteLastEntryLine(entry: TranscriptEntry): Promise<void> {
+  async #rewriteLastEntryLine(entry: TranscriptLineContent): Promise<void> {
     const file = scanFile(await readFile(this.path));
     const last = classifyLines(file.lines).findLast((line) => line.kind === 'entry');
     if (!last) {
