@@ -3,11 +3,18 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   // main: the bin; material-worker: the upload parser's worker thread; audio-child: the
   // microphone child process (both loaded by URL).
-  entry: ['src/index.ts', 'src/main.ts', 'src/material-worker.ts', 'src/audio-child.ts'],
+  entry: {
+    index: 'src/index.ts',
+    main: 'src/main.ts',
+    'material-worker': 'src/material-worker.ts',
+    'audio-child': 'src/audio-child.ts',
+    // The live-event contract, a subpath of its own that imports only zod (the UI's types).
+    'events/live-events': 'src/events/live-events.ts',
+  },
   format: ['esm'],
   target: 'node22',
   platform: 'node',
-  dts: { entry: 'src/index.ts' },
+  dts: { entry: { index: 'src/index.ts', 'events/live-events': 'src/events/live-events.ts' } },
   sourcemap: true,
   clean: true,
 });

@@ -48,16 +48,21 @@ export type { CliCommand, CliOptions } from './cli-options.ts';
 export { CliUsageError, defaultAppFolder, parseCli, USAGE } from './cli-options.ts';
 export type { ErrorBody, ServerErrorCode, ServerErrorDetails } from './errors.ts';
 export { errorBody, isServerError, ServerError } from './errors.ts';
+export type { EventHub, LiveEvent } from './events/event-hub.ts';
+export { createEventHub } from './events/event-hub.ts';
 export type {
+  AlertLevel,
   ErrorRaisedPayload,
   ErrorSource,
-  EventHub,
-  LiveEvent,
+  KeywordAlertPayload,
   LiveEventMap,
   LiveEventName,
+  LiveMessage,
   MonitorStatusPayload,
-} from './events/event-hub.ts';
-export { createEventHub } from './events/event-hub.ts';
+  StreamOpenedPayload,
+  TranscriptLine,
+} from './events/live-events.ts';
+export { LIVE_EVENTS, liveEventsTable } from './events/live-events.ts';
 export type { PromptName } from './llm/class-ai.ts';
 export type { LlmClientFactory, LlmConfig } from './llm/llm-client.ts';
 export { defaultLlmClientFactory } from './llm/llm-client.ts';
@@ -116,7 +121,6 @@ export {
   PhraseTranscriptionError,
 } from './recognizers/phrase-recognizer.ts';
 export type {
-  RecognizedUtterance,
   Recognizer,
   RecognizerAvailability,
   RecognizerContext,

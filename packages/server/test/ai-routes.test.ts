@@ -654,6 +654,42 @@ describe('history folding', () => {
     await harness.request({ method: 'POST', url: '/api/stop_monitor?with_summary=false' });
   });
 
+  it('keeps line ids over SSE across a fold; /api/transcript carries the same ids', async () => {
+    await setup(['MOCK_INTERVAL_MS=30', 'MOCK_LOOP=false', 'HISTORY_FOLD_ENTRIES=10']);
+    llm.enqueueChat({ type: 'text', content: '前五句讲了链表。' });
+    const base = await harness.listen();
+    const stream = await openEventStream(`${base}/api/events`);
+    await harness.request({ method: 'POST', url: '/api/start_monitor', payload: {} });
+    const folded = await stream.next((event) => event.event === 'history.folded', 20_000);
+    expect(folded.data).toMatchObject({ folded_entries: 5, first_id: 6 });
+    // The lines still in the file are those the events announced with the same ids.
+    const atFold = stream.events.slice(0, stream.events.indexOf(folded));
+    const announced = new Map<number, string>();
+    for (const event of atFold) {
+      if (event.event !== 'line.appended' && event.event !== 'line.updated') continue;
+      const line = event.data as { id: number; text: string };
+      expect(line.id).toEqual(expect.any(Number));
+      announced.set(line.id, line.text);
+    }
+    const ids = [...announced.keys()];
+    expect(ids.length).toBeGreaterThanOrEqual(10);
+    expect(ids).toEqual(ids.map((_, position) => position + 1));
+    // Lines after the fold continue the sequence.
+    const next = await stream.next(
+      (event) => event.event === 'line.appended' && stream.events.indexOf(event) > atFold.length,
+    );
+    expect((next.data as { id: number }).id).toBe(ids.length + 1);
+    const transcript = (await harness.request({ url: '/api/transcript' })).json() as {
+      entries: Array<{ id: number; index: number; text: string }>;
+    };
+    expect(transcript.entries[0]).toMatchObject({ id: 6, index: 0, text: announced.get(6) });
+    for (const entry of transcript.entries.filter((entry) => announced.has(entry.id))) {
+      expect(entry.text).toBe(announced.get(entry.id));
+    }
+    stream.close();
+    await harness.request({ method: 'POST', url: '/api/stop_monitor?with_summary=false' });
+  });
+
   it('reports a failing fold once and loses no line', async () => {
     await setup([
       'MOCK_INTERVAL_MS=30',

@@ -372,7 +372,7 @@ describe('a start that fails', () => {
 });
 
 describe('the recognizer seam', () => {
-  it('feeds segments, utterances, partials, errors and the end through the pipeline', async () => {
+  it('feeds lines, partials, errors and the end through the pipeline', async () => {
     const scripted = scriptedMode('stream');
     harness = await createHarness({
       env: ['ASR_MODE=stream'],
@@ -382,17 +382,10 @@ describe('the recognizer seam', () => {
     await harness.request({ method: 'POST', url: '/api/start_monitor', payload: {} });
     expect(scripted.calls).toEqual(['start']);
     scripted.emit({ type: 'partial', text: '同学们' });
-    scripted.emit({
-      type: 'utterances',
-      utterances: [
-        { text: '同学们好，今天讲队列。', startTime: 0, endTime: 1500, definite: true },
-        { text: '先复习一下', startTime: 1600, endTime: 2000, definite: false },
-      ],
-    });
-    scripted.emit({
-      type: 'utterances',
-      utterances: [{ text: '同学们好，今天讲队列。', startTime: 0, endTime: 1500, definite: true }],
-    });
+    scripted.emit({ type: 'text', text: '同学们好，今天讲队列。' });
+    scripted.emit({ type: 'partial', text: '先复习一下' });
+    // The same sentence again is a near-duplicate: written once.
+    scripted.emit({ type: 'text', text: '同学们好，今天讲队列。' });
     await waitFor(() => events.some((event) => event.name === 'line.appended'), 5000, 'a line');
     await harness.app.classAssistant.store.readRecent({ count: 5 });
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,71 +1,15 @@
 /**
  * The in-process event bus behind the SSE stream (/api/events) and the alerts WebSocket. Every
  * event gets a growing numeric id; the last `bufferSize` events are kept so a client that
- * reconnects with `Last-Event-ID` receives what it missed.
+ * reconnects with `Last-Event-ID` receives what it missed. The events themselves are defined in
+ * ./live-events.ts.
  */
+import type { LiveEventMap, LiveEventName } from './live-events.ts';
 
-/** Payloads of the live events, by event name. */
-export interface LiveEventMap {
-  /** A line was appended to the transcript. */
-  'line.appended': { index: number; timestamp: string; text: string };
-  /** The last line was rewritten (a local-mode segment extended or merged into it). */
-  'line.updated': { index: number; timestamp: string; text: string };
-  /** The not-yet-final text changed (empty text: cleared). */
-  'partial.changed': { text: string };
-  /** A keyword was heard in a newly appended line; same fields as the WebSocket message. */
-  'alert.raised': {
-    type: 'keyword_alert';
-    level: string;
-    keywords: string[];
-    text: string;
-    timestamp: string;
-  };
-  /** Monitoring started, paused, resumed or stopped. */
-  'monitor.changed': MonitorStatusPayload;
-  /** Older lines were folded into the history summary. */
-  'history.folded': { summary: string; folded_entries: number; remaining_entries: number };
-  /** Post-class notes were written. */
-  'notes.written': { filename: string; course_name: string };
-  /** A material file was uploaded. */
-  'material.uploaded': { cite_filename: string; text_length: number };
-  /** Something went wrong in the background (recognizer, folding, notes on stop). */
-  'error.raised': ErrorRaisedPayload;
-}
-
-/** Where a background failure happened; a client matches on it (never on the message). */
-export type ErrorSource = 'recognizer' | 'history folding' | 'transcript' | 'notes';
-
-/** An `error.raised` event. */
-export interface ErrorRaisedPayload {
-  source: ErrorSource;
-  code: string;
-  message: string;
-  /** For `source: 'recognizer'`: the ASR_MODE of the class (local, stream, cloud, mock). */
-  mode?: string;
-}
-
-/** The monitor status as events and /api/monitor_status report it. */
-export interface MonitorStatusPayload {
-  state: 'idle' | 'running' | 'paused';
-  is_monitoring: boolean;
-  is_paused: boolean;
-  course_name: string;
-  asr_mode: string;
-  cite_filename: string;
-  started_at: string | null;
-  /** How the running class's recognizer is doing; null when idle. */
-  recognizer_state: 'running' | 'paused' | 'ended' | 'failed' | null;
-}
-
-/** Name of a live event. */
-export type LiveEventName = keyof LiveEventMap;
-
-/** One published event. */
-export interface LiveEvent<Name extends LiveEventName = LiveEventName> {
-  id: number;
-  name: Name;
-  data: LiveEventMap[Name];
-}
+/** One published event; a union over the names, so `switch (event.name)` narrows `data`. */
+export type LiveEvent<Name extends LiveEventName = LiveEventName> = {
+  [N in Name]: { id: number; name: N; data: LiveEventMap[N] };
+}[Name];
 
 /** Publish/subscribe with replay from an id. */
 export interface EventHub {

@@ -1,16 +1,18 @@
 import {
   type KeywordAlert,
   type Summarize,
+  type TranscriptEntry,
   TranscriptPipeline,
   type TranscriptStore,
 } from '@class-assistant/transcript-core';
 import { isServerError, ServerError } from '../errors.ts';
+import type { EventHub } from '../events/event-hub.ts';
 import type {
   ErrorSource,
-  EventHub,
-  LiveEventMap,
+  KeywordAlertPayload,
   MonitorStatusPayload,
-} from '../events/event-hub.ts';
+  TranscriptLine,
+} from '../events/live-events.ts';
 import { createSerialQueue } from '../files.ts';
 import type { CiteStore } from '../material/cite-store.ts';
 import type {
@@ -69,7 +71,7 @@ export interface Monitor {
 }
 
 /** Maps transcript-core's levels to the original client's alert levels (red / yellow). */
-export function alertMessage(alert: KeywordAlert): LiveEventMap['alert.raised'] {
+export function alertMessage(alert: KeywordAlert): KeywordAlertPayload {
   return {
     type: 'keyword_alert',
     level: alert.level === 'alert' ? 'danger' : 'warning',
@@ -147,23 +149,23 @@ export function createMonitor(options: MonitorOptions): Monitor {
     options.hub.publish('partial.changed', { text });
   };
 
+  // The pipeline's events fire right after the store wrote the line, so the line is the
+  // file's last entry.
+  const lastLine = (entry: TranscriptEntry): TranscriptLine => ({
+    id: entry.id,
+    index: options.store.entryCount - 1,
+    timestamp: entry.time ?? '',
+    text: entry.text,
+  });
+
   const wirePipeline = (current: Session) => {
     const { pipeline } = current;
     pipeline.on('line-appended', ({ entry }) => {
-      options.hub.publish('line.appended', {
-        index: options.store.entryCount - 1,
-        timestamp: entry.time ?? '',
-        text: entry.text,
-      });
+      options.hub.publish('line.appended', lastLine(entry));
     });
     pipeline.on('line-updated', ({ entry }) => {
-      options.hub.publish('line.updated', {
-        index: options.store.entryCount - 1,
-        timestamp: entry.time ?? '',
-        text: entry.text,
-      });
+      options.hub.publish('line.updated', lastLine(entry));
     });
-    pipeline.on('partial-changed', ({ text }) => setPartial(current, text));
     pipeline.on('alert-raised', (alert) =>
       options.hub.publish('alert.raised', alertMessage(alert)),
     );
@@ -172,6 +174,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
         summary: event.summary,
         folded_entries: event.foldedCount,
         remaining_entries: event.keptCount,
+        first_id: options.store.lastId - options.store.entryCount + 1,
       }),
     );
     pipeline.on('fold-failed', (event) => {
@@ -190,13 +193,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
   const onRecognizerEvent = (current: Session, event: RecognizerEvent) => {
     // While stop() runs the recognizer may still deliver the phrase being spoken: take it.
     if (!current.accepting || current.paused) return;
-    if (
-      session !== current &&
-      event.type !== 'text' &&
-      event.type !== 'segment' &&
-      event.type !== 'utterances'
-    )
-      return;
+    if (session !== current && event.type !== 'text' && event.type !== 'segment') return;
     switch (event.type) {
       case 'text':
         setPartial(current, '');
@@ -210,18 +207,6 @@ export function createMonitor(options: MonitorOptions): Monitor {
             startMs: event.startMs,
             endMs: event.endMs,
           }),
-        );
-        return;
-      case 'utterances':
-        intake(current, () =>
-          current.pipeline.pushUtterances(
-            event.utterances.map((utterance) => ({
-              text: utterance.text,
-              definite: utterance.definite,
-              start_time: utterance.startTime,
-              end_time: utterance.endTime,
-            })),
-          ),
         );
         return;
       case 'partial':

@@ -1,34 +1,24 @@
 /**
- * The recognizer seam (design.md section 2): one implementation per ASR_MODE, chosen through a
+ * The recognizer seam: one implementation per ASR_MODE, chosen through a
  * {@link RecognizerRegistry}. A recognizer only turns sound (or a script) into text events; the
  * monitor session feeds those events into the transcript pipeline, so a new mode never touches
  * cleaning, merging, alerts or files.
  */
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 
-/** One utterance of the streaming mode (asr-protocol `result.utterances[]`). */
-export interface RecognizedUtterance {
-  text: string;
-  /** Milliseconds from the start of the audio. */
-  startTime: number;
-  endTime: number;
-  /** Only definite utterances are written to the transcript (backend.md 2.4). */
-  definite: boolean;
-}
-
 /**
  * What a recognizer reports:
- * - `text`: one finished sentence (mock and cloud modes);
+ * - `text`: one finished sentence, new to the transcript (mock and cloud modes; the streaming
+ *   mode's definite utterances, each handed over once);
  * - `segment`: one local-mode segment with its audio times, subject to short-segment merging;
- * - `utterances`: the streaming mode's current utterance list (definite ones get written);
- * - `partial`: text still being recognised (shown live, never written);
+ * - `partial`: text still being recognised (shown live, never written; the monitor is its only
+ *   owner on the server);
  * - `error`: a problem; `fatal` ones end the recognizer (the monitor reports and stops it);
  * - `end`: the source ran out (script over, WAV file finished).
  */
 export type RecognizerEvent =
   | { type: 'text'; text: string }
   | { type: 'segment'; text: string; startMs: number; endMs: number }
-  | { type: 'utterances'; utterances: RecognizedUtterance[] }
   | { type: 'partial'; text: string }
   | { type: 'error'; code: string; message: string; fatal: boolean }
   | { type: 'end'; reason: string };

@@ -1,6 +1,6 @@
 /**
  * ASR_MODE=stream: the online streaming service through asr-protocol's client, on the optimised
- * bidirectional endpoint by default, with the backend's request settings (backend.md 2.4).
+ * bidirectional endpoint by default, with the request settings in STREAM_REQUEST_SETTINGS.
  *
  * A class outlives connections. The recognizer keeps the audio from the end of the last definite
  * utterance on (the part the service has heard but not finalised). When a connection drops or the
@@ -41,7 +41,10 @@ import {
   type RecognizerDefinition,
 } from './recognizer.ts';
 
-/** The request settings the backend uses (backend.md 2.4). */
+/**
+ * The request settings of a class: utterances with their times, one result per sentence, 800 ms
+ * of silence ends a sentence, at least 1 s of speech before the end detection applies.
+ */
 export const STREAM_REQUEST_SETTINGS = {
   show_utterances: true,
   result_type: 'single',
@@ -68,7 +71,7 @@ export interface StreamRecognizerOptions {
   finishTimeoutMs?: number;
 }
 
-/** Builds the full client request of a class: 16 kHz mono PCM, the 2.4 settings, hot words. */
+/** Builds the full client request of a class: 16 kHz mono PCM, the request settings, hot words. */
 export function buildStreamRequest(endpoint: AsrEndpoint, hotwords: readonly string[]): AsrRequest {
   const words = fitHotwords(hotwords, hotwordBudget(endpoint));
   const request = {
@@ -242,24 +245,14 @@ export function createStreamRecognizer(options: StreamRecognizerOptions): Recogn
     emitError(code, message, fatal);
   };
 
+  // Each definite utterance becomes one transcript line, exactly once: one covered by audio an
+  // earlier connection already finalised (resent after a reconnection) is a repeat.
   const onDefinite = (current: Connection, utterance: AsrUtterance) => {
-    const start = current.base + utterance.start_time * SAMPLES_PER_MS;
     const end = current.base + utterance.end_time * SAMPLES_PER_MS;
-    // Covered by audio an earlier connection already finalised: a repeat, never written twice.
     if (end <= committed) return;
     committed = Math.max(committed, Math.min(end, current.sent));
     retained.dropBefore(committed);
-    context.emit({
-      type: 'utterances',
-      utterances: [
-        {
-          text: utterance.text,
-          startTime: Math.round(start / SAMPLES_PER_MS),
-          endTime: Math.round(end / SAMPLES_PER_MS),
-          definite: true,
-        },
-      ],
-    });
+    context.emit({ type: 'text', text: utterance.text });
   };
 
   const attach = (current: Connection) => {

@@ -1,22 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { LiveEvent } from '../events/event-hub.ts';
+import { liveEventsTable } from '../events/live-events.ts';
 import { openSse } from '../events/sse.ts';
 import { errors } from './schemas.ts';
 
 const EVENTS_DESCRIPTION = `Server-sent events of everything the UI shows live. Each event has an \`id\` (growing number); reconnect with the \`Last-Event-ID\` header (EventSource does it) or \`?last_event_id=\` to receive what you missed (the last 1000 events are kept). A comment line \`: heartbeat\` comes every 15 s.
 
-| event | data |
-|---|---|
-| \`stream.opened\` (no id) | \`{last_event_id, replayed, gap, monitor, partial}\` — first on every connection; \`gap: true\` when missed events were dropped (reload /api/transcript) |
-| \`line.appended\` | \`{index, timestamp, text}\` — a transcript line was written |
-| \`line.updated\` | \`{index, timestamp, text}\` — the last line was extended or merged |
-| \`partial.changed\` | \`{text}\` — text still being recognised ('' when cleared) |
-| \`alert.raised\` | \`{type:"keyword_alert", level:"danger"\\|"warning", keywords, text, timestamp}\` — same as the WebSocket |
-| \`monitor.changed\` | the /api/monitor_status body — started, paused, resumed, stopped, recognizer ended or failed |
-| \`history.folded\` | \`{summary, folded_entries, remaining_entries}\` — older lines folded into the history summary (entry indexes shift) |
-| \`notes.written\` | \`{filename, course_name}\` |
-| \`material.uploaded\` | \`{cite_filename, text_length}\` |
-| \`error.raised\` | \`{source, code, message, mode?}\` — a background failure; \`source\` is \`recognizer\` (with \`mode\`, the ASR_MODE), \`history folding\`, \`transcript\` or \`notes\` |`;
+${liveEventsTable()}`;
 
 /** GET /api/events (SSE) and WS /api/ws/alerts (the original's alert socket). */
 export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -53,7 +44,7 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
       const stream = openSse(request, reply, { retryMs: 2000 });
       // Subscribe before replaying so nothing published in between is lost (ids dedupe).
       let sentUpTo = lastEventId ?? hub.lastId;
-      const queued: Array<Parameters<Parameters<typeof hub.subscribe>[0]>[0]> = [];
+      const queued: LiveEvent[] = [];
       let replaying = true;
       const unsubscribe = hub.subscribe((event) => {
         if (replaying) {

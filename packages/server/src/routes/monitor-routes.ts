@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isServerError } from '../errors.ts';
-import { errors, MonitorStatusSchema, StatusMessageSchema } from './schemas.ts';
+import { MonitorStatusSchema, TranscriptLineSchema } from '../events/live-events.ts';
+import { errors, StatusMessageSchema } from './schemas.ts';
 
 const StartBodySchema = z
   .object({
@@ -45,7 +46,7 @@ const TranscriptSchema = z.object({
   started_at: z.string().nullable(),
   history_summary: z.string().describe('The folded history ("" when none).'),
   total: z.number().describe('Entries in the file (after the history block).'),
-  entries: z.array(z.object({ index: z.number(), timestamp: z.string(), text: z.string() })),
+  entries: z.array(TranscriptLineSchema),
   partial: z.string().describe('Text being recognised right now (not in the file).'),
   last_event_id: z.number().describe('Id of the newest live event: resume /api/events from here.'),
 });
@@ -62,7 +63,7 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['monitor'],
         summary: 'Start monitoring a class',
         description:
-          'Activates the chosen material (copies it to data/current_class_material.txt, or empties that file), reloads data/keywords.txt, starts a new transcript and the recognizer of ASR_MODE. `already_running` when a class is running. A mode that cannot run answers 503 RECOGNIZER_UNAVAILABLE naming the settings to change (this build implements ASR_MODE=mock; local, stream and cloud come with live audio).',
+          'Activates the chosen material (copies it to data/current_class_material.txt, or empties that file), reloads data/keywords.txt, starts a new transcript and the recognizer of ASR_MODE. `already_running` when a class is running. A mode that cannot run answers 503 RECOGNIZER_UNAVAILABLE naming the settings to change.',
         body: StartBodySchema.nullish(),
         response: {
           200: StatusMessageSchema.extend({ effective_asr_mode: z.string().optional() }),
@@ -235,7 +236,7 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['monitor'],
         summary: 'Read the transcript',
         description:
-          'The current class transcript: header, history summary, entries (each with its index in the file) and the live partial text. `since=N` returns entries with index ≥ N; `limit` the newest ones. Combine with /api/events for live updates.',
+          'The current class transcript: header, history summary, entries (each with its stable `id` and its index in the file) and the live partial text. `since=N` returns entries with index ≥ N; `limit` the newest ones. Combine with /api/events for live updates: events carry the same ids.',
         querystring: z.object({
           since: z.coerce.number().int().min(0).optional(),
           limit: z.coerce.number().int().min(1).max(10_000).default(1000),
@@ -247,6 +248,7 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
       const lastEventId = services.hub.lastId;
       const document = await store.read();
       const indexed = document.entries.map((entry, index) => ({
+        id: entry.id,
         index,
         timestamp: entry.time ?? '',
         text: entry.text,

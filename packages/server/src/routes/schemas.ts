@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The error body of every route (design.md section 5). */
+/** The error body of every route: `{status: "error", code, message}` (docs/architecture.md). */
 export const ErrorSchema = z
   .object({
     status: z.literal('error'),
@@ -41,16 +41,4 @@ export const StatusMessageSchema = z.object({
 export const ChatTurnSchema = z.object({
   role: z.enum(['user', 'assistant']),
   content: z.string().max(20_000),
-});
-
-/** The monitor status as /api/monitor_status and the `monitor.changed` event carry it. */
-export const MonitorStatusSchema = z.object({
-  state: z.enum(['idle', 'running', 'paused']),
-  is_monitoring: z.boolean(),
-  is_paused: z.boolean(),
-  course_name: z.string(),
-  asr_mode: z.string(),
-  cite_filename: z.string(),
-  started_at: z.string().nullable(),
-  recognizer_state: z.enum(['running', 'paused', 'ended', 'failed']).nullable(),
 });

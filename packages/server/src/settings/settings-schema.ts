@@ -1,6 +1,8 @@
 /**
- * The main settings keys (design.md section 4, backend.md 2.2 plus what the product needs): their
- * defaults, which are secrets, how each is validated, and when a change takes effect.
+ * The main keys of the settings file — the one place each is defined: its default, whether it is
+ * a secret, how a value is checked, which field of {@link ResolvedSettings} it fills and how the
+ * text is turned into that field's value, and when a change takes effect. The type of the
+ * resolved settings and the mapping from the file are both derived from these definitions.
  */
 
 /** When a saved change takes effect. */
@@ -9,9 +11,23 @@ export type SettingApplies = 'now' | 'next-class' | 'restart';
 /** The outcome of checking one value. */
 export type SettingCheck = { ok: true } | { ok: false; message: string };
 
+/** How a kind of value is checked and read. */
+export interface SettingKind<Value> {
+  /** Validates a non-empty value. Empty means "use the default". */
+  check(value: string): SettingCheck;
+  /**
+   * Turns the effective value (a checked one, or the default) into the setting's value;
+   * `values` holds every key's effective value, for settings that fall back to another key.
+   */
+  parse(value: string, values: Readonly<Record<string, string>>): Value;
+}
+
 /** One main key of the settings file. */
-export interface SettingDefinition {
+export interface SettingDefinition<Field extends string = string, Value = unknown>
+  extends SettingKind<Value> {
   key: string;
+  /** The field of {@link ResolvedSettings} it fills. */
+  field: Field;
   group: 'recognition' | 'streaming-asr' | 'cloud-asr' | 'llm' | 'audio' | 'mock' | 'server';
   description: string;
   /** The value used when the key is absent or empty (secrets: always empty). */
@@ -21,60 +37,83 @@ export interface SettingDefinition {
   applies: SettingApplies;
   /** An example shown in /docs and .env.example. */
   example: string;
-  /** Validates a non-empty value. Empty means "use the default". */
-  check(value: string): SettingCheck;
 }
 
 const ok: SettingCheck = { ok: true };
 
-function integer(min: number, max: number) {
-  return (value: string): SettingCheck =>
-    /^\d+$/.test(value) && Number(value) >= min && Number(value) <= max
-      ? ok
-      : { ok: false, message: `must be a whole number from ${min} to ${max}, got "${value}"` };
-}
-
-function decimal(min: number, max: number) {
-  return (value: string): SettingCheck =>
-    /^\d+(\.\d+)?$/.test(value) && Number(value) >= min && Number(value) <= max
-      ? ok
-      : { ok: false, message: `must be a number from ${min} to ${max}, got "${value}"` };
-}
-
-function url(protocols: string[]) {
-  return (value: string): SettingCheck => {
-    let parsed: URL;
-    try {
-      parsed = new URL(value);
-    } catch {
-      return { ok: false, message: `must be a URL (${protocols.join(' or ')}), got "${value}"` };
-    }
-    return protocols.includes(parsed.protocol)
-      ? ok
-      : {
-          ok: false,
-          message: `must start with ${protocols.map((p) => `${p}//`).join(' or ')}, got "${value}"`,
-        };
+function wholeNumber(min: number, max: number): SettingKind<number> {
+  return {
+    check: (value) =>
+      /^\d+$/.test(value) && Number(value) >= min && Number(value) <= max
+        ? ok
+        : { ok: false, message: `must be a whole number from ${min} to ${max}, got "${value}"` },
+    parse: Number,
   };
 }
 
-function oneOf(values: string[]) {
-  return (value: string): SettingCheck =>
-    values.includes(value)
-      ? ok
-      : { ok: false, message: `must be one of ${values.join(', ')}, got "${value}"` };
+function decimal(min: number, max: number): SettingKind<number> {
+  return {
+    check: (value) =>
+      /^\d+(\.\d+)?$/.test(value) && Number(value) >= min && Number(value) <= max
+        ? ok
+        : { ok: false, message: `must be a number from ${min} to ${max}, got "${value}"` },
+    parse: Number,
+  };
 }
 
-function text(maxLength: number) {
-  return (value: string): SettingCheck =>
-    /[\r\n]/.test(value)
-      ? { ok: false, message: 'must be a single line' }
-      : value.length > maxLength
-        ? { ok: false, message: `must be at most ${maxLength} characters` }
-        : ok;
+function url(protocols: string[]): SettingKind<string> {
+  return {
+    check(value) {
+      let parsed: URL;
+      try {
+        parsed = new URL(value);
+      } catch {
+        return { ok: false, message: `must be a URL (${protocols.join(' or ')}), got "${value}"` };
+      }
+      return protocols.includes(parsed.protocol)
+        ? ok
+        : {
+            ok: false,
+            message: `must start with ${protocols.map((p) => `${p}//`).join(' or ')}, got "${value}"`,
+          };
+    },
+    parse: String,
+  };
 }
 
-const boolean = oneOf(['true', 'false']);
+function choice<const Value extends string>(values: readonly Value[]): SettingKind<Value> {
+  return {
+    check: (value) =>
+      (values as readonly string[]).includes(value)
+        ? ok
+        : { ok: false, message: `must be one of ${values.join(', ')}, got "${value}"` },
+    parse: (value) => value as Value,
+  };
+}
+
+function text(maxLength: number): SettingKind<string> {
+  return {
+    check: (value) =>
+      /[\r\n]/.test(value)
+        ? { ok: false, message: 'must be a single line' }
+        : value.length > maxLength
+          ? { ok: false, message: `must be at most ${maxLength} characters` }
+          : ok,
+    parse: String,
+  };
+}
+
+const flag: SettingKind<boolean> = {
+  check: choice(['true', 'false']).check,
+  parse: (value) => value === 'true',
+};
+
+/** Keeps a definition's literal field name and value type, so the settings type can be derived. */
+function setting<const Field extends string, Value>(
+  definition: SettingDefinition<Field, Value>,
+): SettingDefinition<Field, Value> {
+  return definition;
+}
 
 /** Checks one origin of CORS_ORIGINS: scheme://host[:port], no path. */
 export function checkOrigin(value: string): SettingCheck {
@@ -97,9 +136,10 @@ export function checkOrigin(value: string): SettingCheck {
 export const ASR_MODES = ['local', 'stream', 'cloud', 'mock'] as const;
 
 /** Every main key, in the order the settings form and .env.example show them. */
-export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
-  {
+export const SETTING_DEFINITIONS = [
+  setting({
     key: 'ASR_MODE',
+    field: 'asrMode',
     group: 'recognition',
     description:
       'Recognition mode: local (offline, microphone + local model), stream (online streaming ASR), cloud (OpenAI-compatible transcription), mock (scripted lecture for demos and tests).',
@@ -107,20 +147,22 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'next-class',
     example: 'mock',
-    check: oneOf([...ASR_MODES]),
-  },
-  {
+    ...choice(ASR_MODES),
+  }),
+  setting({
     key: 'STREAM_ASR_URL',
+    field: 'streamAsrUrl',
     group: 'streaming-asr',
     description: 'Base address of the streaming ASR service (wss://host).',
     defaultValue: 'wss://openspeech.bytedance.com',
     secret: false,
     applies: 'next-class',
     example: 'wss://openspeech.bytedance.com',
-    check: url(['wss:', 'ws:']),
-  },
-  {
+    ...url(['wss:', 'ws:']),
+  }),
+  setting({
     key: 'STREAM_ASR_ENDPOINT',
+    field: 'streamAsrEndpoint',
     group: 'streaming-asr',
     description:
       'Which streaming endpoint: bigmodel_async (optimised bidirectional, answers on change), bigmodel (bidirectional), bigmodel_nostream.',
@@ -128,30 +170,33 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'next-class',
     example: 'bigmodel_async',
-    check: oneOf(['bigmodel_async', 'bigmodel', 'bigmodel_nostream']),
-  },
-  {
+    ...choice(['bigmodel_async', 'bigmodel', 'bigmodel_nostream']),
+  }),
+  setting({
     key: 'STREAM_ASR_APP_KEY',
+    field: 'streamAsrAppKey',
     group: 'streaming-asr',
     description: 'Streaming provider application id (X-Api-App-Key).',
     defaultValue: '',
     secret: true,
     applies: 'next-class',
     example: '1234567890',
-    check: text(200),
-  },
-  {
+    ...text(200),
+  }),
+  setting({
     key: 'STREAM_ASR_ACCESS_KEY',
+    field: 'streamAsrAccessKey',
     group: 'streaming-asr',
     description: 'Streaming provider access token (X-Api-Access-Key).',
     defaultValue: '',
     secret: true,
     applies: 'next-class',
     example: 'your-access-token',
-    check: text(500),
-  },
-  {
+    ...text(500),
+  }),
+  setting({
     key: 'STREAM_ASR_RESOURCE_ID',
+    field: 'streamAsrResourceId',
     group: 'streaming-asr',
     description:
       'Streaming provider resource id: volc.bigasr.sauc.duration (1st generation, hourly), volc.bigasr.sauc.concurrent, volc.seedasr.sauc.duration, …',
@@ -159,10 +204,11 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'next-class',
     example: 'volc.bigasr.sauc.duration',
-    check: text(200),
-  },
-  {
+    ...text(200),
+  }),
+  setting({
     key: 'STREAM_ASR_HOTWORDS',
+    field: 'streamAsrHotwords',
     group: 'streaming-asr',
     description:
       'Send hot words to the streaming service: your custom keywords (names) and terms of the active class material, within the protocol limit of 100 tokens.',
@@ -170,10 +216,11 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'next-class',
     example: 'true',
-    check: boolean,
-  },
-  {
+    ...flag,
+  }),
+  setting({
     key: 'CLOUD_ASR_BASE_URL',
+    field: 'cloudAsrBaseUrl',
     group: 'cloud-asr',
     description:
       'OpenAI-compatible API for the cloud mode (POST {base}/audio/transcriptions). Empty: use LLM_BASE_URL.',
@@ -181,30 +228,35 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'next-class',
     example: 'https://api.openai.com/v1',
-    check: url(['https:', 'http:']),
-  },
-  {
+    ...url(['https:', 'http:']),
+    parse: (value, values) => value || values.LLM_BASE_URL!,
+  }),
+  setting({
     key: 'CLOUD_ASR_API_KEY',
+    field: 'cloudAsrApiKey',
     group: 'cloud-asr',
     description: 'Key for the cloud transcription API. Empty: use LLM_API_KEY.',
     defaultValue: '',
     secret: true,
     applies: 'next-class',
     example: 'sk-…',
-    check: text(500),
-  },
-  {
+    ...text(500),
+    parse: (value, values) => value || values.LLM_API_KEY!,
+  }),
+  setting({
     key: 'CLOUD_ASR_MODEL',
+    field: 'cloudAsrModel',
     group: 'cloud-asr',
     description: 'Transcription model of the cloud mode.',
     defaultValue: 'whisper-1',
     secret: false,
     applies: 'next-class',
     example: 'whisper-1',
-    check: text(200),
-  },
-  {
+    ...text(200),
+  }),
+  setting({
     key: 'CLOUD_ASR_LANGUAGE',
+    field: 'cloudAsrLanguage',
     group: 'cloud-asr',
     description:
       'Language of the speech for the cloud mode, as an ISO-639-1 code (zh, en…); empty lets the service detect it.',
@@ -216,9 +268,11 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
       /^[a-z]{2,3}$/.test(value)
         ? ok
         : { ok: false, message: `must be an ISO-639-1 code such as zh or en, got "${value}"` },
-  },
-  {
+    parse: String,
+  }),
+  setting({
     key: 'LLM_BASE_URL',
+    field: 'llmBaseUrl',
     group: 'llm',
     description:
       'Base address of the OpenAI-compatible LLM API (rescue, catch-up, notes, folding).',
@@ -226,30 +280,33 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'now',
     example: 'https://api.deepseek.com/v1',
-    check: url(['https:', 'http:']),
-  },
-  {
+    ...url(['https:', 'http:']),
+  }),
+  setting({
     key: 'LLM_API_KEY',
+    field: 'llmApiKey',
     group: 'llm',
     description: 'LLM API key. Empty: AI features answer LLM_NOT_CONFIGURED.',
     defaultValue: '',
     secret: true,
     applies: 'now',
     example: 'sk-…',
-    check: text(500),
-  },
-  {
+    ...text(500),
+  }),
+  setting({
     key: 'LLM_MODEL',
+    field: 'llmModel',
     group: 'llm',
     description: 'Chat model name.',
     defaultValue: 'deepseek-chat',
     secret: false,
     applies: 'now',
     example: 'deepseek-chat',
-    check: text(200),
-  },
-  {
+    ...text(200),
+  }),
+  setting({
     key: 'LLM_TIMEOUT',
+    field: 'llmTimeoutMs',
     group: 'llm',
     description:
       'Seconds one LLM request may take (one retry follows a timeout or a connection failure).',
@@ -257,40 +314,45 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'now',
     example: '60',
-    check: decimal(0.1, 600),
-  },
-  {
+    ...decimal(0.1, 600),
+    parse: (value) => Math.round(Number(value) * 1000),
+  }),
+  setting({
     key: 'AUDIO_SAMPLE_RATE',
+    field: 'audioSampleRate',
     group: 'audio',
     description: 'Capture sample rate in Hz.',
     defaultValue: '16000',
     secret: false,
     applies: 'next-class',
     example: '16000',
-    check: integer(8000, 48000),
-  },
-  {
+    ...wholeNumber(8000, 48000),
+  }),
+  setting({
     key: 'AUDIO_CHANNELS',
+    field: 'audioChannels',
     group: 'audio',
     description: 'Capture channel count.',
     defaultValue: '1',
     secret: false,
     applies: 'next-class',
     example: '1',
-    check: integer(1, 2),
-  },
-  {
+    ...wholeNumber(1, 2),
+  }),
+  setting({
     key: 'AUDIO_CHUNK_SIZE',
+    field: 'audioChunkSize',
     group: 'audio',
     description: 'Bytes per audio chunk (3200 bytes = 100 ms of 16 kHz 16-bit mono).',
     defaultValue: '3200',
     secret: false,
     applies: 'next-class',
     example: '3200',
-    check: integer(320, 65536),
-  },
-  {
+    ...wholeNumber(320, 65536),
+  }),
+  setting({
     key: 'AUDIO_INPUT',
+    field: 'audioInput',
     group: 'audio',
     description:
       'Audio source of the local, stream and cloud modes: mic (the default microphone), mic:NAME (the input whose name contains NAME), or file:PATH (a PCM WAV file, e.g. a recorded lecture; relative to the app folder).',
@@ -299,15 +361,17 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     applies: 'next-class',
     example: 'file:/home/me/lectures/week3.wav',
     check: (value) => {
-      const single = text(1000)(value);
+      const single = text(1000).check(value);
       if (!single.ok) return single;
       return /^file:\s*$/i.test(value)
         ? { ok: false, message: 'file: needs a path, e.g. file:/home/me/lecture.wav' }
         : ok;
     },
-  },
-  {
+    parse: String,
+  }),
+  setting({
     key: 'AUDIO_FILE_PACE',
+    field: 'audioFilePace',
     group: 'audio',
     description:
       'How AUDIO_INPUT=file:PATH is played: realtime (like a live class, one second per second) or fast (as fast as recognition goes: transcribe a recording).',
@@ -315,10 +379,11 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'next-class',
     example: 'fast',
-    check: oneOf(['realtime', 'fast']),
-  },
-  {
+    ...choice(['realtime', 'fast']),
+  }),
+  setting({
     key: 'VAD_ENERGY_THRESHOLD',
+    field: 'vadEnergyThreshold',
     group: 'audio',
     description:
       'Speech detection (local and cloud modes): starting energy threshold; audio louder than this is speech (SpeechRecognition energy_threshold).',
@@ -326,10 +391,11 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'next-class',
     example: '220',
-    check: decimal(1, 32767),
-  },
-  {
+    ...decimal(1, 32767),
+  }),
+  setting({
     key: 'VAD_DYNAMIC_ENERGY',
+    field: 'vadDynamicEnergy',
     group: 'audio',
     description:
       'Let the threshold follow the room noise between phrases (SpeechRecognition dynamic_energy_threshold).',
@@ -337,10 +403,11 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'next-class',
     example: 'true',
-    check: boolean,
-  },
-  {
+    ...flag,
+  }),
+  setting({
     key: 'VAD_PAUSE_THRESHOLD',
+    field: 'vadPauseThreshold',
     group: 'audio',
     description:
       'Seconds of quiet that end a phrase (pause_threshold; at least 0.45, the silence kept around phrases).',
@@ -348,20 +415,22 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'next-class',
     example: '0.9',
-    check: decimal(0.45, 10),
-  },
-  {
+    ...decimal(0.45, 10),
+  }),
+  setting({
     key: 'VAD_PHRASE_TIME_LIMIT',
+    field: 'vadPhraseTimeLimit',
     group: 'audio',
     description: 'Longest phrase in seconds before it is cut and recognised (0: no limit).',
     defaultValue: '15',
     secret: false,
     applies: 'next-class',
     example: '15',
-    check: decimal(0, 120),
-  },
-  {
+    ...decimal(0, 120),
+  }),
+  setting({
     key: 'VAD_CALIBRATION_SECONDS',
+    field: 'vadCalibrationSeconds',
     group: 'audio',
     description:
       'Seconds of room noise measured at the start of a class to set the threshold (adjust_for_ambient_noise; 0: off). That audio is not transcribed.',
@@ -369,10 +438,11 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'next-class',
     example: '1',
-    check: decimal(0, 10),
-  },
-  {
+    ...decimal(0, 10),
+  }),
+  setting({
     key: 'LOCAL_ASR_ENGINE',
+    field: 'localAsrEngine',
     group: 'recognition',
     description:
       'Offline engine of ASR_MODE=local: vosk (Chinese, English and more; needs VOSK_MODEL_PATH) or pocketsphinx (US English only, from the system packages libpocketsphinx3 and pocketsphinx-en-us).',
@@ -380,10 +450,11 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'next-class',
     example: 'vosk',
-    check: oneOf(['vosk', 'pocketsphinx']),
-  },
-  {
+    ...choice(['vosk', 'pocketsphinx']),
+  }),
+  setting({
     key: 'VOSK_MODEL_PATH',
+    field: 'voskModelPath',
     group: 'recognition',
     description:
       'Folder of an unpacked Vosk model for ASR_MODE=local (https://alphacephei.com/vosk/models, e.g. vosk-model-small-cn-0.22 or vosk-model-small-en-us-0.15).',
@@ -391,10 +462,11 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'next-class',
     example: '/home/me/models/vosk-model-small-cn-0.22',
-    check: text(1000),
-  },
-  {
+    ...text(1000),
+  }),
+  setting({
     key: 'POCKETSPHINX_MODEL_PATH',
+    field: 'pocketsphinxModelPath',
     group: 'recognition',
     description:
       'Folder of the PocketSphinx model for LOCAL_ASR_ENGINE=pocketsphinx, holding en-us/, en-us.lm.bin and cmudict-en-us.dict. Empty: /usr/share/pocketsphinx/model/en-us (Debian).',
@@ -402,10 +474,11 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'next-class',
     example: '/usr/share/pocketsphinx/model/en-us',
-    check: text(1000),
-  },
-  {
+    ...text(1000),
+  }),
+  setting({
     key: 'MOCK_SCRIPT',
+    field: 'mockScript',
     group: 'mock',
     description:
       'Text file the mock mode reads, one spoken line per line (# comments). Empty: the bundled bilingual lecture.',
@@ -413,30 +486,33 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'next-class',
     example: '/home/me/lecture.txt',
-    check: text(1000),
-  },
-  {
+    ...text(1000),
+  }),
+  setting({
     key: 'MOCK_INTERVAL_MS',
+    field: 'mockIntervalMs',
     group: 'mock',
     description: 'Milliseconds between two scripted lines of the mock mode.',
     defaultValue: '3000',
     secret: false,
     applies: 'next-class',
     example: '3000',
-    check: integer(1, 600000),
-  },
-  {
+    ...wholeNumber(1, 600000),
+  }),
+  setting({
     key: 'MOCK_LOOP',
+    field: 'mockLoop',
     group: 'mock',
     description: 'Whether the mock script starts again after its last line.',
     defaultValue: 'true',
     secret: false,
     applies: 'next-class',
     example: 'true',
-    check: boolean,
-  },
-  {
+    ...flag,
+  }),
+  setting({
     key: 'KEYWORD_HOMOPHONES',
+    field: 'keywordHomophones',
     group: 'recognition',
     description:
       'Homophone tolerance of keyword alerts: off, pinyin (张珊 matches 张三), fuzzy-pinyin (also zh/z, n/l, an/ang… confusions). Used from the next class or reload_keywords.',
@@ -444,10 +520,11 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'next-class',
     example: 'pinyin',
-    check: oneOf(['off', 'pinyin', 'fuzzy-pinyin']),
-  },
-  {
+    ...choice(['off', 'pinyin', 'fuzzy-pinyin']),
+  }),
+  setting({
     key: 'CORS_ORIGINS',
+    field: 'corsOrigins',
     group: 'server',
     description:
       'Extra web origins allowed to call the API, comma-separated (the app itself, tauri://localhost and http://tauri.localhost always are).',
@@ -462,19 +539,23 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
       }
       return ok;
     },
-  },
-  {
+    parse: (value) => splitList(value).map((origin) => origin.replace(/\/$/, '')),
+  }),
+  setting({
     key: 'UPLOAD_MAX_MB',
+    field: 'uploadMaxBytes',
     group: 'server',
     description: 'Largest accepted material upload in MiB.',
     defaultValue: '50',
     secret: false,
     applies: 'now',
     example: '50',
-    check: integer(1, 500),
-  },
-  {
+    ...wholeNumber(1, 500),
+    parse: (value) => Number(value) * 1024 * 1024,
+  }),
+  setting({
     key: 'HISTORY_FOLD_ENTRIES',
+    field: 'historyFoldEntries',
     group: 'server',
     description:
       'Transcript entries that trigger folding older lines into the history summary (0 turns folding off).',
@@ -482,10 +563,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'next-class',
     example: '50',
-    check: (value) => (value === '0' ? ok : integer(10, 10000)(value)),
-  },
-  {
+    check: (value) => (value === '0' ? ok : wholeNumber(10, 10000).check(value)),
+    parse: Number,
+  }),
+  setting({
     key: 'LOG_LEVEL',
+    field: 'logLevel',
     group: 'server',
     description:
       'Console and startup-log verbosity: fatal, error, warn, info, debug, trace, silent.',
@@ -493,11 +576,23 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     secret: false,
     applies: 'restart',
     example: 'info',
-    check: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
-  },
-];
+    ...choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  }),
+] as const;
 
-const byKey = new Map(SETTING_DEFINITIONS.map((definition) => [definition.key, definition]));
+/** The settings the server runs with: file values over defaults, environment over both. */
+export type ResolvedSettings = {
+  -readonly [Definition in (typeof SETTING_DEFINITIONS)[number] as Definition['field']]: ReturnType<
+    Definition['parse']
+  >;
+} & {
+  /** Every main key's effective string value. */
+  values: Readonly<Record<string, string>>;
+};
+
+const byKey = new Map<string, SettingDefinition>(
+  SETTING_DEFINITIONS.map((definition) => [definition.key, definition]),
+);
 
 /** The definition of a main key, or undefined for any other key. */
 export function settingDefinition(key: string): SettingDefinition | undefined {

@@ -1,0 +1,187 @@
+/**
+ * The live-event contract: every event the backend pushes over `GET /api/events` (server-sent
+ * events) and, for alerts, over the original client's `WS /api/ws/alerts` — its name, what it
+ * means and its payload. This module is the one owner of that contract: the event hub's types,
+ * the SSE route's documentation and the desktop UI's types (a type-only import of
+ * `@class-assistant/server/live-events`) all come from here. It imports nothing but zod, so a
+ * browser build can type-check against it.
+ */
+import { z } from 'zod';
+
+/** One transcript line as events and `/api/transcript` carry it. */
+export const TranscriptLineSchema = z.object({
+  id: z
+    .number()
+    .int()
+    .min(1)
+    .describe(
+      'Stable id of the line in its class (1, 2, …): unchanged by history folds, the next line gets the next number.',
+    ),
+  index: z
+    .number()
+    .int()
+    .min(0)
+    .describe('Position in the current transcript file (0-based); shifts after a history fold.'),
+  timestamp: z.string().describe('Clock time HH:MM:SS ("" for a hand-written line without one).'),
+  text: z.string(),
+});
+
+/** The monitor status as `/api/monitor_status` and the `monitor.changed` event carry it. */
+export const MonitorStatusSchema = z.object({
+  state: z.enum(['idle', 'running', 'paused']),
+  is_monitoring: z.boolean(),
+  is_paused: z.boolean(),
+  course_name: z.string(),
+  asr_mode: z.string(),
+  cite_filename: z.string(),
+  started_at: z.string().nullable(),
+  recognizer_state: z
+    .enum(['running', 'paused', 'ended', 'failed'])
+    .nullable()
+    .describe('How the running class’s recognizer is doing; null when idle.'),
+});
+
+/** Alert levels: `danger` (red, a roll call) and `warning` (amber, attention). */
+export const AlertLevelSchema = z.enum(['danger', 'warning']);
+
+/** A keyword alert, exactly the original client's WebSocket message. */
+export const KeywordAlertSchema = z.object({
+  type: z.literal('keyword_alert'),
+  level: AlertLevelSchema,
+  keywords: z.array(z.string()).describe('The matched keywords, roll-call words first.'),
+  text: z.string().describe('The whole line the keywords were heard in.'),
+  timestamp: z.string().describe('The line’s clock time, HH:MM:SS.'),
+});
+
+/** Where a background failure happened; a client matches on it (never on the message). */
+export const ErrorSourceSchema = z.enum(['recognizer', 'history folding', 'transcript', 'notes']);
+
+/** An `error.raised` payload. */
+export const ErrorRaisedSchema = z.object({
+  source: ErrorSourceSchema,
+  code: z.string(),
+  message: z.string(),
+  mode: z.string().optional().describe('For source "recognizer": the ASR_MODE of the class.'),
+});
+
+/** The first event of every SSE connection (it has no id and is not replayed). */
+export const StreamOpenedSchema = z.object({
+  last_event_id: z.number().int(),
+  replayed: z.number().int(),
+  gap: z
+    .boolean()
+    .describe('True when missed events were dropped: reload /api/transcript and the status.'),
+  monitor: MonitorStatusSchema,
+  partial: z.string(),
+});
+
+/** Every live event: what it means and its payload schema, by event name. */
+export const LIVE_EVENTS = {
+  'line.appended': {
+    description: 'a transcript line was written',
+    data: TranscriptLineSchema,
+  },
+  'line.updated': {
+    description: 'the last line was extended or merged (same id, new text)',
+    data: TranscriptLineSchema,
+  },
+  'partial.changed': {
+    description: 'text still being recognised ("" when cleared)',
+    data: z.object({ text: z.string() }),
+  },
+  'alert.raised': {
+    description: 'a keyword was heard in a newly written line — the same message as the WebSocket',
+    data: KeywordAlertSchema,
+  },
+  'monitor.changed': {
+    description:
+      'the /api/monitor_status body — started, paused, resumed, stopped, recognizer ended or failed',
+    data: MonitorStatusSchema,
+  },
+  'history.folded': {
+    description:
+      'older lines were folded into the history summary; the lines still shown keep their ids',
+    data: z.object({
+      summary: z.string(),
+      folded_entries: z.number().int(),
+      remaining_entries: z.number().int(),
+      first_id: z
+        .number()
+        .int()
+        .describe('Id of the oldest line still in the file: lines with smaller ids were folded.'),
+    }),
+  },
+  'notes.written': {
+    description: 'post-class notes were written',
+    data: z.object({ filename: z.string(), course_name: z.string() }),
+  },
+  'material.uploaded': {
+    description: 'a material file was uploaded',
+    data: z.object({ cite_filename: z.string(), text_length: z.number().int() }),
+  },
+  'error.raised': {
+    description:
+      'a background failure; `source` is `recognizer` (with `mode`, the ASR_MODE), `history folding`, `transcript` or `notes`',
+    data: ErrorRaisedSchema,
+  },
+} as const;
+
+/** Name of a live event. */
+export type LiveEventName = keyof typeof LIVE_EVENTS;
+
+/** Payloads of the live events, by event name. */
+export type LiveEventMap = {
+  [Name in LiveEventName]: z.infer<(typeof LIVE_EVENTS)[Name]['data']>;
+};
+
+/** One live event as a client receives it: narrow `data` by switching on `name`. */
+export type LiveMessage = {
+  [Name in LiveEventName]: { name: Name; data: LiveEventMap[Name] };
+}[LiveEventName];
+
+/** A transcript line. */
+export type TranscriptLine = z.infer<typeof TranscriptLineSchema>;
+/** The monitor status. */
+export type MonitorStatusPayload = z.infer<typeof MonitorStatusSchema>;
+/** An alert level. */
+export type AlertLevel = z.infer<typeof AlertLevelSchema>;
+/** A keyword alert. */
+export type KeywordAlertPayload = z.infer<typeof KeywordAlertSchema>;
+/** Where a background failure happened. */
+export type ErrorSource = z.infer<typeof ErrorSourceSchema>;
+/** An `error.raised` payload. */
+export type ErrorRaisedPayload = z.infer<typeof ErrorRaisedSchema>;
+/** The `stream.opened` payload. */
+export type StreamOpenedPayload = z.infer<typeof StreamOpenedSchema>;
+
+/** `{a, b:"x"|"y", c?}`: the fields of an object schema, literal and enum values spelled out. */
+function describeFields(schema: z.ZodObject): string {
+  const fields = Object.entries(schema.shape).map(([key, field]) => {
+    let inner = field as z.ZodType;
+    let optional = '';
+    if (inner instanceof z.ZodOptional) {
+      optional = '?';
+      inner = inner.unwrap() as z.ZodType;
+    }
+    if (inner instanceof z.ZodLiteral) return `${key}${optional}:${JSON.stringify(inner.value)}`;
+    if (inner instanceof z.ZodEnum) {
+      return `${key}${optional}:${inner.options.map((value) => JSON.stringify(value)).join('\\|')}`;
+    }
+    return `${key}${optional}`;
+  });
+  return `\`{${fields.join(', ')}}\``;
+}
+
+/**
+ * The table of live events for the SSE route's documentation, generated from
+ * {@link LIVE_EVENTS} so that it cannot drift from the payloads.
+ */
+export function liveEventsTable(): string {
+  const rows = [
+    `| \`stream.opened\` (no id) | ${describeFields(StreamOpenedSchema)} — first on every connection; \`gap: true\` when missed events were dropped (reload /api/transcript) |`,
+    ...Object.entries(LIVE_EVENTS).map(
+      ([name, event]) => `| \`${name}\` | ${describeFields(event.data)} — ${event.description} |`,
+    ),
+  ];
+  return ['| event | data |', '|---|---|', ...rows].join('\n');
+}
