@@ -14,6 +14,7 @@ import { h, icon } from './dom.ts';
 import { describeError } from './errors.ts';
 import { type Lang, setLang, t } from './i18n.ts';
 import { createLiveConnection } from './live.ts';
+import { createLiveSync, monitorOf } from './live-sync.ts';
 import { createCatchupPanel } from './panels/catchup-panel.ts';
 import { createClassPanel } from './panels/class-panel.ts';
 import {
@@ -28,25 +29,16 @@ import { createSettingsPanel } from './panels/settings-panel.ts';
 import { createTranscriptPanel } from './panels/transcript-panel.ts';
 import { preference, savePreference } from './preferences.ts';
 import { isTextField, shortcutFor } from './shortcuts.ts';
-import {
-  type AppState,
-  createStore,
-  IDLE_MONITOR,
-  type PanelName,
-  type Store,
-  upsertLine,
-} from './store.ts';
+import { type AppState, createStore, IDLE_MONITOR, type PanelName, type Store } from './store.ts';
 import type {
-  BackgroundError,
   Health,
   KeywordAlert,
   KeywordsView,
+  LiveMessage,
   MonitorStatus,
   StartResult,
   StopResult,
-  StreamOpened,
   TranscriptAnswer,
-  TranscriptLine,
 } from './types.ts';
 import { createBar } from './views/bar.ts';
 import { fitWindow, isFramed, openPip, pipWindow, type Size, WINDOW_SIZES } from './window.ts';
@@ -63,19 +55,6 @@ const TABS: Array<{ name: PanelName; text: Parameters<typeof t>[0] }> = [
 
 /** How long an alert stays up by itself: attention 20 s, roll call until dismissed (max 3 min). */
 const ALERT_MS = { danger: 180_000, warning: 20_000 };
-
-function monitorOf(status: MonitorStatus & Record<string, unknown>): MonitorStatus {
-  return {
-    state: status.state,
-    is_monitoring: status.is_monitoring,
-    is_paused: status.is_paused,
-    course_name: status.course_name,
-    asr_mode: status.asr_mode,
-    cite_filename: status.cite_filename,
-    started_at: status.started_at,
-    recognizer_state: status.recognizer_state,
-  };
-}
 
 /** The size the window should have for this state. */
 export function viewSize(state: Pick<AppState, 'panel' | 'alert'>): Size {
@@ -106,14 +85,10 @@ export function startApp(host: HTMLElement): { store: Store } {
     pinned: false,
   });
 
-  const liveListeners = new Set<(name: string, data: unknown) => void>();
+  const liveListeners = new Set<(message: LiveMessage) => void>();
   let toastTimer: ReturnType<typeof setTimeout> | undefined;
   let alertTimer: ReturnType<typeof setTimeout> | undefined;
   let alertSerial = 0;
-  let reloading: Promise<void> | undefined;
-  /** A reload was asked for while one ran: its answers may predate what changed since. */
-  let reloadAgain = false;
-  let queued: Array<[string, unknown]> = [];
 
   const toast = (text: string, kind: 'info' | 'error' = 'info') => {
     clearTimeout(toastTimer);
@@ -146,56 +121,6 @@ export function startApp(host: HTMLElement): { store: Store } {
     }
   };
 
-  /** Re-reads transcript, status and health; live events arriving meanwhile are applied after. */
-  const reloadState = (restarted: boolean): Promise<void> => {
-    if (reloading) {
-      reloadAgain = true;
-      return reloading;
-    }
-    reloading = (async () => {
-      try {
-        const [transcript, status] = await Promise.all([
-          api<TranscriptAnswer>('/api/transcript?limit=500'),
-          api<MonitorStatus & Record<string, unknown>>('/api/monitor_status'),
-        ]);
-        store.set({
-          lines: transcript.entries,
-          partial: transcript.partial,
-          historySummary: transcript.history_summary,
-          monitor: monitorOf(status),
-        });
-      } catch {
-        // Offline again: the next connection reloads.
-      } finally {
-        reloading = undefined;
-        const pending = queued;
-        queued = [];
-        for (const [name, data] of pending) handleEvent(name, data);
-      }
-      void refreshHealth();
-      void refreshKeywords(restarted);
-      if (reloadAgain) {
-        reloadAgain = false;
-        await reloadState(false);
-      }
-    })();
-    return reloading;
-  };
-
-  /**
-   * Sets the monitor status from any source (event, HTTP answer, stream opening). A class that
-   * was not running before — told by its start time, whichever source comes first — starts a
-   * new transcript (indexes from 0 again): drop the old lines and read what it already has.
-   */
-  const setMonitor = (monitor: MonitorStatus) => {
-    const previous = store.get().monitor;
-    store.set({ monitor });
-    if (monitor.state !== 'idle' && monitor.started_at !== previous.started_at) {
-      store.set({ lines: [], partial: '', historySummary: '' });
-      void reloadState(false);
-    }
-  };
-
   const raiseAlert = (alert: KeywordAlert) => {
     const level = alert.level === 'danger' ? 'danger' : 'warning';
     alertSerial++;
@@ -214,58 +139,35 @@ export function startApp(host: HTMLElement): { store: Store } {
     if (store.get().alert) store.set({ alert: null });
   };
 
-  const handleEvent = (name: string, data: unknown) => {
-    if (
-      reloading &&
-      (name === 'line.appended' || name === 'line.updated' || name === 'history.folded')
-    ) {
-      queued.push([name, data]);
-      return;
-    }
-    const state = store.get();
-    switch (name) {
-      case 'line.appended':
-      case 'line.updated':
-        store.set({ lines: upsertLine(state.lines, data as TranscriptLine) });
-        break;
-      case 'partial.changed':
-        store.set({ partial: (data as { text: string }).text });
-        break;
-      case 'alert.raised':
-        raiseAlert(data as KeywordAlert);
-        break;
-      case 'monitor.changed': {
-        const monitor = monitorOf(data as MonitorStatus & Record<string, unknown>);
-        setMonitor(monitor);
-        if (monitor.recognizer_state === 'ended' && state.monitor.recognizer_state !== 'ended') {
-          toast(t('recognizerEnded'));
-        }
-        break;
-      }
-      case 'history.folded':
-        // Indexes shift after a fold: read the transcript again.
-        store.set({ historySummary: (data as { summary: string }).summary });
-        void reloadState(false);
-        break;
-      case 'notes.written':
-        toast(t('notesWritten', { filename: (data as { filename: string }).filename }));
-        break;
-      case 'error.raised': {
-        const error = data as BackgroundError;
+  const sync = createLiveSync({
+    store,
+    load: async () => {
+      const [transcript, monitor] = await Promise.all([
+        api<TranscriptAnswer>('/api/transcript?limit=500'),
+        api<MonitorStatus>('/api/monitor_status'),
+      ]);
+      return { transcript, monitor };
+    },
+    afterReload(restarted) {
+      void refreshHealth();
+      void refreshKeywords(restarted);
+    },
+    effects: {
+      alert: raiseAlert,
+      recognizerEnded: () => toast(t('recognizerEnded')),
+      notesWritten: (filename) => toast(t('notesWritten', { filename })),
+      backgroundError: (error) =>
         toast(
           error.source === 'recognizer'
             ? t('recognizerFailed', {
-                mode: error.mode ?? state.monitor.asr_mode,
+                mode: error.mode ?? store.get().monitor.asr_mode,
                 message: error.message,
               })
             : t('errorGeneric', { message: error.message }),
           'error',
-        );
-        break;
-      }
-    }
-    for (const listener of liveListeners) listener(name, data);
-  };
+        ),
+    },
+  });
 
   const live = createLiveConnection({
     onConnection(connection, retryAt) {
@@ -273,21 +175,19 @@ export function startApp(host: HTMLElement): { store: Store } {
       store.set({ connection, retryAt });
       if (connection === 'online' && previous === 'offline') toast(t('backOnline'));
     },
-    onOpened(data: StreamOpened, reload) {
-      const monitor = monitorOf(data.monitor as MonitorStatus & Record<string, unknown>);
-      store.set({ partial: data.partial });
-      if (reload) {
-        store.set({ monitor });
-        void reloadState(true);
-      } else {
-        setMonitor(monitor);
+    onOpened(data, reload) {
+      sync.opened(data, reload);
+      if (!reload) {
         void refreshHealth();
         // A backend that restarted before publishing any event looks like a reconnection: it
         // may have lost the student's own keywords.
         void refreshKeywords(false);
       }
     },
-    onEvent: handleEvent,
+    onEvent(message) {
+      sync.apply(message);
+      for (const listener of liveListeners) listener(message);
+    },
   });
 
   // ---------------------------------------------------------------- actions for the views
@@ -312,9 +212,7 @@ export function startApp(host: HTMLElement): { store: Store } {
     }
   };
   const reloadMonitor = async () => {
-    setMonitor(
-      monitorOf(await api<MonitorStatus & Record<string, unknown>>('/api/monitor_status')),
-    );
+    sync.setMonitor(monitorOf(await api<MonitorStatus>('/api/monitor_status')));
   };
 
   const context: AppContext = {

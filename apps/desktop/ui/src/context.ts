@@ -1,6 +1,6 @@
 // What the views get from the app: the store and the actions.
 import type { AppState, PanelName, Store } from './store.ts';
-import type { StopResult } from './types.ts';
+import type { LiveMessage, StopResult } from './types.ts';
 
 /** The app as the views see it. */
 export interface AppContext {
@@ -31,7 +31,7 @@ export interface AppContext {
   /** Enters or leaves the always-on-top window. */
   togglePin(): Promise<void>;
   /** Live events for the panels (material.uploaded, notes.written…); returns the unsubscribe. */
-  onLiveEvent(listener: (name: string, data: unknown) => void): () => void;
+  onLiveEvent(listener: (message: LiveMessage) => void): () => void;
   /** Tries to reach the backend again now. */
   retryConnection(): void;
 }

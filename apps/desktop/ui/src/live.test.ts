@@ -104,7 +104,9 @@ function connect(url: string, silenceTimeoutMs?: number) {
     url,
     ...(silenceTimeoutMs ? { silenceTimeoutMs } : {}),
     onOpened: (data, reload) => seen.opened.push({ lastId: data.last_event_id, reload }),
-    onEvent: (name, data) => seen.events.push(`${name}:${JSON.stringify(data)}`),
+    onEvent: (message) => {
+      seen.events.push(`${message.name}:${JSON.stringify(message.data)}`);
+    },
     onConnection: (state) => seen.states.push(state),
   });
   connection.start();
@@ -135,6 +137,18 @@ describe('createLiveConnection', () => {
       'partial.changed:{"text":"半"}',
     ]);
     expect(seen.states.at(-1)).toBe('online');
+  });
+
+  it('skips events the UI does not know (a newer backend may send more)', async () => {
+    const server = await streamServer();
+    servers.push(server);
+    const seen = connect(server.url);
+    await until(() => seen.opened.length === 1, 'the stream');
+    server.publish('something.new', { x: 1 });
+    server.publish('partial.changed', { text: '好' });
+    await until(() => seen.events.length === 1, 'the known event');
+    expect(seen.events).toEqual(['partial.changed:{"text":"好"}']);
+    expect(connection?.lastEventId).toBe(2);
   });
 
   it('shows the backend offline while it is down and reloads when a restarted one answers', async () => {

@@ -4,14 +4,14 @@
 // connection, a gap in the replay, or a backend that restarted and counts ids from 1 again).
 import { readEventStream } from './sse.ts';
 import type { Connection } from './store.ts';
-import type { StreamOpened } from './types.ts';
+import type { LiveEventName, LiveMessage, StreamOpened } from './types.ts';
 
 /** Options of {@link createLiveConnection}. */
 export interface LiveOptions {
   /** After `stream.opened`; `reload` says the app must re-read transcript and status. */
   onOpened(data: StreamOpened, reload: boolean): void;
-  /** Every other event, in order. */
-  onEvent(name: string, data: unknown): void;
+  /** Every other event the UI knows, in order (unknown names, from a newer backend, are skipped). */
+  onEvent(message: LiveMessage): void;
   /** Connection changes; `retryAt` is when the next attempt starts (offline only). */
   onConnection(connection: Connection, retryAt: number | null): void;
   /** No byte for this long means the connection is dead (default 45 s: three heartbeats). */
@@ -29,6 +29,22 @@ export interface LiveConnection {
   /** The newest event id seen. */
   readonly lastEventId: number | undefined;
 }
+
+/**
+ * The live events of the contract this UI was built against (a record over the contract's names:
+ * the type check fails when the backend adds or renames one and this list is not updated).
+ */
+const KNOWN_EVENTS: Readonly<Record<LiveEventName, true>> = {
+  'line.appended': true,
+  'line.updated': true,
+  'partial.changed': true,
+  'alert.raised': true,
+  'monitor.changed': true,
+  'history.folded': true,
+  'notes.written': true,
+  'material.uploaded': true,
+  'error.raised': true,
+};
 
 /** Waits before attempt `attempt` (0-based) after a failed connection: 0.5 s doubling to 5 s. */
 export function retryDelay(attempt: number): number {
@@ -105,13 +121,15 @@ export function createLiveConnection(options: LiveOptions): LiveConnection {
             const id = Number(message.id);
             if (Number.isFinite(id)) lastEventId = Math.max(lastEventId ?? 0, id);
           }
+          if (!Object.hasOwn(KNOWN_EVENTS, message.event)) return;
           let data: unknown;
           try {
             data = JSON.parse(message.data);
           } catch {
             return;
           }
-          options.onEvent(message.event, data);
+          // The wire boundary: the backend's event contract says what `data` is for this name.
+          options.onEvent({ name: message.event, data } as LiveMessage);
         },
         () => armSilenceTimer(),
       );

@@ -3,24 +3,27 @@ import { MAX_LINES, upsertLine } from './store.ts';
 import { isFramed, outerSizeFor, WINDOW_SIZES } from './window.ts';
 
 describe('upsertLine', () => {
-  it('appends, replaces an updated line in place and keeps the order', () => {
-    let lines = upsertLine([], { index: 0, timestamp: '10:00:00', text: '好' });
-    lines = upsertLine(lines, { index: 1, timestamp: '10:00:01', text: '同学们' });
-    lines = upsertLine(lines, { index: 1, timestamp: '10:00:01', text: '同学们好' });
-    lines = upsertLine(lines, { index: 0, timestamp: '10:00:00', text: '好的' });
-    expect(lines.map((line) => [line.index, line.text])).toEqual([
-      [0, '好的'],
-      [1, '同学们好'],
+  it('appends, replaces an updated line in place by id and keeps the order', () => {
+    let lines = upsertLine([], { id: 1, index: 0, timestamp: '10:00:00', text: '好' });
+    lines = upsertLine(lines, { id: 2, index: 1, timestamp: '10:00:01', text: '同学们' });
+    lines = upsertLine(lines, { id: 2, index: 1, timestamp: '10:00:01', text: '同学们好' });
+    lines = upsertLine(lines, { id: 1, index: 0, timestamp: '10:00:00', text: '好的' });
+    expect(lines.map((line) => [line.id, line.text])).toEqual([
+      [1, '好的'],
+      [2, '同学们好'],
     ]);
+    // After a fold the file positions restart, the ids do not: the line is still found.
+    lines = upsertLine(lines, { id: 2, index: 0, timestamp: '10:00:01', text: '同学们好！' });
+    expect(lines.map((line) => line.text)).toEqual(['好的', '同学们好！']);
   });
 
   it('keeps only the newest lines', () => {
-    let lines = upsertLine([], { index: 0, timestamp: '', text: '0' });
-    for (let index = 1; index <= MAX_LINES + 5; index++) {
-      lines = upsertLine(lines, { index, timestamp: '', text: String(index) });
+    let lines = upsertLine([], { id: 1, index: 0, timestamp: '', text: '1' });
+    for (let id = 2; id <= MAX_LINES + 6; id++) {
+      lines = upsertLine(lines, { id, index: id - 1, timestamp: '', text: String(id) });
     }
     expect(lines).toHaveLength(MAX_LINES);
-    expect(lines[0]?.index).toBe(6);
+    expect(lines[0]?.id).toBe(7);
   });
 });
 

@@ -28,7 +28,7 @@ export interface AppState {
   retryAt: number | null;
   health: Health | null;
   monitor: MonitorStatus;
-  /** The newest transcript lines (at most {@link MAX_LINES}), by ascending index. */
+  /** The newest transcript lines (at most {@link MAX_LINES}), by ascending id. */
   lines: TranscriptLine[];
   partial: string;
   historySummary: string;
@@ -86,15 +86,18 @@ export function createStore(initial: AppState): Store {
   };
 }
 
-/** Adds or replaces a line by index, keeping order and the size limit. */
+/**
+ * Adds or replaces a line by its id, keeping order and the size limit. Ids never change (not
+ * even when older lines are folded into the history summary), so a line is found by id alone.
+ */
 export function upsertLine(
   lines: readonly TranscriptLine[],
   line: TranscriptLine,
 ): TranscriptLine[] {
   const last = lines[lines.length - 1];
-  if (!last || last.index < line.index) return [...lines, line].slice(-MAX_LINES);
-  const next = lines.filter((existing) => existing.index !== line.index);
+  if (!last || last.id < line.id) return [...lines, line].slice(-MAX_LINES);
+  const next = lines.filter((existing) => existing.id !== line.id);
   next.push(line);
-  next.sort((a, b) => a.index - b.index);
+  next.sort((a, b) => a.id - b.id);
   return next.slice(-MAX_LINES);
 }

@@ -1,18 +1,29 @@
 // The backend's answers as the UI reads them (packages/server/README.md, "HTTP API"). The UI talks
-// to the backend over HTTP only, so these mirror the wire format instead of importing it.
+// to the backend over HTTP only. The live events and the shapes they share (monitor status,
+// transcript lines, alerts) come from the backend's event contract as types only — nothing of
+// the server is bundled; the rest mirror the routes' answers.
+import type {
+  AlertLevel,
+  ErrorRaisedPayload,
+  KeywordAlertPayload,
+  LiveEventMap,
+  LiveEventName,
+  LiveMessage,
+  MonitorStatusPayload,
+  StreamOpenedPayload,
+  TranscriptLine,
+} from '@class-assistant/server/live-events';
 
-export type MonitorState = 'idle' | 'running' | 'paused';
-
-export interface MonitorStatus {
-  state: MonitorState;
-  is_monitoring: boolean;
-  is_paused: boolean;
-  course_name: string;
-  asr_mode: string;
-  cite_filename: string;
-  started_at: string | null;
-  recognizer_state: 'running' | 'paused' | 'ended' | 'failed' | null;
-}
+export type { AlertLevel, LiveEventMap, LiveEventName, LiveMessage, TranscriptLine };
+export type MonitorStatus = MonitorStatusPayload;
+export type MonitorState = MonitorStatus['state'];
+export type KeywordAlert = KeywordAlertPayload;
+export type StreamOpened = StreamOpenedPayload;
+/**
+ * An `error.raised` live event: a failure in the background. `source` says where (match on it,
+ * never on the message).
+ */
+export type BackgroundError = ErrorRaisedPayload;
 
 export interface Health {
   status: 'healthy';
@@ -27,12 +38,6 @@ export interface Health {
   not_configured: string[];
 }
 
-export interface TranscriptLine {
-  index: number;
-  timestamp: string;
-  text: string;
-}
-
 export interface TranscriptAnswer {
   status: 'success';
   course_name: string | null;
@@ -43,24 +48,6 @@ export interface TranscriptAnswer {
   entries: TranscriptLine[];
   partial: string;
   last_event_id: number;
-}
-
-export type AlertLevel = 'danger' | 'warning';
-
-export interface KeywordAlert {
-  type: 'keyword_alert';
-  level: AlertLevel | string;
-  keywords: string[];
-  text: string;
-  timestamp: string;
-}
-
-export interface StreamOpened {
-  last_event_id: number;
-  replayed: number;
-  gap: boolean;
-  monitor: MonitorStatus;
-  partial: string;
 }
 
 export interface CiteFile {
@@ -176,16 +163,4 @@ export interface SettingsSaved {
   next_class: string[];
   restart_required: string[];
   overridden_by_environment: string[];
-}
-
-/**
- * An `error.raised` live event: a failure in the background. `source` says where (match on it,
- * never on the message): `recognizer` (with `mode`, the class's ASR_MODE), `history folding`,
- * `transcript` or `notes`.
- */
-export interface BackgroundError {
-  source: string;
-  mode?: string;
-  code: string;
-  message: string;
 }

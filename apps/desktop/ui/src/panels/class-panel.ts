@@ -340,8 +340,8 @@ export function createClassPanel(context: AppContext): Panel {
     if (state.health !== previous.health && state.panel === 'class') void renderChecks();
   };
 
-  context.onLiveEvent((name) => {
-    if (name === 'material.uploaded') void loadMaterials();
+  context.onLiveEvent((message) => {
+    if (message.name === 'material.uploaded') void loadMaterials();
   });
 
   return {

@@ -107,8 +107,8 @@ export function createNotesPanel(context: AppContext): Panel {
       generateButton.disabled = false;
     }
   });
-  context.onLiveEvent((name) => {
-    if (name === 'notes.written' && context.store.get().panel === 'notes') void load();
+  context.onLiveEvent((message) => {
+    if (message.name === 'notes.written' && context.store.get().panel === 'notes') void load();
   });
 
   return {

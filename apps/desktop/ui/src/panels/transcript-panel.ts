@@ -64,17 +64,17 @@ export function createTranscriptPanel(_context: AppContext): Panel {
 
   const renderLines = (state: AppState) => {
     watchScrolling();
-    const wanted = new Set(state.lines.map((line) => line.index));
-    for (const [index, entry] of rendered) {
-      if (!wanted.has(index)) {
+    const wanted = new Set(state.lines.map((line) => line.id));
+    for (const [id, entry] of rendered) {
+      if (!wanted.has(id)) {
         entry.item.remove();
-        rendered.delete(index);
+        rendered.delete(id);
       }
     }
     let previousItem: HTMLLIElement | null = null;
     let added = false;
     for (const line of state.lines) {
-      const existing = rendered.get(line.index);
+      const existing = rendered.get(line.id);
       if (existing) {
         if (existing.text !== line.text || existing.keywords !== state.keywords) {
           replaceChildren(
@@ -90,13 +90,13 @@ export function createTranscriptPanel(_context: AppContext): Panel {
       }
       const item = h(
         'li',
-        { 'data-index': line.index },
+        { 'data-id': line.id },
         h('time', null, line.timestamp),
         h('span', null, highlight(line.text, state.keywords)),
       );
       if (previousItem) previousItem.after(item);
       else list.prepend(item);
-      rendered.set(line.index, { item, text: line.text, keywords: state.keywords });
+      rendered.set(line.id, { item, text: line.text, keywords: state.keywords });
       previousItem = item;
       added = true;
     }

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { createLiveSync, type LiveSyncOptions } from './live-sync.ts';
+import { type AppState, createStore, IDLE_MONITOR } from './store.ts';
+import type { LiveMessage, MonitorStatus, TranscriptAnswer, TranscriptLine } from './types.ts';
+
+const running: MonitorStatus = {
+  ...IDLE_MONITOR,
+  state: 'running',
+  is_monitoring: true,
+  course_name: '数据结构',
+  asr_mode: 'mock',
+  started_at: '2026-11-23T10:00:00.000Z',
+  recognizer_state: 'running',
+};
+
+const line = (id: number, text: string, index = id - 1): TranscriptLine => ({
+  id,
+  index,
+  timestamp: `10:00:${String(id).padStart(2, '0')}`,
+  text,
+});
+
+function answer(entries: TranscriptLine[], summary = ''): TranscriptAnswer {
+  return {
+    status: 'success',
+    course_name: '数据结构',
+    material_name: null,
+    started_at: null,
+    history_summary: summary,
+    total: entries.length,
+    entries,
+    partial: '',
+    last_event_id: 0,
+  };
+}
+
+function setup(initial: Partial<AppState> = {}) {
+  const store = createStore({
+    connection: 'online',
+    retryAt: null,
+    health: null,
+    monitor: IDLE_MONITOR,
+    lines: [],
+    partial: '',
+    historySummary: '',
+    keywords: [],
+    alert: null,
+    panel: null,
+    lang: 'zh',
+    sound: false,
+    notifications: false,
+    toast: null,
+    pinned: false,
+    ...initial,
+  });
+  const effects: string[] = [];
+  const loads: Array<(value: { transcript: TranscriptAnswer; monitor: MonitorStatus }) => void> =
+    [];
+  const options: LiveSyncOptions = {
+    store,
+    load: () => new Promise((resolve) => loads.push(resolve)),
+    afterReload: (restarted) => effects.push(`reloaded:${restarted}`),
+    effects: {
+      alert: (alert) => effects.push(`alert:${alert.level}:${alert.keywords.join(',')}`),
+      recognizerEnded: () => effects.push('ended'),
+      notesWritten: (filename) => effects.push(`notes:${filename}`),
+      backgroundError: (error) => effects.push(`error:${error.source}:${error.code}`),
+    },
+  };
+  return { store, effects, loads, sync: createLiveSync(options) };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('the live-state sync', () => {
+  it('applies lines by id: an update after a fold replaces the same line, no reload', async () => {
+    const { store, sync, loads } = setup({ monitor: running });
+    sync.apply({ name: 'line.appended', data: line(1, '同学们好') });
+    sync.apply({ name: 'line.appended', data: line(2, '今天讲队列') });
+    sync.apply({
+      name: 'history.folded',
+      data: { summary: '开场', folded_entries: 1, remaining_entries: 1, first_id: 2 },
+    });
+    // After the fold the file position of line 2 is 0; its id is still 2.
+    sync.apply({ name: 'line.updated', data: line(2, '今天讲队列和栈', 0) });
+    sync.apply({ name: 'line.appended', data: line(3, '先看入队', 1) });
+    expect(loads).toHaveLength(0);
+    expect(store.get().historySummary).toBe('开场');
+    expect(store.get().lines.map((entry) => [entry.id, entry.text])).toEqual([
+      [1, '同学们好'],
+      [2, '今天讲队列和栈'],
+      [3, '先看入队'],
+    ]);
+  });
+
+  it('holds line events back during a reload and applies them after it', async () => {
+    const { store, sync, loads, effects } = setup();
+    const done = sync.reload(true);
+    sync.apply({ name: 'line.appended', data: line(3, '第三句') });
+    sync.apply({ name: 'partial.changed', data: { text: '第四' } });
+    expect(store.get().lines).toEqual([]);
+    expect(store.get().partial).toBe('第四');
+    loads[0]!({ transcript: answer([line(1, '第一句'), line(2, '第二句')]), monitor: running });
+    await done;
+    expect(store.get().lines.map((entry) => entry.id)).toEqual([1, 2, 3]);
+    expect(store.get().monitor.course_name).toBe('数据结构');
+    expect(effects).toEqual(['reloaded:true']);
+  });
+
+  it('starts a new transcript when a class starts: old lines dropped, the new one read', async () => {
+    const { store, sync, loads } = setup({ lines: [line(1, '上节课')] });
+    sync.apply({ name: 'monitor.changed', data: running });
+    expect(store.get().lines).toEqual([]);
+    expect(loads).toHaveLength(1);
+    loads[0]!({ transcript: answer([line(1, '新课第一句')]), monitor: running });
+    await settle();
+    expect(store.get().lines.map((entry) => entry.text)).toEqual(['新课第一句']);
+    // The same class again (a status refresh) changes nothing.
+    sync.apply({ name: 'monitor.changed', data: { ...running, is_paused: true } });
+    expect(loads).toHaveLength(1);
+  });
+
+  it('runs one more reload when one is asked for while another runs', async () => {
+    const { sync, loads } = setup();
+    const first = sync.reload(false);
+    void sync.reload(false);
+    loads[0]!({ transcript: answer([]), monitor: IDLE_MONITOR });
+    await settle();
+    expect(loads).toHaveLength(2);
+    loads[1]!({ transcript: answer([]), monitor: IDLE_MONITOR });
+    await first;
+  });
+
+  it('hands alerts, notes, errors and the recognizer end to the effects', () => {
+    const { sync, effects } = setup({ monitor: running });
+    const messages: LiveMessage[] = [
+      {
+        name: 'alert.raised',
+        data: {
+          type: 'keyword_alert',
+          level: 'danger',
+          keywords: ['张三'],
+          text: '张三你来回答',
+          timestamp: '10:00:09',
+        },
+      },
+      { name: 'notes.written', data: { filename: 'x.md', course_name: '数据结构' } },
+      {
+        name: 'error.raised',
+        data: { source: 'recognizer', code: 'X', message: 'm', mode: 'mock' },
+      },
+      { name: 'monitor.changed', data: { ...running, recognizer_state: 'ended' } },
+      { name: 'monitor.changed', data: { ...running, recognizer_state: 'ended' } },
+    ];
+    for (const message of messages) sync.apply(message);
+    expect(effects).toEqual(['alert:danger:张三', 'notes:x.md', 'error:recognizer:X', 'ended']);
+  });
+});
