@@ -155,7 +155,8 @@ declare module 'fastify' {
 }
 
 /**
- * Builds the Class Assistant backend: every route of design.md section 5 plus the live event
+ * Builds the Class Assistant backend: every route of the original client (docs/architecture.md,
+ * "HTTP API") plus the live event
  * stream, the transcript endpoint and /docs. Call `listen({ host: '127.0.0.1', port })` to
  * serve it, `inject()` to test it; `close()` stops a running class and flushes the transcript.
  *

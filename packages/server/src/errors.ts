@@ -1,7 +1,7 @@
 /**
  * Every error the server reports has a stable string `code`, an HTTP status and a message meant
- * for the student. The routes turn it into `{status:"error", code, message, detail}` (design.md
- * section 5; `detail` repeats the message because the original v1.2.0 client reads `err.detail`).
+ * for the student. The routes turn it into `{status:"error", code, message, detail}` (`detail`
+ * repeats the message because the original v1.2.0 client reads `err.detail`).
  */
 export type ServerErrorCode =
   | 'HOST_NOT_ALLOWED'

@@ -1,4 +1,4 @@
-// Durable whole-file writes (design.md §3): write a temp file in the same folder, fsync it,
+// Durable whole-file writes: write a temp file in the same folder, fsync it,
 // rename it over the target, fsync the folder. A reader sees the old or the new file, never a
 // half-written one, and a crash at any point loses neither.
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// data/keywords.txt: parse, format, load, save (backend spec §2.1; issue 3 "Keywords").
+// data/keywords.txt: parse, format, load, save (README, "The keywords file format").
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic-file.ts';
 import { checkOptions, TranscriptCoreError } from './errors.ts';

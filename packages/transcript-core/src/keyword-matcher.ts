@@ -1,4 +1,4 @@
-// Keyword matching over one transcript line (issue 3 "Keywords"): linear in the line length
+// Keyword matching over one transcript line (README, "Keywords"): linear in the line length
 // whatever the number of keywords (Aho–Corasick), case- and width-insensitive (NFKC), English
 // keywords on word boundaries, optional homophone tolerance for Chinese keywords (pinyin-pro).
 import { pinyin } from 'pinyin-pro';

@@ -1,5 +1,5 @@
-// The near-duplicate filter (backend spec §3: "repeated sentences and similar corrections").
-// Defaults are those of the product this one replaces (issue 3); every threshold is an option.
+// The near-duplicate filter: drops repeated sentences and similar corrections of a recent entry.
+// Defaults are those of the product this one replaces; every threshold is an option.
 import { checkOptions, describeValue, TranscriptCoreError } from './errors.ts';
 import { similarityRatio } from './similarity.ts';
 import { comparisonKey } from './text.ts';

@@ -1,4 +1,4 @@
-// Text normalisation and the meaningfulness filter (backend spec §3: "a meaningfulness filter").
+// Text normalisation and the meaningfulness filter (README, "Filters and similarity").
 // Pure functions; no I/O.
 import { checkOptions, describeValue, TranscriptCoreError } from './errors.ts';
 
@@ -182,7 +182,7 @@ function invalidOption(message: string): TranscriptCoreError {
   return new TranscriptCoreError('TRANSCRIPT_INVALID_ARGUMENT', message);
 }
 
-// Trailing characters ignored when comparing entries (issue 3: 。？！；!?;，,、 and spaces;
+// Trailing characters ignored when comparing entries (。？！；!?;，,、 and spaces, as the original;
 // after NFKC the full-width ones are already ASCII, the ideographic ones are listed here).
 const TRAILING_IGNORED = /[。？！；!?;，,、\s]+$/u;
 

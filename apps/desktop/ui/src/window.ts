@@ -1,4 +1,4 @@
-// The window follows the view (backend.md 1.9, design.md 7): 320x80 for the bar, 480x520 with a
+// The window follows the view (docs/architecture.md, "Desktop"): 320x80 for the bar, 480x520 with a
 // panel open, taller while an alert shows. Sizes are of the page itself; the browser's own frame
 // (title bar of the app window) is measured and added. Chromium lets an --app window resize
 // itself; in an ordinary tab resizeTo does nothing and the app is drawn in a frame of its size.

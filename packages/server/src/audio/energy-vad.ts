@@ -25,7 +25,7 @@ export interface EnergyVadOptions {
   sampleRate: number;
   /** Samples per buffer (the library's CHUNK; 1600 = 100 ms at 16 kHz). */
   bufferSamples: number;
-  /** Starting energy threshold. Default 220 (seed). */
+  /** Starting energy threshold. Default 220 (the original product's). */
   energyThreshold?: number;
   /** Let the threshold follow the ambient noise while waiting. Default true. */
   dynamicEnergyThreshold?: boolean;
@@ -33,17 +33,17 @@ export interface EnergyVadOptions {
   dynamicEnergyAdjustmentDamping?: number;
   /** Default 1.5 (the library's). */
   dynamicEnergyRatio?: number;
-  /** Seconds of quiet that end a phrase. Default 0.9 (seed). */
+  /** Seconds of quiet that end a phrase. Default 0.9 (the original product's). */
   pauseThreshold?: number;
-  /** Minimum seconds of speaking audio for a phrase. Default 0.35 (seed). */
+  /** Minimum seconds of speaking audio for a phrase. Default 0.35 (the original product's). */
   phraseThreshold?: number;
-  /** Seconds of quiet kept on both sides of a phrase. Default 0.45 (seed). */
+  /** Seconds of quiet kept on both sides of a phrase. Default 0.45 (the original product's). */
   nonSpeakingDuration?: number;
-  /** Longest phrase in seconds; 0 or null for none. Default 15 (seed). */
+  /** Longest phrase in seconds; 0 or null for none. Default 15 (the original product's). */
   phraseTimeLimit?: number | null;
 }
 
-/** The seed's recognition parameters (backend.md 2.3) and the library's dynamic-threshold defaults. */
+/** The original product's recognition parameters and the library's dynamic-threshold defaults. */
 export const SEED_VAD_PARAMETERS = {
   energyThreshold: 220,
   dynamicEnergyThreshold: true,

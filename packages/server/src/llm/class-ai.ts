@@ -28,7 +28,7 @@ export interface ChatTurn {
   content: string;
 }
 
-/** The rescue answer (design.md section 5: `{context, question, answer}`). */
+/** The rescue answer: `{context, question, answer}`, the original client's shape. */
 export interface RescueResult {
   question: string;
   context: string;

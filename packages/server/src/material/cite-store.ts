@@ -65,8 +65,6 @@ export interface CiteStore {
   write(originalName: string, text: string, now: Date): Promise<string>;
   /** Every .txt in data/cite, newest first. */
   list(): Promise<CiteFileInfo[]>;
-  /** The path of a cite file, after checking the name is a plain file name that exists. */
-  resolve(filename: string): Promise<string>;
   /** Copies a cite file to current_class_material.txt, or empties it when `filename` is empty. */
   activate(filename: string | null | undefined): Promise<void>;
   /**
@@ -86,7 +84,7 @@ export function createCiteStore(dataDir: string): CiteStore {
   const currentMaterialPath = join(dataDir, 'current_class_material.txt');
   const reserved = new Set<string>();
 
-  const resolve = async (filename: string): Promise<string> => {
+  const existingMaterialPath = async (filename: string): Promise<string> => {
     if (!isPlainFileName(filename, '.txt')) {
       throw new ServerError(
         'CITE_FILENAME_INVALID',
@@ -110,7 +108,7 @@ export function createCiteStore(dataDir: string): CiteStore {
   };
 
   const prepareActivation = async (filename: string | null | undefined) => {
-    const text = filename ? await readFile(await resolve(filename), 'utf8') : '';
+    const text = filename ? await readFile(await existingMaterialPath(filename), 'utf8') : '';
     return { text, commit: () => writeFileAtomic(currentMaterialPath, text) };
   };
 
@@ -171,7 +169,6 @@ export function createCiteStore(dataDir: string): CiteStore {
       items.sort((a, b) => b.mtime - a.mtime || b.filename.localeCompare(a.filename));
       return items.map(({ mtime: _mtime, ...item }) => item);
     },
-    resolve,
     prepareActivation,
     async activate(filename) {
       await (await prepareActivation(filename)).commit();

@@ -10,7 +10,7 @@ import {
   sanitizeMaterialName,
 } from '../material/cite-store.ts';
 
-/** How far back each feature looks (design.md section 5). */
+/** How far back each feature looks: rescue the last 2 minutes, catch-up the last 10. */
 export const RESCUE_WINDOW_MINUTES = 2;
 export const CATCHUP_WINDOW_MINUTES = 10;
 /** When the window is empty (a quiet teacher), the last lines are used instead. */

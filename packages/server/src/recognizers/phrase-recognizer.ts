@@ -59,7 +59,7 @@ export interface PhraseRecognizerOptions {
   drainTimeoutMs?: number;
 }
 
-/** The VAD options from the settings (the seed's values by default). */
+/** The VAD options from the settings (the original product's values by default). */
 export function vadOptionsFrom(settings: ResolvedSettings) {
   const bufferMs = chunkMilliseconds(settings);
   return {

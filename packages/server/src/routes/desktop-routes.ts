@@ -37,7 +37,7 @@ function tokenMatches(expected: string | undefined, given: string | string[] | u
 }
 
 /**
- * What the desktop app needs from its backend (design.md section 7): its built web UI at `/`
+ * What the desktop app needs from its backend (docs/architecture.md, "Desktop"): its built web UI at `/`
  * (BuildAppOptions.uiDir; a landing page without one) and `POST /api/shutdown`, which asks the
  * process that owns the server to stop as on SIGTERM.
  */

@@ -27,7 +27,7 @@ function courseOf(filename: string): string {
 export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
   const folder = join(app.classAssistant.dataDir, 'summaries');
 
-  const resolve = async (filename: string) => {
+  const existingNotesPath = async (filename: string) => {
     if (!isPlainFileName(filename, '.md')) {
       throw new ServerError(
         'NOTES_FILENAME_INVALID',
@@ -114,7 +114,7 @@ export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { path, info } = await resolve(request.params.filename);
+      const { path, info } = await existingNotesPath(request.params.filename);
       const content = await readFile(path, 'utf8');
       return { status: 'success' as const, ...describe(request.params.filename, info), content };
     },

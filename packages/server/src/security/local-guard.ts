@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, ServerError } from '../errors.ts';
 
 /**
- * Guards a server that only its own UI should reach (design.md section 6):
+ * Guards a server that only its own UI should reach (docs/architecture.md, "Security"):
  * - DNS rebinding: the Host header must be the server's own loopback name and port
  *   (`127.0.0.1:<port>`, `localhost:<port>`, `[::1]:<port>`), else 403 HOST_NOT_ALLOWED.
  * - Cross-origin: a request carrying an Origin that is not allowed is refused with 403

@@ -96,7 +96,7 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
   const serial = createSerialQueue();
   let document: EnvDocument = { lines: [] };
   let exists = false;
-  let resolved: { settings: ResolvedSettings; problems: SettingProblem[] } = resolve(
+  let resolved: { settings: ResolvedSettings; problems: SettingProblem[] } = resolveSettings(
     document,
     environment,
   );
@@ -105,7 +105,7 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     const text = await readTextIfExists(options.path);
     exists = text !== undefined;
     document = parseEnv(text ?? '');
-    resolved = resolve(document, environment);
+    resolved = resolveSettings(document, environment);
   }
 
   async function write(next: EnvDocument): Promise<SettingsSaveResult> {
@@ -131,7 +131,7 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     }
     document = next;
     exists = true;
-    resolved = resolve(document, environment);
+    resolved = resolveSettings(document, environment);
     const after = resolved.settings.values;
     const result: SettingsSaveResult = {
       changed: [],
@@ -295,7 +295,7 @@ function throwIfFailures(failures: Array<{ field: string; message: string }>): v
   );
 }
 
-function resolve(
+function resolveSettings(
   document: EnvDocument,
   environment: Readonly<Record<string, string | undefined>>,
 ): { settings: ResolvedSettings; problems: SettingProblem[] } {
