@@ -22,6 +22,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { errorBody, isServerError, ServerError } from './errors.ts';
 import { createEventHub, type EventHub } from './events/event-hub.ts';
+import { type Library, openLibrary } from './library/library.ts';
 import { type ClassAi, createClassAi } from './llm/class-ai.ts';
 import { createLlmService, type LlmClientFactory, type LlmService } from './llm/llm-client.ts';
 import { type CiteStore, createCiteStore } from './material/cite-store.ts';
@@ -33,6 +34,7 @@ import { defaultRecognizerDefinitions } from './recognizers/default-recognizers.
 import { createRecognizerRegistry, type RecognizerRegistry } from './recognizers/recognizer.ts';
 import { aiRoutes } from './routes/ai-routes.ts';
 import { desktopRoutes } from './routes/desktop-routes.ts';
+import { libraryRoutes } from './routes/library-routes.ts';
 import { liveRoutes } from './routes/live-routes.ts';
 import { materialRoutes } from './routes/material-routes.ts';
 import { monitorRoutes } from './routes/monitor-routes.ts';
@@ -136,6 +138,8 @@ export interface AppServices {
   llm: LlmService;
   ai: ClassAi;
   record: ClassRecord;
+  /** Every class kept, searchable (data/classes, data/library.db). */
+  library: Library;
   monitor: Monitor;
   recognizers: RecognizerRegistry;
   now: () => Date;
@@ -200,7 +204,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const store = await TranscriptStore.open(join(options.dataDir, 'class_transcript.txt'), { now });
   const llm = createLlmService(settings.current, options.llmClientFactory);
   const ai = createClassAi(llm, options.promptsDir ? { promptsDir: options.promptsDir } : {});
-  const record = createClassRecord({ dataDir: options.dataDir, store, cite, ai, now });
+  const library = await openLibrary({
+    dataDir: options.dataDir,
+    store,
+    logger: app.log,
+    now,
+    onChange: (classId, change) => hub.publish('library.changed', { class_id: classId, change }),
+  });
+  const record = createClassRecord({
+    dataDir: options.dataDir,
+    store,
+    cite,
+    ai,
+    now,
+    onNotes: (notes) => library.saveLiveNotes(notes.summary),
+  });
   const recognizers =
     options.recognizers ?? createRecognizerRegistry(defaultRecognizerDefinitions());
   const monitor = createMonitor({
@@ -218,6 +236,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         { signal: context.signal },
       ),
     logger: app.log,
+    classHooks: library,
   });
   const configuredPort = options.port ?? 8765;
   const services: AppServices = {
@@ -231,6 +250,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     llm,
     ai,
     record,
+    library,
     monitor,
     recognizers,
     now,
@@ -285,6 +305,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         { name: 'monitor', description: 'Monitoring a class, keywords and the transcript' },
         { name: 'ai', description: 'Rescue, catch-up, follow-up chats and notes (LLM)' },
         { name: 'live', description: 'Server-sent events and the alerts WebSocket' },
+        { name: 'library', description: 'Every class kept (data/classes): list, search, export' },
       ],
     },
     transform: jsonSchemaTransform,
@@ -309,6 +330,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(liveRoutes);
   await app.register(notesRoutes);
   await app.register(desktopRoutes);
+  await app.register(libraryRoutes);
 
   app.addHook('preClose', async () => {
     for (const end of services.streams) end();
@@ -316,6 +338,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.addHook('onClose', async () => {
     await monitor.close();
+    await library.close();
     await store.close();
   });
   return app;

@@ -43,6 +43,11 @@ export type ServerErrorCode =
   | 'LLM_ERROR'
   | 'LLM_BAD_RESPONSE'
   | 'NOTES_WRITE_FAILED'
+  | 'CLASS_ID_INVALID'
+  | 'CLASS_NOT_FOUND'
+  | 'CLASS_RUNNING'
+  | 'SEARCH_QUERY_INVALID'
+  | 'LIBRARY_UNAVAILABLE'
   | 'INTERNAL_ERROR';
 
 /** Extra facts an error carries to the client, e.g. the settings field that was wrong. */

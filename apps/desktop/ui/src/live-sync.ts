@@ -145,6 +145,8 @@ export function createLiveSync(options: LiveSyncOptions): LiveSync {
         effects.backgroundError(message.data);
         return;
       case 'material.uploaded':
+      case 'library.changed':
+        // Panels that show them listen through onLiveEvent.
         return;
     }
   };

@@ -43,6 +43,7 @@ const KNOWN_EVENTS: Readonly<Record<LiveEventName, true>> = {
   'history.folded': true,
   'notes.written': true,
   'material.uploaded': true,
+  'library.changed': true,
   'error.raised': true,
 };
 

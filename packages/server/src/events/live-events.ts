@@ -54,7 +54,13 @@ export const KeywordAlertSchema = z.object({
 });
 
 /** Where a background failure happened; a client matches on it (never on the message). */
-export const ErrorSourceSchema = z.enum(['recognizer', 'history folding', 'transcript', 'notes']);
+export const ErrorSourceSchema = z.enum([
+  'recognizer',
+  'history folding',
+  'transcript',
+  'notes',
+  'library',
+]);
 
 /** An `error.raised` payload. */
 export const ErrorRaisedSchema = z.object({
@@ -119,9 +125,17 @@ export const LIVE_EVENTS = {
     description: 'a material file was uploaded',
     data: z.object({ cite_filename: z.string(), text_length: z.number().int() }),
   },
+  'library.changed': {
+    description:
+      'a class of the library was added (a class started), updated (ended, notes, re-indexed) or deleted',
+    data: z.object({
+      class_id: z.string(),
+      change: z.enum(['added', 'updated', 'deleted']),
+    }),
+  },
   'error.raised': {
     description:
-      'a background failure; `source` is `recognizer` (with `mode`, the ASR_MODE), `history folding`, `transcript` or `notes`',
+      'a background failure; `source` is `recognizer` (with `mode`, the ASR_MODE), `history folding`, `transcript`, `notes` or `library`',
     data: ErrorRaisedSchema,
   },
 } as const;

@@ -1,11 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBody, isServerError, ServerError } from '../errors.ts';
-import { openSse } from '../events/sse.ts';
 import type { AiCallOptions } from '../llm/class-ai.ts';
 import { CATCHUP_WINDOW_MINUTES, RESCUE_WINDOW_MINUTES } from '../monitor/class-record.ts';
-import { ChatTurnSchema, errors } from './schemas.ts';
+import { LLM_ERRORS, STREAM_DESCRIPTION, serveAi } from './ai-serve.ts';
+import { ChatTurnSchema } from './schemas.ts';
 
 const RescueSchema = z
   .object({
@@ -72,11 +71,6 @@ const NotesSchema = z.object({
   summary: z.string().describe('The notes (Markdown).'),
 });
 
-const LLM_ERRORS = errors(400, 409, 429, 502, 503, 504);
-
-const STREAM_DESCRIPTION =
-  'Server-sent events: `text.delta` `{text}` as the answer is generated, then `end` with the same body as the non-streamed route, or `error.raised` `{status:"error", code, message}`. A missing LLM configuration is answered before the stream opens (503 LLM_NOT_CONFIGURED).';
-
 /** Rescue, catch-up, their follow-up chats and notes; each also as a streamed `/stream` route. */
 export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.classAssistant;
@@ -84,31 +78,12 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
   const courseName = () => monitor.status().course_name;
 
   /** Runs a feature as JSON, or as SSE on the `/stream` variant. */
-  const serve = async <Result extends object>(
+  const serve = <Result extends object>(
     request: FastifyRequest,
     reply: FastifyReply,
     streamed: boolean,
     run: (options: AiCallOptions) => Promise<Result>,
-  ): Promise<Result | undefined> => {
-    llm.assertConfigured();
-    if (!streamed) return run({});
-    const stream = openSse(request, reply);
-    try {
-      const result = await run({
-        onDelta: (text) => stream.send('text.delta', { text }),
-        signal: stream.signal,
-      });
-      stream.send('end', result);
-    } catch (error) {
-      const known = isServerError(error)
-        ? error
-        : new ServerError('INTERNAL_ERROR', 500, 'Internal error; the server log has the details.');
-      if (!isServerError(error)) request.log.error({ err: error }, 'streamed AI request failed');
-      stream.send('error.raised', errorBody(known));
-    }
-    stream.end();
-    return undefined;
-  };
+  ) => serveAi(llm, request, reply, streamed, run);
 
   for (const streamed of [false, true]) {
     const suffix = streamed ? '/stream' : '';
