@@ -27,7 +27,7 @@ export function passages(text: string, limit = PASSAGE_CHARS): string[] {
     const line = rawLine.trim();
     if (line === '' || /^---.*---$/.test(line)) {
       flush();
-      if (line !== '') current = `${line} `;
+      if (line !== '') current = line;
       continue;
     }
     let rest = line;
