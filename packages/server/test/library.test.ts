@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFakeOpenAIServer, type FakeOpenAIServer } from '@class-assistant/agent-std/testing';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import type { LiveEvent } from '../src/events/event-hub.ts';
@@ -31,9 +31,7 @@ afterAll(async () => {
 interface Backend {
   app: FastifyInstance;
   events: LiveEvent[];
-  request(
-    options: InjectOptions,
-  ): Promise<{ statusCode: number; json(): any; body: string; headers: Record<string, unknown> }>;
+  request(options: InjectOptions): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -70,7 +68,7 @@ async function startBackend(): Promise<Backend> {
     app,
     events,
     request: (options) =>
-      app.inject({ ...options, headers: { host: '127.0.0.1:8765', ...options.headers } }) as never,
+      app.inject({ ...options, headers: { host: '127.0.0.1:8765', ...options.headers } }),
     async close() {
       if (closed) return;
       closed = true;
