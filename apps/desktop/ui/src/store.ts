@@ -9,6 +9,7 @@ export type PanelName =
   | 'rescue'
   | 'catchup'
   | 'notes'
+  | 'library'
   | 'keywords'
   | 'settings';
 
