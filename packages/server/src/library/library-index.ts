@@ -175,6 +175,7 @@ export class LibraryIndex {
   readonly path: string;
   #db: DatabaseSync;
   #statements = new Map<string, StatementSync>();
+  #classCache: Map<number, ClassRecordRow> | null = null;
 
   private constructor(path: string, db: DatabaseSync) {
     this.path = path;
@@ -230,10 +231,12 @@ export class LibraryIndex {
     return { index: new LibraryIndex(path, db), reset };
   }
 
-  #statement(sql: string): StatementSync {
+  // Prepared once. `arrays`: rows as arrays, cheaper than objects for the hot search queries.
+  #statement(sql: string, arrays = false): StatementSync {
     let statement = this.#statements.get(sql);
     if (!statement) {
       statement = this.#db.prepare(sql);
+      if (arrays) statement.setReturnArrays(true);
       this.#statements.set(sql, statement);
     }
     return statement;
@@ -340,6 +343,7 @@ export class LibraryIndex {
 
   /** Updates the listed facts of a class without touching its texts. */
   updateClassRow(row: ClassRow): void {
+    this.#classCache = null;
     this.#statement(
       `UPDATE classes SET course_name = ?, material_name = ?, started_at = ?, ended_at = ?,
          line_count = ?, alert_count = ?, has_notes = ? WHERE id = ?`,
@@ -400,34 +404,21 @@ export class LibraryIndex {
     const courseBases = options.course === undefined ? null : this.#courseBases(options.course);
     if (courseBases !== null && courseBases.size === 0) return [];
 
+    const match = expressions.join(' AND ');
+    const onlyGroup = groups.length === 1 && expressions.length === 1 && groups[0] === match;
     let rows: DocRow[] | null = null;
-    if (!parts.some((part) => part.kind === 'mixed')) {
+    if (!onlyGroup && !parts.some((part) => part.kind === 'mixed')) {
       const rare = this.#rarestGroup([...new Set(groups)]);
       if (rare !== null) {
-        rows = this.#loadDocs(rare).filter((row) => {
+        rows = this.#matchingDocs(rare, RARE_ROWS, null).filter((row) => {
           if (courseBases && !courseBases.has(baseOf(row.rowid))) return false;
           row.normalized = normalizeForSearch(row.text);
           return countMatches(row.normalized, parts).every((count) => count > 0);
         });
-        rows.sort((a, b) => b.rowid - a.rowid);
-        rows = rows.slice(0, SEARCH_CANDIDATES);
       }
     }
-    if (rows === null) {
-      const match = expressions.join(' AND ');
-      const rowids = (
-        courseBases
-          ? this.#statement(
-              `SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?
-                 AND (rowid - rowid % ${ROWS_PER_CLASS}) IN (SELECT value FROM json_each(?))
-               ORDER BY rowid DESC LIMIT ?`,
-            ).all(match, JSON.stringify([...courseBases]), SEARCH_CANDIDATES)
-          : this.#statement(
-              'SELECT rowid FROM docs_fts WHERE docs_fts MATCH ? ORDER BY rowid DESC LIMIT ?',
-            ).all(match, SEARCH_CANDIDATES)
-      ).map((row) => Number((row as { rowid: number }).rowid));
-      rows = this.#loadDocs(rowids);
-    }
+    rows ??= this.#matchingDocs(match, SEARCH_CANDIDATES, courseBases);
+    rows = rows.slice(0, SEARCH_CANDIDATES);
 
     const ranked = rows
       .map((row) => {
@@ -441,7 +432,7 @@ export class LibraryIndex {
       })
       .sort((a, b) => b.score - a.score || b.row.rowid - a.row.rowid)
       .slice(0, options.limit);
-    const classes = this.#classesByBase(ranked.map((entry) => baseOf(entry.row.rowid)));
+    const classes = this.#classesByBase();
     const hits: SearchHit[] = [];
     for (const { row, kind } of ranked) {
       const owner = classes.get(baseOf(row.rowid));
@@ -473,59 +464,72 @@ export class LibraryIndex {
     return rows.length > MAX_WORD_EXPANSIONS ? null : rows.map((row) => row.word);
   }
 
-  // The rows of the group in fewest rows, when that group is rare; else null. Each group is
-  // read only as far as the rarest one so far.
-  #rarestGroup(groups: readonly string[]): number[] | null {
-    let best: number[] | null = null;
+  // The group in fewest rows, when that is rare (under RARE_ROWS); else null. Counting stops at
+  // the fewest so far.
+  #rarestGroup(groups: readonly string[]): string | null {
+    let best: { group: string; rows: number } | null = null;
+    const count = this.#statement(
+      'SELECT count(*) AS n FROM (SELECT rowid FROM docs_fts WHERE docs_fts MATCH ? LIMIT ?)',
+    );
     for (const group of groups) {
-      const cap: number = best ? best.length : RARE_ROWS;
-      const rowids: number[] = this.#statement(
-        'SELECT rowid FROM docs_fts WHERE docs_fts MATCH ? ORDER BY rowid DESC LIMIT ?',
-      )
-        .all(group, cap)
-        .map((row) => Number((row as { rowid: number }).rowid));
-      if (rowids.length < cap) best = rowids;
-      if (best?.length === 0) break;
+      const cap: number = best ? best.rows : RARE_ROWS;
+      const rows = Number((count.get(group, cap) as { n: number }).n);
+      if (rows < cap) best = { group, rows };
+      if (best?.rows === 0) break;
     }
-    return best;
+    return best?.group ?? null;
   }
 
-  #loadDocs(rowids: readonly number[]): DocRow[] {
-    if (rowids.length === 0) return [];
-    return (
-      this.#statement(
-        'SELECT rowid, kind, line_id, timestamp, text FROM docs WHERE rowid IN (SELECT value FROM json_each(?))',
-      ).all(JSON.stringify(rowids)) as Array<Record<string, unknown>>
-    ).map((row) => ({
-      rowid: Number(row.rowid),
-      kind: Number(row.kind),
-      line_id: row.line_id === null ? null : Number(row.line_id),
-      timestamp: row.timestamp === null ? null : String(row.timestamp),
-      text: String(row.text),
+  // The newest `limit` texts matching an FTS5 expression (of the given classes), in one query.
+  #matchingDocs(match: string, limit: number, bases: ReadonlySet<number> | null): DocRow[] {
+    const statement = bases
+      ? this.#statement(
+          `SELECT d.rowid, d.kind, d.line_id, d.timestamp, d.text
+             FROM docs_fts f JOIN docs d ON d.rowid = f.rowid
+            WHERE docs_fts MATCH ?
+              AND (f.rowid - f.rowid % ${ROWS_PER_CLASS}) IN (SELECT value FROM json_each(?))
+            ORDER BY f.rowid DESC LIMIT ?`,
+          true,
+        )
+      : this.#statement(
+          `SELECT d.rowid, d.kind, d.line_id, d.timestamp, d.text
+             FROM docs_fts f JOIN docs d ON d.rowid = f.rowid
+            WHERE docs_fts MATCH ? ORDER BY f.rowid DESC LIMIT ?`,
+          true,
+        );
+    const found = (bases
+      ? statement.all(match, JSON.stringify([...bases]), limit)
+      : statement.all(match, limit)) as unknown as Array<
+      [number, number, number | null, string | null, string]
+    >;
+    return found.map(([rowid, kind, lineId, timestamp, text]) => ({
+      rowid: Number(rowid),
+      kind: Number(kind),
+      line_id: lineId === null ? null : Number(lineId),
+      timestamp,
+      text,
     }));
   }
 
   #courseBases(course: string): Set<number> {
-    return new Set(
-      (
-        this.#statement('SELECT row_base FROM classes WHERE course_name = ?').all(course) as Array<{
-          row_base: number;
-        }>
-      ).map((row) => Number(row.row_base)),
-    );
+    const bases = new Set<number>();
+    for (const [base, row] of this.#classesByBase())
+      if (row.course_name === course) bases.add(base);
+    return bases;
   }
 
-  #classesByBase(bases: readonly number[]): Map<number, ClassRecordRow> {
-    if (bases.length === 0) return new Map();
-    const rows = this.#statement(
-      'SELECT * FROM classes WHERE row_base IN (SELECT value FROM json_each(?))',
-    ).all(JSON.stringify([...new Set(bases)]));
-    return new Map(
-      rows.map((row) => {
-        const record = toClassRow(row);
-        return [record.row_base, record];
-      }),
-    );
+  // Every class by its row base, read once after each change (a term has about a thousand).
+  #classesByBase(): Map<number, ClassRecordRow> {
+    if (!this.#classCache) {
+      const rows = this.#statement('SELECT * FROM classes').all();
+      this.#classCache = new Map(
+        rows.map((row) => {
+          const record = toClassRow(row);
+          return [record.row_base, record];
+        }),
+      );
+    }
+    return this.#classCache;
   }
 
   // A free block of row numbers, from the class's start time so rows are in start order.
@@ -551,6 +555,7 @@ export class LibraryIndex {
   }
 
   #transaction(work: () => void): void {
+    this.#classCache = null;
     this.#db.exec('BEGIN IMMEDIATE');
     try {
       work();

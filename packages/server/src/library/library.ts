@@ -446,10 +446,13 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
     classStarted: (info) =>
       folders(async () => {
         const document = await store.read();
-        const startedAt = parseHeaderTime(document.header.startedAt) ?? now();
+        // The id carries the header's start time (how the live file is matched to its class
+        // after a crash); started_at the precise moment (classes started within a second sort).
+        const headerTime = parseHeaderTime(document.header.startedAt) ?? now();
+        const startedAt = now();
         await mkdir(classesDir, { recursive: true });
-        let id = newClassId(startedAt);
-        while (!(await makeFolder(folderOf(id)))) id = newClassId(startedAt);
+        let id = newClassId(headerTime);
+        while (!(await makeFolder(folderOf(id)))) id = newClassId(headerTime);
         const folder = folderOf(id);
         if (info.materialText !== '') {
           await writeFileAtomic(join(folder, CLASS_FILES.material), info.materialText);
