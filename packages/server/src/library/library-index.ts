@@ -10,21 +10,17 @@
 //   docs      the searchable texts; a class's rows are numbered from its `row_base`, so the
 //             class of a row is `rowid - rowid % ROWS_PER_CLASS` and rows are in start order
 //   docs_fts  FTS5 over the texts' terms (search-terms.ts), contentless: the texts live in docs
-//   words     every word (non-CJK) ever indexed, to turn a word prefix into a list of words
+//   terms     every index term with about how many texts hold it: picks the rarest terms of a
+//             query, and turns a prefix (a word being typed, one CJK character) into the
+//             terms it stands for
 import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import {
-  indexTerms,
-  isWordCode,
-  normalizeForSearch,
-  phraseOf,
-  type QueryPart,
-} from './search-terms.ts';
+import { indexTerms, normalizeForSearch, phraseOf, type QueryPart } from './search-terms.ts';
 import { countMatches, findMatches, relevance, snippet } from './snippet.ts';
 
 /** Bump when the tables or the terms change: older files are rebuilt. */
-export const INDEX_SCHEMA_VERSION = 1;
+export const INDEX_SCHEMA_VERSION = 2;
 
 /** Row numbers reserved for each class (lines, then notes and material passages). */
 export const ROWS_PER_CLASS = 2 ** 21;
@@ -73,11 +69,11 @@ export interface SearchOptions {
 }
 
 /** Newest matches a search ranks (see {@link LibraryIndex.search}). */
-export const SEARCH_CANDIDATES = 300;
-/** A term in fewer rows than this is rare: its rows are read and checked directly. */
-const RARE_ROWS = 300;
-/** A word prefix standing for more words than this is searched as a prefix. */
-const MAX_WORD_EXPANSIONS = 32;
+export const SEARCH_CANDIDATES = 200;
+/** Rows of the rarest terms' texts read and checked at most (see {@link LibraryIndex.search}). */
+const PROBE_ROWS = 300;
+/** A prefix standing for more terms than this is searched as a prefix. */
+const MAX_EXPANSIONS = 32;
 /** Rows written per transaction while indexing; the event loop runs between them. */
 const ROWS_PER_SLICE = 1000;
 /** Typical length of a line and of a passage, for length normalisation. */
@@ -107,7 +103,7 @@ CREATE TABLE docs(
   text TEXT NOT NULL
 );
 CREATE VIRTUAL TABLE docs_fts USING fts5(terms, content='', contentless_delete=1, tokenize='ascii');
-CREATE TABLE words(word TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE terms(term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
 `;
 
 /** Why an index file was replaced by a new one (for the log). */
@@ -317,8 +313,7 @@ export class LibraryIndex {
       'INSERT INTO docs(rowid, kind, line_id, timestamp, text) VALUES (?, ?, ?, ?, ?)',
     );
     const insertTerms = this.#statement('INSERT INTO docs_fts(rowid, terms) VALUES (?, ?)');
-    const insertWord = this.#statement('INSERT OR IGNORE INTO words(word) VALUES (?)');
-    const words = new Set<string>();
+    const counts = new Map<string, number>();
     for (let start = 0; start < docs.length; start += ROWS_PER_SLICE) {
       if (start > 0) await yieldToEventLoop();
       this.#transaction(() => {
@@ -329,14 +324,13 @@ export class LibraryIndex {
           const terms = indexTerms(doc.text);
           insertDoc.run(rowid, KIND_CODES[doc.kind], doc.lineId, doc.timestamp, doc.text);
           insertTerms.run(rowid, terms);
-          for (const term of terms.split(' ')) {
-            if (term !== '' && isWordCode(term.codePointAt(0)!)) words.add(term);
-          }
+          countTerms(terms, counts);
         }
       });
     }
+    await yieldToEventLoop();
     this.#transaction(() => {
-      for (const word of words) insertWord.run(word);
+      this.#addTermCounts(counts, 1);
       this.#statement('UPDATE classes SET signature = ? WHERE id = ?').run(signature, row.id);
     });
   }
@@ -376,45 +370,63 @@ export class LibraryIndex {
    * newest {@link SEARCH_CANDIDATES} matching texts are ranked (BM25-like: occurrences and text
    * length) and the best `limit` returned, each with a snippet.
    *
-   * How the matches are found, fastest first:
-   * - when one term of the query is rare (in fewer than a few hundred rows — most terms of a
-   *   three-or-more character query are), its rows are read and checked in JavaScript;
-   * - otherwise FTS5 runs the whole query newest first and stops after enough matches.
+   * How the matches are found. Each part stands on terms every match must hold (the pairs of
+   * its CJK characters, the words a word prefix stands for). The two rarest of them (by the
+   * terms table) are looked up together — an AND of two short lists, whatever the query's
+   * length — and the texts found are checked against the whole query in JavaScript. When that
+   * probe is not conclusive (very common terms, or parts mixing CJK and words), FTS5 runs the
+   * whole query newest first and stops after enough matches.
    */
   search(parts: readonly QueryPart[], options: SearchOptions): SearchHit[] {
     if (parts.length === 0) return [];
     const expressions: string[] = [];
-    const groups: string[] = []; // exact sub-expressions whose rows contain every match
+    // Sub-expressions every match holds, with about how many texts hold each.
+    const groups = new Map<string, number>();
     for (const part of parts) {
-      if (part.kind === 'word') {
-        const words = this.#expandWord(part.text);
-        if (words === null) expressions.push(phraseOf(part));
-        else if (words.length === 0) return [];
-        else {
-          const expression = `(${words.map((word) => `"${word}"`).join(' OR ')})`;
-          expressions.push(expression);
-          groups.push(expression);
-        }
-      } else {
+      const expansion =
+        part.terms.length === 1 && part.prefix ? this.#expand(part.terms[0]!) : undefined;
+      if (expansion === null || expansion === undefined) {
         expressions.push(phraseOf(part));
-        if (part.kind === 'cjk' && !part.prefix)
-          groups.push(...part.terms.map((term) => `"${term}"`));
+        if (part.kind === 'cjk') {
+          for (const term of part.prefix ? [] : part.terms)
+            groups.set(`"${term}"`, this.#termDocs(term));
+        }
+        continue;
       }
+      if (expansion.length === 0) return [];
+      const expression = `(${expansion.map((term) => `"${term.term}"`).join(' OR ')})`;
+      expressions.push(expression);
+      groups.set(
+        expression,
+        expansion.reduce((sum, term) => sum + term.docs, 0),
+      );
     }
     const courseBases = options.course === undefined ? null : this.#courseBases(options.course);
     if (courseBases !== null && courseBases.size === 0) return [];
 
     const match = expressions.join(' AND ');
-    const onlyGroup = groups.length === 1 && expressions.length === 1 && groups[0] === match;
     let rows: DocRow[] | null = null;
-    if (!onlyGroup && !parts.some((part) => part.kind === 'mixed')) {
-      const rare = this.#rarestGroup([...new Set(groups)]);
-      if (rare !== null) {
-        rows = this.#matchingDocs(rare, RARE_ROWS, null).filter((row) => {
+    if (!parts.some((part) => part.kind === 'mixed')) {
+      const rarest = [...groups].sort((a, b) => a[1] - b[1]).map(([group]) => group);
+      // The rarest term alone; then the two rarest together (their AND is short even when each
+      // is in many texts, e.g. the pairs across word boundaries of a long Chinese query).
+      const probes = [rarest.slice(0, 1), rarest.slice(0, 2)]
+        .filter((probe, index) => probe.length === index + 1)
+        .map((probe) => probe.join(' AND '))
+        .filter((probe) => probe !== match);
+      for (const probe of probes) {
+        const found = this.#matchingDocs(probe, PROBE_ROWS, null);
+        const matching = found.filter((row) => {
           if (courseBases && !courseBases.has(baseOf(row.rowid))) return false;
           row.normalized = normalizeForSearch(row.text);
           return countMatches(row.normalized, parts).every((count) => count > 0);
         });
+        // Conclusive when the probe read every text holding its terms, or found enough matches
+        // among the newest of them (every newer match is among those read).
+        if (found.length < PROBE_ROWS || matching.length >= options.limit) {
+          rows = matching;
+          break;
+        }
       }
     }
     rows ??= this.#matchingDocs(match, SEARCH_CANDIDATES, courseBases);
@@ -456,28 +468,22 @@ export class LibraryIndex {
     if (this.#db.isOpen) this.#db.close();
   }
 
-  // Words starting with `prefix`; null when there are too many to list.
-  #expandWord(prefix: string): string[] | null {
+  // The terms starting with `prefix` that some text holds; null when there are too many.
+  #expand(prefix: string): Array<{ term: string; docs: number }> | null {
     const rows = this.#statement(
-      'SELECT word FROM words WHERE word >= ? AND word < ? ORDER BY word LIMIT ?',
-    ).all(prefix, `${prefix}\u{10FFFF}`, MAX_WORD_EXPANSIONS + 1) as Array<{ word: string }>;
-    return rows.length > MAX_WORD_EXPANSIONS ? null : rows.map((row) => row.word);
+      'SELECT term, docs FROM terms WHERE term >= ? AND term < ? AND docs > 0 ORDER BY term LIMIT ?',
+      true,
+    ).all(prefix, `${prefix}\u{10FFFF}`, MAX_EXPANSIONS + 1) as unknown as Array<[string, number]>;
+    if (rows.length > MAX_EXPANSIONS) return null;
+    return rows.map(([term, docs]) => ({ term, docs: Number(docs) }));
   }
 
-  // The group in fewest rows, when that is rare (under RARE_ROWS); else null. Counting stops at
-  // the fewest so far.
-  #rarestGroup(groups: readonly string[]): string | null {
-    let best: { group: string; rows: number } | null = null;
-    const count = this.#statement(
-      'SELECT count(*) AS n FROM (SELECT rowid FROM docs_fts WHERE docs_fts MATCH ? LIMIT ?)',
-    );
-    for (const group of groups) {
-      const cap: number = best ? best.rows : RARE_ROWS;
-      const rows = Number((count.get(group, cap) as { n: number }).n);
-      if (rows < cap) best = { group, rows };
-      if (best?.rows === 0) break;
-    }
-    return best?.group ?? null;
+  // About how many texts hold a term (0 when none).
+  #termDocs(term: string): number {
+    const row = this.#statement('SELECT docs FROM terms WHERE term = ?', true).get(term) as
+      | [number]
+      | undefined;
+    return row ? Number(row[0]) : 0;
   }
 
   // The newest `limit` texts matching an FTS5 expression (of the given classes), in one query.
@@ -543,15 +549,29 @@ export class LibraryIndex {
 
   #deleteRows(base: number): void {
     const deleteTerms = this.#statement('DELETE FROM docs_fts WHERE rowid = ?');
-    const rowids = this.#statement('SELECT rowid FROM docs WHERE rowid > ? AND rowid < ?').all(
-      base,
-      base + ROWS_PER_CLASS,
-    );
-    for (const row of rowids) deleteTerms.run(Number((row as { rowid: number }).rowid));
+    const rows = this.#statement(
+      'SELECT rowid, text FROM docs WHERE rowid > ? AND rowid < ?',
+      true,
+    ).all(base, base + ROWS_PER_CLASS) as unknown as Array<[number, string]>;
+    const counts = new Map<string, number>();
+    for (const [rowid, text] of rows) {
+      deleteTerms.run(rowid);
+      countTerms(indexTerms(text), counts);
+    }
+    this.#addTermCounts(counts, -1);
     this.#statement('DELETE FROM docs WHERE rowid > ? AND rowid < ?').run(
       base,
       base + ROWS_PER_CLASS,
     );
+  }
+
+  // How many texts hold each term, kept up to date by class (within a transaction).
+  #addTermCounts(counts: ReadonlyMap<string, number>, sign: 1 | -1): void {
+    const add = this.#statement(
+      `INSERT INTO terms(term, docs) VALUES (?, ?)
+         ON CONFLICT(term) DO UPDATE SET docs = max(0, docs + excluded.docs)`,
+    );
+    for (const [term, count] of counts) add.run(term, sign * count);
   }
 
   #transaction(work: () => void): void {
@@ -574,6 +594,12 @@ interface DocRow {
   timestamp: string | null;
   text: string;
   normalized?: string;
+}
+
+/** Adds each term of a text (as {@link indexTerms} gives them) to `counts`. */
+function countTerms(terms: string, counts: Map<string, number>): void {
+  if (terms === '') return;
+  for (const term of terms.split(' ')) counts.set(term, (counts.get(term) ?? 0) + 1);
 }
 
 function baseOf(rowid: number): number {
