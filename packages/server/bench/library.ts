@@ -243,6 +243,43 @@ async function lineWriteCosts(folder: string): Promise<{ perLine: number; perFol
   return { perLine, perFold };
 }
 
+/**
+ * Starts the backend on a data folder and waits until its library lists `classes` classes with
+ * the index up to date: milliseconds to the first answer and to that.
+ */
+async function startBackend(
+  dataDir: string,
+  settingsFile: string,
+  classes: number,
+): Promise<{ child: ChildProcess; base: string; healthyMs: number; readyMs: number }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const began = performance.now();
+  const child = spawn(
+    process.execPath,
+    [BIN, '--port', String(port), '--data-dir', dataDir, '--settings-file', settingsFile],
+    { stdio: 'ignore' },
+  );
+  let healthyMs = 0;
+  for (;;) {
+    const answer = await fetch(`${base}/api/classes?limit=1`)
+      .then((response) => response.json() as Promise<{ total: number; indexing: unknown }>)
+      .catch(() => undefined);
+    if (answer && healthyMs === 0) healthyMs = performance.now() - began;
+    if (answer?.total === classes && answer.indexing === null) break;
+    if (performance.now() - began > 3_600_000) throw new Error('the index was never built');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { child, base, healthyMs, readyMs: performance.now() - began };
+}
+
+async function stopBackend(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
 async function main(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'class-assistant-library-bench-'));
   const dataDir = join(root, 'data');
@@ -257,26 +294,17 @@ async function main(): Promise<void> {
     const generateS = (performance.now() - generated) / 1000;
     await writeFile(join(root, '.env'), 'ASR_MODE=mock\nLOG_LEVEL=warn\nHISTORY_FOLD_ENTRIES=0\n');
 
-    // 1. The backend builds its index from the class folders.
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const began = performance.now();
-    backend = spawn(
-      process.execPath,
-      [BIN, '--port', String(port), '--data-dir', dataDir, '--settings-file', join(root, '.env')],
-      { stdio: 'ignore' },
-    );
-    let healthyMs = 0;
-    for (;;) {
-      const answer = await fetch(`${base}/api/classes?limit=1`)
-        .then((response) => response.json() as Promise<{ total: number; indexing: unknown }>)
-        .catch(() => undefined);
-      if (answer && healthyMs === 0) healthyMs = performance.now() - began;
-      if (answer?.total === CLASSES && answer.indexing === null) break;
-      if (performance.now() - began > 3_600_000) throw new Error('the index was never built');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    const buildS = (performance.now() - began) / 1000;
+    // The backend's memory with an empty library, for comparison.
+    const empty = await startBackend(join(root, 'empty-data'), join(root, '.env'), 0);
+    const emptyMemory = await memoryOf(empty.child.pid!);
+    await stopBackend(empty.child);
+
+    // 1. The backend builds its index from the class folders; then starts again on it.
+    const built = await startBackend(dataDir, join(root, '.env'), CLASSES);
+    backend = built.child;
+    const base = built.base;
+    const buildS = built.readyMs / 1000;
+    const healthyMs = built.healthyMs;
     const memory = await memoryOf(backend.pid!);
     const database = join(dataDir, 'library.db');
     const databaseBytes =
@@ -302,9 +330,12 @@ async function main(): Promise<void> {
       }
       http.set(set.label, times);
     }
-    const exited = new Promise((resolve) => backend!.once('exit', resolve));
-    backend.kill('SIGTERM');
-    await exited;
+    await stopBackend(backend);
+    backend = undefined;
+    const restarted = await startBackend(dataDir, join(root, '.env'), CLASSES);
+    backend = restarted.child;
+    const restartedMemory = await memoryOf(backend.pid!);
+    await stopBackend(backend);
     backend = undefined;
 
     const { index } = LibraryIndex.open(database);
@@ -365,9 +396,33 @@ async function main(): Promise<void> {
       '',
       '',
     ]);
+    rows.push([
+      'backend RSS with an empty library (baseline)',
+      `${fixed(emptyMemory.rssMb, 0)} MiB`,
+      '',
+      '',
+      '',
+      '',
+    ]);
+    rows.push([
+      'restart on the built index: start to index checked',
+      `${fixed(restarted.readyMs / 1000, 2)} s`,
+      '',
+      '',
+      '',
+      '',
+    ]);
+    rows.push([
+      'backend RSS after that restart',
+      `${fixed(restartedMemory.rssMb, 0)} MiB`,
+      '',
+      '',
+      '',
+      '',
+    ]);
     rows.push(['', '', '', '', '', '']);
     rows.push([
-      `Search, ${QUERIES} queries each (ms)`,
+      `Search, ${QUERIES} queries each, median of ${RUNS} runs (ms)`,
       'index p50/p99',
       'API p50/p99',
       'grep -rF p50/p99',

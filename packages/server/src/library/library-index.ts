@@ -62,7 +62,7 @@ export interface SearchHit {
   snippet: string;
 }
 
-/** How a search ran (for the benchmark and the log). */
+/** What to search in, and how many hits to return. */
 export interface SearchOptions {
   course?: string;
   limit: number;

@@ -167,10 +167,12 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
   let index: LibraryIndex;
   const openIndex = (fresh = false) => {
     const opened = LibraryIndex.open(indexPath, { fresh });
-    if (opened.reset) {
+    if (opened.reset === 'missing') {
+      logger.info({ path: indexPath }, 'library index created; indexing the class folders');
+    } else if (opened.reset) {
       logger.warn(
         { path: indexPath, reason: opened.reset },
-        `library index ${opened.reset === 'missing' ? 'missing' : opened.reset === 'damaged' ? 'damaged' : 'from an older version'}: rebuilding it from the class folders`,
+        `library index ${opened.reset === 'damaged' ? 'damaged' : 'from an older version'}: rebuilding it from the class folders`,
       );
     }
     index = opened.index;
@@ -221,6 +223,8 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       index.close();
       openIndex(true);
     })
+      // A scan under way compared the folders with the old file: scan again after it.
+      .then(() => scanning?.catch(() => undefined))
       .then(() => scan())
       .finally(() => {
         rebuilding = null;
@@ -257,11 +261,15 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       { ...meta, ended_at: endedAt.toISOString(), line_count: merged.entries.length },
       { durable: true },
     );
-    void indexWork(() => reindex(id));
+    void indexWork(() => reindex(id, true));
   };
 
-  /** Indexes one class folder (or drops it from the index when the folder is gone). */
-  const reindex = async (id: string): Promise<void> => {
+  /**
+   * Indexes one class folder (or drops it from the index when the folder is gone). `announce`:
+   * publish `library.changed` (not for the folders a scan catches up with, which could be a
+   * whole term at once).
+   */
+  const reindex = async (id: string, announce = false): Promise<void> => {
     if (closed) return;
     const folder = folderOf(id);
     let content = await readClassFolder(folder, id);
@@ -273,7 +281,10 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       // A class a crash interrupted whose live file is gone: finished with what its folder has.
       const info = await stat(join(folder, CLASS_FILES.transcript)).catch(() => null);
       const meta = content.meta;
-      await folders(() => finish(id, null, meta, info?.mtime ?? now()));
+      // Checked again in the queue: a class starting right now looks the same until it runs.
+      await folders(async () => {
+        if (running?.id !== id) await finish(id, null, meta, info?.mtime ?? now());
+      });
       content = await readClassFolder(folder, id);
       if (!content) return;
     }
@@ -286,11 +297,18 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       documentsOf(content),
       content.signature,
     );
-    changed(id, 'updated');
+    if (announce) changed(id, 'updated');
   };
 
-  /** Brings the index up to date with the class folders, newest classes first. */
-  const scan = async (): Promise<void> => {
+  /** Brings the index up to date with the class folders, newest classes first (one at a time). */
+  let scanning: Promise<void> | null = null;
+  const scan = (): Promise<void> => {
+    scanning ??= catchUp().finally(() => {
+      scanning = null;
+    });
+    return scanning;
+  };
+  const catchUp = async (): Promise<void> => {
     const names = await classFolderNames();
     const known = guard(() => index.signatures());
     for (const id of known.keys()) {
@@ -374,7 +392,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
   const timer =
     rescanMs > 0
       ? setInterval(() => {
-          if (progress === null && rebuilding === null) void scan().catch(() => undefined);
+          if (rebuilding === null) void scan().catch(() => undefined);
         }, rescanMs)
       : undefined;
   timer?.unref();
@@ -418,7 +436,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
     }
     // Opened after a hand edit: index it again now rather than at the next scan.
     if (guard(() => index.signatures().get(id)) !== content.signature) {
-      void indexWork(() => reindex(id)).catch(() => undefined);
+      void indexWork(() => reindex(id, true)).catch(() => undefined);
     }
     return { content, running: false };
   };
