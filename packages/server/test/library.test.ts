@@ -122,8 +122,21 @@ async function runClass(backend: Backend, body: object): Promise<Map<number, str
   return acknowledged;
 }
 
-async function uploadMaterial(backend: Backend, text: string): Promise<string> {
-  return backend.app.classAssistant.cite.write('第4章 循环队列.pptx', text, new Date(2026, 2, 9));
+const MATERIAL =
+  '--- 第 1 页 ---\n循环队列 Circular queue\n判满条件：(rear + 1) % size == front，牺牲一个存储单元。\n';
+
+/** A backend that ran 数据结构 (with material) and then Algorithms, each to its end. */
+async function twoClasses() {
+  await newRoot();
+  const backend = await startBackend();
+  const material = await backend.app.classAssistant.cite.write(
+    '第4章 循环队列.pptx',
+    MATERIAL,
+    new Date(2026, 2, 9),
+  );
+  const first = await runClass(backend, { course_name: '数据结构', cite_filename: material });
+  const second = await runClass(backend, { course_name: 'Algorithms' });
+  return { backend, material, first, second };
 }
 
 async function search(backend: Backend, query: string, extra = '') {
@@ -144,14 +157,7 @@ async function search(backend: Backend, query: string, extra = '') {
 
 describe('every class is kept', () => {
   it('keeps two classes in a row, each with every acknowledged line although the live file was folded', async () => {
-    await newRoot();
-    const backend = await startBackend();
-    const material = await uploadMaterial(
-      backend,
-      '--- 第 1 页 ---\n循环队列 Circular queue\n判满条件：(rear + 1) % size == front，牺牲一个存储单元。\n',
-    );
-    const first = await runClass(backend, { course_name: '数据结构', cite_filename: material });
-    const second = await runClass(backend, { course_name: 'Algorithms' });
+    const { backend, material, first, second } = await twoClasses();
     expect(first.size).toBeGreaterThan(15);
 
     const list = (await backend.request({ method: 'GET', url: '/api/classes' })).json();
@@ -213,14 +219,7 @@ describe('every class is kept', () => {
 
 describe('search, export, notes and delete', () => {
   it('finds lines, notes and material across classes with marked snippets, best first', async () => {
-    await newRoot();
-    const backend = await startBackend();
-    const material = await uploadMaterial(
-      backend,
-      '--- 第 1 页 ---\n循环队列 Circular queue\n判满条件：牺牲一个存储单元。\n',
-    );
-    const first = await runClass(backend, { course_name: '数据结构', cite_filename: material });
-    await runClass(backend, { course_name: 'Algorithms' });
+    const { backend, first } = await twoClasses();
     const [newer, older] = (await backend.request({ method: 'GET', url: '/api/classes' })).json()
       .items;
 

@@ -294,20 +294,10 @@ export class LibraryIndex {
     this.#transaction(() => {
       this.#deleteRows(base);
       this.#statement(
-        `INSERT OR REPLACE INTO classes(id, course_name, material_name, started_at, ended_at,
-           line_count, alert_count, has_notes, row_base, signature)
+        `INSERT OR REPLACE INTO classes(course_name, material_name, started_at, ended_at,
+           line_count, alert_count, has_notes, id, row_base, signature)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '')`,
-      ).run(
-        row.id,
-        row.course_name,
-        row.material_name,
-        row.started_at,
-        row.ended_at,
-        row.line_count,
-        row.alert_count,
-        row.has_notes ? 1 : 0,
-        base,
-      );
+      ).run(...listedFacts(row), row.id, base);
     });
     const insertDoc = this.#statement(
       'INSERT INTO docs(rowid, kind, line_id, timestamp, text) VALUES (?, ?, ?, ?, ?)',
@@ -341,16 +331,7 @@ export class LibraryIndex {
     this.#statement(
       `UPDATE classes SET course_name = ?, material_name = ?, started_at = ?, ended_at = ?,
          line_count = ?, alert_count = ?, has_notes = ? WHERE id = ?`,
-    ).run(
-      row.course_name,
-      row.material_name,
-      row.started_at,
-      row.ended_at,
-      row.line_count,
-      row.alert_count,
-      row.has_notes ? 1 : 0,
-      row.id,
-    );
+    ).run(...listedFacts(row), row.id);
   }
 
   /** Removes a class and its texts. */
@@ -594,6 +575,19 @@ interface DocRow {
   timestamp: string | null;
   text: string;
   normalized?: string;
+}
+
+/** The listed facts of a class, in the column order the statements above use. */
+function listedFacts(row: ClassRow): Array<string | number | null> {
+  return [
+    row.course_name,
+    row.material_name,
+    row.started_at,
+    row.ended_at,
+    row.line_count,
+    row.alert_count,
+    row.has_notes ? 1 : 0,
+  ];
 }
 
 /** Adds each term of a text (as {@link indexTerms} gives them) to `counts`. */
