@@ -52,7 +52,7 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
     );
   });
 
-  it('lays out release/ as the spec says and leaves the shipped settings untouched', async () => {
+  it('lays out release/ as the README describes it and leaves the shipped settings untouched', async () => {
     const release = result.outDir;
     const example = await readFile(join(release, 'backend', '.env.example'), 'utf8');
     expect(await readFile(join(release, 'backend', '.env'), 'utf8')).toBe(example);

@@ -1,10 +1,12 @@
-// The launcher (backend.md 1.7–1.9, design.md 7): take the data folder's instance lock (or open
-// the Class Assistant that already runs with it), clean up stale backends, start the backend
-// silently, wait until it is healthy, open the app window (or print the address), and when the
-// window closes or the launcher is stopped, stop the backend gracefully and clean up again.
+// The launcher (its steps are in apps/desktop/README.md): take the data folder's instance lock
+// (or open the Class Assistant that already runs with it), clean up stale backends, start the
+// backend silently, wait until it is healthy, open the app window (or print the address), and
+// when the window closes or the launcher is stopped, stop the backend gracefully and clean up
+// again.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { access, appendFile, constants, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { postShutdown, readHealth, readShutdownToken } from './backend-client.ts';
 import {
   appWindowArguments,
   type Environment,
@@ -12,7 +14,7 @@ import {
   hasDisplay,
   profileInUse,
 } from './browser.ts';
-import { cleanupStaleBackends, postShutdown, readHealth, readShutdownToken } from './cleanup.ts';
+import { cleanupStaleBackends } from './cleanup.ts';
 import {
   acquireInstanceLock,
   type InstanceLock,
@@ -55,7 +57,7 @@ export interface LauncherOptions {
  * Waits until `child` itself answers GET /api/health healthy (the answer names its pid: another
  * backend on the port does not count), the process exits, or `timeoutMs` passes.
  */
-export async function waitForHealth(
+async function waitForHealth(
   system: LauncherSystem,
   url: string,
   child: ChildProcess,

@@ -1,4 +1,4 @@
-// `pnpm release:build <version>` (backend.md 9, design.md 7): set the version, build the UI,
+// `pnpm release:build <version>` (steps in apps/desktop/README.md): set the version, build the UI,
 // bundle the backend and the launcher into Node single executable applications, assemble
 // release/, check the packaged backend on port 18765, and write the zip.
 import {

@@ -1,8 +1,8 @@
-// The release's own check (backend.md 9): run the packaged backend on port 18765 and see that it is
-// healthy and really works — its app version, the UI at /, /docs, a material upload (the parser
-// worker), a demo class — then stop it over HTTP with its run token, restore the shipped settings
-// byte for byte and empty data/. The packaged launcher is run as well, without a window and
-// without cleanup by name.
+// The release's own check (apps/desktop/README.md, "The release build"): run the packaged
+// backend on port 18765 and see that it is healthy and really works — its app version, the UI at
+// /, /docs, a material upload (the parser worker), a demo class — then stop it over HTTP with its
+// run token, restore the shipped settings byte for byte and empty data/. The packaged launcher is
+// run as well, without a window and without cleanup by name.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
