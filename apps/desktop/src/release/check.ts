@@ -83,6 +83,8 @@ export interface CheckOptions {
   port: number;
   /** A .pptx/.pdf/.docx to upload. */
   fixture: string;
+  /** Native packages the release carries: the packaged backend must find each one. */
+  nativeModules: readonly string[];
   log(line: string): void;
 }
 
@@ -96,9 +98,12 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
   const backend = run(options.backendExecutable, ['--port', String(port)], releaseDir);
   try {
     const coldStartMs = await waitHealthy(base, backend.child, backend.output);
-    const health = await json<{ settings_file: string; data_dir: string; app_version: string }>(
-      await fetch(`${base}/api/health`),
-    );
+    const health = await json<{
+      settings_file: string;
+      data_dir: string;
+      app_version: string;
+      audio: { native_modules: Array<{ name: string; available: boolean; detail: string }> };
+    }>(await fetch(`${base}/api/health`));
     if (health.settings_file !== envFile || health.data_dir !== dataDir) {
       throw new Error(
         `the packaged backend uses ${health.settings_file} and ${health.data_dir}, not the release's files`,
@@ -108,6 +113,14 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
       throw new Error(
         `the packaged backend reports app version ${health.app_version}, not ${options.version}`,
       );
+    }
+    for (const name of options.nativeModules) {
+      const found = health.audio.native_modules.find((entry) => entry.name === name);
+      if (!found?.available) {
+        throw new Error(
+          `the packaged backend does not find the ${name} the release carries: ${found?.detail ?? 'not reported'}`,
+        );
+      }
     }
     const page = await (await fetch(`${base}/`)).text();
     if (!page.includes('id="app"')) throw new Error('the UI is not served at /');
