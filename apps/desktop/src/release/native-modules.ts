@@ -6,13 +6,15 @@
 //   koffi      its JavaScript, plus @koromix/koffi-<platform>-<arch> of the same version for the
 //              target: the installed one when it is this machine's, else from the npm registry;
 //   vosk       package.json and lib/<target folder> only (libvosk and, on Windows, its DLLs);
-//   naudiodon  its compiled addon (built on this machine by pnpm install), so only in a release
-//              for this machine; elsewhere the app window captures the microphone.
+//   naudiodon  its compiled addon (built on this machine by pnpm install) and the PortAudio
+//              beside it, so only in a release for this machine; elsewhere the app window
+//              captures the microphone.
 //
 // A missing piece only disables its mode; the demo mode needs none.
-import { cp, mkdir, readdir, readFile, realpath } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { setElfSearchPath } from './elf.ts';
 import { fetchRegistryPackage } from './registry-package.ts';
 import { hostTarget, type ReleaseTarget, TARGETS } from './targets.ts';
 
@@ -153,6 +155,12 @@ export async function assembleNativeModules(
         'package.json',
         ...files.map((file) => join(built, file)),
       ]);
+      if (info.binaryFormat === 'elf') {
+        // Linked with this machine's absolute path to its PortAudio: look beside itself instead.
+        const addon = join(destination, 'naudiodon', built, 'naudiodon.node');
+        const image = new Uint8Array(await readFile(addon));
+        if (setElfSearchPath(image, '$ORIGIN') !== undefined) await writeFile(addon, image);
+      }
       report.copied.push('naudiodon');
     }
   }
