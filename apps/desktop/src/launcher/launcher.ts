@@ -74,7 +74,8 @@ async function waitForHealth(
   return gone() ? 'exited' : 'timeout';
 }
 
-function exited(child: ChildProcess): Promise<void> {
+/** Resolves once `child` has exited (at once when it already has). */
+function whenExited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
@@ -103,7 +104,7 @@ export async function stopBackend(
   if (!asked && system.platform !== 'win32') child.kill('SIGTERM');
   let timer: ReturnType<typeof setTimeout> | undefined;
   const done = await Promise.race([
-    exited(child).then(() => true),
+    whenExited(child).then(() => true),
     new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), timeoutMs);
     }),
@@ -111,10 +112,11 @@ export async function stopBackend(
   clearTimeout(timer);
   if (done) return 'graceful';
   child.kill('SIGKILL');
-  await exited(child);
+  await whenExited(child);
   return 'killed';
 }
 
+/** True for a file this user may run (on Windows: any file). */
 async function isExecutable(path: string): Promise<boolean> {
   try {
     if (!(await stat(path)).isFile()) return false;
@@ -125,6 +127,10 @@ async function isExecutable(path: string): Promise<boolean> {
   }
 }
 
+/**
+ * True when another process holds `path` open: Windows refuses to delete such a file. A file
+ * nobody holds is deleted (the browser's stale profile lock).
+ */
 async function lockHeld(path: string): Promise<boolean> {
   try {
     await rm(path);
