@@ -13,7 +13,8 @@ import {
   isAsrEndpoint,
 } from './endpoints.ts';
 import { isAsrProtocolError } from './errors.ts';
-import { type AsrStream, checkStreamOptions, connectAsrStream } from './stream-client.ts';
+import { type AsrStream, connectAsrStream } from './stream-client.ts';
+import { checkStreamOptions } from './stream-options.ts';
 import { readWavFile, type WavAudio } from './wav.ts';
 
 const EXIT = { ok: 0, failure: 1, usage: 2, badWav: 3, service: 4, interrupted: 130 } as const;

@@ -5,22 +5,20 @@ import { splitPcm } from './audio-packets.ts';
 import type { AsrEndpoint } from './endpoints.ts';
 import { type AsrProtocolError, isAsrProtocolError } from './errors.ts';
 import type { AsrFrame } from './frame-codec.ts';
-import {
-  ASR_STREAM_EVENT_TYPES,
-  type AsrStream,
-  type AsrStreamEvent,
-  type AsrStreamOptions,
-  connectAsrStream,
-  type WebSocketConstructor,
-  type WebSocketLike,
-  type WebSocketLikeOptions,
-} from './stream-client.ts';
+import { type AsrStream, connectAsrStream } from './stream-client.ts';
+import { ASR_STREAM_EVENT_TYPES, type AsrStreamEvent } from './stream-events.ts';
+import type { AsrStreamOptions } from './stream-options.ts';
 import {
   type AsrTestServer,
   type AsrTestServerOptions,
   createAsrTestServer,
 } from './testing/index.ts';
 import { readWavFile } from './wav.ts';
+import type {
+  WebSocketConstructor,
+  WebSocketLike,
+  WebSocketLikeOptions,
+} from './web-socket-like.ts';
 
 const SCRIPT = [
   { text: 'Good morning, class.', start_time: 0, end_time: 1300 },
