@@ -188,8 +188,12 @@ const VAD_FEATURES = [
   'enable_gender_detection',
 ] as const;
 
-/** Endpoint-specific rules of section 2.3, as issues with paths from the request root. */
-function endpointIssues(value: AsrRequest, endpoint: AsrEndpoint): AsrIssue[] {
+/**
+ * Options the endpoint does not support, as issues with paths from the request root:
+ * `audio.language` only on bigmodel_nostream, two-pass only on bigmodel_async, the VAD-based
+ * additions not on bigmodel, POI/music assistance only on nostream or on async with two-pass.
+ */
+export function unsupportedOnEndpoint(value: AsrRequest, endpoint: AsrEndpoint): AsrIssue[] {
   const issues: AsrIssue[] = [];
   const options = value.request;
   if (
@@ -229,24 +233,29 @@ function endpointIssues(value: AsrRequest, endpoint: AsrEndpoint): AsrIssue[] {
       });
     }
   }
-  const context = options.corpus?.context;
-  if (context !== undefined) {
-    const limit = checkHotwordLimit(context, endpoint);
-    if (limit !== undefined) {
-      issues.push({ path: 'request.corpus.context', message: `${limit.path}: ${limit.message}` });
-    }
-  }
   return issues;
 }
 
+/** The endpoint's hot-word limit on `request.corpus.context`, as an issue, or undefined. */
+export function hotwordLimitIssue(value: AsrRequest, endpoint: AsrEndpoint): AsrIssue | undefined {
+  const context = value.request.corpus?.context;
+  const limit = context === undefined ? undefined : checkHotwordLimit(context, endpoint);
+  if (limit === undefined) return undefined;
+  return { path: 'request.corpus.context', message: `${limit.path}: ${limit.message}` };
+}
+
 /**
- * The request schema with the rules of one endpoint added: `audio.language` only on
- * bigmodel_nostream, two-pass only on bigmodel_async, the VAD-based additions not on bigmodel,
- * POI/music assistance only where supported, and the endpoint's hot-word limit.
+ * The request schema with the rules of one endpoint added: what the endpoint supports (see
+ * {@link unsupportedOnEndpoint}) and its hot-word limit.
  */
 export function createAsrRequestSchema(endpoint: AsrEndpoint) {
   return asrRequestSchema.superRefine((value, context) => {
-    for (const issue of endpointIssues(value, endpoint)) {
+    const limit = hotwordLimitIssue(value, endpoint);
+    const issues = [
+      ...unsupportedOnEndpoint(value, endpoint),
+      ...(limit === undefined ? [] : [limit]),
+    ];
+    for (const issue of issues) {
       context.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
     }
   });

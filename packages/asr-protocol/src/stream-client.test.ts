@@ -236,6 +236,51 @@ describe('wire behaviour', () => {
     expect(result.text).toBe('Good morning,');
   });
 
+  it('reads partials sent without sequences (flags 0b0000) too', async () => {
+    const server = await startServer({ sequencedPartials: false });
+    const stream = await connect(server, { endpoint: 'bigmodel' });
+    const sequences: Array<number | undefined> = [];
+    stream.on('response-receive', (event) => sequences.push(event.sequence));
+    await sendAll(stream, lecture.subarray(0, 6400 * 3));
+    const result = await stream.finish();
+    expect(sequences).toEqual([1, undefined, undefined, undefined, 2]);
+    expect(result.text).toBe('Good morning,');
+  });
+
+  it('sends vendor fields next to the validated request; the service lists them as unknown', async () => {
+    const server = await startServer();
+    const plain = await connect(server);
+    await sendAll(plain, lecture.subarray(0, 6400));
+    await plain.finish();
+    const stream = await connect(server, {
+      vendorFields: { app: { cluster: 'volcengine_streaming_common' }, request: { reqid: 'r-1' } },
+    });
+    await sendAll(stream, lecture.subarray(0, 6400));
+    await stream.finish();
+    expect(server.connections[0]?.warnings).toEqual([]);
+    expect(server.connections[1]?.request).toEqual({
+      audio: { format: 'pcm', codec: 'raw', rate: 16000, bits: 16, channel: 1 },
+      request: { model_name: 'bigmodel', show_utterances: true, reqid: 'r-1' },
+      app: { cluster: 'volcengine_streaming_common' },
+    });
+    expect(server.connections[1]?.warnings.map((warning) => [warning.path, warning.kind])).toEqual([
+      ['request.reqid', 'unknown-field'],
+      ['app', 'unknown-field'],
+    ]);
+  });
+
+  it('refuses a vendor field the request schema knows, before connecting', async () => {
+    const server = await startServer();
+    const failure = await rejection(
+      connect(server, { vendorFields: { request: { show_utterances: false } } }),
+    );
+    expect(failure.code).toBe('ASR_INVALID_OPTIONS');
+    expect(failure.message).toContain(
+      'vendorFields.request.show_utterances: the request schema knows',
+    );
+    expect(server.connections).toHaveLength(0);
+  });
+
   it('gives events what a reconnecting caller needs: audio acknowledged and utterance times', async () => {
     const server = await startServer();
     const stream = await connect(server, { endpoint: 'bigmodel' });
