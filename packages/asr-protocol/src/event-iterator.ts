@@ -2,7 +2,7 @@
 // `for await`.
 
 /** Where {@link createEventIterator} takes its events from. */
-export interface EventSource<Event> {
+interface EventSource<Event> {
   /** True when the source has already ended: the iterator then finishes at once. */
   ended: boolean;
   /** Starts delivering every event to `push`; returns a function that stops it. */

@@ -26,7 +26,7 @@ import type { AsrIgnoreReason, AsrStreamEventOf, AsrStreamStats } from './stream
 import { createUtteranceTracker } from './utterance-tracker.ts';
 
 /** An event a response causes (the stream adds its own: state changes, `error`, `end`). */
-export type ResponseEvent =
+type ResponseEvent =
   | AsrStreamEventOf<'response-receive'>
   | AsrStreamEventOf<'utterance-complete'>
   | AsrStreamEventOf<'partial-update'>
@@ -54,13 +54,10 @@ export interface ResponseReading {
 }
 
 /** The counters a reader keeps, in the shape of the stream's stats. */
-export type ResponseCounts = Pick<
-  AsrStreamStats,
-  'responses' | 'ignoredPayloads' | 'audioDurationMs'
->;
+type ResponseCounts = Pick<AsrStreamStats, 'responses' | 'ignoredPayloads' | 'audioDurationMs'>;
 
 /** Reads the frames of one stream, in order; see {@link createResponseReader}. */
-export interface ResponseReader {
+interface ResponseReader {
   /**
    * Reads one frame (decoded with `badGzip: 'keep'`, so an unreadable payload keeps its flags).
    * `details` go into a failure (the connection's log id).

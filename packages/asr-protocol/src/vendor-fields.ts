@@ -31,7 +31,7 @@ const KNOWN_FIELDS: Record<string, ReadonlySet<string>> = {
   request: new Set(Object.keys(asrRequestOptionsSchema.shape)),
 };
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+function isPlainJsonObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
@@ -50,7 +50,7 @@ function jsonProblem(value: unknown): { at: string; message: string } | undefine
   }
   const entries = Array.isArray(value)
     ? value.map((item, index) => [`[${index}]`, item] as const)
-    : isPlainObject(value)
+    : isPlainJsonObject(value)
       ? Object.entries(value).map(([key, item]) => [`.${key}`, item] as const)
       : undefined;
   if (entries === undefined) {
@@ -68,13 +68,13 @@ function jsonProblem(value: unknown): { at: string; message: string } | undefine
  * objects, a value that is not JSON, or a field the request schema knows.
  */
 export function vendorFieldIssues(value: unknown): AsrIssue[] {
-  if (!isPlainObject(value)) {
+  if (!isPlainJsonObject(value)) {
     return [{ path: 'vendorFields', message: 'must be an object of groups, each an object' }];
   }
   const issues: AsrIssue[] = [];
   for (const [group, fields] of Object.entries(value)) {
     const groupPath = `vendorFields.${group}`;
-    if (!isPlainObject(fields)) {
+    if (!isPlainJsonObject(fields)) {
       issues.push({ path: groupPath, message: 'must be an object of fields' });
       continue;
     }

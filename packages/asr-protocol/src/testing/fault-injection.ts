@@ -81,7 +81,7 @@ export interface FaultTarget {
 }
 
 /** The faults still pending on one connection; each fires once. */
-export interface FaultQueue {
+interface FaultQueue {
   /**
    * Fires the faults due at `moment`, in the order given. `alive` is false when one of them ended
    * the connection (the rest wait for nothing); `finalSent` when one replaced the final response.

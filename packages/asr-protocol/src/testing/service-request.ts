@@ -17,7 +17,7 @@ import { ASR_SERVICE_CODES } from '../service-codes.ts';
 
 /**
  * Why a request field was accepted with a warning:
- * - `unknown-field`: a field the service's documentation does not list (`app`, `request.reqid`);
+ * - `unknown-field`: a field the request does not define (`app`, `request.reqid`);
  *   it has no effect;
  * - `legacy-field`: an older name read as the current one (`audio.sample_rate` for `audio.rate`);
  * - `legacy-value`: an older value read as the current one (`audio.codec: "pcm"` for `raw`);
@@ -45,7 +45,7 @@ export interface AsrRequestWarning {
 }
 
 /** The request as the test server read it: usable with warnings, or refused. */
-export type ServiceRequestReading =
+type ServiceRequestReading =
   | { ok: true; request: AsrRequest; warnings: AsrRequestWarning[] }
   | { ok: false; serviceCode: number; message: string; warnings: AsrRequestWarning[] };
 
