@@ -13,30 +13,29 @@ import { createResponseReader, type ResponseReading } from './response-reader.ts
 const envelopeOf = (bytes: Uint8Array): FrameEnvelope =>
   decodeFrameEnvelope(bytes, { badGzip: 'keep' });
 
-/** A full server response as the service sends it: JSON, gzip, with or without a sequence. */
-function response(payload: JsonObject, flags: FrameFlags = 0, sequence?: number): FrameEnvelope {
+/**
+ * A full server response: a JSON object as the service sends it (JSON + gzip), or a string sent
+ * as it is where JSON is declared (nothing checked, no compression).
+ */
+function response(
+  payload: JsonObject | string,
+  flags: FrameFlags = 0,
+  sequence?: number,
+): FrameEnvelope {
+  const body =
+    typeof payload === 'string'
+      ? {
+          serialization: 'none' as const,
+          compression: 'none' as const,
+          payload: new TextEncoder().encode(payload),
+        }
+      : { serialization: 'json' as const, compression: 'gzip' as const, payload };
   return envelopeOf(
     encodeFrame({
       type: 'full-server-response',
       flags,
       ...(sequence === undefined ? {} : { sequence }),
-      serialization: 'json',
-      compression: 'gzip',
-      payload,
-    }),
-  );
-}
-
-/** A full server response whose payload is `body` as it is (JSON declared, nothing checked). */
-function rawResponse(body: string, flags: FrameFlags = 0, sequence?: number): FrameEnvelope {
-  return envelopeOf(
-    encodeFrame({
-      type: 'full-server-response',
-      flags,
-      ...(sequence === undefined ? {} : { sequence }),
-      serialization: 'none',
-      compression: 'none',
-      payload: new TextEncoder().encode(body),
+      ...body,
     }),
   );
 }
@@ -164,12 +163,12 @@ describe('usable responses', () => {
 
 describe('ignored payloads', () => {
   it.each<[string, FrameEnvelope, 'empty' | 'not-json' | 'invalid', RegExp]>([
-    ['an empty payload', rawResponse(''), 'empty', /empty/],
-    ['HTML', rawResponse('<html>502</html>'), 'not-json', /JSON/],
-    ['a JSON list', rawResponse('[1,2]'), 'not-json', /object/],
+    ['an empty payload', response(''), 'empty', /empty/],
+    ['HTML', response('<html>502</html>'), 'not-json', /JSON/],
+    ['a JSON list', response('[1,2]'), 'not-json', /object/],
     [
       'a response of the wrong shape',
-      rawResponse('{"result":{"text":42}}'),
+      response('{"result":{"text":42}}'),
       'invalid',
       /^response does not fit the protocol: result/,
     ],
@@ -210,7 +209,7 @@ describe('ignored payloads', () => {
         },
       }),
     );
-    const reading = reader.read(rawResponse('', FRAME_FLAGS.LAST_WITH_SEQUENCE, 9));
+    const reading = reader.read(response('', FRAME_FLAGS.LAST_WITH_SEQUENCE, 9));
     expect(reading.events).toMatchObject([
       { type: 'payload-ignore', reason: 'empty', last: true, sequence: 9 },
     ]);
@@ -277,7 +276,7 @@ describe('error frames and foreign frames', () => {
 it('hands out counters as snapshots', () => {
   const reader = createResponseReader();
   const before = reader.counts;
-  reader.read(rawResponse(''));
+  reader.read(response(''));
   expect(before.ignoredPayloads.empty).toBe(0);
   expect(reader.counts.ignoredPayloads.empty).toBe(1);
 });

@@ -225,24 +225,25 @@ describe('wire behaviour', () => {
     expect(Buffer.from(server.connections[0]?.audio ?? [])).toEqual(Buffer.alloc(640, 7));
   });
 
-  it('reads partials sent with sequences (flags 0b0001) as well as without', async () => {
-    const server = await startServer({ sequencedPartials: true });
+  /** The sequence of each response to 600 ms of audio, and the final text. */
+  async function responseSequences(sequencedPartials: boolean) {
+    const server = await startServer({ sequencedPartials });
     const stream = await connect(server, { endpoint: 'bigmodel' });
     const sequences: Array<number | undefined> = [];
     stream.on('response-receive', (event) => sequences.push(event.sequence));
     await sendAll(stream, lecture.subarray(0, 6400 * 3));
     const result = await stream.finish();
+    return { sequences, result };
+  }
+
+  it('reads partials sent with sequences (flags 0b0001) as well as without', async () => {
+    const { sequences, result } = await responseSequences(true);
     expect(sequences).toEqual([1, 2, 3, 4, 5]);
     expect(result.text).toBe('Good morning,');
   });
 
   it('reads partials sent without sequences (flags 0b0000) too', async () => {
-    const server = await startServer({ sequencedPartials: false });
-    const stream = await connect(server, { endpoint: 'bigmodel' });
-    const sequences: Array<number | undefined> = [];
-    stream.on('response-receive', (event) => sequences.push(event.sequence));
-    await sendAll(stream, lecture.subarray(0, 6400 * 3));
-    const result = await stream.finish();
+    const { sequences, result } = await responseSequences(false);
     expect(sequences).toEqual([1, undefined, undefined, undefined, 2]);
     expect(result.text).toBe('Good morning,');
   });
