@@ -1,8 +1,9 @@
 /**
- * A best-effort screen of shell commands for the obviously destructive ones an LLM might emit.
- * It is a tripwire, NOT a sandbox: an enabled shell can do anything the operating-system user can,
- * and a determined author can always disguise a command (`$(printf 'r''m') -rf /`). Run agents
- * with shell access only in a disposable environment, or use `allowCommands`.
+ * A best-effort screen of shell commands for the obviously destructive ones an LLM might emit,
+ * refused with a message saying why before anything runs. It is a tripwire, NOT the protection:
+ * a determined author can always disguise a command (`$(printf 'r''m') -rf /`, or any program
+ * that deletes files). What confines a command is the OS sandbox it runs in (sandbox.ts); with
+ * `policy.shell.unsandboxed` this screen is all there is, so use `allowCommands` there.
  *
  * The command is split like a POSIX shell splits it (quotes, escapes, `; && || | &`, newlines,
  * parentheses, redirections; `$(…)`, backticks and `<(…)`/`>(…)` — also inside `${…}` and double
@@ -12,6 +13,7 @@
  * assignments are skipped. The rules are listed in {@link DENY_RULES}.
  */
 import { homedir } from 'node:os';
+import { posix } from 'node:path';
 import { expandCommandWords } from './brace-expansion.ts';
 import { lexShellCommand, type SimpleCommand } from './shell-lexer.ts';
 
@@ -26,7 +28,8 @@ export const DENY_RULES: readonly string[] = [
   'dd writing to a device (of=/dev/…)',
   'redirection into a disk or memory device (> /dev/sda, /dev/nvme0n1, /dev/mem, …)',
   'kill -1 / kill -9 -1 (every process of the user), killall5',
-  'piping into a shell (curl … | sh): code that is never shown',
+  'piping into a shell (curl … | sh) or running one on a process substitution (sh <(curl …), source <(…)): code that is never shown; a here-string given to a shell (sh <<< "…") is judged like sh -c',
+  'targets are judged with `..` resolved (/tmp/.. is /) and with variables assigned earlier in the line put in (X=/; rm -rf $X)',
   'fork bombs (a function that pipes into itself in the background)',
 ];
 
@@ -200,9 +203,10 @@ function unwrap(words: readonly string[]): { names: string[]; words: string[] } 
 
 const HOME_FORMS = /^(~[A-Za-z0-9._-]*|\$HOME|\$\{HOME\})$/;
 
-/** `//a/./b/` → `/a/./b` → `/a/b`: the spelling a target is compared in. */
+/** `//a/./b/../c/` → `/a/c`: the spelling a target is compared in. */
 function normalizeTarget(argument: string): string {
-  let path = argument.trim().replace(/\/{2,}/g, '/');
+  // `..` and `.` segments resolved: `/tmp/..` is `/`, `build/../..` is `..`.
+  let path = posix.normalize(argument.trim());
   for (;;) {
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
     else if (path.length > 2 && path.endsWith('/.')) path = path.slice(0, -2);
@@ -266,6 +270,7 @@ function judge(
     deny,
     depth,
     allow,
+    command.hereStrings,
   );
 }
 
@@ -275,6 +280,7 @@ function judgeWords(
   deny: ReadonlySet<string>,
   depth: number,
   allow: ReadonlySet<string> | undefined,
+  hereStrings: readonly string[] = [],
 ): string | undefined {
   const { names, words } = unwrap(commandWords);
   if (allow) {
@@ -298,7 +304,18 @@ function judgeWords(
     if (script !== -1 && args[script + 1] !== undefined) {
       return checkShellCommandAt(args[script + 1] as string, deny, allow, depth + 1);
     }
+    if (args.includes('<(…)')) {
+      return `"${name}" running the output of a process substitution <(…) runs code that is never shown; refused`;
+    }
+    // A shell reading its script from a here-string runs that text: judged like `sh -c`.
+    for (const text of hereStrings) {
+      const reason = checkShellCommandAt(text, deny, allow, depth + 1);
+      if (reason) return reason;
+    }
     if (piped) return `piping into "${name}" runs code that is never shown; refused`;
+  }
+  if ((name === 'source' || name === '.') && args[0] === '<(…)') {
+    return `"${name} <(…)" runs code that is never shown; refused`;
   }
   if (name === 'eval') return checkShellCommandAt(args.join(' '), deny, allow, depth + 1);
   if (args.includes('--no-preserve-root')) return '--no-preserve-root is refused';
@@ -365,6 +382,31 @@ function judgeFind(
   return undefined;
 }
 
+/** Records `NAME=value` when a command is nothing but plain assignments. */
+function rememberAssignments(command: SimpleCommand, variables: Map<string, string>): void {
+  if (command.words.length === 0) return;
+  if (!command.words.every((word) => ASSIGNMENT.test(word) && !word.includes('$('))) return;
+  for (const word of command.words) {
+    const equals = word.indexOf('=');
+    variables.set(word.slice(0, equals), word.slice(equals + 1));
+  }
+}
+
+/** The command with `$NAME` and `${NAME}` of remembered variables replaced by their values. */
+function withVariables(command: SimpleCommand, variables: ReadonlyMap<string, string>) {
+  if (variables.size === 0) return command;
+  const words = command.words.map((word) =>
+    word.replace(
+      /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g,
+      (whole, braced, bare) => {
+        const value = variables.get((braced ?? bare) as string);
+        return value ?? whole;
+      },
+    ),
+  );
+  return { ...command, words };
+}
+
 function hasForkBomb(command: string): boolean {
   if (/:\s*\(\s*\)\s*\{/.test(command)) return true;
   const compact = command.replace(/\s+/g, '');
@@ -390,9 +432,13 @@ function checkShellCommandAt(
   if (allow && lexed.substitutions.length > 0) {
     return 'command substitution ($(…), backticks, <(…) or >(…)) is refused when policy.shell.allowCommands is set';
   }
+  // Plain assignments standing alone (`X=/; rm -rf $X`) are remembered and put into the later
+  // words of the line, so a target spelled through a variable is judged by its value.
+  const variables = new Map<string, string>();
   for (const simple of lexed.commands) {
-    const reason = judge(simple, deny, depth, allow);
+    const reason = judge(withVariables(simple, variables), deny, depth, allow);
     if (reason) return reason;
+    rememberAssignments(simple, variables);
   }
   for (const inner of lexed.substitutions) {
     const reason = checkShellCommandAt(inner, deny, allow, depth + 1);

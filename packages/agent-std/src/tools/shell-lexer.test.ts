@@ -44,6 +44,13 @@ describe('shell lexer', () => {
     expect(command?.redirects).toEqual(['in.txt', 'out.txt', 'log', 'all', 'err']);
   });
 
+  test('a here-string is a redirection whose text is also kept as stdin', () => {
+    const [command] = lexShellCommand('sh <<< "rm -rf /tmp/x" > out').commands;
+    expect(command?.words).toEqual(['sh']);
+    expect(command?.hereStrings).toEqual(['rm -rf /tmp/x']);
+    expect(command?.redirects).toEqual(['rm -rf /tmp/x', 'out']);
+  });
+
   test('substitutions become placeholders and are collected, at any nesting', () => {
     const lexed = lexShellCommand('echo $(id) `who` "$(date)" ${x:-$(uname)} <(ls) >(wc)');
     expect(lexed.commands[0]?.words).toEqual([

@@ -14,6 +14,8 @@ export interface SimpleCommand {
   /** Per word: written without quotes, escapes or expansions (only such a word can be `if`). */
   plain: boolean[];
   redirects: string[];
+  /** Texts fed to the command's stdin by a here-string (`<<< "…"`); also in `redirects`. */
+  hereStrings: string[];
   /** True when stdin comes from a pipe (`… | this`). */
   piped: boolean;
   /** A `case` pattern (`a|b)`): words, not a command. */
@@ -165,22 +167,25 @@ export function lexShellCommand(command: string): LexedCommandLine {
     words: [],
     plain: [],
     redirects: [],
+    hereStrings: [],
     piped,
     pattern: false,
   });
   let current = fresh(false);
   let word: string | null = null;
   let wordPlain = true;
-  let redirectPending = false;
+  // The operator of a redirection whose target is the next word (`>`, `<<<`, …), if any.
+  let redirectPending: string | undefined;
   // After `;;` (or `case … in` ended by a newline), the words up to `)` are a pattern.
   let patternNext = false;
   let index = 0;
 
   const endWord = () => {
     if (word === null) return;
-    if (redirectPending) {
+    if (redirectPending !== undefined) {
       current.redirects.push(word);
-      redirectPending = false;
+      if (redirectPending === '<<<') current.hereStrings.push(word);
+      redirectPending = undefined;
     } else {
       current.words.push(word);
       current.plain.push(wordPlain);
@@ -190,7 +195,7 @@ export function lexShellCommand(command: string): LexedCommandLine {
   };
   const endCommand = (piped: boolean) => {
     endWord();
-    redirectPending = false;
+    redirectPending = undefined;
     if (current.words.length || current.redirects.length) {
       if (!current.pattern) patternNext = current.words[0] === 'case' && current.plain[0] === true;
       commands.push(current);
@@ -252,7 +257,7 @@ export function lexShellCommand(command: string): LexedCommandLine {
       index += isOr || next === '&' ? 2 : 1;
     } else if (character === '&' && next === '>') {
       endWord();
-      redirectPending = true;
+      redirectPending = '&>';
       index += command[index + 2] === '>' ? 3 : 2;
     } else if (character === ')' && (patternNext || current.words[0] === 'case')) {
       endWord();
@@ -294,7 +299,7 @@ export function lexShellCommand(command: string): LexedCommandLine {
           continue;
         }
       }
-      redirectPending = true;
+      redirectPending = operator;
     } else {
       append(character, true);
       index++;
