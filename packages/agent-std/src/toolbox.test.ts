@@ -168,6 +168,10 @@ describe('policy and errors', () => {
       [{ http: { allowPrivateNetwork: ['intranet'] } }, 'policy.http.allowPrivateNetwork'],
       [{ shell: { env: { 'BAD KEY': 'x' } } }, 'policy.shell.env'],
       [{ time: { timezone: 'Nowhere/City' } }, 'policy.time.timezone'],
+      [{ fs: { allowHardLinks: 'yes' as never } }, 'policy.fs.allowHardLinks'],
+      [{ shell: { unsandboxed: 1 as never } }, 'policy.shell.unsandboxed'],
+      [{ shell: { allowNetwork: 'no' as never } }, 'policy.shell.allowNetwork'],
+      [{ shell: { readOnlyPaths: ['tools/bin'] } }, 'policy.shell.readOnlyPaths'],
     ];
     for (const [policy, field] of cases) {
       expect(() => createToolbox({ uses: [], ...(policy ? { policy } : {}) })).toThrow(
@@ -180,6 +184,9 @@ describe('policy and errors', () => {
     const { policy } = createToolbox({ uses: [] });
     expect(policy.fs.root).toBe(process.cwd());
     expect(policy.shell.enabled).toBe(false);
+    expect(policy.shell.unsandboxed).toBe(false);
+    expect(policy.shell.allowNetwork).toBe(false);
+    expect(policy.fs.allowHardLinks).toBe(false);
     expect(policy.http.allowPrivateNetwork).toBe(false);
     expect(Object.isFrozen(policy.http)).toBe(true);
   });

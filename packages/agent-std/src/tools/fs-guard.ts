@@ -133,9 +133,10 @@ async function physicalPath(
 /**
  * Writes `data` to `target` atomically: a temp file in the same folder (created exclusively, so it
  * never follows a symlink), fsync, rename over the target, fsync of the folder. A reader sees the
- * old content or the new one, never half a file. Keeps the permission bits (rwx, not set-user-ID,
- * set-group-ID or sticky) of a replaced file; a new file gets 0o666 less the umask, like any file
- * a program creates.
+ * old content or the new one, never half a file. The rename puts a new file under the name, so an
+ * old file with other hard links is never written through: its other names keep the old content.
+ * Keeps the permission bits (rwx, not set-user-ID, set-group-ID or sticky) of a replaced file; a
+ * new file gets 0o666 less the umask, like any file a program creates.
  */
 export async function writeFileAtomic(target: string, data: Uint8Array): Promise<void> {
   const folder = dirname(target);

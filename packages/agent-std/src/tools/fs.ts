@@ -1,8 +1,9 @@
-import { constants, type Dirent } from 'node:fs';
+import { constants, type Dirent, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readdir, rmdir, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
+import type { ResolvedToolPolicy } from '../policy.ts';
 import { defineTool } from '../tool.ts';
 import { countCharacters, decoderFor, encoderFor } from './encoding.ts';
 import { confinePath, syncFolder, writeFileAtomic } from './fs-guard.ts';
@@ -62,6 +63,7 @@ export const fileRead = defineTool({
             field: 'path',
           });
         }
+        refuseHardLinked(info, policy, { tool, path });
         const limit = policy.fs.maxReadBytes;
         if (info.size > limit) {
           throw new ToolError(
@@ -96,6 +98,26 @@ export const fileRead = defineTool({
     return decode(bytes);
   },
 });
+
+/**
+ * Refuses a regular file with more than one hard link unless `policy.fs.allowHardLinks`: each of
+ * its names is the same file, and nothing tells where the others are — one may lie outside the
+ * allowed folder, which a link inside it would open up. Checked on the opened handle, so it is
+ * the file actually read or written.
+ */
+function refuseHardLinked(
+  info: Stats,
+  policy: ResolvedToolPolicy,
+  where: { tool: string; path: string },
+): void {
+  if (info.isFile() && info.nlink > 1 && !policy.fs.allowHardLinks) {
+    throw new ToolError(
+      'TOOL_POLICY_DENIED',
+      `"${where.path}" has ${info.nlink} hard links; another of its names may lie outside the allowed folder, so it is refused (policy.fs.allowHardLinks allows it)`,
+      { tool: where.tool, field: 'path' },
+    );
+  }
+}
 
 function checkWriteSize(bytes: Uint8Array, limit: number, tool: string): void {
   if (bytes.byteLength > limit) {
@@ -178,6 +200,7 @@ export const fileAppend = defineTool({
             field: 'path',
           });
         }
+        refuseHardLinked(info, policy, { tool, path });
         if (info.size + bytes.byteLength > limit) {
           throw new ToolError(
             'TOOL_LIMIT_EXCEEDED',
