@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, expectTypeOf, test } from 'vit
 import { isToolError, ToolError } from './errors.ts';
 import type { ToolInput, ToolResult } from './registry.ts';
 import { createToolbox } from './toolbox.ts';
+import type { RawJsonNumber } from './tools/exact-json.ts';
 
 let root: string;
 beforeEach(async () => {
@@ -125,8 +126,8 @@ describe('callForModel', () => {
     });
     expect(await toolbox.callForModel('math_calc', '{"expression":"6*7"}')).toEqual({
       ok: true,
-      content: '{"result":42,"expression":"6*7"}',
-      result: { result: 42, expression: '6*7' },
+      content: '{"result":42,"expression":"6*7","exact":true}',
+      result: { result: 42, expression: '6*7', exact: true },
     });
     expect(await toolbox.callForModel('math_calc', { expression: '1+1' })).toMatchObject({
       ok: true,
@@ -209,8 +210,9 @@ describe('types', () => {
   test('inputs and results are inferred from the schemas', async () => {
     const toolbox = createToolbox({ uses: ['std.math', 'std.fs'] });
     expectTypeOf(toolbox.call('math_calc', { expression: '1' })).resolves.toEqualTypeOf<{
-      result: number;
+      result: number | RawJsonNumber;
       expression: string;
+      exact: boolean;
     }>();
     expectTypeOf<ToolInput<'file_read'>>().toEqualTypeOf<{
       path: string;
