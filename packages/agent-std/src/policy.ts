@@ -105,7 +105,10 @@ export interface ToolPolicy {
     timezone?: string;
     /** Longest `time_sleep`, in seconds. */
     maxSleepSeconds?: number;
-    /** The clock, in milliseconds since the epoch (default `Date.now`). */
+    /**
+     * The clock, in milliseconds since the epoch (default `Date.now`); a fraction of a
+     * millisecond shows as microseconds in `%f`.
+     */
     now?: () => number;
   };
   askHuman?: {
