@@ -251,7 +251,7 @@ describe('fs confinement (each test tries to escape the root)', () => {
     await symlink(outside, join(root, 'escape'));
     const fs = toolbox();
     const listing = await fs.call('file_list', { directory: '.', pattern: '**/*' });
-    expect(listing.files).toEqual(['escape', 'own.txt']);
+    expect(listing.files).toEqual(['./escape', './own.txt']);
   });
 
   test('reading a FIFO is refused at once instead of hanging', async () => {
@@ -468,6 +468,26 @@ describe('file_exists / file_list / file_delete', () => {
     expect(
       await fs.call('file_list', { directory: 'notes', pattern: '{a.txt,sub/c.txt}' }),
     ).toEqual({ files: ['notes/a.txt', 'notes/sub/c.txt'], count: 2 });
+  });
+
+  test('a lone surrogate in content is bad input, not written as U+FFFD', async () => {
+    for (const encoding of ['utf-8', 'utf-16le']) {
+      await expect(
+        toolbox().call('file_write', { path: 'odd.txt', content: 'a\uD800', encoding }),
+      ).rejects.toMatchObject({ code: 'TOOL_BAD_INPUT', field: 'content' });
+    }
+  });
+
+  test('file_list keeps the directory as given in every path, "." included', async () => {
+    const fs = toolbox();
+    await writeFile(join(root, 'top.txt'), '');
+    const listed = async (directory: string) =>
+      (await fs.call('file_list', { directory, pattern: '*.txt' })).files;
+    expect(await listed('.')).toEqual(['./top.txt']);
+    expect(await listed('./')).toEqual(['./top.txt']);
+    expect(await listed('./notes')).toEqual(['./notes/a.txt']);
+    expect(await listed('notes/')).toEqual(['notes/a.txt']);
+    expect(await listed(`${root}/notes`)).toEqual([`${root}/notes/a.txt`]);
   });
 
   test('file_list cuts long listings and says so; bad patterns and missing folders are clear', async () => {

@@ -8,7 +8,7 @@ import { defineTool } from '../tool.ts';
 import { countCharacters, decoderFor, encoderFor } from './encoding.ts';
 import { confinePath, syncFolder, writeFileAtomic } from './fs-guard.ts';
 import { compileGlob, GlobSyntaxError } from './glob.ts';
-import { fsFailure, throwIfAborted } from './shared.ts';
+import { throwFsError, throwIfAborted } from './shared.ts';
 
 const pathField = z
   .string()
@@ -93,7 +93,7 @@ export const fileRead = defineTool({
         await handle.close();
       }
     } catch (error) {
-      fsFailure(error, tool, path);
+      throwFsError(error, tool, path);
     }
     return decode(bytes);
   },
@@ -156,7 +156,7 @@ export const fileWrite = defineTool({
     try {
       await writeFileAtomic(target.path, bytes);
     } catch (error) {
-      fsFailure(error, tool, path);
+      throwFsError(error, tool, path);
     }
     return `Wrote ${countCharacters(content)} characters to ${path}`;
   },
@@ -215,7 +215,7 @@ export const fileAppend = defineTool({
       }
       if (!target.exists) await syncFolder(dirname(target.path));
     } catch (error) {
-      fsFailure(error, tool, path);
+      throwFsError(error, tool, path);
     }
     return `Appended ${countCharacters(content)} characters to ${path}`;
   },
@@ -292,7 +292,7 @@ export const fileList = defineTool({
         });
       }
     } catch (error) {
-      fsFailure(error, tool, directory, 'directory');
+      throwFsError(error, tool, directory, 'directory');
     }
 
     const matched: string[] = [];
@@ -306,7 +306,7 @@ export const fileList = defineTool({
       try {
         entries = await readdir(join(target.path, ...segments), { withFileTypes: true });
       } catch (error) {
-        if (segments.length === 0) fsFailure(error, tool, directory, 'directory');
+        if (segments.length === 0) throwFsError(error, tool, directory, 'directory');
         continue; // a sub-folder that vanished or is unreadable is skipped
       }
       for (const entry of entries) {
@@ -331,9 +331,10 @@ export const fileList = defineTool({
       }
     }
     matched.sort();
-    const prefix = directory.replaceAll('\\', '/').replace(/\/+$/, '');
-    const shown = (relativePath: string) =>
-      prefix === '' || prefix === '.' ? relativePath : `${prefix}/${relativePath}`;
+    // Every path starts with the directory as given (`.` gives `./a`, `./sub` gives `./sub/a`),
+    // trailing slashes folded into one.
+    const given = directory.replaceAll('\\', '/').replace(/\/+$/, '');
+    const shown = (relativePath: string) => `${given}/${relativePath}`;
     const limit = policy.fs.maxListEntries;
     const files = matched.slice(0, limit).map(shown);
     return matched.length > limit
@@ -372,7 +373,7 @@ export const fileDelete = defineTool({
       else await unlink(target.path);
       await syncFolder(dirname(target.path));
     } catch (error) {
-      fsFailure(error, tool, path);
+      throwFsError(error, tool, path);
     }
     return `Deleted ${path}`;
   },

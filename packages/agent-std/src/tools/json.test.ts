@@ -23,7 +23,7 @@ describe('json tools', () => {
     });
   });
 
-  test('json_get walks keys and array indices as in the seed example', async () => {
+  test('json_get walks keys and array indices (items.0.name)', async () => {
     expect(await json.call('json_get', { text: doc, path: 'items.0.name' })).toBe('first');
     expect(await json.call('json_get', { text: doc, path: 'items.0.tags.1' })).toBe('b');
     expect(await json.call('json_get', { text: doc, path: 'items.1' })).toEqual({ name: 'second' });

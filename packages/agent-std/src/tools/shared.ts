@@ -7,7 +7,12 @@ export function throwIfAborted(signal: AbortSignal, tool: string): void {
 }
 
 /** Turns a Node file-system error into a {@link ToolError} that names the path as given. */
-export function fsFailure(error: unknown, tool: string, shownPath: string, field = 'path'): never {
+export function throwFsError(
+  error: unknown,
+  tool: string,
+  shownPath: string,
+  field = 'path',
+): never {
   if (isToolError(error)) throw error;
   const code = errorCode(error);
   const reasons: Record<string, [ToolError['code'], string]> = {

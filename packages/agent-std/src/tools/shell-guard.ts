@@ -120,7 +120,8 @@ const WRAPPER_VALUE_OPTIONS = new Map<string, Set<string>>([
   ['chrt', new Set(['-p'])],
 ]);
 
-const basename = (word: string) => word.slice(word.lastIndexOf('/') + 1);
+/** The program a command word names: `/usr/bin/rm` is `rm`. */
+const programName = (word: string) => word.slice(word.lastIndexOf('/') + 1);
 
 /** Reserved words that open or continue a compound command: the command follows them. */
 const LEADING_RESERVED = new Set([
@@ -177,7 +178,7 @@ function unwrap(words: readonly string[]): { names: string[]; words: string[] } 
   for (let guard = 0; guard < 16; guard++) {
     while (rest.length && ASSIGNMENT.test(rest[0] as string)) rest = rest.slice(1);
     if (rest[0] === '!') rest = rest.slice(1);
-    const name = basename(rest[0] ?? '');
+    const name = programName(rest[0] ?? '');
     if (name === '') break;
     names.push(name);
     if (!WRAPPERS.has(name)) break;
@@ -248,7 +249,7 @@ const FIND_ACTIONS_RUNNING = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 const FIND_NAME_TESTS = /^-(i?name|i?path|i?wholename|i?regex)$/;
 const DESTRUCTIVE = new Set(['rm', 'chmod', 'chown', 'chgrp', 'shred', 'unlink', 'rmdir']);
 
-function judge(
+function judgeCommand(
   command: SimpleCommand,
   deny: ReadonlySet<string>,
   depth: number,
@@ -294,7 +295,7 @@ function judgeWords(
       }
     }
   }
-  const name = basename(words[0] ?? '');
+  const name = programName(words[0] ?? '');
   if (name === '') return undefined;
   const args = words.slice(1);
   if (ALWAYS_DENIED.has(name) || name.startsWith('mkfs')) return `"${name}" is refused`;
@@ -373,7 +374,7 @@ function judgeFind(
     const inner = args.slice(index + 1, end);
     const reason = judgeWords(inner, false, deny, depth + 1, allow);
     if (reason) return reason;
-    if (DESTRUCTIVE.has(basename(unwrap(inner).words[0] ?? ''))) destructive = true;
+    if (DESTRUCTIVE.has(programName(unwrap(inner).words[0] ?? ''))) destructive = true;
     index = end;
   }
   if (destructive && critical !== undefined) {
@@ -436,7 +437,7 @@ function checkShellCommandAt(
   // words of the line, so a target spelled through a variable is judged by its value.
   const variables = new Map<string, string>();
   for (const simple of lexed.commands) {
-    const reason = judge(withVariables(simple, variables), deny, depth, allow);
+    const reason = judgeCommand(withVariables(simple, variables), deny, depth, allow);
     if (reason) return reason;
     rememberAssignments(simple, variables);
   }
