@@ -4,12 +4,12 @@
 // with TOOL_SANDBOX_UNAVAILABLE; it never falls back to running commands unsandboxed.
 import { execFile } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
-import { access, lstat, mkdtemp, readdir, readlink, realpath, rm, stat } from 'node:fs/promises';
+import { access, lstat, mkdtemp, readdir, readlink, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ToolError } from '../errors.ts';
 import type { ResolvedToolPolicy } from '../policy.ts';
-import { errorCode, isInside } from './fs-guard.ts';
+import { errorCode, isInside, realRoot } from './fs-guard.ts';
 import {
   type BubblewrapLayout,
   bubblewrapArguments,
@@ -18,6 +18,7 @@ import {
   SYSTEM_FOLDERS,
 } from './sandbox-bubblewrap.ts';
 import { SYSTEM_READ_FOLDERS, seatbeltArguments } from './sandbox-seatbelt.ts';
+import { findExecutable } from './shared.ts';
 
 /** Which sandbox a command runs in. */
 export type SandboxKind = 'bubblewrap' | 'sandbox-exec' | 'none';
@@ -47,23 +48,6 @@ function unavailable(reason: string): ToolError {
     `the shell runs commands in an OS sandbox, and ${reason}. Set policy.shell.unsandboxed: true to run commands without a sandbox (they can then do anything your user can).`,
     { tool: 'shell_exec', field: 'policy.shell.unsandboxed' },
   );
-}
-
-/** The first executable named `name` on the host's PATH. */
-async function findOnPath(name: string): Promise<string | undefined> {
-  for (const folder of (process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin').split(delimiter)) {
-    if (folder === '') continue;
-    const candidate = join(folder, name);
-    try {
-      if ((await stat(candidate)).isFile()) {
-        await access(candidate, fsConstants.X_OK);
-        return candidate;
-      }
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 /** How the host shows `path`: a folder, a file, a link (with its target), or nothing. */
@@ -121,17 +105,7 @@ async function extraReadOnly(policy: ResolvedToolPolicy): Promise<HostEntry[]> {
 async function rootAndCwd(policy: ResolvedToolPolicy): Promise<{ source: string; cwd: string }> {
   const { root } = policy.fs;
   const { cwd } = policy.shell;
-  let source: string;
-  try {
-    source = await realpath(root);
-    if (!(await stat(source)).isDirectory()) throw new Error('not a folder');
-  } catch (cause) {
-    throw new ToolError(
-      'TOOL_BAD_POLICY',
-      `the fs root ${root} does not exist or is not a folder; the shell sandbox makes it the command's only writable folder`,
-      { tool: 'shell_exec', field: 'policy.fs.root', cause },
-    );
-  }
+  const source = await realRoot(root, 'shell_exec');
   if (!isInside(root, cwd)) {
     throw new ToolError(
       'TOOL_BAD_POLICY',
@@ -179,7 +153,7 @@ async function prepareBubblewrap(
   policy: ResolvedToolPolicy,
   command: string,
 ): Promise<PreparedCommand> {
-  const bwrap = await findOnPath('bwrap');
+  const bwrap = await findExecutable('bwrap', process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin');
   if (bwrap === undefined) {
     throw unavailable(
       'bubblewrap (bwrap) is not installed on this machine (not found on PATH; Debian and Ubuntu: apt-get install bubblewrap)',

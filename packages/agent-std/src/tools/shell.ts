@@ -1,8 +1,6 @@
 import { spawn } from 'node:child_process';
-import { constants as fsConstants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
-import { delimiter, join } from 'node:path';
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
 import type { ResolvedToolPolicy } from '../policy.ts';
@@ -16,6 +14,7 @@ import {
   signalAll,
 } from './process-tree.ts';
 import { type PreparedCommand, prepareCommand, visibleInSandbox } from './sandbox.ts';
+import { findExecutable } from './shared.ts';
 import { checkShellCommand } from './shell-guard.ts';
 
 /** Environment variables passed on to commands; everything else (API keys, tokens) is dropped. */
@@ -355,20 +354,14 @@ export const shellWhich = defineTool({
         { tool, field: 'command' },
       );
     }
-    const searchPath = shellEnvironment(policy).PATH ?? DEFAULT_PATH;
-    for (const folder of searchPath.split(delimiter)) {
-      if (folder === '') continue;
-      const candidate = join(folder, command);
-      if (!visibleInSandbox(candidate, policy)) continue;
-      try {
-        if (!(await stat(candidate)).isFile()) continue;
-        await access(candidate, fsConstants.X_OK);
-        return { command, path: candidate, found: true };
-      } catch {
-        // not here
-      }
-    }
-    return { command, path: '', found: false };
+    const path = await findExecutable(
+      command,
+      shellEnvironment(policy).PATH ?? DEFAULT_PATH,
+      (candidate) => visibleInSandbox(candidate, policy),
+    );
+    return path === undefined
+      ? { command, path: '', found: false }
+      : { command, path, found: true };
   },
 });
 
