@@ -77,7 +77,19 @@ async function hiddenSystemFiles(): Promise<HostEntry[]> {
   } catch {
     // no SSH server configuration
   }
-  return inspectAll([...HIDDEN_SYSTEM_FILES, ...sshKeys]);
+  const entries = await inspectAll([...HIDDEN_SYSTEM_FILES, ...sshKeys]);
+  // A secret behind a symlink is hidden where the link leads (when that is a system folder).
+  const hidden: HostEntry[] = [];
+  for (const entry of entries) {
+    if (entry.kind !== 'link') hidden.push(entry);
+    else {
+      const target = await realpath(entry.path).catch(() => undefined);
+      const found = target === undefined ? undefined : await inspectHostPath(target);
+      if (found && SYSTEM_FOLDERS.some((folder) => isInside(folder, found.path)))
+        hidden.push(found);
+    }
+  }
+  return hidden;
 }
 
 /**
