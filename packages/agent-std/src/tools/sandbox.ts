@@ -20,12 +20,8 @@ import {
 import { SYSTEM_READ_FOLDERS, seatbeltArguments } from './sandbox-seatbelt.ts';
 import { findExecutable } from './shared.ts';
 
-/** Which sandbox a command runs in. */
-export type SandboxKind = 'bubblewrap' | 'sandbox-exec' | 'none';
-
 /** How to start one command: the program, its arguments, and what the sandbox adds. */
 export interface PreparedCommand {
-  kind: SandboxKind;
   file: string;
   args: string[];
   /** Environment entries the sandbox sets (HOME and TMPDIR point at its private temp folder). */
@@ -196,7 +192,6 @@ async function prepareBubblewrap(
     `bubblewrap (${bwrap})`,
   );
   return {
-    kind: 'bubblewrap',
     file: bwrap,
     args: bubblewrapArguments(layout, command),
     env: { HOME: '/tmp', TMPDIR: '/tmp' },
@@ -239,7 +234,6 @@ async function prepareSeatbelt(
   );
   const temporaryFolder = await realpath(await mkdtemp(join(tmpdir(), 'agent-std-shell-')));
   return {
-    kind: 'sandbox-exec',
     file: SANDBOX_EXEC,
     args: seatbeltArguments(
       { root: source, temporaryFolder, readOnlyPaths, allowNetwork: policy.shell.allowNetwork },
@@ -263,7 +257,6 @@ export async function prepareCommand(
 ): Promise<PreparedCommand> {
   if (policy.shell.unsandboxed) {
     return {
-      kind: 'none',
       file: '/bin/sh',
       args: ['-c', command],
       env: {},
