@@ -108,7 +108,7 @@ describe('defineAgent(...).run', () => {
         name: 'math_calc',
         arguments: '{"expression":"6*7"}',
         ok: true,
-        content: '{"result":42,"expression":"6*7"}',
+        content: '{"result":42,"expression":"6*7","exact":true}',
       },
     ]);
     const second = server.chatRequests[1]?.body.messages ?? [];
@@ -116,7 +116,7 @@ describe('defineAgent(...).run', () => {
     expect(second.at(-1)).toEqual({
       role: 'tool',
       tool_call_id: 'call_1',
-      content: '{"result":42,"expression":"6*7"}',
+      content: '{"result":42,"expression":"6*7","exact":true}',
     });
     expect(events.map((event) => event.type)).toEqual([
       'model-call',
@@ -159,7 +159,7 @@ describe('defineAgent(...).run', () => {
         /^Error \[TOOL_BAD_INPUT\] math_calc: the arguments are not valid JSON/,
       ),
       expect.stringMatching(/^Error \[TOOL_UNKNOWN\] launch_missiles/),
-      '{"result":2,"expression":"1+1"}',
+      '{"result":2,"expression":"1+1","exact":true}',
     ]);
     expect(await readdir(root)).toEqual([]);
   });

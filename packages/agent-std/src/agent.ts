@@ -59,7 +59,7 @@ export function isAgentError(error: unknown): error is AgentError {
   );
 }
 
-/** What an agent is: the seed's `agent <Name> uses <ns>, … { role, prompt, model }`. */
+/** What an agent is: `agent <Name> uses <ns>, … { role, prompt, model }` in an agent file. */
 export interface AgentDefinition<NS extends Namespace = Namespace> {
   name: string;
   uses: readonly NS[];

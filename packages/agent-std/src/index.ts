@@ -48,6 +48,8 @@ export type { AnyToolDefinition, Namespace, ToolContext, ToolDefinition } from '
 export { defineTool, NAMESPACES } from './tool.ts';
 export type { ModelToolResult, Toolbox, ToolboxOptions, ToolCallOptions } from './toolbox.ts';
 export { createToolbox, formatToolResult } from './toolbox.ts';
+export type { ExactJsonValue, RawJsonNumber } from './tools/exact-json.ts';
+export { isRawJsonNumber } from './tools/exact-json.ts';
 export { SHELL_ENV_KEPT } from './tools/shell.ts';
 export { checkShellCommand, DENY_RULES as SHELL_DENY_RULES } from './tools/shell-guard.ts';
 export { VERSION } from './version.ts';

@@ -113,7 +113,7 @@ describe('class-agent run FILE (a real child process against the fake LLM server
     ]);
     expect(server.chatRequests[1]?.body.messages?.at(-1)).toMatchObject({
       role: 'tool',
-      content: '{"result":20,"expression":"(2 + 3) * 4"}',
+      content: '{"result":20,"expression":"(2 + 3) * 4","exact":true}',
     });
     expect(server.chatRequests[2]?.body.messages?.[1]).toEqual({
       role: 'user',
