@@ -115,7 +115,7 @@ export type Expression =
   | {
       kind: 'branch';
       input: Expression;
-      then: Expression;
+      whenPresent: Expression;
       otherwise: Expression;
       position: Position;
     }
@@ -164,7 +164,7 @@ export type Statement =
   | {
       kind: 'if';
       condition: Expression;
-      then: Statement[];
+      body: Statement[];
       otherwise: Statement[] | undefined;
       position: Position;
     }
@@ -174,7 +174,7 @@ export type Statement =
       condition: string;
       fastMatch: string | undefined;
       subject: Expression;
-      then: Statement[];
+      body: Statement[];
       otherwise: Statement[] | undefined;
       position: Position;
     }

@@ -1,8 +1,8 @@
 import type { AgentScript, Expression, Pattern, Statement } from './ast.ts';
 import { AgentScriptError, type Position } from './script-error.ts';
 
-/** Functions every script may call. */
-export const BUILTIN_FUNCTIONS = ['print', 'str', 'int', 'float', 'len'] as const;
+/** Functions every script may call (`join(A, B)` runs agents; see the README). */
+export const BUILTIN_FUNCTIONS = ['print', 'str', 'int', 'float', 'len', 'join'] as const;
 
 /** A construct the script uses that parses but cannot run yet, and where. */
 export interface UnsupportedUse {
@@ -26,10 +26,12 @@ export function checkAgentScript(script: AgentScript): void {
   const kinds = new Map<string, string>();
   const declare = (name: string, kind: string, at: Position, file: string | undefined) => {
     const earlier = kinds.get(name);
-    if (earlier && earlier !== kind) fail(`${name} is declared both as ${earlier} and as ${kind}`, at, file);
+    if (earlier && earlier !== kind)
+      fail(`${name} is declared both as ${earlier} and as ${kind}`, at, file);
     kinds.set(name, kind);
   };
-  for (const agent of script.agents) declare(agent.name, 'an agent', agent.position, agent.fileName);
+  for (const agent of script.agents)
+    declare(agent.name, 'an agent', agent.position, agent.fileName);
   for (const flow of script.flows) declare(flow.name, 'a flow', flow.position, flow.fileName);
   for (const fn of script.functions) declare(fn.name, 'a function', fn.position, fn.fileName);
 
@@ -41,7 +43,11 @@ export function checkAgentScript(script: AgentScript): void {
     const protocols = new Set(script.protocols.map((protocol) => protocol.name));
     for (const agent of script.agents) {
       if (agent.implements && !protocols.has(agent.implements.name)) {
-        fail(`there is no protocol named ${agent.implements.name}`, agent.implements.position, agent.fileName);
+        fail(
+          `there is no protocol named ${agent.implements.name}`,
+          agent.implements.position,
+          agent.fileName,
+        );
       }
     }
   }
@@ -80,7 +86,8 @@ export function checkAgentScript(script: AgentScript): void {
   };
 
   const expression = (node: Expression, context: Context, place: Place = 'value'): void => {
-    const visit = (child: Expression, childPlace: Place = 'value') => expression(child, context, childPlace);
+    const visit = (child: Expression, childPlace: Place = 'value') =>
+      expression(child, context, childPlace);
     switch (node.kind) {
       case 'variable':
         variable(node.name, node.position, place, context);
@@ -104,13 +111,13 @@ export function checkAgentScript(script: AgentScript): void {
         visit(node.argument);
         return;
       case 'words':
-        node.parts.forEach((part) => visit(part));
+        for (const part of node.parts) visit(part);
         return;
       case 'list':
-        node.items.forEach((item) => visit(item, place === 'stage' ? 'stage' : 'value'));
+        for (const item of node.items) visit(item, place === 'stage' ? 'stage' : 'value');
         return;
       case 'record':
-        node.entries.forEach((entry) => visit(entry.value));
+        for (const entry of node.entries) visit(entry.value);
         return;
       case 'concat':
       case 'binary':
@@ -127,7 +134,11 @@ export function checkAgentScript(script: AgentScript): void {
       case 'member':
         if (strict && node.object.kind === 'variable' && agents.has(node.object.name)) {
           if (node.name !== 'run' || place === 'value') {
-            fail(`agents have one method, run; found "${node.name}"`, node.namePosition, context.file);
+            fail(
+              `agents have one method, run; found "${node.name}"`,
+              node.namePosition,
+              context.file,
+            );
           }
           return;
         }
@@ -137,12 +148,14 @@ export function checkAgentScript(script: AgentScript): void {
         visit(node.object);
         visit(node.index);
         return;
-      case 'call':
+      case 'call': {
         if (node.callee.kind === 'member') expression(node.callee, context, 'callee');
         else visit(node.callee, 'callee');
-        node.arguments.forEach((argument) => visit(argument));
-        node.named.forEach((argument) => visit(argument.value));
+        const joins = node.callee.kind === 'variable' && node.callee.name === 'join';
+        for (const argument of node.arguments) visit(argument, joins ? 'stage' : 'value');
+        for (const argument of node.named) visit(argument.value);
         return;
+      }
       case 'pipeline':
         visit(node.input);
         visit(node.stage, 'stage');
@@ -151,12 +164,12 @@ export function checkAgentScript(script: AgentScript): void {
         visit(node.input);
         if (node.target.kind === 'call') {
           visit(node.target.callee, 'callee');
-          node.target.arguments.forEach((argument) => visit(argument));
+          for (const argument of node.target.arguments) visit(argument);
         } else visit(node.target, 'stage');
         return;
       case 'fork':
         visit(node.input);
-        node.targets.forEach((target) => visit(target, 'stage'));
+        for (const target of node.targets) visit(target, 'stage');
         return;
       case 'merge':
         visit(node.input, 'stage');
@@ -168,7 +181,7 @@ export function checkAgentScript(script: AgentScript): void {
         return;
       case 'branch':
         visit(node.input);
-        visit(node.then, 'stage');
+        visit(node.whenPresent, 'stage');
         visit(node.otherwise, 'stage');
         return;
       case 'fallback':
@@ -179,11 +192,11 @@ export function checkAgentScript(script: AgentScript): void {
         visit(node.subject);
         for (const arm of node.arms) {
           const bound = bindings(arm.pattern).filter((name) => !context.defined.has(name));
-          bound.forEach((name) => context.defined.add(name));
+          for (const name of bound) context.defined.add(name);
           if (arm.guard) visit(arm.guard);
           if (Array.isArray(arm.body)) statements(arm.body, context);
           else visit(arm.body);
-          bound.forEach((name) => context.defined.delete(name));
+          for (const name of bound) context.defined.delete(name);
         }
         return;
       default:
@@ -204,26 +217,26 @@ export function checkAgentScript(script: AgentScript): void {
         return;
       case 'let':
         expression(node.value, context);
-        bindings(node.pattern).forEach((name) => context.defined.add(name));
+        for (const name of bindings(node.pattern)) context.defined.add(name);
         return;
       case 'set':
         expression(node.target, context);
         expression(node.value, context);
         return;
       case 'print':
-        node.arguments.forEach((argument) => expression(argument, context));
+        for (const argument of node.arguments) expression(argument, context);
         return;
       case 'expression':
         expression(node.expression, context);
         return;
       case 'if':
         expression(node.condition, context);
-        statements(node.then, context);
+        statements(node.body, context);
         if (node.otherwise) statements(node.otherwise, context);
         return;
       case 'semantic-if':
         expression(node.subject, context);
-        statements(node.then, context);
+        statements(node.body, context);
         if (node.otherwise) statements(node.otherwise, context);
         return;
       case 'while':
@@ -233,7 +246,7 @@ export function checkAgentScript(script: AgentScript): void {
       case 'for':
         expression(node.iterable, context);
         if (node.index) context.defined.add(node.index);
-        bindings(node.pattern).forEach((name) => context.defined.add(name));
+        for (const name of bindings(node.pattern)) context.defined.add(name);
         statements(node.body, inLoop);
         return;
       case 'loop-until':
@@ -250,7 +263,8 @@ export function checkAgentScript(script: AgentScript): void {
         if (!context.loop) fail(`"${node.kind}" outside a loop`, node.position, context.file);
         return;
       case 'return':
-        if (!context.body) fail('"return" outside a flow or a function', node.position, context.file);
+        if (!context.body)
+          fail('"return" outside a flow or a function', node.position, context.file);
         if (node.value) expression(node.value, context);
         return;
       case 'assert':
@@ -284,7 +298,12 @@ export function checkAgentScript(script: AgentScript): void {
   topLevel(script.statements, fileName);
 
   const run = (body: Statement[], defined: Iterable<string>, file: string | undefined) => {
-    statements(body, { defined: new Set([...globals, ...defined]), loop: false, body: true, file: file ?? fileName });
+    statements(body, {
+      defined: new Set([...globals, ...defined]),
+      loop: false,
+      body: true,
+      file: file ?? fileName,
+    });
   };
   for (const flow of script.flows) {
     const parameters = (flow.parameters ?? []).map((parameter) => parameter.name);
@@ -303,7 +322,11 @@ export function checkAgentScript(script: AgentScript): void {
     }
   }
   for (const fn of script.functions) {
-    run(fn.body, fn.parameters.map((parameter) => parameter.name), fn.fileName);
+    run(
+      fn.body,
+      fn.parameters.map((parameter) => parameter.name),
+      fn.fileName,
+    );
   }
   for (const test of script.tests) run(test.body, [], test.fileName);
 }
@@ -347,8 +370,9 @@ export function unsupportedUses(script: AgentScript): UnsupportedUse[] {
   const statements = (body: Statement[], file: string | undefined): void => {
     for (const node of body) {
       if (node.kind === 'unsupported') add(node.construct, node.position, file);
-      if (node.kind === 'include' && node.included) {
-        statements(node.included.statements, node.included.fileName);
+      if (node.kind === 'include') {
+        if (node.included) statements(node.included.statements, node.included.fileName);
+        else add(`include "${node.path}" (only script files are read)`, node.position, file);
       }
       for (const child of childrenOfStatement(node)) {
         if (Array.isArray(child)) statements(child, file);
@@ -359,15 +383,28 @@ export function unsupportedUses(script: AgentScript): UnsupportedUse[] {
   statements(script.statements, undefined);
   for (const agent of script.agents) {
     for (const tool of agent.tools ?? []) {
-      add(`agents using ${tool.kind === 'mcp' ? 'MCP servers' : tool.kind === 'file' ? 'files' : 'script tools'} (${tool.name})`, tool.position, agent.fileName);
+      add(
+        `agents using ${tool.kind === 'mcp' ? 'MCP servers' : tool.kind === 'file' ? 'files' : 'script tools'} (${tool.name})`,
+        tool.position,
+        agent.fileName,
+      );
     }
     for (const member of agent.members ?? []) {
-      add(`agent bodies with ${member.kind === 'method' ? 'methods' : 'statements'} (${member.name})`, member.position, agent.fileName);
+      add(
+        `agent bodies with ${member.kind === 'method' ? 'methods' : 'statements'} (${member.name})`,
+        member.position,
+        agent.fileName,
+      );
     }
   }
   for (const flow of script.flows) statements(flow.body, flow.fileName);
   for (const fn of script.functions) statements(fn.body, fn.fileName);
-  found.sort((a, b) => a.position.line - b.position.line || a.position.column - b.position.column);
+  found.sort(
+    (a, b) =>
+      a.fileName.localeCompare(b.fileName) ||
+      a.position.line - b.position.line ||
+      a.position.column - b.position.column,
+  );
   return found;
 }
 
@@ -408,7 +445,7 @@ function childExpressions(node: Expression): Array<Expression | Statement[]> {
     case 'coalesce':
       return [node.left, node.right];
     case 'branch':
-      return [node.input, node.then, node.otherwise];
+      return [node.input, node.whenPresent, node.otherwise];
     case 'fallback':
       return [node.primary, node.backup];
     case 'match':
@@ -434,9 +471,9 @@ function childrenOfStatement(node: Statement): Array<Expression | Statement[]> {
     case 'expression':
       return [node.expression];
     case 'if':
-      return [node.condition, node.then, ...(node.otherwise ? [node.otherwise] : [])];
+      return [node.condition, node.body, ...(node.otherwise ? [node.otherwise] : [])];
     case 'semantic-if':
-      return [node.subject, node.then, ...(node.otherwise ? [node.otherwise] : [])];
+      return [node.subject, node.body, ...(node.otherwise ? [node.otherwise] : [])];
     case 'while':
       return [node.condition, node.body];
     case 'for':

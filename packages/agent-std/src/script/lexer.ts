@@ -199,7 +199,8 @@ export function tokenize(
       const opening = here();
       advance(2);
       while (index < source.length && !source.startsWith('*/', index)) advance();
-      if (index >= source.length) fail('unterminated comment: "/*" is never closed by "*/"', opening);
+      if (index >= source.length)
+        fail('unterminated comment: "/*" is never closed by "*/"', opening);
       advance(2);
       continue;
     }

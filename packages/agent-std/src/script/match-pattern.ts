@@ -21,17 +21,25 @@ export function matchPattern(pattern: Pattern, value: Value, bound: Map<string, 
     case 'array': {
       if (!Array.isArray(value)) return false;
       const rest = pattern.kind === 'array' ? pattern.rest : undefined;
-      if (rest === undefined ? value.length !== pattern.items.length : value.length < pattern.items.length) {
+      if (
+        rest === undefined
+          ? value.length !== pattern.items.length
+          : value.length < pattern.items.length
+      ) {
         return false;
       }
-      if (!pattern.items.every((item, index) => matchPattern(item, value[index] as Value, bound))) return false;
+      if (!pattern.items.every((item, index) => matchPattern(item, value[index] as Value, bound)))
+        return false;
       if (rest !== undefined) bound.set(rest, value.slice(pattern.items.length));
       return true;
     }
     case 'record': {
       if (!isRecord(value)) return false;
       for (const entry of pattern.entries) {
-        if (!value.has(entry.key) || !matchPattern(entry.pattern, value.get(entry.key) as Value, bound)) {
+        if (
+          !value.has(entry.key) ||
+          !matchPattern(entry.pattern, value.get(entry.key) as Value, bound)
+        ) {
           return false;
         }
       }

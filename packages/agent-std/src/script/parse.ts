@@ -481,7 +481,10 @@ class Parser {
       if (seen.has(key.value)) this.fail(`field "${key.value}" is given twice`, key.position);
       const valueToken = this.peek();
       if (valueToken.kind === 'fstring') {
-        this.fail('f-strings are only allowed inside flows, where variables exist', valueToken.position);
+        this.fail(
+          'f-strings are only allowed inside flows, where variables exist',
+          valueToken.position,
+        );
       }
       const value = this.constant(`"${key.value}"`);
       if (['role', 'prompt', 'model'].includes(key.value) && typeof value !== 'string') {
@@ -493,12 +496,18 @@ class Parser {
       if (key.value === 'uses') {
         for (const entry of Array.isArray(value) ? value : [value]) {
           if (typeof entry !== 'string') {
-            this.fail('"uses" takes a namespace, a tool or a file, or a list of them', valueToken.position);
+            this.fail(
+              '"uses" takes a namespace, a tool or a file, or a list of them',
+              valueToken.position,
+            );
           }
           if (isNamespace(entry)) {
             if (!uses.includes(entry)) uses.push(entry);
           } else if (entry.startsWith('std.')) {
-            this.fail(`unknown namespace "${entry}"; known: ${NAMESPACES.join(', ')}`, valueToken.position);
+            this.fail(
+              `unknown namespace "${entry}"; known: ${NAMESPACES.join(', ')}`,
+              valueToken.position,
+            );
           } else {
             tools.push({
               kind: /[./\\]/.test(entry) ? 'file' : 'tool',
@@ -544,7 +553,10 @@ class Parser {
         if (isNamespace(first.value)) {
           if (!uses.includes(first.value)) uses.push(first.value);
         } else if (first.value.startsWith('std.')) {
-          this.fail(`unknown namespace "${first.value}"; known: ${NAMESPACES.join(', ')}`, first.position);
+          this.fail(
+            `unknown namespace "${first.value}"; known: ${NAMESPACES.join(', ')}`,
+            first.position,
+          );
         } else {
           tools.push({ kind: 'file', name: first.value, position: first.position });
         }
@@ -655,7 +667,11 @@ class Parser {
       if (token.kind === 'end') this.fail(`${owner} is not closed with "}"`, token.position);
       const key = this.identifier('a field name');
       this.expect(':', `after "${key.value}"`);
-      fields.push({ name: key.value, value: this.constant(`"${key.value}"`), position: key.position });
+      fields.push({
+        name: key.value,
+        value: this.constant(`"${key.value}"`),
+        position: key.position,
+      });
     }
   }
 
@@ -667,15 +683,21 @@ class Parser {
       this.skip(',', ';');
       const token = this.peek();
       if (this.accept('}')) break;
-      if (token.kind === 'end') this.fail(`protocol ${name.value} is not closed with "}"`, token.position);
+      if (token.kind === 'end')
+        this.fail(`protocol ${name.value} is not closed with "}"`, token.position);
       const field = this.identifier('a field name');
       this.expect(':', `after "${field.value}"`);
       const typeToken = this.peek();
-      const type: TypeExpression =
-        typeToken.kind === 'string'
-          ? (this.next(),
-            { kind: 'named', name: typeToken.value, arguments: [], position: typeToken.position })
-          : this.type();
+      let type: TypeExpression;
+      if (typeToken.kind === 'string') {
+        this.next();
+        type = {
+          kind: 'named',
+          name: typeToken.value,
+          arguments: [],
+          position: typeToken.position,
+        };
+      } else type = this.type();
       fields.push({ name: field.value, type, position: field.position });
     }
     this.script.protocols.push({ name: name.value, fields, position: start });
@@ -708,7 +730,8 @@ class Parser {
       this.skip(',', ';');
       const token = this.peek();
       if (this.accept('}')) break;
-      if (token.kind === 'end') this.fail(`${kind} ${declared} is not closed with "}"`, token.position);
+      if (token.kind === 'end')
+        this.fail(`${kind} ${declared} is not closed with "}"`, token.position);
       if (kind === 'trait' || kind === 'impl') {
         this.expectWord('fn', `in ${kind} ${declared}`);
         const method = this.identifier('a method name');
@@ -753,7 +776,8 @@ class Parser {
       this.skip(',', ';');
       const token = this.peek();
       if (this.accept('}')) break;
-      if (token.kind === 'end') this.fail(`job ${name.value} is not closed with "}"`, token.position);
+      if (token.kind === 'end')
+        this.fail(`job ${name.value} is not closed with "}"`, token.position);
       const key = this.identifier('a job setting or handler (perform, on_failure)');
       if (this.isPunctuation(this.peek(), '(')) {
         this.parameters();
@@ -879,7 +903,8 @@ class Parser {
       case 'identifier': {
         if (token.value === 'true' || token.value === 'false') return token.value === 'true';
         if (token.value === 'null' || token.value === 'None') return null;
-        if (token.value === 'map' && this.isPunctuation(this.peek(), '{')) return this.constant(context);
+        if (token.value === 'map' && this.isPunctuation(this.peek(), '{'))
+          return this.constant(context);
         let word = token.value;
         while (this.isPunctuation(this.peek(), '.') && this.peek(1).kind === 'identifier') {
           this.next();
@@ -918,7 +943,10 @@ class Parser {
       default:
         break;
     }
-    return this.fail(`expected a value for ${context}, found ${describeToken(token)}`, token.position);
+    return this.fail(
+      `expected a value for ${context}, found ${describeToken(token)}`,
+      token.position,
+    );
   }
 
   // ── statements ────────────────────────────────────────────────────────────────────────────
@@ -952,7 +980,10 @@ class Parser {
         return { kind: 'assign', name: expression.name, value, position };
       if (expression.kind === 'member' || expression.kind === 'index')
         return { kind: 'set', target: expression, value, position };
-      this.fail('only a variable, a field (x.name) or an item (x[i]) can be assigned', equals.position);
+      this.fail(
+        'only a variable, a field (x.name) or an item (x[i]) can be assigned',
+        equals.position,
+      );
     }
     if (!STATEMENT_EXPRESSIONS.has(expression.kind) && !topLevel) {
       if (tail && this.isPunctuation(this.peek(), '}')) {
@@ -1049,7 +1080,7 @@ class Parser {
       case 'assert': {
         this.next();
         const condition = this.expression();
-        const against = this.isWord(this.peek(), 'against') ? (this.next(), this.expression()) : undefined;
+        const against = this.wordThenExpression('against');
         return { kind: 'assert', condition, against, position };
       }
       case 'verify': {
@@ -1063,7 +1094,13 @@ class Parser {
         if (this.isWord(this.peek(), 'against') && subject.kind === 'string') {
           this.next();
           const against = this.expression();
-          return { kind: 'verify', subject: against, type: undefined, condition: subject.value, position };
+          return {
+            kind: 'verify',
+            subject: against,
+            type: undefined,
+            condition: subject.value,
+            position,
+          };
         }
         return unsupported('verify of a method result');
       }
@@ -1121,7 +1158,10 @@ class Parser {
           this.fields('context_policy');
           return unsupported('context_policy');
         }
-        return unsupported(`${token.value} hooks`, this.block(token.value, `to open ${token.value}`, false));
+        return unsupported(
+          `${token.value} hooks`,
+          this.block(token.value, `to open ${token.value}`, false),
+        );
       case 'on_error':
       case 'before_tool':
       case 'after_tool': {
@@ -1135,7 +1175,10 @@ class Parser {
           this.index = saved;
           return undefined;
         }
-        return unsupported(`${token.value} hooks`, this.block(token.value, `to open ${token.value}`, false));
+        return unsupported(
+          `${token.value} hooks`,
+          this.block(token.value, `to open ${token.value}`, false),
+        );
       }
       case 'unharnessed': {
         if (!(punctuation('(') || punctuation('{'))) return undefined;
@@ -1173,6 +1216,13 @@ class Parser {
     }
   }
 
+  /** The expression after `word` when `word` comes next; undefined otherwise. */
+  private wordThenExpression(word: string): Expression | undefined {
+    if (!this.isWord(this.peek(), word)) return undefined;
+    this.next();
+    return this.expression();
+  }
+
   private endsStatement(token: Token): boolean {
     return this.isPunctuation(token, ';') || this.isPunctuation(token, '}') || token.kind === 'end';
   }
@@ -1184,7 +1234,7 @@ class Parser {
   private ifStatement(): Statement {
     const position = this.next().position;
     const condition = this.expression();
-    const then = this.block('if', 'to open the if block', false);
+    const body = this.block('if', 'to open the if block', false);
     let otherwise: Statement[] | undefined;
     if (this.isWord(this.peek(), 'else')) {
       this.next();
@@ -1192,7 +1242,7 @@ class Parser {
         ? [this.ifStatement()]
         : this.block('else', 'to open the else block', false);
     }
-    return { kind: 'if', condition, then, otherwise, position };
+    return { kind: 'if', condition, body, otherwise, position };
   }
 
   private forStatement(): Statement {
@@ -1227,7 +1277,7 @@ class Parser {
     }
     this.expectWord('against', 'after the semantic_if condition');
     const subject = this.expression();
-    const then = this.block('semantic_if', 'to open the semantic_if block', false);
+    const body = this.block('semantic_if', 'to open the semantic_if block', false);
     let otherwise: Statement[] | undefined;
     if (this.isWord(this.peek(), 'else')) {
       this.next();
@@ -1238,7 +1288,7 @@ class Parser {
       condition: this.text(condition),
       fastMatch,
       subject,
-      then,
+      body,
       otherwise,
       position,
     };
@@ -1257,7 +1307,8 @@ class Parser {
       case 'identifier': {
         const word = token.value;
         if (word === '_') return { kind: 'wildcard', position };
-        if (word === 'true' || word === 'false') return { kind: 'literal', value: word === 'true', position };
+        if (word === 'true' || word === 'false')
+          return { kind: 'literal', value: word === 'true', position };
         if (word === 'null' || word === 'None') return { kind: 'literal', value: null, position };
         if (word === 'intent' && this.isPunctuation(this.peek(), '(')) {
           this.next();
@@ -1267,15 +1318,22 @@ class Parser {
         }
         if (this.isPunctuation(this.peek(), '::')) {
           let path = word;
-          while (this.accept('::')) path += `::${this.identifier('a variant name after "::"').value}`;
-          const items = this.isPunctuation(this.peek(), '(') ? this.patternList('(', ')').items : [];
+          while (this.accept('::'))
+            path += `::${this.identifier('a variant name after "::"').value}`;
+          const items = this.isPunctuation(this.peek(), '(')
+            ? this.patternList('(', ')').items
+            : [];
           return { kind: 'variant', path, items, position };
         }
         return { kind: 'bind', name: word, position };
       }
       case 'punctuation':
         if (token.value === '-' && this.peek().kind === 'number') {
-          return { kind: 'literal', value: -(this.next() as Token & { kind: 'number' }).value, position };
+          return {
+            kind: 'literal',
+            value: -(this.next() as Token & { kind: 'number' }).value,
+            position,
+          };
         }
         if (token.value === '(') {
           this.index--;
@@ -1296,7 +1354,10 @@ class Parser {
             }
             const key = this.next();
             if (key.kind !== 'identifier' && key.kind !== 'string') {
-              this.fail(`expected a key in the record pattern, found ${describeToken(key)}`, key.position);
+              this.fail(
+                `expected a key in the record pattern, found ${describeToken(key)}`,
+                key.position,
+              );
             }
             const pattern: Pattern = this.accept(':')
               ? this.pattern()
@@ -1354,7 +1415,13 @@ class Parser {
       const right = this.flowOperators();
       if (this.accept(':')) {
         const otherwise = this.flowOperators();
-        left = { kind: 'branch', input: left, then: right, otherwise, position: operator.position };
+        left = {
+          kind: 'branch',
+          input: left,
+          whenPresent: right,
+          otherwise,
+          position: operator.position,
+        };
       } else {
         left = { kind: 'coalesce', left, right, position: operator.position };
       }
@@ -1388,13 +1455,25 @@ class Parser {
               targets.position,
             );
           }
-          left = { kind: 'fork', input: left, targets: targets.items, wait: token.value === '|>>', position };
+          left = {
+            kind: 'fork',
+            input: left,
+            targets: targets.items,
+            wait: token.value === '|>>',
+            position,
+          };
           break;
         }
         case '&>>':
         case '&&':
           this.next();
-          left = { kind: 'merge', input: left, merger: this.or(), consensus: token.value === '&&', position };
+          left = {
+            kind: 'merge',
+            input: left,
+            merger: this.or(),
+            consensus: token.value === '&&',
+            position,
+          };
           break;
         default:
           return left;
@@ -1454,7 +1533,13 @@ class Parser {
         left = { kind: 'concat', left, right: this.multiplicative(), position: token.position };
       } else if (this.isPunctuation(token, '-')) {
         this.next();
-        left = { kind: 'binary', operator: '-', left, right: this.multiplicative(), position: token.position };
+        left = {
+          kind: 'binary',
+          operator: '-',
+          left,
+          right: this.multiplicative(),
+          position: token.position,
+        };
       } else return left;
     }
   }
@@ -1481,7 +1566,8 @@ class Parser {
     if (this.isPunctuation(token, '-')) {
       this.next();
       const operand = this.unary();
-      if (operand.kind === 'number') return { ...operand, value: -operand.value, position: token.position };
+      if (operand.kind === 'number')
+        return { ...operand, value: -operand.value, position: token.position };
       return { kind: 'negate', operand, position: token.position };
     }
     return this.postfix();
@@ -1503,7 +1589,10 @@ class Parser {
           const agent = expression.name;
           const args = this.callArguments(`${agent}.run`);
           if (args.named.length) {
-            this.fail(`${agent}.run(…) takes no named arguments`, args.named[0]?.position ?? name.position);
+            this.fail(
+              `${agent}.run(…) takes no named arguments`,
+              args.named[0]?.position ?? name.position,
+            );
           }
           const argument: Expression =
             args.positional.length === 1
@@ -1543,7 +1632,11 @@ class Parser {
       } else if (this.isPunctuation(token, '::') && expression.kind === 'variable') {
         let path = expression.name;
         while (this.accept('::')) path += `::${this.identifier('a variant name after "::"').value}`;
-        expression = { kind: 'unsupported', construct: `enum variants (${path})`, position: expression.position };
+        expression = {
+          kind: 'unsupported',
+          construct: `enum variants (${path})`,
+          position: expression.position,
+        };
       } else return expression;
     }
   }
@@ -1576,7 +1669,9 @@ class Parser {
     const position = token.position;
     switch (token.kind) {
       case 'string':
-        return token.parts ? this.interpolation(token.parts, position) : { kind: 'string', value: token.value, position };
+        return token.parts
+          ? this.interpolation(token.parts, position)
+          : { kind: 'string', value: token.value, position };
       case 'fstring':
         return { kind: 'fstring', parts: token.parts, position };
       case 'template':
@@ -1628,7 +1723,12 @@ class Parser {
         }
         break;
       case 'match':
-        if (following.newline || this.endsStatement(following) || this.isPunctuation(following, '=')) break;
+        if (
+          following.newline ||
+          this.endsStatement(following) ||
+          this.isPunctuation(following, '=')
+        )
+          break;
         return this.match(position);
       case 'fn':
         if (!this.isPunctuation(following, '(')) break;
@@ -1680,7 +1780,7 @@ class Parser {
       if (this.accept('}')) break;
       if (token.kind === 'end') this.fail('match is not closed with "}"', token.position);
       const pattern = this.pattern();
-      let guard = this.isWord(this.peek(), 'if') ? (this.next(), this.expression()) : undefined;
+      let guard = this.wordThenExpression('if');
       this.expect('=>', 'after the match pattern');
       const body = this.isPunctuation(this.peek(), '{')
         ? this.block('match arm', 'to open the arm', true)
@@ -1705,7 +1805,8 @@ class Parser {
       parts: parts.map((part) => {
         if (typeof part === 'string') return part;
         const tokens = tokenize(part.source, this.fileName, this.dialect, part.position);
-        if (tokens[0]?.kind === 'end') this.fail('"#{}" is empty: put an expression inside', part.position);
+        if (tokens[0]?.kind === 'end')
+          this.fail('"#{}" is empty: put an expression inside', part.position);
         const parser = new Parser(tokens, this.fileName, this.dialect);
         const expression = parser.expression();
         const rest = parser.peek();

@@ -90,11 +90,18 @@ export async function runAgentScript(
 ): Promise<AgentScriptResult> {
   const parsed =
     typeof script === 'string'
-      ? parseAgentScript(script, options.fileName, options.dialect ? { dialect: options.dialect } : {})
+      ? parseAgentScript(
+          script,
+          options.fileName,
+          options.dialect ? { dialect: options.dialect } : {},
+        )
       : script;
   const interpreter = new Interpreter(parsed, options);
   const variables = await interpreter.start();
-  return { variables: Object.fromEntries([...variables].map(([name, value]) => [name, toPlain(value)])), output: interpreter.output };
+  return {
+    variables: Object.fromEntries([...variables].map(([name, value]) => [name, toPlain(value)])),
+    output: interpreter.output,
+  };
 }
 
 interface Frame {
@@ -125,8 +132,15 @@ class Interpreter {
   private readonly pending: Array<Promise<void>> = [];
 
   constructor(script: AgentScript, options: AgentScriptRunOptions) {
-    const { fileName: _fileName, dialect: _dialect, print, warn, maxLoopRounds, maxWhileRounds, ...runOptions } =
-      options;
+    const {
+      fileName: _fileName,
+      dialect: _dialect,
+      print,
+      warn,
+      maxLoopRounds,
+      maxWhileRounds,
+      ...runOptions
+    } = options;
     this.script = script;
     this.options = runOptions;
     this.write = print ?? ((line: string) => void process.stdout.write(`${line}\n`));
@@ -140,11 +154,13 @@ class Interpreter {
       dialect: script.dialect,
       protocols: this.protocols,
       fail: (reason: string, at: Position, file: string) => this.fail(reason, at, file),
-      unsupported: (construct: string, at: Position, file: string) => this.unsupported(construct, at, file),
+      unsupported: (construct: string, at: Position, file: string) =>
+        this.unsupported(construct, at, file),
       holds: (construct: string, condition: string, subject: string, at: Position, file: string) =>
         this.holds(construct, condition, subject, at, file),
     };
-    for (const agent of script.agents) this.agents.set(agent.name, new ScriptAgent(agent, host, script.fileName));
+    for (const agent of script.agents)
+      this.agents.set(agent.name, new ScriptAgent(agent, host, script.fileName));
     for (const flow of script.flows) this.flows.set(flow.name, flow);
     for (const fn of script.functions) this.functions.set(fn.name, fn);
     for (const declaration of script.declarations) {
@@ -154,7 +170,12 @@ class Interpreter {
 
   // ── errors ────────────────────────────────────────────────────────────────────────────────
 
-  private fail(reason: string, at: Position, file: string, code: AgentScriptErrorCode = 'AGENT_SCRIPT_RUNTIME'): never {
+  private fail(
+    reason: string,
+    at: Position,
+    file: string,
+    code: AgentScriptErrorCode = 'AGENT_SCRIPT_RUNTIME',
+  ): never {
     throw new AgentScriptError(reason, at, file, code);
   }
   private unsupported(construct: string, at: Position, file: string): never {
@@ -165,11 +186,18 @@ class Interpreter {
     if (isAgentScriptError(error)) return error.code === 'AGENT_SCRIPT_RUNTIME';
     return isAgentError(error) && error.code !== 'AGENT_ABORTED' && error.code !== 'AGENT_CONFIG';
   }
-  private async holds(construct: string, condition: string, subject: string, at: Position, file: string) {
+  private async holds(
+    construct: string,
+    condition: string,
+    subject: string,
+    at: Position,
+    file: string,
+  ) {
     try {
       return await conditionHolds(construct, condition, subject, this.options);
     } catch (error) {
-      if (error instanceof UnreadableAnswer) this.fail(`${construct} "${condition}": ${error.message}`, at, file);
+      if (error instanceof UnreadableAnswer)
+        this.fail(`${construct} "${condition}": ${error.message}`, at, file);
       throw error;
     }
   }
@@ -183,7 +211,11 @@ class Interpreter {
       const main = this.flows.get('main');
       if (main) return (await this.callFlow(main, [], [], main.position)).variables;
       if (this.script.dialect === 'nexa') {
-        for (const flow of this.script.flows) await this.callFlow(flow, [], [], flow.position);
+        // Without flow main, every flow that takes no parameters runs, in order (flows with
+        // parameters are there to be called).
+        for (const flow of this.script.flows) {
+          if (!flow.parameters?.length) await this.callFlow(flow, [], [], flow.position);
+        }
       }
       return this.globals;
     } finally {
@@ -196,7 +228,11 @@ class Interpreter {
       if (statement.kind === 'include') {
         if (!statement.included) {
           if (/\.nxs$/i.test(statement.path)) {
-            this.unsupported(`include of a secrets file ("${statement.path}"); give the model endpoint with --base-url / LLM_BASE_URL and LLM_API_KEY`, statement.position, frame.file);
+            this.unsupported(
+              `include of a secrets file ("${statement.path}"); give the model endpoint with --base-url / LLM_BASE_URL and LLM_API_KEY`,
+              statement.position,
+              frame.file,
+            );
           }
           this.unsupported(
             `include "${statement.path}" without reading files (run the script with loadAgentScript or class-agent run)`,
@@ -204,7 +240,10 @@ class Interpreter {
             frame.file,
           );
         }
-        await this.topLevel(statement.included.statements, { ...frame, file: statement.included.fileName });
+        await this.topLevel(statement.included.statements, {
+          ...frame,
+          file: statement.included.fileName,
+        });
         continue;
       }
       const signal = await this.statement(statement, frame);
@@ -238,7 +277,8 @@ class Interpreter {
         return undefined;
       case 'print': {
         const parts: string[] = [];
-        for (const argument of node.arguments) parts.push(textOf(await this.evaluate(argument, frame)));
+        for (const argument of node.arguments)
+          parts.push(textOf(await this.evaluate(argument, frame)));
         this.print(parts.join(' '));
         return undefined;
       }
@@ -246,7 +286,7 @@ class Interpreter {
         await this.evaluate(node.expression, frame);
         return undefined;
       case 'if':
-        if (truthy(await this.evaluate(node.condition, frame))) return this.block(node.then, frame);
+        if (truthy(await this.evaluate(node.condition, frame))) return this.block(node.body, frame);
         return node.otherwise ? this.block(node.otherwise, frame) : undefined;
       case 'semantic-if': {
         const subject = textOf(await this.evaluate(node.subject, frame));
@@ -256,18 +296,27 @@ class Interpreter {
           try {
             pattern = RE2JS.compile(node.fastMatch, RE2JS.CASE_INSENSITIVE);
           } catch (error) {
-            this.fail(`fast_match ${JSON.stringify(node.fastMatch)} is not a valid regular expression: ${(error as Error).message}`, node.position, file);
+            this.fail(
+              `fast_match ${JSON.stringify(node.fastMatch)} is not a valid regular expression: ${(error as Error).message}`,
+              node.position,
+              file,
+            );
           }
           holds = pattern.matcher(subject).find();
         }
-        if (!holds) holds = await this.holds('semantic_if', node.condition, subject, node.position, file);
-        if (holds) return this.block(node.then, frame);
+        if (!holds)
+          holds = await this.holds('semantic_if', node.condition, subject, node.position, file);
+        if (holds) return this.block(node.body, frame);
         return node.otherwise ? this.block(node.otherwise, frame) : undefined;
       }
       case 'while': {
         for (let round = 0; truthy(await this.evaluate(node.condition, frame)); round++) {
           if (round >= this.limits.maxWhileRounds) {
-            this.fail(`the while loop ran ${this.limits.maxWhileRounds} rounds (maxWhileRounds)`, node.position, file);
+            this.fail(
+              `the while loop ran ${this.limits.maxWhileRounds} rounds (maxWhileRounds)`,
+              node.position,
+              file,
+            );
           }
           if (round % 1000 === 999) await new Promise((resolve) => setImmediate(resolve));
           this.checkAborted();
@@ -285,7 +334,11 @@ class Interpreter {
             ? [...iterable.keys()]
             : typeof iterable === 'string'
               ? [...iterable]
-              : this.fail(`for … in needs a list, a record or text, got ${kindOf(iterable)}`, node.iterable.position, file);
+              : this.fail(
+                  `for … in needs a list, a record or text, got ${kindOf(iterable)}`,
+                  node.iterable.position,
+                  file,
+                );
         for (const [index, item] of items.entries()) {
           if (node.index) frame.variables.set(node.index, index);
           this.bind(node.pattern, item, frame, node.position, 'for');
@@ -303,7 +356,13 @@ class Interpreter {
           const condition = await this.evaluate(node.condition, frame);
           const done =
             typeof condition === 'string'
-              ? await this.holds('loop until', condition, JSON.stringify(toPlain(new Map(frame.variables))), node.position, file)
+              ? await this.holds(
+                  'loop until',
+                  condition,
+                  JSON.stringify(toPlain(new Map(frame.variables))),
+                  node.position,
+                  file,
+                )
               : truthy(condition);
           if (done) return undefined;
           if (round >= this.limits.maxLoopRounds) {
@@ -327,7 +386,10 @@ class Interpreter {
       case 'continue':
         return { kind: node.kind };
       case 'return':
-        return { kind: 'return', value: node.value ? await this.evaluate(node.value, frame) : null };
+        return {
+          kind: 'return',
+          value: node.value ? await this.evaluate(node.value, frame) : null,
+        };
       case 'assert': {
         if (node.against) {
           const condition = textOf(await this.evaluate(node.condition, frame));
@@ -344,9 +406,15 @@ class Interpreter {
         const subject = await this.evaluate(node.subject, frame);
         if (node.type) {
           if (!this.satisfies(subject, node.type, node.position, file)) {
-            this.fail(`verify: ${kindOf(subject)} does not satisfy ${typeText(node.type)}`, node.position, file);
+            this.fail(
+              `verify: ${kindOf(subject)} does not satisfy ${typeText(node.type)}`,
+              node.position,
+              file,
+            );
           }
-        } else if (!(await this.holds('verify', node.condition ?? '', textOf(subject), node.position, file))) {
+        } else if (
+          !(await this.holds('verify', node.condition ?? '', textOf(subject), node.position, file))
+        ) {
           this.fail(`verify: "${node.condition}" does not hold`, node.position, file);
         }
         return undefined;
@@ -367,12 +435,20 @@ class Interpreter {
   }
 
   private checkAborted(): void {
-    if (this.options.signal?.aborted) throw new AgentError('AGENT_ABORTED', 'script', 'the script run was aborted');
+    if (this.options.signal?.aborted)
+      throw new AgentError('AGENT_ABORTED', 'script', 'the script run was aborted');
   }
 
-  private bind(pattern: Parameters<typeof matchPattern>[0], value: Value, frame: Frame, at: Position, what: string) {
+  private bind(
+    pattern: Parameters<typeof matchPattern>[0],
+    value: Value,
+    frame: Frame,
+    at: Position,
+    what: string,
+  ) {
     const bound = new Map<string, Value>();
-    if (pattern.kind === 'variant') this.unsupported('enum variant patterns', pattern.position, frame.file);
+    if (pattern.kind === 'variant')
+      this.unsupported('enum variant patterns', pattern.position, frame.file);
     if (!matchPattern(pattern, value, bound)) {
       this.fail(`${what}: ${kindOf(value)} does not match the pattern`, at, frame.file);
     }
@@ -383,7 +459,12 @@ class Interpreter {
     if (target.kind !== 'member' && target.kind !== 'index') return;
     const container = await this.evaluate(target.object, frame);
     if (target.kind === 'member') {
-      if (!isRecord(container)) this.fail(`cannot set .${target.name} on ${kindOf(container)}`, target.namePosition, frame.file);
+      if (!isRecord(container))
+        this.fail(
+          `cannot set .${target.name} on ${kindOf(container)}`,
+          target.namePosition,
+          frame.file,
+        );
       container.set(target.name, value);
       return;
     }
@@ -392,7 +473,12 @@ class Interpreter {
       container.set(key, value);
     } else if (Array.isArray(container) && typeof key === 'number' && Number.isInteger(key)) {
       const at = key < 0 ? container.length + key : key;
-      if (at < 0 || at >= container.length) this.fail(`index ${key} is out of range (${container.length} items)`, target.position, frame.file);
+      if (at < 0 || at >= container.length)
+        this.fail(
+          `index ${key} is out of range (${container.length} items)`,
+          target.position,
+          frame.file,
+        );
       container[at] = value;
     } else {
       this.fail(`cannot set [${textOf(key)}] on ${kindOf(container)}`, target.position, frame.file);
@@ -400,8 +486,10 @@ class Interpreter {
   }
 
   private satisfies(value: Value, type: TypeExpression, at: Position, file: string): boolean {
-    if (type.kind === 'union') return type.members.some((member) => this.satisfies(value, member, at, file));
-    if (type.kind === 'optional') return value === null || this.satisfies(value, type.inner, at, file);
+    if (type.kind === 'union')
+      return type.members.some((member) => this.satisfies(value, member, at, file));
+    if (type.kind === 'optional')
+      return value === null || this.satisfies(value, type.inner, at, file);
     switch (type.name) {
       case 'str':
       case 'string':
@@ -426,7 +514,12 @@ class Interpreter {
         return isRecord(value);
       default: {
         const protocol = this.protocols.get(type.name);
-        if (!protocol) return this.unsupported(`verify … satisfies ${type.name} (types run: str, int, float, bool, list, dict and protocols)`, at, file);
+        if (!protocol)
+          return this.unsupported(
+            `verify … satisfies ${type.name} (types run: str, int, float, bool, list, dict and protocols)`,
+            at,
+            file,
+          );
         return isRecord(value) && protocol.fields.every((field) => value.has(field.name));
       }
     }
@@ -445,7 +538,8 @@ class Interpreter {
     this.bindParameters(`flow ${flow.name}`, flow.parameters ?? [], args, named, frame, at);
     const inputs = JSON.stringify(toPlain(new Map(frame.variables)));
     for (const contract of flow.contracts ?? []) {
-      if (contract.kind === 'requires') await this.contract(`flow ${flow.name}`, contract, frame, inputs);
+      if (contract.kind === 'requires')
+        await this.contract(`flow ${flow.name}`, contract, frame, inputs);
     }
     let signal: Signal | undefined;
     try {
@@ -456,9 +550,11 @@ class Interpreter {
     const value = signal?.kind === 'return' ? signal.value : null;
     if (flow.contracts?.some((contract) => contract.kind === 'ensures')) {
       const scope: Frame = { ...frame, variables: new Map(frame.variables) };
-      if (signal?.kind === 'return' && !scope.variables.has('result')) scope.variables.set('result', value);
+      if (signal?.kind === 'return' && !scope.variables.has('result'))
+        scope.variables.set('result', value);
       for (const contract of flow.contracts) {
-        if (contract.kind === 'ensures') await this.contract(`flow ${flow.name}`, contract, scope, textOf(value));
+        if (contract.kind === 'ensures')
+          await this.contract(`flow ${flow.name}`, contract, scope, textOf(value));
       }
     }
     return { value, variables: frame.variables };
@@ -494,12 +590,20 @@ class Interpreter {
     at: Position,
   ): void {
     if (args.length > parameters.length) {
-      this.fail(`${owner} takes ${parameters.length} argument(s), got ${args.length}`, at, frame.file);
+      this.fail(
+        `${owner} takes ${parameters.length} argument(s), got ${args.length}`,
+        at,
+        frame.file,
+      );
     }
     parameters.forEach((parameter, index) => {
       frame.variables.set(
         parameter.name,
-        index < args.length ? (args[index] as Value) : parameter.default !== undefined ? fromConstant(parameter.default) : null,
+        index < args.length
+          ? (args[index] as Value)
+          : parameter.default !== undefined
+            ? fromConstant(parameter.default)
+            : null,
       );
     });
     for (const argument of named) {
@@ -510,8 +614,17 @@ class Interpreter {
     }
   }
 
-  private async callFunction(fn: FunctionDeclaration, args: Value[], named: Array<{ name: string; value: Value; position: Position }>, at: Position): Promise<Value> {
-    const frame: Frame = { variables: new Map(), file: fn.fileName ?? this.script.fileName, defers: [] };
+  private async callFunction(
+    fn: FunctionDeclaration,
+    args: Value[],
+    named: Array<{ name: string; value: Value; position: Position }>,
+    at: Position,
+  ): Promise<Value> {
+    const frame: Frame = {
+      variables: new Map(),
+      file: fn.fileName ?? this.script.fileName,
+      defers: [],
+    };
     this.bindParameters(`fn ${fn.name}`, fn.parameters, args, named, frame, at);
     try {
       const signal = await this.block(fn.body, frame);
@@ -530,16 +643,29 @@ class Interpreter {
     frame: Frame,
   ): Promise<Value> {
     if (reference.kind === 'agent') {
-      if (named.length) this.fail(`agent ${reference.name} takes no named arguments`, at, frame.file);
+      if (named.length)
+        this.fail(`agent ${reference.name} takes no named arguments`, at, frame.file);
       return this.runAgent(reference.name, args.map(textOf).join(' '), at, frame);
     }
     if (reference.kind === 'flow') {
-      return (await this.callFlow(this.flows.get(reference.name) as FlowDeclaration, args, named, at)).value;
+      return (
+        await this.callFlow(this.flows.get(reference.name) as FlowDeclaration, args, named, at)
+      ).value;
     }
-    return this.callFunction(this.functions.get(reference.name) as FunctionDeclaration, args, named, at);
+    return this.callFunction(
+      this.functions.get(reference.name) as FunctionDeclaration,
+      args,
+      named,
+      at,
+    );
   }
 
-  private async runAgent(name: string, instruction: string, at: Position, frame: Frame): Promise<Value> {
+  private async runAgent(
+    name: string,
+    instruction: string,
+    at: Position,
+    frame: Frame,
+  ): Promise<Value> {
     const agent = this.agents.get(name);
     if (!agent) this.fail(`there is no agent named ${name}`, at, frame.file);
     this.checkAborted();
@@ -558,7 +684,11 @@ class Interpreter {
   }
 
   /** The agent or flow a stage of `>>`, `|>>`, `&>>`, `??` names. */
-  private async target(expression: Expression, frame: Frame, operator: string): Promise<ScriptReference> {
+  private async target(
+    expression: Expression,
+    frame: Frame,
+    operator: string,
+  ): Promise<ScriptReference> {
     let node = expression;
     while (node.kind === 'propagate') node = node.operand;
     if (node.kind === 'variable') {
@@ -571,7 +701,11 @@ class Interpreter {
     }
     const value = await this.evaluate(node, frame);
     if (value instanceof ScriptReference) return value;
-    return this.fail(`"${operator}" needs an agent or a flow here, found ${kindOf(value)}`, node.position, frame.file);
+    return this.fail(
+      `"${operator}" needs an agent or a flow here, found ${kindOf(value)}`,
+      node.position,
+      frame.file,
+    );
   }
 
   private async invoke(
@@ -587,23 +721,52 @@ class Interpreter {
       const reference = this.reference(name, frame);
       if (reference) return this.callReference(reference, args, named, at, frame);
       if (frame.variables.has(name) || this.globals.has(name)) {
-        this.fail(`${name} is ${kindOf((frame.variables.get(name) ?? this.globals.get(name)) as Value)}, not a flow, a function or an agent`, callee.position, file);
+        this.fail(
+          `${name} is ${kindOf((frame.variables.get(name) ?? this.globals.get(name)) as Value)}, not a flow, a function or an agent`,
+          callee.position,
+          file,
+        );
       }
-      if ((BUILTIN_FUNCTIONS as readonly string[]).includes(name)) return this.builtin(name, args, named, at, file);
+      if (name === 'join') {
+        const call = { kind: 'call' as const, callee, arguments: [], named: [], position: at };
+        return (await this.join(call, '', frame, args)).join('\n\n');
+      }
+      if ((BUILTIN_FUNCTIONS as readonly string[]).includes(name))
+        return this.builtin(name, args, named, at, file);
       const kind = this.typeNames.get(name);
       if (kind) this.unsupported(`${kind} values (${name}(…))`, callee.position, file);
       return this.unsupported(
-        `calling "${name}" (no flow, fn or agent has that name; the built-in functions are ${BUILTIN_FUNCTIONS.join(', ')})`,
+        `${name}(…) is not a flow, fn or agent of the script nor a built-in (${BUILTIN_FUNCTIONS.join(', ')}); other functions`,
         callee.position,
         file,
       );
+    }
+    if (
+      callee.kind === 'member' &&
+      callee.object.kind === 'call' &&
+      callee.object.callee.kind === 'variable' &&
+      callee.object.callee.name === 'join' &&
+      !this.reference('join', frame)
+    ) {
+      // join(A, B).C("task"): A and B do the task in parallel; C gets their answers.
+      const answers = await this.join(callee.object, args.map(textOf).join(' '), frame);
+      const merger = await this.target(
+        { kind: 'variable', name: callee.name, position: callee.namePosition },
+        frame,
+        'join(…).',
+      );
+      return this.callReference(merger, [answers.join('\n\n')], named, at, frame);
     }
     if (callee.kind === 'member' && callee.object.kind === 'variable') {
       const owner = callee.object.name;
       const reference = this.reference(owner, frame);
       if (reference?.kind === 'agent') {
         if (callee.name === 'run') return this.callReference(reference, args, named, at, frame);
-        this.unsupported(`agent methods other than run (${owner}.${callee.name}(…))`, callee.namePosition, file);
+        this.unsupported(
+          `agent methods other than run (${owner}.${callee.name}(…))`,
+          callee.namePosition,
+          file,
+        );
       }
       const kind = this.typeNames.get(owner);
       if (kind && !frame.variables.has(owner) && !this.globals.has(owner)) {
@@ -612,11 +775,46 @@ class Interpreter {
     }
     if (callee.kind === 'member') {
       const value = await this.evaluate(callee.object, frame);
-      return this.unsupported(`methods of ${kindOf(value)} (.${callee.name}(…))`, callee.namePosition, file);
+      return this.unsupported(
+        `methods of ${kindOf(value)} (.${callee.name}(…))`,
+        callee.namePosition,
+        file,
+      );
     }
     const value = await this.evaluate(callee, frame);
     if (value instanceof ScriptReference) return this.callReference(value, args, named, at, frame);
     return this.fail(`${kindOf(value)} cannot be called`, callee.position, file);
+  }
+
+  /** Runs the agents of `join(A, B)` in parallel on one instruction: `A: answer` for each. */
+  private async join(
+    call: Expression & { kind: 'call' },
+    instruction: string,
+    frame: Frame,
+    evaluated?: Value[],
+  ): Promise<string[]> {
+    const references: ScriptReference[] = [];
+    if (evaluated) {
+      for (const [index, value] of evaluated.entries()) {
+        if (!(value instanceof ScriptReference)) {
+          this.fail(
+            `join(…) takes agents, got ${kindOf(value)} as argument ${index + 1}`,
+            call.position,
+            frame.file,
+          );
+        }
+        references.push(value);
+      }
+    } else {
+      for (const argument of call.arguments)
+        references.push(await this.target(argument, frame, 'join(…)'));
+    }
+    return Promise.all(
+      references.map(async (reference) => {
+        const answer = await this.callReference(reference, [instruction], [], call.position, frame);
+        return `${reference.name}: ${textOf(answer)}`;
+      }),
+    );
   }
 
   private builtin(
@@ -626,7 +824,8 @@ class Interpreter {
     at: Position,
     file: string,
   ): Value {
-    if (named.length) this.fail(`${name}(…) takes no named arguments`, named[0]?.position ?? at, file);
+    if (named.length)
+      this.fail(`${name}(…) takes no named arguments`, named[0]?.position ?? at, file);
     if (name === 'print') {
       this.print(args.map(textOf).join(' '));
       return null;
@@ -642,8 +841,18 @@ class Interpreter {
         if (isRecord(value)) return value.size;
         return this.fail(`len(…) needs text, a list or a record, got ${kindOf(value)}`, at, file);
       default: {
-        const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : Number.NaN;
-        if (value === '' || !Number.isFinite(number)) this.fail(`${name}(…) cannot read ${JSON.stringify(toPlain(value))} as a number`, at, file);
+        const number =
+          typeof value === 'number'
+            ? value
+            : typeof value === 'string'
+              ? Number(value.trim())
+              : Number.NaN;
+        if (value === '' || !Number.isFinite(number))
+          this.fail(
+            `${name}(…) cannot read ${JSON.stringify(toPlain(value))} as a number`,
+            at,
+            file,
+          );
         return name === 'int' ? Math.trunc(number) : number;
       }
     }
@@ -656,7 +865,11 @@ class Interpreter {
     for (const argument of args) values.push(await this.evaluate(argument, frame));
     const namedValues: Array<{ name: string; value: Value; position: Position }> = [];
     for (const argument of named) {
-      namedValues.push({ name: argument.name, value: await this.evaluate(argument.value, frame), position: argument.position });
+      namedValues.push({
+        name: argument.name,
+        value: await this.evaluate(argument.value, frame),
+        position: argument.position,
+      });
     }
     return { values, namedValues };
   }
@@ -681,10 +894,17 @@ class Interpreter {
       case 'null':
         return null;
       case 'fstring':
-        return node.parts.map((part) => (typeof part === 'string' ? part : textOf(this.variable(part.name, part.position, frame)))).join('');
+        return node.parts
+          .map((part) =>
+            typeof part === 'string'
+              ? part
+              : textOf(this.variable(part.name, part.position, frame)),
+          )
+          .join('');
       case 'interpolation': {
         let text = '';
-        for (const part of node.parts) text += typeof part === 'string' ? part : textOf(await this.evaluate(part, frame));
+        for (const part of node.parts)
+          text += typeof part === 'string' ? part : textOf(await this.evaluate(part, frame));
         return text;
       }
       case 'variable':
@@ -696,11 +916,17 @@ class Interpreter {
       }
       case 'record': {
         const record = new Map<string, Value>();
-        for (const entry of node.entries) record.set(entry.key, await this.evaluate(entry.value, frame));
+        for (const entry of node.entries)
+          record.set(entry.key, await this.evaluate(entry.value, frame));
         return record;
       }
       case 'run':
-        return this.runAgent(node.agent, textOf(await this.evaluate(node.argument, frame)), node.position, frame);
+        return this.runAgent(
+          node.agent,
+          textOf(await this.evaluate(node.argument, frame)),
+          node.position,
+          frame,
+        );
       case 'words': {
         const parts: string[] = [];
         for (const part of node.parts) parts.push(textOf(await this.evaluate(part, frame)));
@@ -712,8 +938,13 @@ class Interpreter {
         if (typeof left === 'number' && typeof right === 'number') return left + right;
         if (Array.isArray(left) && Array.isArray(right)) return [...left, ...right];
         // With text on either side, the other side joins as print shows it.
-        if (typeof left === 'string' || typeof right === 'string') return textOf(left) + textOf(right);
-        return this.fail(`"+" cannot join ${kindOf(left)} and ${kindOf(right)}`, node.position, file);
+        if (typeof left === 'string' || typeof right === 'string')
+          return textOf(left) + textOf(right);
+        return this.fail(
+          `"+" cannot join ${kindOf(left)} and ${kindOf(right)}`,
+          node.position,
+          file,
+        );
       }
       case 'binary':
         return this.binary(node, frame);
@@ -721,7 +952,8 @@ class Interpreter {
         return !truthy(await this.evaluate(node.operand, frame));
       case 'negate': {
         const value = await this.evaluate(node.operand, frame);
-        if (typeof value !== 'number') this.fail(`"-" needs a number, got ${kindOf(value)}`, node.position, file);
+        if (typeof value !== 'number')
+          this.fail(`"-" needs a number, got ${kindOf(value)}`, node.position, file);
         return -value;
       }
       case 'member': {
@@ -729,13 +961,22 @@ class Interpreter {
           const reference = this.reference(node.object.name, frame);
           if (reference?.kind === 'agent') {
             if (node.name === 'run') return reference;
-            this.unsupported(`agent properties (${node.object.name}.${node.name})`, node.namePosition, file);
+            this.unsupported(
+              `agent properties (${node.object.name}.${node.name})`,
+              node.namePosition,
+              file,
+            );
           }
         }
         const value = await this.evaluate(node.object, frame);
-        if (!isRecord(value)) this.fail(`${kindOf(value)} has no field "${node.name}"`, node.namePosition, file);
+        if (!isRecord(value))
+          this.fail(`${kindOf(value)} has no field "${node.name}"`, node.namePosition, file);
         if (!value.has(node.name)) {
-          this.fail(`the record has no field "${node.name}" (fields: ${[...value.keys()].join(', ') || 'none'})`, node.namePosition, file);
+          this.fail(
+            `the record has no field "${node.name}" (fields: ${[...value.keys()].join(', ') || 'none'})`,
+            node.namePosition,
+            file,
+          );
         }
         return value.get(node.name) as Value;
       }
@@ -743,19 +984,33 @@ class Interpreter {
         const value = await this.evaluate(node.object, frame);
         const key = await this.evaluate(node.index, frame);
         if (isRecord(value) && typeof key === 'string') {
-          if (!value.has(key)) this.fail(`the record has no key ${JSON.stringify(key)}`, node.index.position, file);
+          if (!value.has(key))
+            this.fail(`the record has no key ${JSON.stringify(key)}`, node.index.position, file);
           return value.get(key) as Value;
         }
-        if ((Array.isArray(value) || typeof value === 'string') && typeof key === 'number' && Number.isInteger(key)) {
+        if (
+          (Array.isArray(value) || typeof value === 'string') &&
+          typeof key === 'number' &&
+          Number.isInteger(key)
+        ) {
           const items = typeof value === 'string' ? [...value] : value;
           const at = key < 0 ? items.length + key : key;
-          if (at < 0 || at >= items.length) this.fail(`index ${key} is out of range (${items.length} items)`, node.index.position, file);
+          if (at < 0 || at >= items.length)
+            this.fail(
+              `index ${key} is out of range (${items.length} items)`,
+              node.index.position,
+              file,
+            );
           return items[at] as Value;
         }
         return this.fail(`cannot index ${kindOf(value)} with ${kindOf(key)}`, node.position, file);
       }
       case 'call': {
-        const { values, namedValues } = await this.evaluateArguments(node.arguments, node.named, frame);
+        const { values, namedValues } = await this.evaluateArguments(
+          node.arguments,
+          node.named,
+          frame,
+        );
         return this.invoke(node.callee, values, namedValues, node.position, frame);
       }
       case 'pipeline': {
@@ -766,45 +1021,80 @@ class Interpreter {
       case 'pipe': {
         const input = await this.evaluate(node.input, frame);
         if (node.target.kind === 'call') {
-          const { values, namedValues } = await this.evaluateArguments(node.target.arguments, node.target.named, frame);
-          return this.invoke(node.target.callee, [input, ...values], namedValues, node.target.position, frame);
+          const { values, namedValues } = await this.evaluateArguments(
+            node.target.arguments,
+            node.target.named,
+            frame,
+          );
+          return this.invoke(
+            node.target.callee,
+            [input, ...values],
+            namedValues,
+            node.target.position,
+            frame,
+          );
         }
         if (node.target.kind === 'member' && node.target.name === 'run') {
-          return this.callReference(await this.target(node.target, frame, '|>'), [input], [], node.target.position, frame);
+          return this.callReference(
+            await this.target(node.target, frame, '|>'),
+            [input],
+            [],
+            node.target.position,
+            frame,
+          );
         }
         return this.invoke(node.target, [input], [], node.target.position, frame);
       }
       case 'fork': {
         const input = await this.evaluate(node.input, frame);
         const targets: ScriptReference[] = [];
-        for (const target of node.targets) targets.push(await this.target(target, frame, node.wait ? '|>>' : '||'));
+        for (const target of node.targets)
+          targets.push(await this.target(target, frame, node.wait ? '|>>' : '||'));
         const runs = targets.map((target, index) =>
-          this.callReference(target, [input], [], (node.targets[index] as Expression).position, frame),
+          this.callReference(
+            target,
+            [input],
+            [],
+            (node.targets[index] as Expression).position,
+            frame,
+          ),
         );
         if (node.wait) return Promise.all(runs);
         for (const [index, run] of runs.entries()) {
           this.pending.push(
             run.then(
               () => undefined,
-              (error: unknown) => this.warn(`${file}:${node.position.line}:${node.position.column}: ${targets[index]?.name} (started by ||) failed: ${error instanceof Error ? error.message : String(error)}`),
+              (error: unknown) =>
+                this.warn(
+                  `${file}:${node.position.line}:${node.position.column}: ${targets[index]?.name} (started by ||) failed: ${error instanceof Error ? error.message : String(error)}`,
+                ),
             ),
           );
         }
         return null;
       }
       case 'merge': {
-        if (node.input.kind === 'list' && node.input.items.length > 0 && node.input.items.every((item) => item.kind === 'variable' && this.reference(item.name, frame))) {
-          this.fail(
-            `the agents in [${node.input.items.map((item) => (item as { name: string }).name).join(', ')}] have no input: write input |>> [A, B] ${node.consensus ? '&&' : '&>>'} Merger`,
-            node.position,
-            file,
-          );
-        }
-        const input = await this.evaluate(node.input, frame);
-        const answers = Array.isArray(input) ? input.map(textOf) : [textOf(input)];
+        // `[A, B] &>> C`: agents (or flows) in the list run on their own prompt, in parallel.
+        const answers =
+          node.input.kind === 'list'
+            ? await Promise.all(
+                node.input.items.map(async (item) => {
+                  const reference =
+                    item.kind === 'variable' ? this.reference(item.name, frame) : undefined;
+                  const value = reference
+                    ? await this.callReference(reference, [''], [], item.position, frame)
+                    : await this.evaluate(item, frame);
+                  return textOf(value);
+                }),
+              )
+            : [await this.evaluate(node.input, frame)]
+                .flatMap((value) => (Array.isArray(value) ? value : [value]))
+                .map(textOf);
         const merger = await this.target(node.merger, frame, node.consensus ? '&&' : '&>>');
         const joined = answers.join('\n---\n');
-        const instruction = node.consensus ? `${CONSENSUS_INSTRUCTION(answers.length)}\n\n${joined}` : joined;
+        const instruction = node.consensus
+          ? `${CONSENSUS_INSTRUCTION(answers.length)}\n\n${joined}`
+          : joined;
         return this.callReference(merger, [instruction], [], node.merger.position, frame);
       }
       case 'coalesce': {
@@ -814,7 +1104,7 @@ class Interpreter {
       case 'branch': {
         const input = await this.evaluate(node.input, frame);
         const present = input !== null && input !== '';
-        const chosen = present ? node.then : node.otherwise;
+        const chosen = present ? node.whenPresent : node.otherwise;
         const reference = await this.target(chosen, frame, '??');
         return this.callReference(reference, [input], [], chosen.position, frame);
       }
@@ -850,15 +1140,31 @@ class Interpreter {
       case '>':
       case '>=': {
         const comparable =
-          (typeof left === 'number' && typeof right === 'number') || (typeof left === 'string' && typeof right === 'string');
-        if (!comparable) this.fail(`"${node.operator}" cannot compare ${kindOf(left)} with ${kindOf(right)}`, node.position, file);
+          (typeof left === 'number' && typeof right === 'number') ||
+          (typeof left === 'string' && typeof right === 'string');
+        if (!comparable)
+          this.fail(
+            `"${node.operator}" cannot compare ${kindOf(left)} with ${kindOf(right)}`,
+            node.position,
+            file,
+          );
         const a = left as number | string;
         const b = right as number | string;
-        return node.operator === '<' ? a < b : node.operator === '<=' ? a <= b : node.operator === '>' ? a > b : a >= b;
+        return node.operator === '<'
+          ? a < b
+          : node.operator === '<='
+            ? a <= b
+            : node.operator === '>'
+              ? a > b
+              : a >= b;
       }
       default: {
         if (typeof left !== 'number' || typeof right !== 'number') {
-          return this.fail(`"${node.operator}" needs numbers, got ${kindOf(left)} and ${kindOf(right)}`, node.position, file);
+          return this.fail(
+            `"${node.operator}" needs numbers, got ${kindOf(left)} and ${kindOf(right)}`,
+            node.position,
+            file,
+          );
         }
         if ((node.operator === '/' || node.operator === '%') && right === 0) {
           this.fail(`division by zero`, node.position, file);
@@ -875,13 +1181,16 @@ class Interpreter {
   private async match(node: Expression & { kind: 'match' }, frame: Frame): Promise<Value> {
     const file = frame.file;
     const subject = await this.evaluate(node.subject, frame);
-    const intents = node.arms.flatMap((arm) => (arm.pattern.kind === 'intent' ? [arm.pattern.description] : []));
+    const intents = node.arms.flatMap((arm) =>
+      arm.pattern.kind === 'intent' ? [arm.pattern.description] : [],
+    );
     let chosen = -1;
     if (intents.length) {
       try {
         chosen = await chooseIntent(intents, textOf(subject), this.options);
       } catch (error) {
-        if (error instanceof UnreadableAnswer) this.fail(`match intent: ${error.message}`, node.position, file);
+        if (error instanceof UnreadableAnswer)
+          this.fail(`match intent: ${error.message}`, node.position, file);
         throw error;
       }
     }
@@ -890,7 +1199,8 @@ class Interpreter {
       const bound = new Map<string, Value>();
       let matched: boolean;
       if (arm.pattern.kind === 'intent') matched = intentIndex++ === chosen;
-      else if (arm.pattern.kind === 'variant') return this.unsupported('enum variant patterns', arm.pattern.position, file);
+      else if (arm.pattern.kind === 'variant')
+        return this.unsupported('enum variant patterns', arm.pattern.position, file);
       else matched = matchPattern(arm.pattern, subject, bound);
       if (!matched) continue;
       for (const [name, value] of bound) frame.variables.set(name, value);

@@ -19,7 +19,13 @@ export interface ScriptAgentHost {
   /** Fails the run at a construct that cannot run yet (not caught by `catch`). */
   unsupported(construct: string, at: Position, fileName: string): never;
   /** Asks the model whether a condition holds for a text (see `conditionHolds`). */
-  holds(construct: string, condition: string, subject: string, at: Position, fileName: string): Promise<boolean>;
+  holds(
+    construct: string,
+    condition: string,
+    subject: string,
+    at: Position,
+    fileName: string,
+  ): Promise<boolean>;
 }
 
 interface Settings {
@@ -47,7 +53,11 @@ export function typeText(type: TypeExpression): string {
 }
 
 const flag = (value: Constant): boolean | undefined =>
-  value === true || value === 'true' ? true : value === false || value === 'false' ? false : undefined;
+  value === true || value === 'true'
+    ? true
+    : value === false || value === 'false'
+      ? false
+      : undefined;
 
 /**
  * An agent of a script as the run uses it: the declaration's fields and decorators become run
@@ -75,12 +85,17 @@ export class ScriptAgent {
   async run(instruction: string, base: AgentRunOptions): Promise<Value> {
     const settings = this.prepare();
     const { declaration, host, fileName } = this;
-    if (settings.cache && this.answers.has(instruction)) return this.answers.get(instruction) as Value;
+    if (settings.cache && this.answers.has(instruction))
+      return this.answers.get(instruction) as Value;
     for (const contract of declaration.contracts ?? []) {
       if (contract.kind !== 'requires' || contract.condition.kind !== 'string') continue;
       const condition = contract.condition.value;
       if (!(await host.holds('requires', condition, instruction, contract.position, fileName))) {
-        host.fail(`agent ${declaration.name}: requires "${condition}" does not hold for its instruction`, contract.position, fileName);
+        host.fail(
+          `agent ${declaration.name}: requires "${condition}" does not hold for its instruction`,
+          contract.position,
+          fileName,
+        );
       }
     }
     const options: AgentRunOptions = {
@@ -92,7 +107,8 @@ export class ScriptAgent {
     try {
       result = await settings.agent.run(instruction, options);
     } catch (error) {
-      if (!(settings.fallbackModel && isAgentError(error) && error.code === 'AGENT_LLM_FAILED')) throw error;
+      if (!(settings.fallbackModel && isAgentError(error) && error.code === 'AGENT_LLM_FAILED'))
+        throw error;
       result = await settings.agent.run(instruction, { ...options, model: settings.fallbackModel });
     }
     if (settings.keepsHistory) this.history = result.messages.slice(1);
@@ -112,7 +128,11 @@ export class ScriptAgent {
       if (contract.kind !== 'ensures' || contract.condition.kind !== 'string') continue;
       const condition = contract.condition.value;
       if (!(await host.holds('ensures', condition, result.text, contract.position, fileName))) {
-        host.fail(`agent ${declaration.name}: ensures "${condition}" does not hold for its answer`, contract.position, fileName);
+        host.fail(
+          `agent ${declaration.name}: ensures "${condition}" does not hold for its answer`,
+          contract.position,
+          fileName,
+        );
       }
     }
     if (settings.cache) this.answers.set(instruction, answer);
@@ -122,7 +142,9 @@ export class ScriptAgent {
   /** The last `turns` turns of the conversation (a turn starts with a user message). */
   private recentHistory(turns: number | undefined): ChatCompletionMessageParam[] {
     if (turns === undefined) return this.history;
-    const starts = this.history.flatMap((message, index) => (message.role === 'user' ? [index] : []));
+    const starts = this.history.flatMap((message, index) =>
+      message.role === 'user' ? [index] : [],
+    );
     if (starts.length <= turns) return this.history;
     return turns === 0 ? [] : this.history.slice(starts[starts.length - turns]);
   }
@@ -131,10 +153,12 @@ export class ScriptAgent {
   private prepare(): Settings {
     if (this.settings) return this.settings;
     const { declaration, host, fileName } = this;
-    const unsupported = (construct: string, at: Position) => host.unsupported(construct, at, fileName);
+    const unsupported = (construct: string, at: Position) =>
+      host.unsupported(construct, at, fileName);
     const fail = (reason: string, at: Position) => host.fail(reason, at, fileName);
     for (const tool of declaration.tools ?? []) {
-      if (tool.kind === 'mcp') unsupported(`agents using MCP servers (mcp:"${tool.name}")`, tool.position);
+      if (tool.kind === 'mcp')
+        unsupported(`agents using MCP servers (mcp:"${tool.name}")`, tool.position);
       if (tool.kind === 'file') unsupported(`agents using files ("${tool.name}")`, tool.position);
       unsupported(
         `agents using tools declared in the script (${tool.name}); agents can use the std namespaces`,
@@ -151,13 +175,19 @@ export class ScriptAgent {
     }
     for (const contract of declaration.contracts ?? []) {
       if (contract.condition.kind !== 'string') {
-        unsupported('agent contracts that are expressions (use a "condition" string)', contract.position);
+        unsupported(
+          'agent contracts that are expressions (use a "condition" string)',
+          contract.position,
+        );
       }
     }
     if (declaration.returnType) {
       const type = typeText(declaration.returnType);
       if (type !== 'str' && type !== 'string') {
-        unsupported(`agent return types other than str (-> ${type})`, declaration.returnType.position);
+        unsupported(
+          `agent return types other than str (-> ${type})`,
+          declaration.returnType.position,
+        );
       }
     }
     const options: Partial<AgentRunOptions> = {};
@@ -169,7 +199,10 @@ export class ScriptAgent {
     let fallbackModel: string | undefined;
     const number = (value: Constant, what: string, at: Position, minimum = 0): number => {
       if (typeof value !== 'number' || !(value >= minimum)) {
-        fail(`${what} takes a number${minimum > 0 ? ` of at least ${minimum}` : ''}, got ${JSON.stringify(value)}`, at);
+        fail(
+          `${what} takes a number${minimum > 0 ? ` of at least ${minimum}` : ''}, got ${JSON.stringify(value)}`,
+          at,
+        );
       }
       return value as number;
     };
@@ -180,15 +213,20 @@ export class ScriptAgent {
           break;
         case 'stream':
           // Answers arrive whole; the text is the same as streamed.
-          if (flag(value) === undefined) fail(`stream takes true or false, got ${JSON.stringify(value)}`, position);
+          if (flag(value) === undefined)
+            fail(`stream takes true or false, got ${JSON.stringify(value)}`, position);
           break;
         case 'cache':
-          if (flag(value) === undefined) fail(`cache takes true or false, got ${JSON.stringify(value)}`, position);
+          if (flag(value) === undefined)
+            fail(`cache takes true or false, got ${JSON.stringify(value)}`, position);
           cache = flag(value) === true;
           break;
         case 'memory':
           if (value === 'persistent') {
-            unsupported('memory: "persistent" (a conversation kept between runs of the script)', position);
+            unsupported(
+              'memory: "persistent" (a conversation kept between runs of the script)',
+              position,
+            );
           }
           keepsHistory = value !== false && value !== 'false' && value !== 'none';
           break;
@@ -197,12 +235,16 @@ export class ScriptAgent {
           break;
         case 'output_format':
           if (value === 'json') json = true;
-          else if (value !== 'text') unsupported(`output_format ${JSON.stringify(value)} (json and text run)`, position);
+          else if (value !== 'text')
+            unsupported(`output_format ${JSON.stringify(value)} (json and text run)`, position);
           break;
         case 'output_schema':
-          if (!(value instanceof Map)) fail('output_schema takes a record { "field": "type", … }', position);
+          if (!(value instanceof Map))
+            fail('output_schema takes a record { "field": "type", … }', position);
           json = true;
-          schema = [...(value as Map<string, Constant>)].map(([key, type]) => `${key} (${String(type)})`);
+          schema = [...(value as Map<string, Constant>)].map(
+            ([key, type]) => `${key} (${String(type)})`,
+          );
           break;
         case 'max_tokens':
           options.maxTokens = number(value, 'max_tokens', position, 1);
@@ -218,7 +260,8 @@ export class ScriptAgent {
           fallbackModel = value as string;
           break;
         case 'tool_call_strategy':
-          if (value !== 'auto') unsupported(`tool_call_strategy ${JSON.stringify(value)} (auto runs)`, position);
+          if (value !== 'auto')
+            unsupported(`tool_call_strategy ${JSON.stringify(value)} (auto runs)`, position);
           break;
         default:
           unsupported(`the agent field "${field.name}"`, position);
@@ -231,7 +274,8 @@ export class ScriptAgent {
         return value as Constant;
       };
       const at = decorator.position;
-      if (decorator.name === 'limit') options.maxTokens = number(argument('max_tokens'), '@limit(max_tokens)', at, 1);
+      if (decorator.name === 'limit')
+        options.maxTokens = number(argument('max_tokens'), '@limit(max_tokens)', at, 1);
       if (decorator.name === 'timeout') {
         options.timeBudgetMs = number(argument('seconds'), '@timeout(seconds)', at, 0.001) * 1000;
       }
@@ -245,7 +289,11 @@ export class ScriptAgent {
     let protocolFields: string[] | undefined;
     if (declaration.implements) {
       const protocol = host.protocols.get(declaration.implements.name);
-      if (!protocol) fail(`there is no protocol named ${declaration.implements.name}`, declaration.implements.position);
+      if (!protocol)
+        fail(
+          `there is no protocol named ${declaration.implements.name}`,
+          declaration.implements.position,
+        );
       protocolFields = (protocol as ProtocolDeclaration).fields.map(
         (field) => `${field.name} (${typeText(field.type)})`,
       );

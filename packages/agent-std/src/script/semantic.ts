@@ -13,8 +13,7 @@ export const INTENT_PROMPT =
 /** A judgement that could not be read from the model's answer. */
 export class UnreadableAnswer extends Error {}
 
-const judge = (name: string, prompt: string) =>
-  defineAgent({ name, uses: [], role: '', prompt });
+const judge = (name: string, prompt: string) => defineAgent({ name, uses: [], role: '', prompt });
 
 /**
  * Asks the model whether `condition` holds for `subject` (one model call, no tools). Reads
@@ -43,7 +42,9 @@ export async function conditionHolds(
   } catch {
     // not JSON either
   }
-  throw new UnreadableAnswer(`the model answered neither yes nor no: ${JSON.stringify(text.slice(0, 200))}`);
+  throw new UnreadableAnswer(
+    `the model answered neither yes nor no: ${JSON.stringify(text.slice(0, 200))}`,
+  );
 }
 
 /**

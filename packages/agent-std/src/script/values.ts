@@ -30,7 +30,8 @@ export function kindOf(value: Value): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (isRecord(value)) return 'a record';
-  if (value instanceof ScriptReference) return `${value.kind === 'agent' ? 'an' : 'a'} ${value.kind}`;
+  if (value instanceof ScriptReference)
+    return `${value.kind === 'agent' ? 'an' : 'a'} ${value.kind}`;
   if (typeof value === 'string') return 'text';
   return `a ${typeof value}`;
 }
@@ -48,9 +49,11 @@ export function toPlain(value: Value): ScriptValue {
 /** A value from parsed JSON (or a constant of the script). */
 export function fromPlain(data: unknown): Value {
   if (data === null || data === undefined) return null;
-  if (typeof data === 'string' || typeof data === 'number' || typeof data === 'boolean') return data;
+  if (typeof data === 'string' || typeof data === 'number' || typeof data === 'boolean')
+    return data;
   if (Array.isArray(data)) return data.map(fromPlain);
-  if (data instanceof Map) return new Map([...data].map(([key, item]) => [String(key), fromPlain(item)]));
+  if (data instanceof Map)
+    return new Map([...data].map(([key, item]) => [String(key), fromPlain(item)]));
   if (typeof data === 'object') {
     return new Map(Object.entries(data).map(([key, item]) => [key, fromPlain(item)]));
   }
@@ -84,7 +87,10 @@ export function truthy(value: Value): boolean {
 /** Structural equality (lists and records by content). */
 export function equals(left: Value, right: Value): boolean {
   if (Array.isArray(left) && Array.isArray(right)) {
-    return left.length === right.length && left.every((item, index) => equals(item, right[index] as Value));
+    return (
+      left.length === right.length &&
+      left.every((item, index) => equals(item, right[index] as Value))
+    );
   }
   if (isRecord(left) && isRecord(right)) {
     return (
