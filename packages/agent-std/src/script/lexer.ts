@@ -280,7 +280,11 @@ export function tokenize(
           const interpolation = interpolations[at];
           if (interpolation) parts.push(interpolation);
         });
-        push({ ...token, parts });
+        // The value reads as written; the parts are what runs.
+        const value = parts
+          .map((part) => (typeof part === 'string' ? part : `#{${part.source}}`))
+          .join('');
+        push({ ...token, value, parts });
         continue;
       }
       // f-string: {name} placeholders, {{ and }} for literal braces.

@@ -218,14 +218,6 @@ class Parser {
   private skip(...values: string[]): void {
     while (values.some((value) => this.isPunctuation(this.peek(), value))) this.next();
   }
-  /** The text of a string token; a nexa `#{…}` stays as written (declarations are constants). */
-  private text(token: Token & { kind: 'string' }): string {
-    if (!token.parts) return token.value;
-    return token.parts
-      .map((part) => (typeof part === 'string' ? part : `#{${part.source}}`))
-      .join('');
-  }
-
   // ── program ───────────────────────────────────────────────────────────────────────────────
 
   program(): AgentScript {
@@ -897,7 +889,7 @@ class Parser {
     const token = this.next();
     switch (token.kind) {
       case 'string':
-        return this.text(token);
+        return token.value;
       case 'number':
         return token.value;
       case 'identifier': {
@@ -1285,7 +1277,7 @@ class Parser {
     }
     return {
       kind: 'semantic-if',
-      condition: this.text(condition),
+      condition: condition.value,
       fastMatch,
       subject,
       body,
@@ -1314,7 +1306,7 @@ class Parser {
           this.next();
           const description = this.string('the intent description in intent("…")');
           this.expect(')', 'to close intent("…")');
-          return { kind: 'intent', description: this.text(description), position };
+          return { kind: 'intent', description: description.value, position };
         }
         if (this.isPunctuation(this.peek(), '::')) {
           let path = word;
