@@ -50,19 +50,22 @@ async function fakeModel(model: FakeModel = {}) {
   return server;
 }
 
+/** Run options against the fake model: fixed key and model, `test.nx`, print into `printed`. */
+const runOptions = (llm: FakeOpenAIServer, printed: string[], options: AgentScriptRunOptions) => ({
+  baseURL: llm.baseURL,
+  apiKey: 'k',
+  model: 'm',
+  maxRetries: 0,
+  fileName: 'test.nx',
+  print: (line: string) => printed.push(line),
+  ...options,
+});
+
 /** Runs a nexa-dialect script against the fake model; what it printed, its result, its requests. */
 async function run(source: string, model: FakeModel = {}, options: AgentScriptRunOptions = {}) {
   const llm = await fakeModel(model);
   const printed: string[] = [];
-  const result = await runAgentScript(source, {
-    baseURL: llm.baseURL,
-    apiKey: 'k',
-    model: 'm',
-    maxRetries: 0,
-    fileName: 'test.nx',
-    print: (line) => printed.push(line),
-    ...options,
-  });
+  const result = await runAgentScript(source, runOptions(llm, printed, options));
   return { printed, result, requests: llm.chatRequests };
 }
 
@@ -71,15 +74,7 @@ async function failure(source: string, model: FakeModel = {}, options: AgentScri
   const llm = await fakeModel(model);
   const printed: string[] = [];
   try {
-    await runAgentScript(source, {
-      baseURL: llm.baseURL,
-      apiKey: 'k',
-      model: 'm',
-      maxRetries: 0,
-      fileName: 'test.nx',
-      print: (line) => printed.push(line),
-      ...options,
-    });
+    await runAgentScript(source, runOptions(llm, printed, options));
   } catch (error) {
     if (!isAgentScriptError(error)) throw error;
     return { code: error.code, at: `${error.line}:${error.column}`, reason: error.reason, printed };
@@ -555,7 +550,13 @@ describe('runAgentScript: agent fields and decorators', () => {
 
     const agentDialect = await runAgentScript(
       'agent A { prompt: "A" }\nflow main { x = A.run("1")\n y = A.run("2") }',
-      { baseURL: server?.baseURL, apiKey: 'k', model: 'm', maxRetries: 0, print: () => {} },
+      {
+        baseURL: (server as FakeOpenAIServer).baseURL,
+        apiKey: 'k',
+        model: 'm',
+        maxRetries: 0,
+        print: () => {},
+      },
     );
     expect(agentDialect.variables).toEqual({ x: 'A(1)', y: 'A(2)' });
     expect(server?.chatRequests.at(-1)?.body.messages).toHaveLength(2);

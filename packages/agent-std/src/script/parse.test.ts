@@ -180,18 +180,6 @@ function mainBody(source: string) {
   return script.flows.find((flow) => flow.name === 'main')?.body ?? [];
 }
 
-function syntaxError(source: string, fileName = 'bad.nx') {
-  try {
-    parseAgentScript(source, fileName);
-  } catch (error) {
-    if (isAgentScriptError(error)) {
-      return { at: `${error.line}:${error.column}`, code: error.code, reason: error.reason };
-    }
-    throw error;
-  }
-  throw new Error('parsed without an error');
-}
-
 describe('parseAgentScript: declarations of the Nexa language', () => {
   test('dialects: .nx and .nxlib are nexa, everything else agent; an option overrides', () => {
     expect(dialectOf('a.nx')).toBe('nexa');

@@ -1474,19 +1474,19 @@ class Parser {
   }
 
   private or(): Expression {
-    let left = this.and();
-    while (this.isWord(this.peek(), 'or')) {
-      const position = this.next().position;
-      left = { kind: 'binary', operator: 'or', left, right: this.and(), position };
-    }
-    return left;
+    return this.logical('or', () => this.and());
   }
 
   private and(): Expression {
-    let left = this.not();
-    while (this.isWord(this.peek(), 'and')) {
+    return this.logical('and', () => this.not());
+  }
+
+  /** `operand (word operand)*`, left to right. */
+  private logical(operator: 'and' | 'or', operand: () => Expression): Expression {
+    let left = operand();
+    while (this.isWord(this.peek(), operator)) {
       const position = this.next().position;
-      left = { kind: 'binary', operator: 'and', left, right: this.not(), position };
+      left = { kind: 'binary', operator, left, right: operand(), position };
     }
     return left;
   }
