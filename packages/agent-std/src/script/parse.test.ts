@@ -263,6 +263,9 @@ describe('parseAgentScript: declarations of the Nexa language', () => {
       ['note', 'optional'],
       ['any', 'union'],
     ]);
+    expect(parseAgentScript('agent B uses [std.time, Lookup] { }', 'b.nx').agents[0]).toMatchObject(
+      { uses: ['std.time'], tools: [{ kind: 'tool', name: 'Lookup' }] },
+    );
     expect(script.tools[0]).toMatchObject({
       name: 'Lookup',
       fields: [{ name: 'description' }, { name: 'parameters' }],

@@ -537,8 +537,9 @@ class Parser {
     this.script.agents.push(agent);
   }
 
-  /** `uses std.fs, SomeTool, "skills.md", mcp:"https://…"`. */
+  /** `uses std.fs, SomeTool, "skills.md", mcp:"https://…"` (also in `[…]`). */
   private uses(uses: Namespace[], tools: UseReference[]): void {
+    const bracketed = this.accept('[');
     for (;;) {
       const first = this.next();
       if (first.kind === 'string') {
@@ -573,6 +574,7 @@ class Parser {
       }
       if (!this.accept(',')) break;
     }
+    if (bracketed) this.expect(']', 'to close the uses list');
   }
 
   private contract(): Contract {
