@@ -93,7 +93,7 @@ const STATEMENT_EXPRESSIONS = new Set<Expression['kind']>([
 ]);
 
 /**
- * Parses an agent script and checks it before anything runs. The language: the seed's usage shape
+ * Parses an agent script and checks it before anything runs. The language: the agent-file shape
  *
  * ```
  * agent Helper uses std.time, std.math {
