@@ -1,0 +1,24 @@
+import { chromium } from 'playwright-core';
+import http from 'node:http';
+const worklet = `class P extends AudioWorkletProcessor { constructor(){super(); this.n=0; this.s=0; this.ch=0;} process(inputs){ const i=inputs[0]; if(i&&i.length){ this.ch=i.length; for(const v of i[0]){this.s+=v*v;} this.n+=i[0].length; if(this.n>=sampleRate/10){ this.port.postMessage({n:this.n, rms:Math.sqrt(this.s/this.n), ch:this.ch, rate: sampleRate}); this.n=0; this.s=0;} } return true; } } registerProcessor('p', P);`;
+const server = http.createServer((q, r) => { if (q.url==='/w.js'){ r.setHeader('content-type','text/javascript'); r.end(worklet);} else { r.setHeader('content-type','text/html'); r.end('<html><body>x</body></html>'); } }).listen(0, '127.0.0.1');
+await new Promise(r => server.once('listening', r));
+const url = `http://127.0.0.1:${server.address().port}/`;
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox','--disable-gpu','--use-fake-ui-for-media-stream','--use-fake-device-for-media-stream','--use-file-for-fake-audio-capture=/tmp/capx/speech.wav%noloop','--autoplay-policy=no-user-gesture-required'] });
+const page = await browser.newPage();
+page.on('console', m => console.log('console', m.text()));
+await page.goto(url);
+const result = await page.evaluate(async () => {
+  const stream = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 } });
+  const ctx = new AudioContext({ sampleRate: 16000 });
+  await ctx.audioWorklet.addModule('/w.js');
+  const src = ctx.createMediaStreamSource(stream);
+  const node = new AudioWorkletNode(ctx, 'p', { numberOfInputs: 1, numberOfOutputs: 0, channelCount: 1, channelCountMode: 'explicit' });
+  const out = [];
+  node.port.onmessage = (e) => out.push(e.data);
+  src.connect(node);
+  await new Promise(r => setTimeout(r, 4000));
+  return { rate: ctx.sampleRate, settings: stream.getAudioTracks()[0].getSettings().sampleRate, out: out.map(o => `${o.n}/${o.ch}/${Math.round(o.rms*1000)}/${o.rate}`) };
+});
+console.log(JSON.stringify(result));
+await browser.close(); server.close();
