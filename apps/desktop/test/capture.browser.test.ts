@@ -7,7 +7,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { speechWav } from './support/speech-wav.ts';
 import {
@@ -102,6 +102,13 @@ async function checkMic(current: TestBackend): Promise<Record<string, unknown>> 
   return (await (await fetch(`${current.url}api/check_mic`)).json()) as Record<string, unknown>;
 }
 
+/** Waits until the level meter of a capture view shows speech. */
+async function meterMoves(view: Locator): Promise<void> {
+  const level = () =>
+    view.locator('.capture-level').evaluate((meter) => (meter as HTMLMeterElement).value);
+  await expect.poll(level, { timeout: 15_000 }).toBeGreaterThan(0.3);
+}
+
 const words = (text: string) =>
   text
     .toLowerCase()
@@ -133,17 +140,7 @@ describe('a class listening to the app window (AUDIO_INPUT=app)', () => {
 
     // The meter moves with the speech, in the panel during class.
     await page.keyboard.press('m');
-    await expect
-      .poll(
-        () =>
-          page!
-            .locator('.class-panel .capture-level')
-            .evaluate((meter) => (meter as HTMLMeterElement).value),
-        {
-          timeout: 15_000,
-        },
-      )
-      .toBeGreaterThan(0.3);
+    await meterMoves(page.locator('.class-panel .capture-view'));
     expect(await page.locator('.class-panel .capture-status').textContent()).toMatch(
       /^正在收音：.*Fake/,
     );
@@ -251,12 +248,7 @@ describe('a class listening to the app window (AUDIO_INPUT=app)', () => {
     await expect
       .poll(() => view.locator('.capture-device option').allTextContents())
       .toContain('Fake Audio Input 1');
-    await expect
-      .poll(
-        () => view.locator('.capture-level').evaluate((meter) => (meter as HTMLMeterElement).value),
-        { timeout: 15_000 },
-      )
-      .toBeGreaterThan(0.3);
+    await meterMoves(view);
     await page.screenshot({ path: shot('capture-settings-test.png') });
 
     await view.locator('.capture-device').selectOption({ label: 'Fake Audio Input 1' });

@@ -40,6 +40,7 @@ import { liveRoutes } from './routes/live-routes.ts';
 import { materialRoutes } from './routes/material-routes.ts';
 import { monitorRoutes } from './routes/monitor-routes.ts';
 import { notesRoutes } from './routes/notes-routes.ts';
+import { webSocketDocumentation } from './routes/schemas.ts';
 import { settingsRoutes } from './routes/settings-routes.ts';
 import { systemRoutes } from './routes/system-routes.ts';
 import { installLocalGuard } from './security/local-guard.ts';
@@ -339,18 +340,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   return app;
 }
 
-const ALERTS_SOCKET_DOCUMENTATION = {
-  get: {
-    tags: ['live'],
-    summary: 'Keyword alerts (WebSocket, the original client’s channel)',
-    description:
-      'Upgrade to a WebSocket (ws://127.0.0.1:8765/api/ws/alerts). Send the text `ping`, receive `pong`. Each keyword alert arrives as JSON text: `{"type":"keyword_alert","level":"danger"|"warning","keywords":[…],"text":"…","timestamp":"HH:MM:SS"}` (danger: roll call and questions; warning: homework, exams). Refused with 403 from a foreign Origin or Host.',
-    responses: {
-      '101': { description: 'Switching to the WebSocket protocol.' },
-      '403': { description: 'Foreign Origin or Host (ORIGIN_NOT_ALLOWED, HOST_NOT_ALLOWED).' },
-    },
-  },
-};
+const ALERTS_SOCKET_DOCUMENTATION = webSocketDocumentation(
+  'Keyword alerts (WebSocket, the original client’s channel)',
+  'Upgrade to a WebSocket (ws://127.0.0.1:8765/api/ws/alerts). Send the text `ping`, receive `pong`. Each keyword alert arrives as JSON text: `{"type":"keyword_alert","level":"danger"|"warning","keywords":[…],"text":"…","timestamp":"HH:MM:SS"}` (danger: roll call and questions; warning: homework, exams). Refused with 403 from a foreign Origin or Host.',
+);
 
 /**
  * An empty body sent as `application/json` means "no body" on every route, as in the original

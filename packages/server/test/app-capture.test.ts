@@ -155,61 +155,57 @@ describe('AUDIO_INPUT=app, local mode', () => {
   }, 120_000);
 });
 
+/** Three lines for the three sentences, as the online services answer them. */
+const ONLINE_TEXTS = ['Good morning, everyone.', 'Today we talk about trees.', 'Open your books.'];
+
+/** Starts a class with these settings, a window speaks the lecture; resolves with the lines. */
+async function windowSpeaksTo(env: string[], lecture: Int16Array): Promise<string[]> {
+  harness = await createHarness({ env: [...env, 'AUDIO_INPUT=app'] });
+  const base = await harness.listen();
+  client = await classClient(base);
+  await client.start();
+  const window = await openWindow(base);
+  window.hello();
+  await window.sendAudio(lecture);
+  await waitFor(async () => (await client!.transcript()).length === 3, 30_000, 'three lines');
+  return (await client.transcript()).map((entry) => entry.text);
+}
+
 describe('AUDIO_INPUT=app, online modes', () => {
   it('cloud mode sends each phrase the window spoke', async () => {
     const lecture = await speechRecording(LECTURE);
-    const texts = ['Good morning, everyone.', 'Today we talk about trees.', 'Open your books.'];
     cloud = await createFakeOpenAIServer({
       apiKey: 'sk-cloud',
-      transcription: texts.map((text) => ({ type: 'text' as const, text })),
+      transcription: ONLINE_TEXTS.map((text) => ({ type: 'text' as const, text })),
     });
-    harness = await createHarness({
-      env: [
-        'ASR_MODE=cloud',
-        `CLOUD_ASR_BASE_URL=${cloud.baseURL}`,
-        'CLOUD_ASR_API_KEY=sk-cloud',
-        'AUDIO_INPUT=app',
-      ],
-    });
-    const base = await harness.listen();
-    client = await classClient(base);
-    await client.start();
-    const window = await openWindow(base);
-    window.hello();
-    await window.sendAudio(lecture.samples);
-    await waitFor(async () => (await client!.transcript()).length === 3, 30_000, 'three lines');
-    expect((await client.transcript()).map((entry) => entry.text)).toEqual(texts);
+    const lines = await windowSpeaksTo(
+      ['ASR_MODE=cloud', `CLOUD_ASR_BASE_URL=${cloud.baseURL}`, 'CLOUD_ASR_API_KEY=sk-cloud'],
+      lecture.samples,
+    );
+    expect(lines).toEqual(ONLINE_TEXTS);
   });
 
   it('stream mode streams the window’s audio to the service', async () => {
     const lecture = await speechRecording(LECTURE);
-    const texts = ['Good morning, everyone.', 'Today we talk about trees.', 'Open your books.'];
     service = await createAsrTestServer({
       auth: { appKey: 'app-id', accessKey: 'access-token' },
       referenceAudio: samplesToBytes(lecture.samples),
       utterances: lecture.sentences.map((sentence, index) => ({
-        text: texts[index]!,
+        text: ONLINE_TEXTS[index]!,
         start_time: sentence.startMs,
         end_time: sentence.endMs,
       })),
     });
-    harness = await createHarness({
-      env: [
+    const lines = await windowSpeaksTo(
+      [
         'ASR_MODE=stream',
         `STREAM_ASR_URL=${service.url}`,
         'STREAM_ASR_APP_KEY=app-id',
         'STREAM_ASR_ACCESS_KEY=access-token',
-        'AUDIO_INPUT=app',
       ],
-    });
-    const base = await harness.listen();
-    client = await classClient(base);
-    await client.start();
-    const window = await openWindow(base);
-    window.hello();
-    await window.sendAudio(lecture.samples);
-    await waitFor(async () => (await client!.transcript()).length === 3, 30_000, 'three lines');
-    expect((await client.transcript()).map((entry) => entry.text)).toEqual(texts);
+      lecture.samples,
+    );
+    expect(lines).toEqual(ONLINE_TEXTS);
   });
 });
 

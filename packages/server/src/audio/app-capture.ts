@@ -30,7 +30,8 @@ import {
   type CaptureStatus,
   CaptureWindowMessageSchema,
 } from '../events/live-events.ts';
-import type { AudioChunk, AudioSource, AudioSourceInfo } from './audio-source.ts';
+import type { AudioSource, AudioSourceInfo } from './audio-source.ts';
+import { createChunkQueue } from './chunk-queue.ts';
 import { createRecognizerConverter, frameEnergy, RECOGNIZER_SAMPLE_RATE } from './pcm.ts';
 
 /** The PCM asked of the window. */
@@ -300,16 +301,10 @@ export function createAppCapture(options: AppCaptureOptions): AppCapture {
       let level = 0;
       let openedAt = 0;
       let clockMs = 0;
-      let queuedSamples = 0;
-      let droppedWarned = false;
-      const queue: AudioChunk[] = [];
-      const maxQueued = (maxQueuedMs * RECOGNIZER_SAMPLE_RATE) / 1000;
-      let wake: (() => void) | undefined;
-      const notify = () => {
-        const resolve = wake;
-        wake = undefined;
-        resolve?.();
-      };
+      const queue = createChunkQueue({
+        maxQueuedMs,
+        ...(sourceOptions.onWarning ? { onWarning: sourceOptions.onWarning } : {}),
+      });
       const self: Listener = {
         format,
         since: 0,
@@ -324,17 +319,6 @@ export function createAppCapture(options: AppCaptureOptions): AppCapture {
           level = frameEnergy(samples);
           if (paused || closed) return;
           queue.push({ samples, atMs });
-          queuedSamples += samples.length;
-          while (queuedSamples > maxQueued && queue.length > 1) {
-            queuedSamples -= queue.shift()!.samples.length;
-            if (!droppedWarned) {
-              droppedWarned = true;
-              sourceOptions.onWarning?.(
-                'Recognition is slower than real time: the oldest audio is being dropped.',
-              );
-            }
-          }
-          notify();
         },
       };
       return {
@@ -379,27 +363,11 @@ export function createAppCapture(options: AppCaptureOptions): AppCapture {
           update();
         },
         chunks() {
-          return {
-            async *[Symbol.asyncIterator](): AsyncGenerator<AudioChunk> {
-              for (;;) {
-                const next = queue.shift();
-                if (next) {
-                  queuedSamples -= next.samples.length;
-                  yield next;
-                  continue;
-                }
-                if (closed) return;
-                await new Promise<void>((resolve) => {
-                  wake = resolve;
-                });
-              }
-            },
-          };
+          return { [Symbol.asyncIterator]: () => queue.read(() => closed) };
         },
         pause() {
           paused = true;
-          queue.length = 0;
-          queuedSamples = 0;
+          queue.clear();
         },
         resume() {
           paused = false;
@@ -407,7 +375,7 @@ export function createAppCapture(options: AppCaptureOptions): AppCapture {
         async close() {
           if (closed) return;
           closed = true;
-          notify();
+          queue.notify();
           if (listener === self) {
             listener = undefined;
             stopTimer();

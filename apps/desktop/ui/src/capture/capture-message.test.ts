@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CaptureStatus } from '../types.ts';
 import { captureMessage } from './capture-message.ts';
-import type { WindowCaptureState } from './window-capture.ts';
+import { IDLE_CAPTURE, type WindowCaptureState } from './window-capture.ts';
 
-const idle: WindowCaptureState = {
-  microphone: 'off',
-  link: 'off',
-  device: '',
-  detail: '',
-  forClass: false,
-  testing: false,
-};
+const idle = IDLE_CAPTURE;
 const capturing: WindowCaptureState = {
   ...idle,
   microphone: 'on',

@@ -44,6 +44,16 @@ export interface WindowCaptureState {
   testing: boolean;
 }
 
+/** Before any class or test: nothing captured, no socket. */
+export const IDLE_CAPTURE: WindowCaptureState = {
+  microphone: 'off',
+  link: 'off',
+  device: '',
+  detail: '',
+  forClass: false,
+  testing: false,
+};
+
 /** The controller; see the module comment. */
 export interface WindowCapture {
   state(): WindowCaptureState;
@@ -97,14 +107,7 @@ export function createWindowCapture(options: { url?: string } = {}): WindowCaptu
   const url =
     options.url ??
     `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws/capture`;
-  let state: WindowCaptureState = {
-    microphone: 'off',
-    link: 'off',
-    device: '',
-    detail: '',
-    forClass: false,
-    testing: false,
-  };
+  let state: WindowCaptureState = IDLE_CAPTURE;
   const listeners = new Set<(state: WindowCaptureState) => void>();
   const levelListeners = new Set<(level: number) => void>();
   let pipeline: Pipeline | undefined;
