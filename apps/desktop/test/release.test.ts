@@ -56,6 +56,9 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
     const release = result.outDir;
     const example = await readFile(join(release, 'backend', '.env.example'), 'utf8');
     expect(await readFile(join(release, 'backend', '.env'), 'utf8')).toBe(example);
+    // The packaged app listens through its own window: no native audio addon on any OS.
+    expect(example).toMatch(/^AUDIO_INPUT=app$/m);
+    expect(example).not.toMatch(/^AUDIO_INPUT=mic$/m);
     expect((await stat(join(release, 'backend', '.env'))).mode & 0o777).toBe(0o600);
     expect(example).toMatch(/^ASR_MODE=local$/m);
     for (const path of ['class-assistant', 'backend/class-assistant-backend']) {
