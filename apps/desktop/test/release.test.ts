@@ -123,6 +123,40 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
     expect(entries.filter((entry) => entry.name.startsWith(`${top}data/`))).toHaveLength(1);
   });
 
+  it('the packaged backend takes its options like the source bin: --env-file, --settings-file', async () => {
+    const backend = join(
+      result.outDir,
+      'backend',
+      `class-assistant-backend${TARGETS[target!].executableSuffix}`,
+    );
+    const elsewhere = await mkdtemp(join(tmpdir(), 'desktop-packaged-options-'));
+    try {
+      for (const flag of ['--env-file', '--settings-file']) {
+        const settings = join(elsewhere, `${flag.slice(2)}.env`);
+        const port = await freePort();
+        const running = start(backend, ['--port', String(port), flag, settings], {
+          cwd: elsewhere,
+        });
+        const health = await waitFor(
+          async () => {
+            const response = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);
+            return response?.ok ? ((await response.json()) as Record<string, unknown>) : undefined;
+          },
+          `the packaged backend with ${flag}`,
+          30_000,
+        );
+        expect(health).toMatchObject({
+          settings_file: settings,
+          data_dir: join(elsewhere, 'data'),
+        });
+        running.child.kill('SIGTERM');
+        expect((await running.exited).code).toBe(0);
+      }
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it('starts from the unpacked zip on a machine without Node.js', async () => {
     const machine = await mkdtemp(join(tmpdir(), 'desktop-clean-machine-'));
     try {
