@@ -149,8 +149,20 @@ describe('saveFields (the form)', () => {
       .saveFields({ NOPE: '1', UPLOAD_MAX_MB: '0' })
       .catch((caught: unknown) => caught);
     expect(isServerError(error) && error.details.fields).toEqual([
-      { field: 'NOPE', message: 'NOPE is not a main setting; put it in extra_lines as NOPE=value' },
-      { field: 'UPLOAD_MAX_MB', message: 'must be a whole number from 1 to 500, got "0"' },
+      {
+        field: 'NOPE',
+        message: {
+          en: 'NOPE is not a main setting; put it in extra_lines as NOPE=value',
+          zh: 'NOPE 不是主设置项；请在 extra_lines 中写成 NOPE=value',
+        },
+      },
+      {
+        field: 'UPLOAD_MAX_MB',
+        message: {
+          en: 'must be a whole number from 1 to 500, got "0"',
+          zh: '应为 1 到 500 之间的整数，当前为 "0"',
+        },
+      },
     ]);
   });
 
@@ -281,7 +293,7 @@ describe('secret keys inside comments and invalid lines', () => {
     'set STREAM_ASR_ACCESS_KEY=tok-0123456789zz',
     'LLM_API_KEY=sk-abcdefghijklmnop1234',
     'LLM_MODEL=deepseek-chat   # before: LLM_API_KEY=sk-older-key-aaaa1111',
-    '# LLM_MODEL=gpt-4o  MY_LLM_API_KEY=not-a-secret-of-ours  LLM_API_KEY=',
+    '# LLM_MODEL=gpt-4o  MY_LLM_API_KEY=my-own-key-of-another-tool  LLM_API_KEY=',
     '',
   ].join('\n');
   const MASKED = [
@@ -291,7 +303,8 @@ describe('secret keys inside comments and invalid lines', () => {
     'set STREAM_ASR_ACCESS_KEY=••••••••89zz',
     'LLM_API_KEY=••••••••1234',
     'LLM_MODEL=deepseek-chat   # before: LLM_API_KEY=••••••••1111',
-    '# LLM_MODEL=gpt-4o  MY_LLM_API_KEY=not-a-secret-of-ours  LLM_API_KEY=',
+    // Any key that looks secret is masked; a value after = runs to the end, as in an assignment.
+    '# LLM_MODEL=gpt-4o  MY_LLM_API_KEY=••••••••KEY=',
     '',
   ].join('\n');
   const SECRETS = [
@@ -301,6 +314,7 @@ describe('secret keys inside comments and invalid lines', () => {
     'tok-0123456789',
     'sk-abcdefghijklmnop',
     'sk-older-key',
+    'my-own-key-of-another-tool',
   ];
 
   beforeEach(() => writeFile(path, COMMENTED));
