@@ -6,6 +6,7 @@ import {
   type TranscriptStore,
 } from '@class-assistant/transcript-core';
 import { isServerError, ServerError } from '../errors.ts';
+import { localized } from '../language.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type {
   ErrorSource,
@@ -268,7 +269,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
           throw new ServerError(
             'RECOGNIZER_UNAVAILABLE',
             503,
-            `ASR_MODE=${settings.asrMode} is not a recognition mode of this build (${options.recognizers.modes().join(', ')}).`,
+            localized(
+              `ASR_MODE=${settings.asrMode} 不是这个版本支持的识别方式（${options.recognizers.modes().join('、')}）。`,
+              `ASR_MODE=${settings.asrMode} is not a recognition mode of this build (${options.recognizers.modes().join(', ')}).`,
+            ),
             { field: 'ASR_MODE' },
           );
         }

@@ -131,8 +131,10 @@ export const dashscopeRecognizerDefinition: RecognizerDefinition = {
     if (settings.dashscopeApiKey === '') {
       return {
         available: false,
-        message:
+        message: localized(
+          'ASR_MODE=dashscope 需要 DASHSCOPE_API_KEY（阿里云百炼的 API Key，见 bailian.console.aliyun.com）。',
           'ASR_MODE=dashscope needs DASHSCOPE_API_KEY (an API key of Alibaba Cloud Model Studio, bailian.console.aliyun.com).',
+        ),
         settings: ['DASHSCOPE_API_KEY'],
       };
     }

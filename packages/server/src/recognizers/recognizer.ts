@@ -4,6 +4,7 @@
  * monitor session feeds those events into the transcript pipeline, so a new mode never touches
  * cleaning, merging, alerts or files.
  */
+import type { MessageText } from '../language.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 
 /**
@@ -80,8 +81,8 @@ export type RecognizerAvailability =
   | { available: true; detail?: string }
   | {
       available: false;
-      /** Why not, for the student. */
-      message: string;
+      /** Why not, for the student (in both languages where it is translated). */
+      message: MessageText;
       /** Settings keys that would fix it. */
       settings: string[];
     };

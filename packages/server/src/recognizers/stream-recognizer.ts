@@ -16,6 +16,7 @@ import {
 } from '@class-assistant/asr-protocol';
 import { audioInputAvailability } from '../audio/audio-source.ts';
 import { ServerError } from '../errors.ts';
+import { localized } from '../language.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 import { SERVER_VERSION } from '../version.ts';
 import { contextHotwords, fitHotwords, hotwordBudget } from './hotwords.ts';
@@ -79,8 +80,14 @@ function startError(error: unknown, settings: ResolvedSettings): ServerError {
       'RECOGNIZER_UNAVAILABLE',
       auth ? 503 : 502,
       auth
-        ? `The streaming service refused the keys (HTTP ${error.status}): check STREAM_ASR_APP_KEY, STREAM_ASR_ACCESS_KEY and STREAM_ASR_RESOURCE_ID (${settings.streamAsrResourceId}). ${detail}`
-        : `The streaming service refused the connection: ${detail}`,
+        ? localized(
+            `流式识别服务拒绝了密钥（HTTP ${error.status}）：请检查 STREAM_ASR_APP_KEY、STREAM_ASR_ACCESS_KEY 和 STREAM_ASR_RESOURCE_ID（${settings.streamAsrResourceId}）。${detail}`,
+            `The streaming service refused the keys (HTTP ${error.status}): check STREAM_ASR_APP_KEY, STREAM_ASR_ACCESS_KEY and STREAM_ASR_RESOURCE_ID (${settings.streamAsrResourceId}). ${detail}`,
+          )
+        : localized(
+            `流式识别服务拒绝了连接：${detail}`,
+            `The streaming service refused the connection: ${detail}`,
+          ),
       { field: auth ? 'STREAM_ASR_ACCESS_KEY' : 'STREAM_ASR_URL' },
     );
   }
@@ -88,14 +95,20 @@ function startError(error: unknown, settings: ResolvedSettings): ServerError {
     return new ServerError(
       'RECOGNIZER_FAILED',
       502,
-      `The streaming service refused the class: ${detail}`,
+      localized(
+        `流式识别服务拒绝了这节课的识别请求：${detail}`,
+        `The streaming service refused the class: ${detail}`,
+      ),
       { field: 'ASR_MODE' },
     );
   }
   return new ServerError(
     'RECOGNIZER_UNAVAILABLE',
     502,
-    `Cannot reach the streaming service at ${settings.streamAsrUrl}: ${detail}. Check the network and STREAM_ASR_URL.`,
+    localized(
+      `无法连接 ${settings.streamAsrUrl} 上的流式识别服务：${detail}。请检查网络和 STREAM_ASR_URL。`,
+      `Cannot reach the streaming service at ${settings.streamAsrUrl}: ${detail}. Check the network and STREAM_ASR_URL.`,
+    ),
     { field: 'STREAM_ASR_URL' },
   );
 }
@@ -188,7 +201,10 @@ export const streamRecognizerDefinition: RecognizerDefinition = {
     if (missing.length > 0) {
       return {
         available: false,
-        message: `ASR_MODE=stream needs ${missing.join(' and ')} (the application id and access token from the streaming provider's console).`,
+        message: localized(
+          `ASR_MODE=stream 需要 ${missing.join(' 和 ')}（流式识别服务控制台里的应用 ID 和访问令牌）。`,
+          `ASR_MODE=stream needs ${missing.join(' and ')} (the application id and access token from the streaming provider's console).`,
+        ),
         settings: missing,
       };
     }

@@ -83,6 +83,60 @@ describe('createSettingsStore', () => {
   });
 });
 
+describe('keys under their original names', () => {
+  it('reads an alias when the main key is absent, the main key when both are there, and the environment’s alias too', async () => {
+    await writeFile(
+      path,
+      'SEED_ASR_APP_KEY=from-the-alias\nSTREAM_ASR_ACCESS_KEY=main\nSEED_ASR_ACCESS_KEY=alias-loses\n',
+    );
+    const store = await createSettingsStore({
+      path,
+      environment: { SEED_ASR_RESOURCE_ID: 'volc.bigasr.sauc.concurrent' },
+    });
+    expect(store.current()).toMatchObject({
+      streamAsrAppKey: 'from-the-alias',
+      streamAsrAccessKey: 'main',
+      streamAsrResourceId: 'volc.bigasr.sauc.concurrent',
+    });
+    expect(store.view().environmentOverrides).toEqual(['STREAM_ASR_RESOURCE_ID']);
+    // A bad value is reported under the name the user wrote.
+    await writeFile(path, 'SEED_ASR_WS_URL=https://not-a-websocket\n');
+    await store.load();
+    expect(store.problems()[0]).toMatchObject({
+      key: 'STREAM_ASR_URL',
+      message: expect.stringMatching(/^SEED_ASR_WS_URL must start with wss:\/\/ or ws:\/\//),
+    });
+  });
+});
+
+describe('a file edited by hand', () => {
+  it('is picked up by the watch within two seconds, reporting which keys changed and nothing secret', async () => {
+    const store = await createSettingsStore({ path });
+    const changes: string[][] = [];
+    store.watch((changed) => changes.push(changed));
+    try {
+      const edited = Date.now();
+      await writeFile(path, FILE.replace('ASR_MODE=mock', 'ASR_MODE=local').replace('sk-abcdefghijklmnop1234', 'sk-edited-by-hand-5678'));
+      // Waiting without reading the settings: only the watch can notice.
+      while (changes.length === 0 && Date.now() - edited < 2000) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(changes).toEqual([['ASR_MODE', 'LLM_API_KEY']]);
+      expect(store.current()).toMatchObject({ asrMode: 'local', llmApiKey: 'sk-edited-by-hand-5678' });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('is picked up at the next read when nothing watches the folder', async () => {
+    const store = await createSettingsStore({ path });
+    expect(store.current().asrMode).toBe('mock');
+    await writeFile(path, FILE.replace('ASR_MODE=mock', 'ASR_MODE=local  '));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(store.current().asrMode).toBe('local');
+  });
+});
+
 describe('saveContent (the original client posts the whole file)', () => {
   it('posting back the masked file changes nothing, byte for byte', async () => {
     const store = await createSettingsStore({ path });
