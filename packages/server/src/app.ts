@@ -21,9 +21,9 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { errorBody, isServerError, ServerError } from './errors.ts';
-import { localized, requestLanguage } from './language.ts';
 import { type AlertSockets, createAlertSockets } from './events/alert-sockets.ts';
 import { createEventHub, type EventHub } from './events/event-hub.ts';
+import { localized, requestLanguage } from './language.ts';
 import { type ClassAi, createClassAi } from './llm/class-ai.ts';
 import { createLlmService, type LlmClientFactory, type LlmService } from './llm/llm-client.ts';
 import { type CiteStore, createCiteStore } from './material/cite-store.ts';
@@ -272,7 +272,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       404,
       `No route ${request.method} ${request.url.split('?')[0]}. See /docs for the API.`,
     );
-    return reply.code(404).type('application/json').send(errorBody(error, requestLanguage(request)));
+    return reply
+      .code(404)
+      .type('application/json')
+      .send(errorBody(error, requestLanguage(request)));
   });
 
   await app.register(fastifySwagger, {

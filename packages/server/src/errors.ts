@@ -4,7 +4,14 @@
  * routes turn it into `{status:"error", code, message, detail}` in the request's language
  * (`detail` repeats the message because the original v1.2.0 client reads `err.detail`).
  */
-import { DEFAULT_LANGUAGE, isLocalized, type Language, type Localized, type MessageText, textIn } from './language.ts';
+import {
+  DEFAULT_LANGUAGE,
+  isLocalized,
+  type Language,
+  type Localized,
+  type MessageText,
+  textIn,
+} from './language.ts';
 
 export type ServerErrorCode =
   | 'HOST_NOT_ALLOWED'

@@ -63,6 +63,8 @@ export type {
   TranscriptLine,
 } from './events/live-events.ts';
 export { LIVE_EVENTS, liveEventsTable } from './events/live-events.ts';
+export type { Language, Localized, MessageText } from './language.ts';
+export { preferredLanguage } from './language.ts';
 export type { PromptName } from './llm/class-ai.ts';
 export type { LlmClientFactory, LlmConfig } from './llm/llm-client.ts';
 export { defaultLlmClientFactory } from './llm/llm-client.ts';
@@ -77,6 +79,33 @@ export {
   createCloudRecognizerDefinition,
   transcriptionPrompt,
 } from './recognizers/cloud-recognizer.ts';
+export type {
+  DashscopeErrorCode,
+  DashscopeTask,
+  DashscopeTaskOptions,
+} from './recognizers/dashscope-client.ts';
+export {
+  DashscopeError,
+  isDashscopeError,
+  openDashscopeTask,
+} from './recognizers/dashscope-client.ts';
+export type {
+  DashscopeEvent,
+  DashscopeSentence,
+  DashscopeTaskParameters,
+} from './recognizers/dashscope-protocol.ts';
+export {
+  finishTaskInstruction,
+  readDashscopeEvent,
+  runTaskInstruction,
+} from './recognizers/dashscope-protocol.ts';
+export type { DashscopeRecognizerOptions } from './recognizers/dashscope-recognizer.ts';
+export {
+  createDashscopeRecognizer,
+  DASHSCOPE_PACKET_MS,
+  DASHSCOPE_TASK_PARAMETERS,
+  dashscopeRecognizerDefinition,
+} from './recognizers/dashscope-recognizer.ts';
 export { defaultRecognizerDefinitions } from './recognizers/default-recognizers.ts';
 export type {
   OfflineEngine,
@@ -142,33 +171,6 @@ export {
   createResendingRecognizer,
   DEFAULT_RESENDING_OPTIONS,
 } from './recognizers/resending-recognizer.ts';
-export type {
-  DashscopeErrorCode,
-  DashscopeTask,
-  DashscopeTaskOptions,
-} from './recognizers/dashscope-client.ts';
-export {
-  DashscopeError,
-  isDashscopeError,
-  openDashscopeTask,
-} from './recognizers/dashscope-client.ts';
-export type {
-  DashscopeEvent,
-  DashscopeSentence,
-  DashscopeTaskParameters,
-} from './recognizers/dashscope-protocol.ts';
-export {
-  finishTaskInstruction,
-  readDashscopeEvent,
-  runTaskInstruction,
-} from './recognizers/dashscope-protocol.ts';
-export type { DashscopeRecognizerOptions } from './recognizers/dashscope-recognizer.ts';
-export {
-  createDashscopeRecognizer,
-  DASHSCOPE_PACKET_MS,
-  DASHSCOPE_TASK_PARAMETERS,
-  dashscopeRecognizerDefinition,
-} from './recognizers/dashscope-recognizer.ts';
 export type { StreamRecognizerOptions } from './recognizers/stream-recognizer.ts';
 export {
   buildStreamRequest,
@@ -190,8 +192,6 @@ export type { RunningServer } from './server.ts';
 export { StartupError, startServer } from './server.ts';
 export type { EnvDocument, EnvLine } from './settings/env-file.ts';
 export { getEnvValue, parseEnv, serializeEnv, setEnvValue } from './settings/env-file.ts';
-export type { Language, Localized, MessageText } from './language.ts';
-export { preferredLanguage } from './language.ts';
 export type { SecretDestination } from './settings/secret-destinations.ts';
 export { checkSecretDestinations, secretDestinations } from './settings/secret-destinations.ts';
 export { isSecretKey } from './settings/secret-mask.ts';

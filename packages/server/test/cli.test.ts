@@ -60,7 +60,13 @@ describe('parseCli', () => {
     ).toEqual({
       kind: 'run',
       // No port given: the settings' API_PORT decides (8765 by default).
-      options: { host: '::1', port: 8765, portFromSettings: true, envFile: '/e/.env', dataDir: '/d' },
+      options: {
+        host: '::1',
+        port: 8765,
+        portFromSettings: true,
+        envFile: '/e/.env',
+        dataDir: '/d',
+      },
     });
   });
 

@@ -6,32 +6,27 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { samplesToBytes } from '../src/audio/pcm.ts';
-import { type ClassClient, classClient } from './support/class-client.ts';
+import type { ClassClient } from './support/class-client.ts';
 import {
   createDashscopeTestServer,
   type DashscopeFault,
   type DashscopeTestServer,
 } from './support/dashscope-test-server.ts';
-import { createHarness, type Harness } from './support/harness.ts';
+import type { Harness } from './support/harness.ts';
+import { type LectureClass, startLectureClass } from './support/lecture-class.ts';
 import { LECTURE, type SpeechRecording, speechRecording } from './support/speech.ts';
 
+let running: LectureClass | undefined;
 let harness: Harness | undefined;
-let client: ClassClient | undefined;
 let service: DashscopeTestServer | undefined;
 afterEach(async () => {
-  client?.close();
-  client = undefined;
-  await harness?.close();
-  harness = undefined;
+  await running?.close();
+  running = undefined;
   await service?.close();
   service = undefined;
 });
 
-const TEXTS = [
-  '同学们早上好。',
-  '今天我们讲二叉搜索树。',
-  '请把书翻到第十页。',
-];
+const TEXTS = ['同学们早上好。', '今天我们讲二叉搜索树。', '请把书翻到第十页。'];
 
 async function startClass(
   lecture: SpeechRecording,
@@ -52,18 +47,14 @@ async function startClass(
     faults: options.faults ?? [],
     ...(options.keyRefusal ? { keyRefusal: options.keyRefusal } : {}),
   });
-  harness = await createHarness({
-    env: [
-      // The original product's settings: its mode name and key name, unchanged.
-      'ASR_MODE=dashscope',
-      `DASHSCOPE_API_KEY=${options.apiKey ?? 'sk-dashscope-test-0000'}`,
-      `DASHSCOPE_WS_URL=${service.url}`,
-      `AUDIO_INPUT=file:${lecture.path}`,
-      'AUDIO_FILE_PACE=fast',
-    ],
-  });
-  client = await classClient(await harness.listen());
-  return client;
+  running = await startLectureClass(lecture, [
+    // The original product's settings: its mode name and key name, unchanged.
+    'ASR_MODE=dashscope',
+    `DASHSCOPE_API_KEY=${options.apiKey ?? 'sk-dashscope-test-0000'}`,
+    `DASHSCOPE_WS_URL=${service.url}`,
+  ]);
+  harness = running.harness;
+  return running.client;
 }
 
 const lines = async (live: ClassClient) => (await live.transcript()).map((entry) => entry.text);
@@ -80,9 +71,9 @@ describe('ASR_MODE=dashscope', () => {
     const partials = live
       .all('partial.changed')
       .map((event) => (event.data as { text: string }).text);
-    expect(partials.some((text) => text !== '' && TEXTS[1]!.startsWith(text) && text !== TEXTS[1])).toBe(
-      true,
-    );
+    expect(
+      partials.some((text) => text !== '' && TEXTS[1]!.startsWith(text) && text !== TEXTS[1]),
+    ).toBe(true);
     // Partial text is never written: the file holds the three sentences only.
     const file = await readFile(join(harness!.dataDir, 'class_transcript.txt'), 'utf8');
     expect(file.split('\n').filter((line) => /^\[\d\d:\d\d:\d\d\] /.test(line))).toHaveLength(3);
@@ -91,7 +82,11 @@ describe('ASR_MODE=dashscope', () => {
     const [connection] = service!.connections;
     expect(connection!.headers.authorization).toBe('bearer sk-dashscope-test-0000');
     expect(connection!.runTask).toMatchObject({
-      header: { action: 'run-task', streaming: 'duplex', task_id: expect.stringMatching(/^[0-9a-f]{32}$/) },
+      header: {
+        action: 'run-task',
+        streaming: 'duplex',
+        task_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      },
       payload: {
         task_group: 'audio',
         task: 'asr',
@@ -192,23 +187,34 @@ describe('ASR_MODE=dashscope', () => {
     expect(service!.refusals).toBe(1);
     expect(service!.connections).toHaveLength(0);
     expect(harness!.app.classAssistant.monitor.status().is_monitoring).toBe(false);
-    const english = await fetch(`http://127.0.0.1:${harness!.app.classAssistant.port()}/api/start_monitor`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'accept-language': 'en-US,en;q=0.9' },
-      body: '{}',
-    });
+    const english = await fetch(
+      `http://127.0.0.1:${harness!.app.classAssistant.port()}/api/start_monitor`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept-language': 'en-US,en;q=0.9' },
+        body: '{}',
+      },
+    );
     expect(await english.json()).toMatchObject({
       field: 'DASHSCOPE_API_KEY',
-      message: expect.stringContaining('DashScope refused the API key (HTTP 401 InvalidApiKey: Invalid API-key provided.)'),
+      message: expect.stringContaining(
+        'DashScope refused the API key (HTTP 401 InvalidApiKey: Invalid API-key provided.)',
+      ),
     });
   });
 
   it('says the same when the key is refused by a task-failed after the handshake', async () => {
     const lecture = await speechRecording(LECTURE);
-    const live = await startClass(lecture, { apiKey: 'sk-wrong-key-2222', keyRefusal: 'task-failed' });
+    const live = await startClass(lecture, {
+      apiKey: 'sk-wrong-key-2222',
+      keyRefusal: 'task-failed',
+    });
     const started = await live.start();
     expect(started.status).toBe(503);
-    expect(started.body).toMatchObject({ code: 'RECOGNIZER_UNAVAILABLE', field: 'DASHSCOPE_API_KEY' });
+    expect(started.body).toMatchObject({
+      code: 'RECOGNIZER_UNAVAILABLE',
+      field: 'DASHSCOPE_API_KEY',
+    });
     expect(String(started.body.message)).toContain('InvalidApiKey');
     expect(service!.connections).toHaveLength(1);
   });

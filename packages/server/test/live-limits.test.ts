@@ -32,7 +32,11 @@ describe('subscriber caps', () => {
       });
       // One closed, one more welcome.
       streams.pop()!.close();
-      await waitFor(() => harness.app.classAssistant.streams.size === 63, 5000, 'the stream to close');
+      await waitFor(
+        () => harness.app.classAssistant.streams.size === 63,
+        5000,
+        'the stream to close',
+      );
       const again = await openEventStream(`${base}/api/events`);
       expect(again.status).toBe(200);
       streams.push(again);
@@ -68,7 +72,11 @@ describe('subscriber caps', () => {
       expect(JSON.parse(refused.body)).toMatchObject({ code: 'TOO_MANY_SUBSCRIBERS' });
       expect(harness.app.classAssistant.alertSockets.size).toBe(64);
       sockets.pop()!.close();
-      await waitFor(() => harness.app.classAssistant.alertSockets.size === 63, 5000, 'the socket to close');
+      await waitFor(
+        () => harness.app.classAssistant.alertSockets.size === 63,
+        5000,
+        'the socket to close',
+      );
       const again = await connect();
       expect(again.status).toBe(101);
       sockets.push(again.socket!);

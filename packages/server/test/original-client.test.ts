@@ -108,7 +108,12 @@ describe('the original settings file', () => {
     const saved = await app.request({
       method: 'POST',
       url: '/api/settings',
-      payload: { fields: { STREAM_ASR_ACCESS_KEY: 'new-access-token-999', STREAM_ASR_RESOURCE_ID: 'volc.seedasr.sauc.duration' } },
+      payload: {
+        fields: {
+          STREAM_ASR_ACCESS_KEY: 'new-access-token-999',
+          STREAM_ASR_RESOURCE_ID: 'volc.seedasr.sauc.duration',
+        },
+      },
     });
     expect(saved.json()).toMatchObject({
       changed: ['STREAM_ASR_ACCESS_KEY', 'STREAM_ASR_RESOURCE_ID'],
@@ -149,7 +154,12 @@ describe('the original client’s failures', () => {
   async function withLlm(env: string[] = []) {
     llm = await createFakeOpenAIServer({ apiKey: 'sk-the-right-key-0000' });
     harness = await createHarness({
-      env: ['ASR_MODE=mock', `LLM_BASE_URL=${llm.baseURL}`, 'LLM_API_KEY=sk-a-wrong-key-1111', ...env],
+      env: [
+        'ASR_MODE=mock',
+        `LLM_BASE_URL=${llm.baseURL}`,
+        'LLM_API_KEY=sk-a-wrong-key-1111',
+        ...env,
+      ],
     });
     await harness.app.classAssistant.store.reset({ courseName: '数据结构' });
     await harness.app.classAssistant.store.append('请学号尾号是 7 的同学回答一下。');
@@ -158,7 +168,11 @@ describe('the original client’s failures', () => {
 
   it('answers AI failures with HTTP 200 and the reason in the field it shows, in its language', async () => {
     const app = await withLlm();
-    const rescue = await app.request({ method: 'POST', url: '/api/emergency_rescue', headers: TAURI });
+    const rescue = await app.request({
+      method: 'POST',
+      url: '/api/emergency_rescue',
+      headers: TAURI,
+    });
     expect(rescue.statusCode).toBe(200);
     expect(rescue.json()).toMatchObject({
       status: 'error',
@@ -183,10 +197,20 @@ describe('the original client’s failures', () => {
     ] as const) {
       const chat = await app.request({ method: 'POST', url, headers: TAURI, payload });
       expect(chat.statusCode, url).toBe(200);
-      expect(chat.json(), url).toMatchObject({ status: 'error', answer: expect.stringContaining('LLM_API_KEY') });
+      expect(chat.json(), url).toMatchObject({
+        status: 'error',
+        answer: expect.stringContaining('LLM_API_KEY'),
+      });
     }
-    const notes = await app.request({ method: 'POST', url: '/api/generate_summary', headers: TAURI });
-    expect(notes.json()).toMatchObject({ status: 'error', summary: expect.stringContaining('LLM_API_KEY') });
+    const notes = await app.request({
+      method: 'POST',
+      url: '/api/generate_summary',
+      headers: TAURI,
+    });
+    expect(notes.json()).toMatchObject({
+      status: 'error',
+      summary: expect.stringContaining('LLM_API_KEY'),
+    });
     // Everyone else keeps the HTTP status and the error body.
     const ours = await app.request({ method: 'POST', url: '/api/emergency_rescue' });
     expect(ours.statusCode).toBe(502);
@@ -199,7 +223,10 @@ describe('the original client’s failures', () => {
     const ws = base.replace('http', 'ws');
     const open = (headers: Record<string, string>) =>
       new Promise<{ messages: unknown[]; socket: WebSocket }>((resolve, reject) => {
-        const socket = new WebSocket(`${ws}/api/ws/alerts`, { origin: 'tauri://localhost', headers });
+        const socket = new WebSocket(`${ws}/api/ws/alerts`, {
+          origin: 'tauri://localhost',
+          headers,
+        });
         const messages: unknown[] = [];
         socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
         socket.on('open', () => resolve({ messages, socket }));
@@ -224,7 +251,9 @@ describe('the original client’s failures', () => {
     });
     expect(await alert(english.messages)).toMatchObject({
       keywords: ['Start failed'],
-      text: expect.stringContaining('ASR_MODE=stream needs STREAM_ASR_APP_KEY and STREAM_ASR_ACCESS_KEY'),
+      text: expect.stringContaining(
+        'ASR_MODE=stream needs STREAM_ASR_APP_KEY and STREAM_ASR_ACCESS_KEY',
+      ),
     });
     // A client that opens its socket just after pressing start still gets it.
     const late = await open({});
@@ -235,7 +264,11 @@ describe('the original client’s failures', () => {
     expect((await fetch(`${base}/api/start_monitor`, { method: 'POST' })).status).toBe(200);
     const after = await open({});
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(after.messages.filter((message) => (message as { keywords: string[] }).keywords[0] === '启动监控失败')).toEqual([]);
+    expect(
+      after.messages.filter(
+        (message) => (message as { keywords: string[] }).keywords[0] === '启动监控失败',
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -258,24 +291,36 @@ describe('messages in the user’s language', () => {
     // U+202E would show "第二讲xtpp.exe" reversed; U+0007 rings a terminal bell.
     const name = '第二讲\u202E\u0007 链表.pptx';
     const chinese = await upload(base, name, slides);
-    expect(chinese.message).toMatch(/^已读取 第二讲 链表\.pptx：2 张幻灯片，\d+ 个字符。已保存为 第二讲_链表_\d{8}_\d{6}\.txt。$/);
+    expect(chinese.message).toMatch(
+      /^已读取 第二讲 链表\.pptx：2 张幻灯片，\d+ 个字符。已保存为 第二讲_链表_\d{8}_\d{6}\.txt。$/,
+    );
     const english = await upload(base, name, slides, 'en');
-    expect(english.message).toMatch(/^Read 第二讲 链表\.pptx: 2 slides, \d+ characters\. Saved as /);
+    expect(english.message).toMatch(
+      /^Read 第二讲 链表\.pptx: 2 slides, \d+ characters\. Saved as /,
+    );
     const refused = await upload(base, 'notes\u202Efdp.exe', new Uint8Array([1, 2, 3]));
     expect(refused).toMatchObject({
       code: 'UPLOAD_UNSUPPORTED_TYPE',
       message: '无法读取 ".exe" 文件：请上传 .pptx、.pdf 或 .docx 文件。',
     });
     const legacy = await upload(base, 'week1.ppt', new Uint8Array([1, 2, 3]), 'en');
-    expect(legacy).toMatchObject({ code: 'UPLOAD_LEGACY_FORMAT', message: expect.stringContaining('save it as .pptx') });
+    expect(legacy).toMatchObject({
+      code: 'UPLOAD_LEGACY_FORMAT',
+      message: expect.stringContaining('save it as .pptx'),
+    });
     for (const body of [chinese, english, refused, legacy]) {
-      expect(JSON.stringify(body)).not.toMatch(/\\u202e|\\u0007|\u202E|\u0007/i);
+      const text = JSON.stringify(body);
+      for (const hidden of ['\u202E', '\u0007', '\\u202e', '\\u0007']) {
+        expect(text.toLowerCase()).not.toContain(hidden.toLowerCase());
+      }
     }
   });
 
   it('reports notes errors in either language, with a clean file name and a stable code', async () => {
     harness = await createHarness({ env: ['ASR_MODE=mock'] });
-    const missing = await harness.request({ url: `/api/notes/${encodeURIComponent('期中\u202E复习.md')}` });
+    const missing = await harness.request({
+      url: `/api/notes/${encodeURIComponent('期中\u202E复习.md')}`,
+    });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({
       code: 'NOTES_NOT_FOUND',
@@ -303,10 +348,16 @@ describe('the original client’s other habits', () => {
     expect((await harness.startMonitor({ course_name: '数据结构' })).statusCode).toBe(200);
     await waitFor(() => harness!.app.classAssistant.store.entryCount >= 3, 10_000, 'three lines');
     await harness.request({ method: 'POST', url: '/api/stop_monitor?with_summary=false' });
-    const lines = (await harness.request({ url: '/api/transcript' })).json().entries as Array<{ text: string }>;
+    const lines = (await harness.request({ url: '/api/transcript' })).json().entries as Array<{
+      text: string;
+    }>;
     // The backend goes away and a new one starts on the same files.
     await harness.app.close();
-    const restarted = await buildApp({ dataDir: harness.dataDir, envFile: harness.envFile, port: 8765 });
+    const restarted = await buildApp({
+      dataDir: harness.dataDir,
+      envFile: harness.envFile,
+      port: 8765,
+    });
     cleanups.push(() => restarted.close());
     llm.enqueueChat({ type: 'text', content: '# 数据结构 课堂笔记\n\n- 链表' });
     const notes = await restarted.inject({
@@ -326,8 +377,14 @@ describe('the original client’s other habits', () => {
       join(harness.dataDir, 'keywords.txt'),
       '[提醒]\n点名\n回答问题\n[注意]\n作业\n考试\n',
     );
-    await harness.request({ method: 'POST', url: '/api/update_keywords', payload: { keywords: ['张三'] } });
-    const reloaded = (await harness.request({ method: 'POST', url: '/api/reload_keywords' })).json();
+    await harness.request({
+      method: 'POST',
+      url: '/api/update_keywords',
+      payload: { keywords: ['张三'] },
+    });
+    const reloaded = (
+      await harness.request({ method: 'POST', url: '/api/reload_keywords' })
+    ).json();
     expect(reloaded).toMatchObject({
       status: 'success',
       danger: ['点名', '回答问题', '张三'],
@@ -340,22 +397,36 @@ describe('the original client’s other habits', () => {
 
   it('allows the original client’s development origins beside its Tauri ones', async () => {
     harness = await createHarness({ env: ['ASR_MODE=mock'] });
-    for (const origin of ['http://localhost:1420', 'http://127.0.0.1:1420', 'tauri://localhost', 'http://tauri.localhost']) {
+    for (const origin of [
+      'http://localhost:1420',
+      'http://127.0.0.1:1420',
+      'tauri://localhost',
+      'http://tauri.localhost',
+    ]) {
       const response = await harness.request({ url: '/api/monitor_status', headers: { origin } });
       expect(response.statusCode, origin).toBe(200);
       expect(response.headers['access-control-allow-origin']).toBe(origin);
     }
-    const other = await harness.request({ url: '/api/monitor_status', headers: { origin: 'http://localhost:1421' } });
+    const other = await harness.request({
+      url: '/api/monitor_status',
+      headers: { origin: 'http://localhost:1421' },
+    });
     expect(other.statusCode).toBe(403);
   });
 
   it('picks up a settings file edited by hand within two seconds, for health and the next class', async () => {
-    harness = await createHarness({ env: ['ASR_MODE=local', 'LLM_API_KEY=sk-secret-typed-by-hand-0000'] });
+    harness = await createHarness({
+      env: ['ASR_MODE=local', 'LLM_API_KEY=sk-secret-typed-by-hand-0000'],
+    });
     const base = await harness.listen();
-    const mode = async () => ((await (await fetch(`${base}/api/health`)).json()) as { asr: { mode: string } }).asr.mode;
+    const mode = async () =>
+      ((await (await fetch(`${base}/api/health`)).json()) as { asr: { mode: string } }).asr.mode;
     expect(await mode()).toBe('local');
     const edited = Date.now();
-    await writeFile(harness.envFile, `${FAST_MOCK.join('\n')}\nLLM_API_KEY=sk-secret-typed-by-hand-0000\n`);
+    await writeFile(
+      harness.envFile,
+      `${FAST_MOCK.join('\n')}\nLLM_API_KEY=sk-secret-typed-by-hand-0000\n`,
+    );
     await waitFor(async () => (await mode()) === 'mock', 2000, 'the hand edit to apply');
     expect(Date.now() - edited).toBeLessThan(2000);
     const started = await fetch(`${base}/api/start_monitor`, { method: 'POST' });

@@ -2,9 +2,10 @@
 // cannot point LLM_BASE_URL (or the cloud, streaming or DashScope address, through their
 // aliases and fallbacks) at itself and collect the key. A listener on a loopback port plays
 // that program; it must never see an Authorization header.
+
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFile, writeFile } from 'node:fs/promises';
 import { createFakeOpenAIServer, type FakeOpenAIServer } from '@class-assistant/agent-std/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './support/harness.ts';
@@ -69,7 +70,10 @@ describe('changing where a stored key is sent', () => {
   it('needs the key in the same request: a masked one is refused naming it, and nothing changes', async () => {
     const before = await readFile(harness.envFile, 'utf8');
     const masked = (await harness.request({ url: '/api/settings' })).json().fields.LLM_API_KEY;
-    for (const fields of [{ LLM_BASE_URL: thief.url }, { LLM_BASE_URL: thief.url, LLM_API_KEY: masked }]) {
+    for (const fields of [
+      { LLM_BASE_URL: thief.url },
+      { LLM_BASE_URL: thief.url, LLM_API_KEY: masked },
+    ]) {
       const refused = await save({ fields });
       expect(refused.statusCode).toBe(400);
       expect(refused.json()).toMatchObject({
@@ -99,10 +103,14 @@ describe('changing where a stored key is sent', () => {
   });
 
   it('takes a new address together with the key typed for it', async () => {
-    const saved = await save({ fields: { LLM_BASE_URL: thief.url, LLM_API_KEY: 'sk-typed-for-this-host-1' } });
+    const saved = await save({
+      fields: { LLM_BASE_URL: thief.url, LLM_API_KEY: 'sk-typed-for-this-host-1' },
+    });
     expect(saved.statusCode).toBe(200);
     await harness.request({ method: 'POST', url: '/api/emergency_rescue' });
-    expect(thief.seen.map((headers) => headers.authorization)).toContain('Bearer sk-typed-for-this-host-1');
+    expect(thief.seen.map((headers) => headers.authorization)).toContain(
+      'Bearer sk-typed-for-this-host-1',
+    );
     expect(JSON.stringify(thief.seen)).not.toContain(KEY);
   });
 
@@ -114,32 +122,61 @@ describe('changing where a stored key is sent', () => {
       message: expect.stringContaining('used because CLOUD_ASR_API_KEY is empty'),
     });
     // With its own key the cloud address may move: that key was typed for it.
-    expect((await save({ fields: { CLOUD_ASR_BASE_URL: thief.url, CLOUD_ASR_API_KEY: 'sk-cloud-typed-0001' } })).statusCode).toBe(200);
+    expect(
+      (
+        await save({
+          fields: { CLOUD_ASR_BASE_URL: thief.url, CLOUD_ASR_API_KEY: 'sk-cloud-typed-0001' },
+        })
+      ).statusCode,
+    ).toBe(200);
     // Emptying that key would now send LLM_API_KEY to the cloud address: refused.
     const emptied = await save({ fields: { CLOUD_ASR_API_KEY: '' } });
-    expect(emptied.json()).toMatchObject({ code: 'SETTINGS_SECRET_REQUIRED', field: 'LLM_API_KEY' });
+    expect(emptied.json()).toMatchObject({
+      code: 'SETTINGS_SECRET_REQUIRED',
+      field: 'LLM_API_KEY',
+    });
     // Moving LLM_BASE_URL moves where the cloud mode's key goes too (CLOUD_ASR_BASE_URL empty).
     await save({ fields: { CLOUD_ASR_BASE_URL: '', CLOUD_ASR_API_KEY: 'sk-cloud-typed-0002' } });
-    const moved = await save({ fields: { LLM_BASE_URL: thief.url, LLM_API_KEY: 'sk-llm-typed-0003' } });
-    expect(moved.json()).toMatchObject({ code: 'SETTINGS_SECRET_REQUIRED', field: 'CLOUD_ASR_API_KEY' });
+    const moved = await save({
+      fields: { LLM_BASE_URL: thief.url, LLM_API_KEY: 'sk-llm-typed-0003' },
+    });
+    expect(moved.json()).toMatchObject({
+      code: 'SETTINGS_SECRET_REQUIRED',
+      field: 'CLOUD_ASR_API_KEY',
+    });
   });
 
   it('holds for the streaming address under its original name, and for DashScope', async () => {
     const before = await readFile(harness.envFile, 'utf8');
     const { content } = (await harness.request({ url: '/api/settings' })).json();
     const stream = await save({
-      content: content.replace(/^SEED_ASR_WS_URL=.*$/m, `SEED_ASR_WS_URL=${thief.url.replace('http', 'ws')}`),
+      content: content.replace(
+        /^SEED_ASR_WS_URL=.*$/m,
+        `SEED_ASR_WS_URL=${thief.url.replace('http', 'ws')}`,
+      ),
     });
-    expect(stream.json()).toMatchObject({ code: 'SETTINGS_SECRET_REQUIRED', field: 'STREAM_ASR_APP_KEY' });
+    expect(stream.json()).toMatchObject({
+      code: 'SETTINGS_SECRET_REQUIRED',
+      field: 'STREAM_ASR_APP_KEY',
+    });
     expect(stream.json().fields.map((field: { field: string }) => field.field)).toEqual([
       'STREAM_ASR_APP_KEY',
       'STREAM_ASR_ACCESS_KEY',
     ]);
     const dashscope = await save({ fields: { DASHSCOPE_WS_URL: thief.url.replace('http', 'ws') } });
-    expect(dashscope.json()).toMatchObject({ code: 'SETTINGS_SECRET_REQUIRED', field: 'DASHSCOPE_API_KEY' });
+    expect(dashscope.json()).toMatchObject({
+      code: 'SETTINGS_SECRET_REQUIRED',
+      field: 'DASHSCOPE_API_KEY',
+    });
     expect(await readFile(harness.envFile, 'utf8')).toBe(before);
     // A path on the same host is the same destination: no key needed.
-    expect((await save({ fields: { DASHSCOPE_WS_URL: 'wss://dashscope.aliyuncs.com/api-ws/v1/inference/' } })).statusCode).toBe(200);
+    expect(
+      (
+        await save({
+          fields: { DASHSCOPE_WS_URL: 'wss://dashscope.aliyuncs.com/api-ws/v1/inference/' },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(thief.seen).toEqual([]);
   });
 
@@ -151,7 +188,9 @@ describe('changing where a stored key is sent', () => {
       'http://2852039166/v1',
       'http://metadata.google.internal/computeMetadata/v1',
     ]) {
-      const refused = await save({ fields: { LLM_BASE_URL: address, LLM_API_KEY: 'sk-typed-0000000000' } });
+      const refused = await save({
+        fields: { LLM_BASE_URL: address, LLM_API_KEY: 'sk-typed-0000000000' },
+      });
       expect(refused.statusCode, address).toBe(400);
       expect(refused.json(), address).toMatchObject({
         code: 'SETTINGS_INVALID',
@@ -169,6 +208,8 @@ describe('changing where a stored key is sent', () => {
       (await readFile(harness.envFile, 'utf8')).replace(llm.baseURL, 'https://api.openai.com/v1'),
     );
     await harness.app.classAssistant.settings.load();
-    expect(harness.app.classAssistant.settings.current().llmBaseUrl).toBe('https://api.openai.com/v1');
+    expect(harness.app.classAssistant.settings.current().llmBaseUrl).toBe(
+      'https://api.openai.com/v1',
+    );
   });
 });

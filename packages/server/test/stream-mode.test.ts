@@ -12,18 +12,16 @@ import {
 } from '@class-assistant/asr-protocol/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { samplesToBytes } from '../src/audio/pcm.ts';
-import { type ClassClient, classClient } from './support/class-client.ts';
-import { createHarness, type Harness } from './support/harness.ts';
+import type { Harness } from './support/harness.ts';
+import { type LectureClass, startLectureClass } from './support/lecture-class.ts';
 import { LECTURE, type SpeechRecording, speechRecording } from './support/speech.ts';
 
+let running: LectureClass | undefined;
 let harness: Harness | undefined;
-let client: ClassClient | undefined;
 let service: AsrTestServer | undefined;
 afterEach(async () => {
-  client?.close();
-  client = undefined;
-  await harness?.close();
-  harness = undefined;
+  await running?.close();
+  running = undefined;
   await service?.close();
   service = undefined;
 });
@@ -54,21 +52,18 @@ async function startClass(
     })),
     faults: options.faults ?? [],
   });
-  harness = await createHarness({
-    env: [
-      ...(options.serviceEnv?.(service.url) ?? [
-        'ASR_MODE=stream',
-        `STREAM_ASR_URL=${service.url}`,
-        `STREAM_ASR_APP_KEY=${options.appKey ?? 'app-id'}`,
-        'STREAM_ASR_ACCESS_KEY=access-token',
-      ]),
-      `AUDIO_INPUT=file:${lecture.path}`,
-      'AUDIO_FILE_PACE=fast',
-      ...(options.extraEnv ?? []),
+  running = await startLectureClass(
+    lecture,
+    options.serviceEnv?.(service.url) ?? [
+      'ASR_MODE=stream',
+      `STREAM_ASR_URL=${service.url}`,
+      `STREAM_ASR_APP_KEY=${options.appKey ?? 'app-id'}`,
+      'STREAM_ASR_ACCESS_KEY=access-token',
     ],
-  });
-  client = await classClient(await harness.listen());
-  return client;
+    options.extraEnv,
+  );
+  harness = running.harness;
+  return running.client;
 }
 
 describe('ASR_MODE=stream', () => {

@@ -55,7 +55,10 @@ const tooLarge = (message: string) =>
   new ServerError(
     'UPLOAD_ARCHIVE_TOO_LARGE',
     422,
-    localized(`文件解压后过大（${message}），可能是压缩炸弹。`, `${message}; it may be a zip bomb.`),
+    localized(
+      `文件解压后过大（${message}），可能是压缩炸弹。`,
+      `${message}; it may be a zip bomb.`,
+    ),
   );
 
 /**

@@ -6,7 +6,6 @@ import {
   type TranscriptStore,
 } from '@class-assistant/transcript-core';
 import { isServerError, ServerError } from '../errors.ts';
-import { localized } from '../language.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type {
   ErrorSource,
@@ -15,6 +14,7 @@ import type {
   TranscriptLine,
 } from '../events/live-events.ts';
 import { createSerialQueue } from '../files.ts';
+import { localized } from '../language.ts';
 import type { CiteStore } from '../material/cite-store.ts';
 import type {
   Recognizer,

@@ -129,9 +129,13 @@ export function openDashscopeTask(options: DashscopeTaskOptions): Promise<Dashsc
       if (!started) {
         reject(
           error ??
-            new DashscopeError('DASHSCOPE_CONNECTION_LOST', 'the connection closed before the task started', {
-              retryable: true,
-            }),
+            new DashscopeError(
+              'DASHSCOPE_CONNECTION_LOST',
+              'the connection closed before the task started',
+              {
+                retryable: true,
+              },
+            ),
         );
         return;
       }
@@ -236,7 +240,9 @@ export function openDashscopeTask(options: DashscopeTaskOptions): Promise<Dashsc
       sendAudio(pcm) {
         if (ended || socket.readyState !== WebSocket.OPEN) {
           return Promise.reject(
-            new DashscopeError('DASHSCOPE_CONNECTION_LOST', 'the task is over', { retryable: true }),
+            new DashscopeError('DASHSCOPE_CONNECTION_LOST', 'the task is over', {
+              retryable: true,
+            }),
           );
         }
         return new Promise<void>((done, refuse) => {
@@ -252,7 +258,9 @@ export function openDashscopeTask(options: DashscopeTaskOptions): Promise<Dashsc
       finish(timeoutMs) {
         if (ended) {
           return Promise.reject(
-            new DashscopeError('DASHSCOPE_CONNECTION_LOST', 'the task is over', { retryable: true }),
+            new DashscopeError('DASHSCOPE_CONNECTION_LOST', 'the task is over', {
+              retryable: true,
+            }),
           );
         }
         return new Promise<void>((done, refuse) => {

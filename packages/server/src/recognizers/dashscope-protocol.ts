@@ -103,7 +103,9 @@ export function readDashscopeEvent(text: string): DashscopeEvent {
         message: typeof header.error_message === 'string' ? header.error_message : '',
       };
     case 'result-generated': {
-      const payload = isObject((message as Json).payload) ? ((message as Json).payload as Json) : {};
+      const payload = isObject((message as Json).payload)
+        ? ((message as Json).payload as Json)
+        : {};
       const output = isObject(payload.output) ? payload.output : {};
       const sentence = isObject(output.sentence) ? output.sentence : undefined;
       if (!sentence) return { event: 'unknown', text };

@@ -13,7 +13,10 @@ import type { ResolvedSettings } from '../settings/settings-store.ts';
 import { isDashscopeError, openDashscopeTask } from './dashscope-client.ts';
 import type { DashscopeTaskParameters } from './dashscope-protocol.ts';
 import type { Recognizer, RecognizerAvailability, RecognizerDefinition } from './recognizer.ts';
-import { createResendingRecognizer, type ResendingRecognizerOptions } from './resending-recognizer.ts';
+import {
+  createResendingRecognizer,
+  type ResendingRecognizerOptions,
+} from './resending-recognizer.ts';
 
 /** Audio per packet: 100 ms, the pace the service's documentation sends real-time audio at. */
 export const DASHSCOPE_PACKET_MS = 100;
@@ -111,7 +114,8 @@ export function createDashscopeRecognizer(options: DashscopeRecognizerOptions): 
       },
       describe(failure) {
         const message = (failure as Error)?.message ?? String(failure);
-        if (!isDashscopeError(failure)) return { retryable: true, code: 'DASHSCOPE_ASR_FAILED', message };
+        if (!isDashscopeError(failure))
+          return { retryable: true, code: 'DASHSCOPE_ASR_FAILED', message };
         return {
           retryable: failure.retryable,
           code: failure.serviceCode ? `DASHSCOPE_ASR_${failure.serviceCode}` : failure.code,

@@ -12,18 +12,10 @@
  * starts, so nothing is repeated; everything not yet final is heard again, so nothing is lost. A
  * fatal failure (bad key, invalid request) stops the class's recognition with the service's code.
  */
-import {
-  type AudioSource,
-  createAudioSource,
-  inputOf,
-} from '../audio/audio-source.ts';
+import { type AudioSource, createAudioSource, inputOf } from '../audio/audio-source.ts';
 import { RECOGNIZER_SAMPLE_RATE, samplesToBytes } from '../audio/pcm.ts';
 import type { ServerError } from '../errors.ts';
-import {
-  createErrorReporter,
-  type Recognizer,
-  type RecognizerContext,
-} from './recognizer.ts';
+import { createErrorReporter, type Recognizer, type RecognizerContext } from './recognizer.ts';
 import { RetainedAudio } from './retained-audio.ts';
 
 const SAMPLES_PER_MS = RECOGNIZER_SAMPLE_RATE / 1000;
@@ -176,7 +168,11 @@ export function createResendingRecognizer(options: ResendingRecognizerOptions): 
       context.emit({ type: 'partial', text: '' });
       scheduleReconnect();
     } else {
-      report(described.code, `${capitalise(service.name)} stopped the class: ${described.message}`, true);
+      report(
+        described.code,
+        `${capitalise(service.name)} stopped the class: ${described.message}`,
+        true,
+      );
       void source?.close();
     }
   };
@@ -226,7 +222,11 @@ export function createResendingRecognizer(options: ResendingRecognizerOptions): 
           if (stopping || failed) return;
           const described = service.describe(error);
           if (!described.retryable) {
-            report(described.code, `${capitalise(service.name)} refused to reconnect: ${described.message}`, true);
+            report(
+              described.code,
+              `${capitalise(service.name)} refused to reconnect: ${described.message}`,
+              true,
+            );
             void source?.close();
             return;
           }

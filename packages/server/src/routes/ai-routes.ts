@@ -125,8 +125,8 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
     request: FastifyRequest,
     reply: FastifyReply,
     streamed: boolean,
+    shown: keyof typeof SHOWN_FIELD,
     run: (options: AiCallOptions) => Promise<Result>,
-    shown: keyof typeof SHOWN_FIELD = 'answer',
   ): Promise<Result | Record<string, string> | undefined> => {
     if (!streamed && isOriginalClient(request)) {
       try {
@@ -136,12 +136,19 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!isServerError(error)) request.log.error({ err: error }, 'AI request failed');
         const known = isServerError(error)
           ? error
-          : new ServerError('INTERNAL_ERROR', 500, 'Internal error; the server log has the details.');
+          : new ServerError(
+              'INTERNAL_ERROR',
+              500,
+              'Internal error; the server log has the details.',
+            );
         const language = requestLanguage(request);
         const message = errorMessage(known, language);
         request.log.info({ code: known.code }, known.message);
         const fields = Object.fromEntries(
-          Object.keys(SHOWN_FIELD[shown]).map((field, index) => [field, index === 0 ? message : '']),
+          Object.keys(SHOWN_FIELD[shown]).map((field, index) => [
+            field,
+            index === 0 ? message : '',
+          ]),
         );
         return { status: 'error', code: known.code, message, detail: message, ...fields };
       }
@@ -183,26 +190,20 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request, reply) =>
-        serve(
-          request,
-          reply,
-          streamed,
-          async (options) => {
-            if (!(await record.hasEntries())) {
-              return {
-                status: 'warning' as const,
-                context: '暂无课堂记录 (no transcript yet)',
-                question: '未检测到具体问题 (no question detected)',
-                answer: '请注意听老师的问题 (listen to the teacher’s question)',
-                format: 'none' as const,
-              };
-            }
-            const context = await record.context(RESCUE_WINDOW_MINUTES, courseName());
-            const result = await ai.rescue(context, options);
-            return { status: 'success' as const, ...result };
-          },
-          'rescue',
-        ),
+        serve(request, reply, streamed, 'rescue', async (options) => {
+          if (!(await record.hasEntries())) {
+            return {
+              status: 'warning' as const,
+              context: '暂无课堂记录 (no transcript yet)',
+              question: '未检测到具体问题 (no question detected)',
+              answer: '请注意听老师的问题 (listen to the teacher’s question)',
+              format: 'none' as const,
+            };
+          }
+          const context = await record.context(RESCUE_WINDOW_MINUTES, courseName());
+          const result = await ai.rescue(context, options);
+          return { status: 'success' as const, ...result };
+        }),
     );
 
     app.post(
@@ -218,7 +219,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request, reply) =>
-        serve(request, reply, streamed, async (options) => {
+        serve(request, reply, streamed, 'answer', async (options) => {
           const context = await record.context(CATCHUP_WINDOW_MINUTES, courseName());
           const answer = await ai.rescueChat(request.body, context, options);
           return { status: 'success' as const, answer };
@@ -237,7 +238,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request, reply) =>
-        serve(request, reply, streamed, async (options) => {
+        serve(request, reply, streamed, 'summary', async (options) => {
           if (!(await record.hasEntries())) {
             return {
               status: 'warning' as const,
@@ -246,7 +247,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
           }
           const context = await record.context(CATCHUP_WINDOW_MINUTES, courseName());
           return { status: 'success' as const, summary: await ai.catchup(context, options) };
-        }, 'summary'),
+        }),
     );
 
     app.post(
@@ -262,7 +263,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request, reply) =>
-        serve(request, reply, streamed, async (options) => {
+        serve(request, reply, streamed, 'answer', async (options) => {
           const context = await record.context(CATCHUP_WINDOW_MINUTES, courseName());
           const answer = await ai.catchupChat(request.body, context, options);
           return { status: 'success' as const, answer };
@@ -281,7 +282,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request, reply) =>
-        serve(request, reply, streamed, async (options) => {
+        serve(request, reply, streamed, 'summary', async (options) => {
           const notes = await record.writeNotes(courseName(), options);
           services.hub.publish('notes.written', {
             filename: notes.filename,
@@ -293,7 +294,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
             course_name: notes.course_name,
             summary: notes.summary,
           };
-        }, 'summary'),
+        }),
     );
   }
 };

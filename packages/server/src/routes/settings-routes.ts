@@ -97,12 +97,14 @@ const SaveResultSchema = z.object({
 export function describeSave(result: SettingsSaveResult, language: Language): string {
   const zh = language === 'zh';
   const list = (keys: string[]) => keys.join(zh ? '、' : ', ');
-  if (result.changed.length === 0) return zh ? '设置已保存，没有改动。' : 'Settings saved; nothing changed.';
+  if (result.changed.length === 0)
+    return zh ? '设置已保存，没有改动。' : 'Settings saved; nothing changed.';
   const parts = [
     zh ? `设置已保存（${list(result.changed)}）。` : `Settings saved (${list(result.changed)}).`,
   ];
   const add = (keys: string[], chinese: string, english: string) => {
-    if (keys.length > 0) parts.push(zh ? `${chinese}：${list(keys)}。` : `${english}: ${list(keys)}.`);
+    if (keys.length > 0)
+      parts.push(zh ? `${chinese}：${list(keys)}。` : `${english}: ${list(keys)}.`);
   };
   add(result.appliedNow, '立即生效', 'In effect now');
   add(result.nextClass, '下一节课开始生效', 'In effect from the next class');

@@ -29,14 +29,19 @@ export const SHELL_ORIGINS = ['tauri://localhost', 'http://tauri.localhost'] as 
 export const ORIGINAL_DEV_ORIGINS = ['http://localhost:1420', 'http://127.0.0.1:1420'] as const;
 
 /** Every origin of the original desktop client: its shell and its development UI. */
-export const ORIGINAL_CLIENT_ORIGINS: readonly string[] = [...SHELL_ORIGINS, ...ORIGINAL_DEV_ORIGINS];
+export const ORIGINAL_CLIENT_ORIGINS: readonly string[] = [
+  ...SHELL_ORIGINS,
+  ...ORIGINAL_DEV_ORIGINS,
+];
 
 /**
  * True for a request from the original desktop client (its Origin), which ignores the body of
  * any answer that is not HTTP 200.
  */
 export function isOriginalClient(request: { headers: { origin?: string | undefined } }): boolean {
-  return request.headers.origin !== undefined && ORIGINAL_CLIENT_ORIGINS.includes(request.headers.origin);
+  return (
+    request.headers.origin !== undefined && ORIGINAL_CLIENT_ORIGINS.includes(request.headers.origin)
+  );
 }
 
 const ALLOWED_METHODS = 'GET, POST, OPTIONS';

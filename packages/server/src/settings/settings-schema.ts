@@ -217,7 +217,7 @@ export const SETTING_DEFINITIONS = [
     field: 'asrMode',
     group: 'recognition',
     description:
-      'Recognition mode: local (offline, microphone + local model), stream (online streaming ASR; the original product\'s seed-asr is the same), dashscope (Alibaba Cloud Model Studio real-time recognition, fun-asr-realtime), cloud (OpenAI-compatible transcription), mock (scripted lecture for demos and tests).',
+      "Recognition mode: local (offline, microphone + local model), stream (online streaming ASR; the original product's seed-asr is the same), dashscope (Alibaba Cloud Model Studio real-time recognition, fun-asr-realtime), cloud (OpenAI-compatible transcription), mock (scripted lecture for demos and tests).",
     defaultValue: 'local',
     secret: false,
     applies: 'next-class',
@@ -232,7 +232,7 @@ export const SETTING_DEFINITIONS = [
     field: 'streamAsrUrl',
     group: 'streaming-asr',
     description:
-      'Base address of the streaming ASR service (wss://host). A full address ending in /api/v3/sauc/<endpoint> (the original product\'s SEED_ASR_WS_URL) works too: its endpoint is used.',
+      "Base address of the streaming ASR service (wss://host). A full address ending in /api/v3/sauc/<endpoint> (the original product's SEED_ASR_WS_URL) works too: its endpoint is used.",
     defaultValue: 'wss://openspeech.bytedance.com',
     secret: false,
     applies: 'next-class',

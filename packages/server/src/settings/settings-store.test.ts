@@ -116,13 +116,22 @@ describe('a file edited by hand', () => {
     store.watch((changed) => changes.push(changed));
     try {
       const edited = Date.now();
-      await writeFile(path, FILE.replace('ASR_MODE=mock', 'ASR_MODE=local').replace('sk-abcdefghijklmnop1234', 'sk-edited-by-hand-5678'));
+      await writeFile(
+        path,
+        FILE.replace('ASR_MODE=mock', 'ASR_MODE=local').replace(
+          'sk-abcdefghijklmnop1234',
+          'sk-edited-by-hand-5678',
+        ),
+      );
       // Waiting without reading the settings: only the watch can notice.
       while (changes.length === 0 && Date.now() - edited < 2000) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect(changes).toEqual([['ASR_MODE', 'LLM_API_KEY']]);
-      expect(store.current()).toMatchObject({ asrMode: 'local', llmApiKey: 'sk-edited-by-hand-5678' });
+      expect(store.current()).toMatchObject({
+        asrMode: 'local',
+        llmApiKey: 'sk-edited-by-hand-5678',
+      });
     } finally {
       store.close();
     }

@@ -150,9 +150,9 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     const before = resolved.settings.values;
     await load();
     const after = resolved.settings.values;
-    return SETTING_DEFINITIONS.filter((definition) => before[definition.key] !== after[definition.key]).map(
-      (definition) => definition.key,
-    );
+    return SETTING_DEFINITIONS.filter(
+      (definition) => before[definition.key] !== after[definition.key],
+    ).map((definition) => definition.key);
   }
 
   async function write(next: EnvDocument, typed: ReadonlySet<string>): Promise<SettingsSaveResult> {

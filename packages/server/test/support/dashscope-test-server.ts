@@ -17,7 +17,13 @@ const BYTES_PER_MS = 32;
 /** A fault of one connection, after that much of its audio. */
 export type DashscopeFault =
   | { type: 'close'; afterAudioMs: number; connection: number }
-  | { type: 'task-failed'; code: string; message: string; afterAudioMs: number; connection: number };
+  | {
+      type: 'task-failed';
+      code: string;
+      message: string;
+      afterAudioMs: number;
+      connection: number;
+    };
 
 /** Options of {@link createDashscopeTestServer}. */
 export interface DashscopeTestServerOptions {
@@ -161,7 +167,10 @@ export async function createDashscopeTestServer(
       const partial = heard.find((utterance) => !utterance.definite);
       if (partial && partial.text !== lastPartial) {
         lastPartial = partial.text;
-        send('result-generated', sentence(partial.text, partial.start_time, partial.end_time, false));
+        send(
+          'result-generated',
+          sentence(partial.text, partial.start_time, partial.end_time, false),
+        );
       }
     };
 
