@@ -94,7 +94,7 @@ const SaveResultSchema = z.object({
 });
 
 /** What a save did, for the student, in their language. */
-export function describeSave(result: SettingsSaveResult, language: Language): string {
+function describeSave(result: SettingsSaveResult, language: Language): string {
   const zh = language === 'zh';
   const list = (keys: string[]) => keys.join(zh ? '、' : ', ');
   if (result.changed.length === 0)

@@ -39,6 +39,8 @@ describe('secret masking', () => {
       '# OPENAI_API_KEY: sk-commented-0123456789',
       'KEYWORD_HOMOPHONES=pinyin',
       '# One KEY=value per line: a comment, not a key',
+      '# SEED_ASR_ACCESS_KEY and SEED_ASR_APP_KEY lines are read as aliases',
+      '# LLM_API_KEY sk-commented-with-a-space-0123',
       '',
     ].join('\n');
     const masked = serializeEnv(maskDocument(parseEnv(text)));
@@ -55,6 +57,8 @@ describe('secret masking', () => {
         '# OPENAI_API_KEY: ••••••••6789',
         'KEYWORD_HOMOPHONES=pinyin',
         '# One KEY=value per line: a comment, not a key',
+        '# SEED_ASR_ACCESS_KEY and SEED_ASR_APP_KEY lines are read as aliases',
+        '# LLM_API_KEY ••••••••0123',
         '',
       ].join('\n'),
     );

@@ -62,13 +62,22 @@ function isKeyNameInComment(name: string): boolean {
   return /[_.-]/.test(name) || /[a-z][A-Z]/.test(name);
 }
 
+/** A word after a key name in a comment is prose unless it has digits or symbols, or is long. */
+function looksLikeSecretValue(token: string): boolean {
+  return /[0-9_\-./+=]/.test(token) || token.length >= 16;
+}
+
 /** The `NAME: value` / `NAME value` token at the start of a comment or non-assignment line. */
 function keyValueAtStart(line: EnvLine): SecretToken | undefined {
   const match = KEY_VALUE_AT_START.exec(line.raw);
   if (!match) return undefined;
   const [, prefix = '', name = '', separator = '', token = ''] = match;
   if (!isSecretKey(name)) return undefined;
-  if (line.kind === 'comment' && !isKeyNameInComment(name)) return undefined;
+  if (line.kind === 'comment') {
+    if (!isKeyNameInComment(name)) return undefined;
+    // "# SEED_ASR_ACCESS_KEY and …" is prose; "# LLM_API_KEY sk-…" is a key.
+    if (separator.trim() === '' && !looksLikeSecretValue(token)) return undefined;
+  }
   const opener = token[0];
   const quote = opener === '"' || opener === "'" || opener === '`' ? opener : '';
   const value = quote ? token.slice(1, -1) : token;
