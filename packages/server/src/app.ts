@@ -23,7 +23,9 @@ import {
 import { type AppCapture, createAppCapture } from './audio/app-capture.ts';
 import { captureFormat } from './audio/audio-source.ts';
 import { errorBody, isServerError, ServerError } from './errors.ts';
+import { type AlertSockets, createAlertSockets } from './events/alert-sockets.ts';
 import { createEventHub, type EventHub } from './events/event-hub.ts';
+import { localized, requestLanguage } from './language.ts';
 import { type ClassAi, createClassAi } from './llm/class-ai.ts';
 import { createLlmService, type LlmClientFactory, type LlmService } from './llm/llm-client.ts';
 import { type CiteStore, createCiteStore } from './material/cite-store.ts';
@@ -37,7 +39,7 @@ import { aiRoutes } from './routes/ai-routes.ts';
 import { CAPTURE_SOCKET_DOCUMENTATION, captureRoutes } from './routes/capture-routes.ts';
 import { desktopRoutes } from './routes/desktop-routes.ts';
 import { liveRoutes } from './routes/live-routes.ts';
-import { materialRoutes } from './routes/material-routes.ts';
+import { materialRoutes, UPLOAD_NOT_MULTIPART } from './routes/material-routes.ts';
 import { monitorRoutes } from './routes/monitor-routes.ts';
 import { notesRoutes } from './routes/notes-routes.ts';
 import { webSocketDocumentation } from './routes/schemas.ts';
@@ -150,8 +152,10 @@ export interface AppServices {
   port(): number;
   parseLimits: ParseLimits;
   sseHeartbeatMs: number;
-  /** Open SSE streams, ended before the server closes. */
+  /** Open SSE streams of /api/events, ended before the server closes (at most 64). */
   streams: Set<() => void>;
+  /** The original client's alert sockets (WS /api/ws/alerts): capped, and its failure notices. */
+  alertSockets: AlertSockets;
 }
 
 declare module 'fastify' {
@@ -199,6 +203,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.filePrivacy ? { privacy: options.filePrivacy } : {}),
     ...(options.environment ? { environment: options.environment } : {}),
   });
+  // A hand edit of the file applies like a save (names of changed keys only: never values).
+  settings.watch((changed) => app.log.info({ changed }, 'the settings file was edited on disk'));
   const hub = createEventHub();
   const cite = createCiteStore(options.dataDir);
   const keywords = createKeywordService(options.dataDir);
@@ -255,6 +261,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     parseLimits: options.parseLimits ?? DEFAULT_PARSE_LIMITS,
     sseHeartbeatMs: options.sseHeartbeatMs ?? 15_000,
     streams: new Set(),
+    alertSockets: createAlertSockets(),
   };
   app.decorate('classAssistant', services);
 
@@ -267,7 +274,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const known = toServerError(error);
     if (known.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'internal error');
     else request.log.info({ code: known.code }, known.message);
-    return reply.code(known.statusCode).type('application/json').send(errorBody(known));
+    return reply
+      .code(known.statusCode)
+      .type('application/json')
+      .send(errorBody(known, requestLanguage(request)));
   });
   app.setNotFoundHandler((request, reply) => {
     const error = new ServerError(
@@ -275,7 +285,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       404,
       `No route ${request.method} ${request.url.split('?')[0]}. See /docs for the API.`,
     );
-    return reply.code(404).type('application/json').send(errorBody(error));
+    return reply
+      .code(404)
+      .type('application/json')
+      .send(errorBody(error, requestLanguage(request)));
   });
 
   await app.register(fastifySwagger, {
@@ -333,6 +346,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     services.streams.clear();
   });
   app.addHook('onClose', async () => {
+    settings.close();
     await monitor.close();
     capture.close();
     await store.close();
@@ -342,7 +356,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
 const ALERTS_SOCKET_DOCUMENTATION = webSocketDocumentation(
   'Keyword alerts (WebSocket, the original client’s channel)',
-  'Upgrade to a WebSocket (ws://127.0.0.1:8765/api/ws/alerts). Send the text `ping`, receive `pong`. Each keyword alert arrives as JSON text: `{"type":"keyword_alert","level":"danger"|"warning","keywords":[…],"text":"…","timestamp":"HH:MM:SS"}` (danger: roll call and questions; warning: homework, exams). Refused with 403 from a foreign Origin or Host.',
+  'Upgrade to a WebSocket (ws://127.0.0.1:8765/api/ws/alerts). Send the text `ping`, receive `pong`. Each keyword alert arrives as JSON text: `{"type":"keyword_alert","level":"danger"|"warning","keywords":[…],"text":"…","timestamp":"HH:MM:SS"}` (danger: roll call and questions; warning: homework, exams). A start_monitor that fails is reported the same way (level `warning`, keywords `["启动监控失败"]` or `["Start failed"]`, the reason as text, in the socket’s Accept-Language), also to sockets opened up to 15 s later: the original client shows these messages and does not read failed answers. Refused with 403 from a foreign Origin or Host, and with 503 TOO_MANY_SUBSCRIBERS beyond 64 open sockets.',
+  { '503': { description: '64 alert sockets are open already (TOO_MANY_SUBSCRIBERS).' } },
 );
 
 /**
@@ -414,29 +429,25 @@ function toServerError(error: FastifyError): ServerError {
       return new ServerError(
         'UPLOAD_TOO_LARGE',
         413,
-        'The file is larger than UPLOAD_MAX_MB allows.',
-        {
-          field: 'file',
-          hint: 'UPLOAD_MAX_MB',
-        },
+        localized(
+          '文件超过了 UPLOAD_MAX_MB 允许的大小。',
+          'The file is larger than UPLOAD_MAX_MB allows.',
+        ),
+        { field: 'file', hint: 'UPLOAD_MAX_MB' },
       );
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return new ServerError(
-        'UPLOAD_MISSING_FILE',
-        400,
-        'Send the file as multipart/form-data with the field "file".',
-        { field: 'file' },
-      );
+      return UPLOAD_NOT_MULTIPART;
     case 'FST_FILES_LIMIT':
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
       return new ServerError(
         'VALIDATION_FAILED',
         413,
-        'Upload one file per request (field "file").',
-        {
-          field: 'file',
-        },
+        localized(
+          '每次只能上传一个文件（字段 "file"）。',
+          'Upload one file per request (field "file").',
+        ),
+        { field: 'file' },
       );
   }
   const status = error.statusCode ?? 500;

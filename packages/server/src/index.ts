@@ -73,6 +73,8 @@ export type {
   TranscriptLine,
 } from './events/live-events.ts';
 export { LIVE_EVENTS, liveEventsTable } from './events/live-events.ts';
+export type { Language, Localized, MessageText } from './language.ts';
+export { preferredLanguage } from './language.ts';
 export type { PromptName } from './llm/class-ai.ts';
 export type { LlmClientFactory, LlmConfig } from './llm/llm-client.ts';
 export { defaultLlmClientFactory } from './llm/llm-client.ts';
@@ -87,6 +89,33 @@ export {
   createCloudRecognizerDefinition,
   transcriptionPrompt,
 } from './recognizers/cloud-recognizer.ts';
+export type {
+  DashscopeErrorCode,
+  DashscopeTask,
+  DashscopeTaskOptions,
+} from './recognizers/dashscope-client.ts';
+export {
+  DashscopeError,
+  isDashscopeError,
+  openDashscopeTask,
+} from './recognizers/dashscope-client.ts';
+export type {
+  DashscopeEvent,
+  DashscopeSentence,
+  DashscopeTaskParameters,
+} from './recognizers/dashscope-protocol.ts';
+export {
+  finishTaskInstruction,
+  readDashscopeEvent,
+  runTaskInstruction,
+} from './recognizers/dashscope-protocol.ts';
+export type { DashscopeRecognizerOptions } from './recognizers/dashscope-recognizer.ts';
+export {
+  createDashscopeRecognizer,
+  DASHSCOPE_PACKET_MS,
+  DASHSCOPE_TASK_PARAMETERS,
+  dashscopeRecognizerDefinition,
+} from './recognizers/dashscope-recognizer.ts';
 export { defaultRecognizerDefinitions } from './recognizers/default-recognizers.ts';
 export type {
   OfflineEngine,
@@ -141,6 +170,17 @@ export type {
   RecognizerRegistry,
 } from './recognizers/recognizer.ts';
 export { createErrorReporter, createRecognizerRegistry } from './recognizers/recognizer.ts';
+export type {
+  OnlineService,
+  ResendingRecognizerOptions,
+  ServiceConnection,
+  ServiceConnectionEvents,
+  ServiceFailure,
+} from './recognizers/resending-recognizer.ts';
+export {
+  createResendingRecognizer,
+  DEFAULT_RESENDING_OPTIONS,
+} from './recognizers/resending-recognizer.ts';
 export type { StreamRecognizerOptions } from './recognizers/stream-recognizer.ts';
 export {
   buildStreamRequest,
@@ -150,14 +190,28 @@ export {
   streamRecognizerDefinition,
 } from './recognizers/stream-recognizer.ts';
 export { SHUTDOWN_TOKEN_FILE } from './routes/desktop-routes.ts';
-export { allowedOrigins, isAllowedHost, SHELL_ORIGINS } from './security/local-guard.ts';
+export {
+  allowedOrigins,
+  isAllowedHost,
+  isOriginalClient,
+  ORIGINAL_CLIENT_ORIGINS,
+  SHELL_ORIGINS,
+} from './security/local-guard.ts';
 export type { CommandRunner, FilePrivacyOptions, PrivacyLogger } from './security/private-file.ts';
 export type { RunningServer } from './server.ts';
 export { StartupError, startServer } from './server.ts';
 export type { EnvDocument, EnvLine } from './settings/env-file.ts';
 export { getEnvValue, parseEnv, serializeEnv, setEnvValue } from './settings/env-file.ts';
-export type { SettingApplies, SettingDefinition } from './settings/settings-schema.ts';
-export { ASR_MODES, SETTING_DEFINITIONS } from './settings/settings-schema.ts';
+export type { SecretDestination } from './settings/secret-destinations.ts';
+export { checkSecretDestinations, secretDestinations } from './settings/secret-destinations.ts';
+export { isSecretKey } from './settings/secret-mask.ts';
+export type { AsrMode, SettingApplies, SettingDefinition } from './settings/settings-schema.ts';
+export {
+  ASR_MODE_ALIASES,
+  ASR_MODES,
+  SETTING_DEFINITIONS,
+  settingDefinition,
+} from './settings/settings-schema.ts';
 export type {
   ResolvedSettings,
   SettingProblem,

@@ -59,7 +59,14 @@ describe('parseCli', () => {
       }),
     ).toEqual({
       kind: 'run',
-      options: { host: '::1', port: 8765, envFile: '/e/.env', dataDir: '/d' },
+      // No port given: the settings' API_PORT decides (8765 by default).
+      options: {
+        host: '::1',
+        port: 8765,
+        portFromSettings: true,
+        envFile: '/e/.env',
+        dataDir: '/d',
+      },
     });
   });
 

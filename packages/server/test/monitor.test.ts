@@ -238,7 +238,7 @@ describe('modes that cannot run', () => {
     expect(stream.json()).toMatchObject({
       code: 'RECOGNIZER_UNAVAILABLE',
       field: 'STREAM_ASR_APP_KEY',
-      message: expect.stringContaining('STREAM_ASR_APP_KEY and STREAM_ASR_ACCESS_KEY'),
+      message: expect.stringContaining('需要 STREAM_ASR_APP_KEY 和 STREAM_ASR_ACCESS_KEY'),
     });
     await harness.request({
       method: 'POST',

@@ -77,7 +77,7 @@ const zh = {
   recognizerEnded: '录音源已播完（演示课程结束）。可以下课并生成笔记。',
   recognizerFailed: '识别出错（{mode}）：{message}',
   modeNames:
-    'local=本地离线识别（麦克风）;stream=在线流式识别;cloud=云端转写;mock=演示模式（脚本课堂）',
+    'local=本地离线识别（麦克风）;stream=在线流式识别;seed-asr=在线流式识别;dashscope=阿里云百炼实时识别;cloud=云端转写;mock=演示模式（脚本课堂）',
   asrUnavailable: '当前识别方式不可用',
   // transcript
   transcriptEmpty: '还没有字幕。开始上课后，这里会实时显示老师说的话。',
@@ -137,6 +137,7 @@ const zh = {
   groupRecognition: '语音识别',
   groupLlm: 'AI 模型（救场、跟进度、笔记）',
   groupStreaming: '在线流式识别',
+  groupDashscope: '阿里云百炼实时识别（DashScope）',
   groupCloud: '云端转写',
   groupAudio: '音频',
   groupMock: '演示模式',
@@ -257,7 +258,7 @@ const en: Record<TextKey, string> = {
     'The audio source has ended (the demo class is over). End the class to write notes.',
   recognizerFailed: 'Recognition failed ({mode}): {message}',
   modeNames:
-    'local=offline recognition (microphone);stream=online streaming recognition;cloud=cloud transcription;mock=demo mode (scripted class)',
+    'local=offline recognition (microphone);stream=online streaming recognition;seed-asr=online streaming recognition;dashscope=Alibaba Cloud real-time recognition;cloud=cloud transcription;mock=demo mode (scripted class)',
   asrUnavailable: 'This recognition mode is not available',
   transcriptEmpty: 'No transcript yet. Once the class starts, what the teacher says shows up here.',
   historySummary: 'Summary of earlier content',
@@ -315,6 +316,7 @@ const en: Record<TextKey, string> = {
   groupRecognition: 'Speech recognition',
   groupLlm: 'AI model (rescue, catch-up, notes)',
   groupStreaming: 'Online streaming recognition',
+  groupDashscope: 'Alibaba Cloud real-time recognition (DashScope)',
   groupCloud: 'Cloud transcription',
   groupAudio: 'Audio',
   groupMock: 'Demo mode',

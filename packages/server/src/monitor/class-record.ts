@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { TranscriptEntry, TranscriptStore } from '@class-assistant/transcript-core';
 import { writeFileAtomic } from '@class-assistant/transcript-core';
 import { ServerError } from '../errors.ts';
+import { localized } from '../language.ts';
 import type { AiCallOptions, ClassAi, ClassContext, TranscriptLine } from '../llm/class-ai.ts';
 import {
   type CiteStore,
@@ -72,7 +73,10 @@ export function createClassRecord(options: {
         throw new ServerError(
           'TRANSCRIPT_EMPTY',
           409,
-          'There is no class transcript to summarise yet: start monitoring and let the class run first.',
+          localized(
+            '还没有可以总结的课堂记录：请先开始监听，让课堂进行一会儿。',
+            'There is no class transcript to summarise yet: start monitoring and let the class run first.',
+          ),
         );
       }
       const course = courseName || document.header.courseName || '';
@@ -96,7 +100,10 @@ export function createClassRecord(options: {
         throw new ServerError(
           'NOTES_WRITE_FAILED',
           500,
-          `Could not write the notes to ${path}: ${(error as Error).message}`,
+          localized(
+            `无法把笔记写入 ${path}：${(error as Error).message}`,
+            `Could not write the notes to ${path}: ${(error as Error).message}`,
+          ),
           {},
           { cause: error },
         );

@@ -15,6 +15,7 @@ import type {
   TranscriptLine,
 } from '../events/live-events.ts';
 import { createSerialQueue } from '../files.ts';
+import { localized } from '../language.ts';
 import type { CiteStore } from '../material/cite-store.ts';
 import type {
   Recognizer,
@@ -271,7 +272,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
           throw new ServerError(
             'RECOGNIZER_UNAVAILABLE',
             503,
-            `ASR_MODE=${settings.asrMode} is not a recognition mode of this build (${options.recognizers.modes().join(', ')}).`,
+            localized(
+              `ASR_MODE=${settings.asrMode} 不是这个版本支持的识别方式（${options.recognizers.modes().join('、')}）。`,
+              `ASR_MODE=${settings.asrMode} is not a recognition mode of this build (${options.recognizers.modes().join(', ')}).`,
+            ),
             { field: 'ASR_MODE' },
           );
         }

@@ -5,6 +5,7 @@
  * cleaning, merging, alerts or files.
  */
 import type { AppCapture } from '../audio/app-capture.ts';
+import type { MessageText } from '../language.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 
 /**
@@ -83,8 +84,8 @@ export type RecognizerAvailability =
   | { available: true; detail?: string }
   | {
       available: false;
-      /** Why not, for the student. */
-      message: string;
+      /** Why not, for the student (in both languages where it is translated). */
+      message: MessageText;
       /** Settings keys that would fix it. */
       settings: string[];
     };

@@ -47,7 +47,11 @@ export const ChatTurnSchema = z.object({
  * A WebSocket route in the OpenAPI document (@fastify/websocket hides them): GET with the upgrade
  * answer and the Host/Origin refusal every route has.
  */
-export function webSocketDocumentation(summary: string, description: string) {
+export function webSocketDocumentation(
+  summary: string,
+  description: string,
+  responses: Record<string, { description: string }> = {},
+) {
   return {
     get: {
       tags: ['live'],
@@ -56,6 +60,7 @@ export function webSocketDocumentation(summary: string, description: string) {
       responses: {
         '101': { description: 'Switching to the WebSocket protocol.' },
         '403': { description: 'Foreign Origin or Host (ORIGIN_NOT_ALLOWED, HOST_NOT_ALLOWED).' },
+        ...responses,
       },
     },
   };

@@ -6,6 +6,7 @@ import { probeMicrophone } from '../audio/microphone-probe.ts';
 import { nativeModulesFolder, nativeModulesReport } from '../audio/native.ts';
 import { createWavFileSource } from '../audio/wav-file-source.ts';
 import { isServerError } from '../errors.ts';
+import { textIn } from '../language.ts';
 import { COMPATIBLE_CLIENT_VERSION, SERVER_VERSION } from '../version.ts';
 import { errors } from './schemas.ts';
 
@@ -133,7 +134,9 @@ export async function configurationReport(
       `AI features (rescue, catch-up, notes): set ${missing.join(', ')} in the settings.`,
     );
   }
-  if (!availability.available) notConfigured.push(`Recognition: ${availability.message}`);
+  if (!availability.available) {
+    notConfigured.push(`Recognition: ${textIn(availability.message, 'en')}`);
+  }
   for (const problem of services.settings.problems()) {
     notConfigured.push(`Settings: ${problem.message} (the default is used).`);
   }
@@ -156,7 +159,9 @@ export async function configurationReport(
     asr: {
       mode: settings.asrMode,
       available: availability.available,
-      message: availability.available ? (availability.detail ?? 'ready') : availability.message,
+      message: availability.available
+        ? (availability.detail ?? 'ready')
+        : textIn(availability.message, 'en'),
       settings: availability.available ? [] : availability.settings,
     },
     llm: {

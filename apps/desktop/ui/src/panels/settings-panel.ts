@@ -18,12 +18,22 @@ import { createCaptureView } from '../views/capture-view.ts';
 import { modeName } from './class-panel.ts';
 import type { Panel } from './panel.ts';
 
-const GROUP_ORDER = ['recognition', 'llm', 'mock', 'streaming-asr', 'cloud-asr', 'audio', 'server'];
+const GROUP_ORDER = [
+  'recognition',
+  'llm',
+  'mock',
+  'streaming-asr',
+  'dashscope-asr',
+  'cloud-asr',
+  'audio',
+  'server',
+];
 const GROUP_TITLES: Record<string, Parameters<typeof t>[0]> = {
   recognition: 'groupRecognition',
   llm: 'groupLlm',
   mock: 'groupMock',
   'streaming-asr': 'groupStreaming',
+  'dashscope-asr': 'groupDashscope',
   'cloud-asr': 'groupCloud',
   audio: 'groupAudio',
   server: 'groupServer',
@@ -44,6 +54,9 @@ const LABELS: Record<string, { zh: string; en: string }> = {
   STREAM_ASR_APP_KEY: { zh: '应用 ID', en: 'App key' },
   STREAM_ASR_ACCESS_KEY: { zh: '访问令牌', en: 'Access key' },
   STREAM_ASR_RESOURCE_ID: { zh: '资源 ID', en: 'Resource id' },
+  DASHSCOPE_API_KEY: { zh: 'DashScope API 密钥', en: 'DashScope API key' },
+  DASHSCOPE_ASR_MODEL: { zh: '实时识别模型', en: 'Real-time model' },
+  DASHSCOPE_WS_URL: { zh: 'DashScope 地址', en: 'DashScope address' },
   CLOUD_ASR_BASE_URL: { zh: '转写 API 地址', en: 'Transcription API' },
   CLOUD_ASR_API_KEY: { zh: '转写 API 密钥', en: 'Transcription key' },
   CLOUD_ASR_MODEL: { zh: '转写模型', en: 'Transcription model' },
@@ -54,6 +67,7 @@ const LABELS: Record<string, { zh: string; en: string }> = {
   MOCK_SCRIPT: { zh: '演示脚本', en: 'Demo script' },
   MOCK_INTERVAL_MS: { zh: '每行间隔（毫秒）', en: 'Line interval (ms)' },
   MOCK_LOOP: { zh: '循环播放', en: 'Loop' },
+  API_PORT: { zh: '后端端口', en: 'Backend port' },
   CORS_ORIGINS: { zh: '允许的网页来源', en: 'Allowed origins' },
   UPLOAD_MAX_MB: { zh: '上传上限（MB）', en: 'Upload limit (MB)' },
   HISTORY_FOLD_ENTRIES: { zh: '折叠历史的行数', en: 'Fold history after' },
@@ -62,7 +76,7 @@ const LABELS: Record<string, { zh: string; en: string }> = {
 
 /** Keys with a fixed set of values (shown as a select). */
 const CHOICES: Record<string, string[]> = {
-  ASR_MODE: ['local', 'stream', 'cloud', 'mock'],
+  ASR_MODE: ['local', 'stream', 'dashscope', 'cloud', 'mock'],
   KEYWORD_HOMOPHONES: ['off', 'pinyin', 'fuzzy-pinyin'],
   STREAM_ASR_ENDPOINT: ['bigmodel_async', 'bigmodel', 'bigmodel_nostream'],
   MOCK_LOOP: ['true', 'false'],
@@ -170,7 +184,8 @@ export function createSettingsPanel(context: AppContext): Panel {
         'select',
         { class: 'select', id, name: definition.key },
         h('option', { value: '' }, `(${definition.default || '—'})`),
-        choices.map((choice) =>
+        // A value the form does not list (the original's seed-asr) stays selectable as it is.
+        (value === '' || choices.includes(value) ? choices : [...choices, value]).map((choice) =>
           h(
             'option',
             { value: choice, selected: choice === value },
