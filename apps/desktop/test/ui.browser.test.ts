@@ -232,7 +232,7 @@ describe('the panels (480x520)', () => {
   it('settings: the main keys as a form, secrets masked, the other lines kept, saved', async () => {
     backend = await startBackend({
       uiDir,
-      env: [...FAST_CLASS, 'LLM_API_KEY=sk-secret-abcd1234', '# my own note', 'EXTRA_KEY=kept'],
+      env: [...FAST_CLASS, 'LLM_API_KEY=sk-secret-abcd1234', '# my own note', 'EXTRA_OPTION=kept'],
     });
     page = await openApp(context, backend, { width: 480, height: 520 });
     await page.keyboard.press(',');
@@ -242,7 +242,7 @@ describe('the panels (480x520)', () => {
     expect(await key.inputValue()).toBe('••••••••1234');
     expect(await page.locator('#setting-ASR_MODE').inputValue()).toBe('mock');
     expect(await page.locator('.extra-lines').inputValue()).toContain(
-      '# my own note\nEXTRA_KEY=kept',
+      '# my own note\nEXTRA_OPTION=kept',
     );
     const box = await page.locator('.app').boundingBox();
     expect(box).toMatchObject({ width: 480, height: 520 });
@@ -257,14 +257,15 @@ describe('the panels (480x520)', () => {
     const saved = await readFile(backend.envFile, 'utf8');
     expect(saved).toContain('LLM_MODEL=class-model');
     expect(saved).toContain('LLM_API_KEY=sk-secret-abcd1234');
-    expect(saved).toContain('# my own note\nEXTRA_KEY=kept');
+    expect(saved).toContain('# my own note\nEXTRA_OPTION=kept');
 
     await page.locator('details[data-group="mock"] summary').click();
     await page.locator('#setting-MOCK_INTERVAL_MS').fill('soon');
     await page.locator('#save-settings').click();
     await expect
       .poll(() => page!.locator('.field-error:not([hidden])').textContent())
-      .toBe('must be a whole number from 1 to 600000, got "soon"');
+      // The UI sends its language: the backend answers the field's problem in Chinese.
+      .toBe('应为 1 到 600000 之间的整数，当前为 "soon"');
     expect(await page.locator('.settings-panel .error-box').textContent()).toContain(
       '有设置不正确，没有保存：',
     );
@@ -372,7 +373,7 @@ describe('the panels (480x520)', () => {
     await expect
       .poll(
         async () => {
-          const text = (await page!.locator('.rescue-answer').textContent()) ?? '';
+          const text = ((await page!.locator('.rescue-answer').textContent()) ?? '').trim();
           if (text !== '') partials.add(text);
           return text;
         },
@@ -391,9 +392,10 @@ describe('the panels (480x520)', () => {
     await page.locator('.rescue-panel .chat-input').fill('为什么是两个？');
     await page.keyboard.press('Enter');
     await expect
-      .poll(() => page!.locator('.rescue-panel .chat-turn.assistant').innerHTML(), {
-        timeout: 20_000,
-      })
+      .poll(
+        async () => (await page!.locator('.rescue-panel .chat-turn.assistant').innerHTML()).trim(),
+        { timeout: 20_000 },
+      )
       .toBe('<p>因为每个节点只有 <strong>两个</strong> 指向它的指针。</p>');
     const followUp = llm.chatRequests[1]?.body.messages?.at(-1)?.content as string;
     expect(followUp).toContain('为什么是两个？');
@@ -426,7 +428,7 @@ describe('the panels (480x520)', () => {
     page = await openApp(context, backend, { width: 480, height: 520 });
     await page.keyboard.press('n');
     await expect
-      .poll(() => page!.locator('.notes-content').innerHTML())
+      .poll(async () => (await page!.locator('.notes-content').innerHTML()).replaceAll('\n', ''))
       .toBe('<h3>线性代数</h3><ol><li>矩阵乘法</li><li>行列式</li></ol>');
     const options = await page.locator('.notes-panel select option').allTextContents();
     expect(options).toHaveLength(1);
