@@ -111,9 +111,13 @@ export async function chooseLocalModel(
         `\`class-assistant-backend models pull ${entry.id}\` (${megabytes(entry.sizeBytes)})`,
     )
     .join(' or ');
+  const english =
+    language !== 'en' && systemModel
+      ? ' For an English class, LOCAL_ASR_LANGUAGE=en works without a download (the PocketSphinx US English model of this machine).'
+      : '';
   return {
     found: false,
-    message: `No offline model for ${LANGUAGE_NAMES[language]} (LOCAL_ASR_LANGUAGE=${language}) is installed. Download one in the class panel${pull ? `, or run ${pull}` : ''}; or set VOSK_MODEL_PATH to the folder of an unpacked Vosk model. ASR_MODE=mock runs a scripted demo class.`,
+    message: `No offline model for ${LANGUAGE_NAMES[language]} (LOCAL_ASR_LANGUAGE=${language}) is installed. Download one in the class panel${pull ? `, or run ${pull}` : ''}; or set VOSK_MODEL_PATH to the folder of an unpacked Vosk model.${english} ASR_MODE=mock runs a scripted demo class.`,
     settings: ['LOCAL_ASR_LANGUAGE', 'VOSK_MODEL_PATH'],
   };
 }
