@@ -134,7 +134,7 @@ describe('downloading a model', () => {
     const dataDir = await dataFolder();
     const manager = createModelManager({ dataDir, baseUrl: () => host!.baseUrl });
     await manager.prepare();
-    const escape = buildZip([
+    const escaping = buildZip([
       ...fakeVoskModel('escape'),
       { name: 'escape/../../../escaped.txt', data: Buffer.from('outside!') },
     ]);
@@ -145,7 +145,7 @@ describe('downloading a model', () => {
     host.put('escape.zip', escape);
     host.put('linked.zip', link);
     for (const [name, archive, reason] of [
-      ['escape', escape, /escaped\.txt|invalid relative path/],
+      ['escape', escaping, /escaped\.txt|invalid relative path/],
       ['linked', link, /link or a special file/],
     ] as const) {
       await expect(
