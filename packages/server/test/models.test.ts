@@ -142,7 +142,7 @@ describe('downloading a model', () => {
       ...fakeVoskModel('linked'),
       { name: 'linked/am/passwords', data: Buffer.from('/etc/passwd'), mode: 0o120777 },
     ]);
-    host.put('escape.zip', escape);
+    host.put('escape.zip', escaping);
     host.put('linked.zip', link);
     for (const [name, archive, reason] of [
       ['escape', escaping, /escaped\.txt|invalid relative path/],
