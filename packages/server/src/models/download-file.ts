@@ -25,6 +25,8 @@ export interface DownloadFileOptions {
   onTotal?: (total: number, alreadyReceived: number) => Promise<void> | void;
   /** Connection attempts in a row without a single new byte before giving up (default 5). */
   attempts?: number;
+  /** Also compute the MD5 (for a catalogue entry that pins one; default false). */
+  md5?: boolean;
   /** The fetch implementation (default: the global one). */
   fetch?: typeof fetch;
 }
@@ -33,6 +35,7 @@ export interface DownloadFileOptions {
 export interface DownloadedFile {
   bytes: number;
   sha256: string;
+  /** '' unless {@link DownloadFileOptions.md5} asked for it. */
   md5: string;
   /** How many requests it took (more than one after a resume). */
   requests: number;
@@ -53,7 +56,7 @@ const networkError = (url: string, reason: string, cause?: unknown) =>
 const cancelled = (url: string) =>
   new ServerError('MODEL_DOWNLOAD_CANCELLED', 409, `The download of ${url} was cancelled.`);
 
-async function hashExisting(path: string, sha256: Hash, md5: Hash): Promise<number> {
+async function hashExisting(path: string, sha256: Hash, md5: Hash | undefined): Promise<number> {
   const size = await stat(path).then(
     (info) => info.size,
     () => -1,
@@ -64,7 +67,7 @@ async function hashExisting(path: string, sha256: Hash, md5: Hash): Promise<numb
   }
   for await (const chunk of createReadStream(path)) {
     sha256.update(chunk as Buffer);
-    md5.update(chunk as Buffer);
+    md5?.update(chunk as Buffer);
   }
   return size;
 }
@@ -95,7 +98,8 @@ export async function downloadFile(options: DownloadFileOptions): Promise<Downlo
   const maxAttempts = options.attempts ?? 5;
   const maxBytes = options.expectedSize ?? options.maxBytes ?? DEFAULT_DOWNLOAD_MAX_BYTES;
   let sha256 = createHash('sha256');
-  let md5 = createHash('md5');
+  const newMd5 = () => (options.md5 ? createHash('md5') : undefined);
+  let md5 = newMd5();
   let received = await hashExisting(options.destination, sha256, md5);
   let requests = 0;
   let failures = 0;
@@ -103,7 +107,7 @@ export async function downloadFile(options: DownloadFileOptions): Promise<Downlo
   const restart = async () => {
     await truncate(options.destination, 0);
     sha256 = createHash('sha256');
-    md5 = createHash('md5');
+    md5 = newMd5();
     received = 0;
   };
   if (received > maxBytes) await restart();
@@ -177,7 +181,7 @@ export async function downloadFile(options: DownloadFileOptions): Promise<Downlo
         }
         await file.write(chunk);
         sha256.update(chunk);
-        md5.update(chunk);
+        md5?.update(chunk);
         received += chunk.byteLength;
         options.onProgress?.(received, total);
       }
@@ -207,7 +211,7 @@ export async function downloadFile(options: DownloadFileOptions): Promise<Downlo
     await restart();
     throw networkError(options.url, `the server sent more than the ${total} bytes it announced`);
   }
-  return { bytes: received, sha256: sha256.digest('hex'), md5: md5.digest('hex'), requests };
+  return { bytes: received, sha256: sha256.digest('hex'), md5: md5?.digest('hex') ?? '', requests };
 }
 
 function pause(failures: number, signal: AbortSignal | undefined): Promise<void> {

@@ -262,6 +262,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
         url: target.url,
         destination: part,
         ...(target.sizeBytes !== undefined ? { expectedSize: target.sizeBytes } : {}),
+        md5: target.md5 !== undefined,
         ...(signal ? { signal } : {}),
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(report.onProgress ? { onProgress: report.onProgress } : {}),
