@@ -1,19 +1,18 @@
 // `class-assistant-backend models …` as a user runs it: the bin as a real process against a model
 // host on a loopback port — exit codes, messages, plain progress lines, and a kill -9 while it
 // unpacks that leaves no half model behind.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { spawnBin } from './support/bin-process.ts';
 import { waitFor } from './support/harness.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
 import { buildZip, fakeVoskModel } from './support/zip-writer.ts';
 
-const BIN = fileURLToPath(new URL('../bin/class-assistant-backend.js', import.meta.url));
 const children: ChildProcess[] = [];
 const folders: string[] = [];
 let host: ModelServer | undefined;
@@ -36,26 +35,20 @@ async function workspace(): Promise<{ dataDir: string; settings: string }> {
 }
 
 function models(args: string[], where: { dataDir: string; settings: string }) {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'models', ...args, '--data-dir', where.dataDir, '--settings-file', where.settings],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const started = spawnBin([
+    'models',
+    ...args,
+    '--data-dir',
+    where.dataDir,
+    '--settings-file',
+    where.settings,
+  ]);
+  children.push(started.child);
   return {
-    child,
+    child: started.child,
     async result() {
-      const code = await exited;
-      return { code, stdout, stderr };
+      const code = await started.exited;
+      return { code, ...started.output() };
     },
   };
 }

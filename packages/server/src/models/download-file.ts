@@ -118,7 +118,11 @@ export async function downloadFile(options: DownloadFileOptions): Promise<Downlo
     let response: Response;
     try {
       response = await doFetch(options.url, {
-        headers: received > 0 ? { range: `bytes=${received}-` } : {},
+        // identity: byte offsets (Range, Content-Length) must count the file's own bytes.
+        headers: {
+          'accept-encoding': 'identity',
+          ...(received > 0 ? { range: `bytes=${received}-` } : {}),
+        },
         ...(options.signal ? { signal: options.signal } : {}),
       });
     } catch (error) {
