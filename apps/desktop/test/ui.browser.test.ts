@@ -692,10 +692,38 @@ describe('listening offline out of the box', () => {
     }
   });
 
-  it('settings: cloud presets fill the address and model and link to a key', async () => {
+  it('settings: cloud presets fill the address and model; a model added by URL is listed and removed', async () => {
+    const { createHash } = await import('node:crypto');
+    const { ZipFile } = await import('yazl');
+    const zip = new ZipFile();
+    zip.addBuffer(Buffer.from('a made-up acoustic model'), 'vosk-model-small-xx/am/final.mdl');
+    zip.addBuffer(Buffer.from('--sample-frequency=16000\n'), 'vosk-model-small-xx/conf/mfcc.conf');
+    zip.end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+    const archive = Buffer.concat(chunks);
+    const host = await modelHost('mine.zip', archive, 10 * 1024 * 1024);
     backend = await startBackend({ uiDir, env: FAST_CLASS });
     page = await openApp(context, backend, { width: 480, height: 520 });
     await page.keyboard.press(',');
+    expect(await page.locator('.models-section').textContent()).toContain('还没有安装模型。');
+    await page.locator('.models-section summary').click();
+    await page.locator('#model-url').fill(`${host.baseUrl}/mine.zip`);
+    await page.locator('#model-sha256').fill(createHash('sha256').update(archive).digest('hex'));
+    await page.locator('#model-name').fill('my-model');
+    await page.locator('#model-add').click();
+    await expect
+      .poll(() => page!.locator('.models-section .notice.ok').textContent())
+      .toBe('已安装：my-model');
+    const row = page.locator('.model-row[data-model="my-model"]');
+    expect(await row.textContent()).toContain('zh · vosk');
+    await row.locator('button').click();
+    await expect
+      .poll(() => page!.locator('.models-section').textContent())
+      .toContain('还没有安装模型。');
+    expect(existsSync(join(backend.dataDir, 'models', 'my-model'))).toBe(false);
+    await host.close();
+
     await page.locator('details[data-group="cloud-asr"] summary').click();
     await page.locator('.cloud-presets button[data-preset="groq"]').click();
     expect(await page.locator('#setting-CLOUD_ASR_BASE_URL').inputValue()).toBe(
@@ -707,7 +735,6 @@ describe('listening offline out of the box', () => {
     expect(await page.locator('.cloud-presets a').getAttribute('href')).toBe(
       'https://console.groq.com/keys',
     );
-    expect(await page.locator('.models-section').textContent()).toContain('还没有安装模型。');
     await page.screenshot({ path: shot('panel-settings-cloud-presets.png') });
   });
 });
