@@ -12,7 +12,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES="chromium espeak-ng sox pocketsphinx-en-us libpocketsphinx3 libsphinxbase3 libasound2-dev g++ make python3 fonts-wqy-microhei unzip"
+APT_PACKAGES="bubblewrap chromium espeak-ng sox pocketsphinx-en-us libpocketsphinx3 libsphinxbase3 libasound2-dev g++ make python3 fonts-wqy-microhei unzip"
 
 if command -v apt-get >/dev/null 2>&1 && [ "${CLASS_ASSISTANT_SKIP_APT:-0}" != 1 ]; then
   missing=""

@@ -706,7 +706,9 @@ describe('listening offline out of the box', () => {
     backend = await startBackend({ uiDir, env: FAST_CLASS });
     page = await openApp(context, backend, { width: 480, height: 520 });
     await page.keyboard.press(',');
-    expect(await page.locator('.models-section').textContent()).toContain('还没有安装模型。');
+    await expect
+      .poll(() => page!.locator('.models-section').textContent())
+      .toContain('还没有安装模型。');
     await page.locator('.models-section summary').click();
     await page.locator('#model-url').fill(`${host.baseUrl}/mine.zip`);
     await page.locator('#model-sha256').fill(createHash('sha256').update(archive).digest('hex'));

@@ -59,7 +59,7 @@ export function isAgentError(error: unknown): error is AgentError {
   );
 }
 
-/** What an agent is: the seed's `agent <Name> uses <ns>, … { role, prompt, model }`. */
+/** What an agent is: `agent <Name> uses <ns>, … { role, prompt, model }` in an agent file. */
 export interface AgentDefinition<NS extends Namespace = Namespace> {
   name: string;
   uses: readonly NS[];
@@ -125,6 +125,15 @@ export interface AgentRunOptions {
   maxRetries?: number;
   /** Called for every model call, tool call and the answer. */
   onEvent?: (event: AgentEvent) => void;
+  /** Sampling temperature sent with every model call (the endpoint's default otherwise). */
+  temperature?: number;
+  /** Most tokens per model answer (`max_tokens`; the endpoint's default otherwise). */
+  maxTokens?: number;
+  /**
+   * An earlier conversation to continue: messages placed between the system message and the
+   * instruction (for instance `result.messages.slice(1)` of the previous run).
+   */
+  history?: readonly ChatCompletionMessageParam[];
 }
 
 /** A runnable agent. */
@@ -266,6 +275,7 @@ async function runAgent(
   const tools = toOpenAITools(toolbox.tools);
   const messages: ChatCompletionMessageParam[] = [
     { role: 'system', content: agent.systemMessage },
+    ...(options.history ?? []),
     { role: 'user', content: instruction },
   ];
   const toolCalls: AgentToolCallRecord[] = [];
@@ -297,7 +307,13 @@ async function runAgent(
     let completion: ChatCompletion;
     try {
       completion = await client.chat.completions.create(
-        { model, messages, ...(tools.length ? { tools, tool_choice: 'auto' as const } : {}) },
+        {
+          model,
+          messages,
+          ...(tools.length ? { tools, tool_choice: 'auto' as const } : {}),
+          ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+          ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
+        },
         { signal },
       );
     } catch (cause) {

@@ -10,6 +10,8 @@
  * - `TOOL_LIMIT_EXCEEDED`: a size limit was hit (file, response, redirects, matches).
  * - `TOOL_TIMEOUT`: the call ran out of time (HTTP, shell, human answer).
  * - `TOOL_ABORTED`: the caller's `AbortSignal` fired.
+ * - `TOOL_SANDBOX_UNAVAILABLE`: the shell is enabled but no OS sandbox works on this machine
+ *   (the message says why); `policy.shell.unsandboxed: true` runs commands without one.
  * - `TOOL_FAILED`: the operation itself failed (I/O error, network error, HTTP error status, …).
  */
 export type ToolErrorCode =
@@ -22,6 +24,7 @@ export type ToolErrorCode =
   | 'TOOL_LIMIT_EXCEEDED'
   | 'TOOL_TIMEOUT'
   | 'TOOL_ABORTED'
+  | 'TOOL_SANDBOX_UNAVAILABLE'
   | 'TOOL_FAILED';
 
 /** Every {@link ToolErrorCode}, for exhaustive checks and documentation. */
@@ -35,6 +38,7 @@ export const TOOL_ERROR_CODES: readonly ToolErrorCode[] = [
   'TOOL_LIMIT_EXCEEDED',
   'TOOL_TIMEOUT',
   'TOOL_ABORTED',
+  'TOOL_SANDBOX_UNAVAILABLE',
   'TOOL_FAILED',
 ];
 

@@ -33,21 +33,47 @@ export type {
 export { getTool, isNamespace, STD_TOOLS, TOOLS_BY_NAMESPACE } from './registry.ts';
 export type {
   AgentDeclaration,
+  AgentField,
   AgentScript,
-  AgentScriptErrorCode,
+  Constant as AgentScriptConstant,
+  Contract as AgentScriptContract,
+  Decorator as AgentScriptDecorator,
   Expression as AgentScriptExpression,
   FlowDeclaration,
   FStringPart,
-  Position as AgentScriptPosition,
+  FunctionDeclaration as AgentScriptFunction,
+  MatchArm as AgentScriptMatchArm,
+  OtherDeclaration as AgentScriptOtherDeclaration,
+  Parameter as AgentScriptParameter,
+  Pattern as AgentScriptPattern,
+  ProtocolDeclaration,
+  ScriptDialect,
   Statement as AgentScriptStatement,
-} from './script/parse.ts';
-export { AgentScriptError, isAgentScriptError, parseAgentScript } from './script/parse.ts';
+  TestDeclaration as AgentScriptTest,
+  ToolDeclaration as AgentScriptTool,
+  TypeExpression as AgentScriptType,
+  UseReference as AgentScriptUse,
+} from './script/ast.ts';
+export type { UnsupportedUse } from './script/check.ts';
+export { unsupportedUses } from './script/check.ts';
+export type { LoadAgentScriptOptions } from './script/load.ts';
+export { loadAgentScript } from './script/load.ts';
+export type { ParseAgentScriptOptions } from './script/parse.ts';
+export { AGENT_FIELDS, dialectOf, parseAgentScript } from './script/parse.ts';
 export type { AgentScriptResult, AgentScriptRunOptions } from './script/run.ts';
-export { runAgentScript } from './script/run.ts';
+export { DEFAULT_SCRIPT_LIMITS, runAgentScript } from './script/run.ts';
+export type {
+  AgentScriptErrorCode,
+  Position as AgentScriptPosition,
+} from './script/script-error.ts';
+export { AgentScriptError, isAgentScriptError } from './script/script-error.ts';
+export type { ScriptValue } from './script/values.ts';
 export type { AnyToolDefinition, Namespace, ToolContext, ToolDefinition } from './tool.ts';
 export { defineTool, NAMESPACES } from './tool.ts';
 export type { ModelToolResult, Toolbox, ToolboxOptions, ToolCallOptions } from './toolbox.ts';
 export { createToolbox, formatToolResult } from './toolbox.ts';
+export type { ExactJsonValue, RawJsonNumber } from './tools/exact-json.ts';
+export { isRawJsonNumber } from './tools/exact-json.ts';
 export { SHELL_ENV_KEPT } from './tools/shell.ts';
 export { checkShellCommand, DENY_RULES as SHELL_DENY_RULES } from './tools/shell-guard.ts';
 export { VERSION } from './version.ts';

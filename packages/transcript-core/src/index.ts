@@ -29,8 +29,8 @@ export type {
 export { createKeywordMatcher } from './keyword-matcher.ts';
 export type { NearDuplicateMatch, NearDuplicateOptions } from './near-duplicate.ts';
 export { findNearDuplicate, isNearDuplicate } from './near-duplicate.ts';
-export type { MatchingBlock } from './similarity.ts';
-export { matchingBlocks, similarityRatio } from './similarity.ts';
+export type { MatchingBlock, PreparedSequence } from './similarity.ts';
+export { matchingBlocks, prepareSequence, quickRatio, similarityRatio } from './similarity.ts';
 export type { MeaningfulOptions } from './text.ts';
 export { DEFAULT_FILLERS, isMeaningful, normalizeText } from './text.ts';
 export type {

@@ -1,7 +1,12 @@
 // The near-duplicate filter: drops repeated sentences and similar corrections of a recent entry.
 // Defaults are those of the product this one replaces; every threshold is an option.
 import { checkOptions, describeValue, TranscriptCoreError } from './errors.ts';
-import { similarityRatio } from './similarity.ts';
+import {
+  type PreparedSequence,
+  prepareSequence,
+  quickRatio,
+  similarityRatio,
+} from './similarity.ts';
 import { comparisonKey } from './text.ts';
 
 /** Options of {@link isNearDuplicate} / {@link findNearDuplicate}. */
@@ -107,8 +112,9 @@ export function findNearDuplicate(
         `findNearDuplicate: recentEntries[${index}] must be a string, got ${describeValue(entry)}`,
       );
     }
-    const other = comparisonKey(entry);
-    const otherLength = [...other].length;
+    const prepared = preparedEntry(entry);
+    const other = prepared.key;
+    const otherLength = prepared.sequence.points.length;
     if (otherLength === 0) continue;
     if (key === other) return { entry, index, kind: 'equal', ratio: 1 };
     const shorter = Math.min(keyLength, otherLength);
@@ -118,10 +124,16 @@ export function findNearDuplicate(
       shorter / longer >= settings.containmentRatio &&
       (key.includes(other) || other.includes(key))
     ) {
-      return { entry, index, kind: 'contained', ratio: similarityRatio(key, other) };
+      return { entry, index, kind: 'contained', ratio: similarityRatio(key, prepared.sequence) };
     }
-    if (shorter >= settings.similarityMinChars) {
-      const ratio = similarityRatio(key, other);
+    // The full ratio only where its upper bounds (length, then shared characters) reach the
+    // threshold: the same decisions, without the quadratic matching for unrelated sentences.
+    if (
+      shorter >= settings.similarityMinChars &&
+      (2 * shorter) / (keyLength + otherLength) >= settings.similarityThreshold &&
+      quickRatio(key, prepared.sequence) >= settings.similarityThreshold
+    ) {
+      const ratio = similarityRatio(key, prepared.sequence);
       if (ratio >= settings.similarityThreshold) return { entry, index, kind: 'similar', ratio };
     }
   }
@@ -142,4 +154,20 @@ export function isNearDuplicate(
   options: NearDuplicateOptions = {},
 ): boolean {
   return findNearDuplicate(text, recentEntries, options) !== null;
+}
+
+// The recent entries are compared again with every new line: keep each one's comparison key,
+// prepared for the ratios. A small insertion-ordered cache; the oldest goes when it is full.
+const CACHE_SIZE = 256;
+const cache = new Map<string, { key: string; sequence: PreparedSequence }>();
+
+function preparedEntry(text: string): { key: string; sequence: PreparedSequence } {
+  let prepared = cache.get(text);
+  if (prepared === undefined) {
+    const key = comparisonKey(text);
+    prepared = { key, sequence: prepareSequence(key) };
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(text, prepared);
+  }
+  return prepared;
 }

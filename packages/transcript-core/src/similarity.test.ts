@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fc, test as property } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { matchingBlocks, similarityRatio } from './similarity.ts';
+import { matchingBlocks, prepareSequence, quickRatio, similarityRatio } from './similarity.ts';
 
 interface Vector {
   a: string;
@@ -94,5 +94,24 @@ describe('similarityRatio properties', () => {
     }
     const total = left.length + right.length;
     expect(similarityRatio(a, b)).toBe(total === 0 ? 1 : (2 * matched) / total);
+  });
+});
+
+describe('quickRatio and prepared sequences', () => {
+  const text = fc.string({ unit: fc.constantFrom(...'今天讲矩阵的秩秩ab c。'), maxLength: 30 });
+
+  property.prop([text, text])(
+    'quickRatio is never below the ratio, and preparing b changes nothing',
+    (a, b) => {
+      const prepared = prepareSequence(b);
+      const ratio = similarityRatio(a, b);
+      expect(similarityRatio(a, prepared)).toBe(ratio);
+      expect(quickRatio(a, prepared)).toBe(quickRatio(a, b));
+      expect(quickRatio(a, b)).toBeGreaterThanOrEqual(ratio);
+    },
+  );
+
+  it('is 0 for strings without a common character', () => {
+    expect(quickRatio('请翻到第42页', '今天讲秩')).toBe(0);
   });
 });

@@ -24,14 +24,58 @@ export interface MatchingBlock {
  * similarityRatio('abc', 'abc')                               // 1
  * similarityRatio('', '')                                     // 1
  */
-export function similarityRatio(a: string, b: string): number {
+export function similarityRatio(a: string, b: string | PreparedSequence): number {
   const left = toCodePoints(a);
-  const right = toCodePoints(b);
-  const total = left.length + right.length;
+  const right = typeof b === 'string' ? prepareSequence(b) : b;
+  const total = left.length + right.points.length;
   if (total === 0) return 1;
   let matches = 0;
-  for (const block of rawMatchingBlocks(left, right)) matches += block.size;
+  for (const block of rawMatchingBlocks(left, right.points, right.positions)) matches += block.size;
   return (2 * matches) / total;
+}
+
+/**
+ * A string prepared for repeated comparisons as the second argument (`b`) of the ratios: its code
+ * points, how often each occurs, and difflib's index of where each occurs. Building these is
+ * most of the cost of comparing short strings; a caller comparing new text against the same
+ * recent entries again and again prepares each entry once.
+ */
+export interface PreparedSequence {
+  readonly points: readonly number[];
+  readonly counts: ReadonlyMap<number, number>;
+  readonly positions: ReadonlyMap<number, readonly number[]>;
+}
+
+/** Prepares `text` as the `b` side of {@link similarityRatio} and {@link quickRatio}. */
+export function prepareSequence(text: string): PreparedSequence {
+  const points = toCodePoints(text);
+  const counts = new Map<number, number>();
+  for (const point of points) counts.set(point, (counts.get(point) ?? 0) + 1);
+  return { points, counts, positions: indexPositions(points) };
+}
+
+/**
+ * An upper bound of {@link similarityRatio}, difflib's `quick_ratio()`: twice the size of the
+ * multiset intersection of the two strings' code points over their total length. Cheap (linear)
+ * and never below the real ratio, so a pair whose bound is under a threshold can be skipped
+ * without changing any decision. `b` may be a {@link prepareSequence} result.
+ *
+ * @example
+ * quickRatio('请翻到第42页', '今天讲秩') // 0: no common character, no need for the full ratio
+ */
+export function quickRatio(a: string, b: string | PreparedSequence): number {
+  const right = typeof b === 'string' ? prepareSequence(b) : b;
+  const left = new Map<number, number>();
+  let length = 0;
+  for (const char of a) {
+    const point = char.codePointAt(0)!;
+    left.set(point, (left.get(point) ?? 0) + 1);
+    length += 1;
+  }
+  let matches = 0;
+  for (const [point, count] of left) matches += Math.min(count, right.counts.get(point) ?? 0);
+  const total = length + right.points.length;
+  return total === 0 ? 1 : (2 * matches) / total;
 }
 
 /**
@@ -41,7 +85,7 @@ export function similarityRatio(a: string, b: string): number {
 export function matchingBlocks(a: string, b: string): MatchingBlock[] {
   const left = toCodePoints(a);
   const right = toCodePoints(b);
-  const blocks = rawMatchingBlocks(left, right).sort(
+  const blocks = rawMatchingBlocks(left, right, indexPositions(right)).sort(
     (x, y) => x.a - y.a || x.b - y.b || x.size - y.size,
   );
   const collapsed: MatchingBlock[] = [];
@@ -85,8 +129,11 @@ function indexPositions(b: readonly number[]): Map<number, number[]> {
 const NO_POSITIONS: readonly number[] = [];
 
 // get_matching_blocks() before sorting and collapsing; the sizes are what ratio() sums.
-function rawMatchingBlocks(a: readonly number[], b: readonly number[]): MatchingBlock[] {
-  const positions = indexPositions(b);
+function rawMatchingBlocks(
+  a: readonly number[],
+  b: readonly number[],
+  positions: ReadonlyMap<number, readonly number[]>,
+): MatchingBlock[] {
   // j2len of difflib as two rows of an array indexed by j + 1 (so j - 1 = -1 reads index 0),
   // with the touched indices remembered so that each row is cleared in O(touched).
   let previous = new Int32Array(b.length + 1);

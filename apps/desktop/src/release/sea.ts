@@ -9,7 +9,7 @@ import { inject } from 'postject';
 import { SUBSYSTEM, setPeSubsystem, withoutPeSignature } from './pe.ts';
 
 /** The fuse Node looks for to know a blob was injected (Node's docs). */
-export const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 /** Options of {@link makeSea}. */
 export interface SeaOptions {

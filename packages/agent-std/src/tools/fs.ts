@@ -1,13 +1,14 @@
-import { constants, type Dirent } from 'node:fs';
+import { constants, type Dirent, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readdir, rmdir, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
+import type { ResolvedToolPolicy } from '../policy.ts';
 import { defineTool } from '../tool.ts';
 import { countCharacters, decoderFor, encoderFor } from './encoding.ts';
 import { confinePath, syncFolder, writeFileAtomic } from './fs-guard.ts';
 import { compileGlob, GlobSyntaxError } from './glob.ts';
-import { fsFailure, throwIfAborted } from './shared.ts';
+import { throwFsError, throwIfAborted } from './shared.ts';
 
 const pathField = z
   .string()
@@ -62,6 +63,7 @@ export const fileRead = defineTool({
             field: 'path',
           });
         }
+        refuseHardLinked(info, policy, { tool, path });
         const limit = policy.fs.maxReadBytes;
         if (info.size > limit) {
           throw new ToolError(
@@ -91,11 +93,31 @@ export const fileRead = defineTool({
         await handle.close();
       }
     } catch (error) {
-      fsFailure(error, tool, path);
+      throwFsError(error, tool, path);
     }
     return decode(bytes);
   },
 });
+
+/**
+ * Refuses a regular file with more than one hard link unless `policy.fs.allowHardLinks`: each of
+ * its names is the same file, and nothing tells where the others are — one may lie outside the
+ * allowed folder, which a link inside it would open up. Checked on the opened handle, so it is
+ * the file actually read or written.
+ */
+function refuseHardLinked(
+  info: Stats,
+  policy: ResolvedToolPolicy,
+  where: { tool: string; path: string },
+): void {
+  if (info.isFile() && info.nlink > 1 && !policy.fs.allowHardLinks) {
+    throw new ToolError(
+      'TOOL_POLICY_DENIED',
+      `"${where.path}" has ${info.nlink} hard links; another of its names may lie outside the allowed folder, so it is refused (policy.fs.allowHardLinks allows it)`,
+      { tool: where.tool, field: 'path' },
+    );
+  }
+}
 
 function checkWriteSize(bytes: Uint8Array, limit: number, tool: string): void {
   if (bytes.byteLength > limit) {
@@ -134,7 +156,7 @@ export const fileWrite = defineTool({
     try {
       await writeFileAtomic(target.path, bytes);
     } catch (error) {
-      fsFailure(error, tool, path);
+      throwFsError(error, tool, path);
     }
     return `Wrote ${countCharacters(content)} characters to ${path}`;
   },
@@ -178,6 +200,7 @@ export const fileAppend = defineTool({
             field: 'path',
           });
         }
+        refuseHardLinked(info, policy, { tool, path });
         if (info.size + bytes.byteLength > limit) {
           throw new ToolError(
             'TOOL_LIMIT_EXCEEDED',
@@ -192,7 +215,7 @@ export const fileAppend = defineTool({
       }
       if (!target.exists) await syncFolder(dirname(target.path));
     } catch (error) {
-      fsFailure(error, tool, path);
+      throwFsError(error, tool, path);
     }
     return `Appended ${countCharacters(content)} characters to ${path}`;
   },
@@ -269,7 +292,7 @@ export const fileList = defineTool({
         });
       }
     } catch (error) {
-      fsFailure(error, tool, directory, 'directory');
+      throwFsError(error, tool, directory, 'directory');
     }
 
     const matched: string[] = [];
@@ -283,7 +306,7 @@ export const fileList = defineTool({
       try {
         entries = await readdir(join(target.path, ...segments), { withFileTypes: true });
       } catch (error) {
-        if (segments.length === 0) fsFailure(error, tool, directory, 'directory');
+        if (segments.length === 0) throwFsError(error, tool, directory, 'directory');
         continue; // a sub-folder that vanished or is unreadable is skipped
       }
       for (const entry of entries) {
@@ -308,9 +331,10 @@ export const fileList = defineTool({
       }
     }
     matched.sort();
-    const prefix = directory.replaceAll('\\', '/').replace(/\/+$/, '');
-    const shown = (relativePath: string) =>
-      prefix === '' || prefix === '.' ? relativePath : `${prefix}/${relativePath}`;
+    // Every path starts with the directory as given (`.` gives `./a`, `./sub` gives `./sub/a`),
+    // trailing slashes folded into one.
+    const given = directory.replaceAll('\\', '/').replace(/\/+$/, '');
+    const shown = (relativePath: string) => `${given}/${relativePath}`;
     const limit = policy.fs.maxListEntries;
     const files = matched.slice(0, limit).map(shown);
     return matched.length > limit
@@ -349,7 +373,7 @@ export const fileDelete = defineTool({
       else await unlink(target.path);
       await syncFolder(dirname(target.path));
     } catch (error) {
-      fsFailure(error, tool, path);
+      throwFsError(error, tool, path);
     }
     return `Deleted ${path}`;
   },

@@ -2,6 +2,13 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
 import { defineTool } from '../tool.ts';
+import { requireWellFormed } from './encoding.ts';
+
+/** The UTF-8 bytes of `text`; a lone surrogate is bad input, not silently replaced. */
+function utf8Bytes(text: string, tool: string): Buffer {
+  requireWellFormed(text, { tool, field: 'text' });
+  return Buffer.from(text, 'utf8');
+}
 
 const textField = z.string().describe('The text (hashed as UTF-8).');
 
@@ -13,7 +20,7 @@ export const hashMd5 = defineTool({
   inputSchema: z.object({ text: textField }).strict(),
   outputSchema: z.string().length(32).describe('32 hex characters.'),
   async execute({ text }) {
-    return createHash('md5').update(text, 'utf8').digest('hex');
+    return createHash('md5').update(utf8Bytes(text, 'hash_md5')).digest('hex');
   },
 });
 
@@ -24,7 +31,7 @@ export const hashSha256 = defineTool({
   inputSchema: z.object({ text: textField }).strict(),
   outputSchema: z.string().length(64).describe('64 hex characters.'),
   async execute({ text }) {
-    return createHash('sha256').update(text, 'utf8').digest('hex');
+    return createHash('sha256').update(utf8Bytes(text, 'hash_sha256')).digest('hex');
   },
 });
 
@@ -35,7 +42,7 @@ export const base64Encode = defineTool({
   inputSchema: z.object({ text: z.string().describe('The text to encode.') }).strict(),
   outputSchema: z.string().describe('The Base64 string.'),
   async execute({ text }) {
-    return Buffer.from(text, 'utf8').toString('base64');
+    return utf8Bytes(text, 'base64_encode').toString('base64');
   },
 });
 

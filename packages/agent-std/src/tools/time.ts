@@ -5,6 +5,7 @@ import { sleep } from './shared.ts';
 import {
   checkFormat,
   isoToEpoch,
+  isoToEpochMicroseconds,
   offsetMinutesAt,
   type ParsedIso,
   parseIso,
@@ -19,7 +20,7 @@ const formatField = z
     'strftime format: %Y year, %m month, %d day, %H hour, %M minute, %S second (also %y %I %p %f %j %a %A %b %B %z %Z %%).',
   );
 
-function parsedOrFail(text: string, tool: string, field: string): ParsedIso {
+function parseIsoOrFail(text: string, tool: string, field: string): ParsedIso {
   const parsed = parseIso(text);
   if (typeof parsed === 'string') {
     throw new ToolError('TOOL_BAD_INPUT', `${field}: ${parsed}`, { tool, field });
@@ -27,7 +28,7 @@ function parsedOrFail(text: string, tool: string, field: string): ParsedIso {
   return parsed;
 }
 
-function checkedFormat(format: string, tool: string): string {
+function checkFormatOrFail(format: string, tool: string): string {
   const problem = checkFormat(format);
   if (problem)
     throw new ToolError('TOOL_BAD_INPUT', `format: ${problem}`, { tool, field: 'format' });
@@ -49,7 +50,7 @@ export const timeNow = defineTool({
   inputSchema: z.object({ format: formatField }).strict(),
   outputSchema: z.string().describe('The formatted current time.'),
   async execute({ format }, { policy }) {
-    checkedFormat(format, 'time_now');
+    checkFormatOrFail(format, 'time_now');
     const now = policy.time.now();
     const zone = policy.time.timezone;
     return strftime(wallTimeIn(now, zone), offsetMinutesAt(now, zone), zone, format);
@@ -82,14 +83,16 @@ export const timeDiff = defineTool({
   async execute({ start, end, unit }, { policy }) {
     const tool = 'time_diff';
     const zone = policy.time.timezone;
-    const startMs = isoToEpoch(parsedOrFail(start, tool, 'start'), zone);
-    const endMs = isoToEpoch(parsedOrFail(end, tool, 'end'), zone);
-    const seconds = (endMs - startMs) / 1000;
+    // In whole microseconds, like Python's timedelta: no digit of the inputs is lost.
+    const difference =
+      isoToEpochMicroseconds(parseIsoOrFail(end, tool, 'end'), zone) -
+      isoToEpochMicroseconds(parseIsoOrFail(start, tool, 'start'), zone);
+    const microseconds = Number(difference);
     return {
-      value: seconds / UNIT_SECONDS[unit],
+      value: microseconds / (UNIT_SECONDS[unit] * 1_000_000),
       unit,
-      days: Math.trunc(seconds / 86_400) + 0,
-      seconds,
+      days: Number(difference / 86_400_000_000n) + 0,
+      seconds: microseconds / 1_000_000,
     };
   },
 });
@@ -108,8 +111,8 @@ export const timeFormat = defineTool({
   outputSchema: z.string().describe('The formatted date-time.'),
   async execute({ iso_string, format }, { policy }) {
     const tool = 'time_format';
-    checkedFormat(format, tool);
-    const parsed = parsedOrFail(iso_string, tool, 'iso_string');
+    checkFormatOrFail(format, tool);
+    const parsed = parseIsoOrFail(iso_string, tool, 'iso_string');
     if (parsed.offsetMinutes !== undefined) {
       return strftime(parsed.wall, parsed.offsetMinutes, offsetName(parsed.offsetMinutes), format);
     }

@@ -15,6 +15,7 @@ import { errorBox } from '../errors.ts';
 import { type Lang, lang, t } from '../i18n.ts';
 import type { AppState } from '../store.ts';
 import type { SettingDefinition, SettingsSaved, SettingsView } from '../types.ts';
+import { createCaptureView } from '../views/capture-view.ts';
 import { createModelsSection } from '../views/models-section.ts';
 import { modeName } from './class-panel.ts';
 import type { Panel } from './panel.ts';
@@ -92,6 +93,7 @@ export function createSettingsPanel(context: AppContext): Panel {
   const backendInfo = h('p', { class: 'file-info' });
 
   // ---- this app ----
+  const capture = createCaptureView(context);
   const languageSelect = h(
     'select',
     { class: 'select small', 'aria-label': t('language') },
@@ -427,6 +429,7 @@ export function createSettingsPanel(context: AppContext): Panel {
       missing,
       h('h4', null, t('settingsApp')),
       app,
+      capture.element,
       h('h4', null, t('modelsTitle')),
       models.element,
       h('h4', null, t('settingsBackend')),
@@ -455,6 +458,7 @@ export function createSettingsPanel(context: AppContext): Panel {
       backendInfo,
     ),
     onShow() {
+      capture.onShow();
       renderNotifyHint();
       void load();
       void models.load();
@@ -462,6 +466,7 @@ export function createSettingsPanel(context: AppContext): Panel {
     },
     update(state, previous) {
       if (state.health !== previous.health) renderHealth(state);
+      capture.update();
       soundToggle.checked = state.sound;
       notifyToggle.checked = state.notifications;
     },
