@@ -30,6 +30,8 @@ import { type ClassAi, createClassAi } from './llm/class-ai.ts';
 import { createLlmService, type LlmClientFactory, type LlmService } from './llm/llm-client.ts';
 import { type CiteStore, createCiteStore } from './material/cite-store.ts';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './material/parse-material.ts';
+import type { ModelCatalogueEntry } from './models/model-catalogue.ts';
+import { createModelManager, type ModelManager } from './models/model-manager.ts';
 import { type ClassRecord, createClassRecord } from './monitor/class-record.ts';
 import { createKeywordService, type KeywordService } from './monitor/keyword-service.ts';
 import { createMonitor, type Monitor } from './monitor/monitor.ts';
@@ -40,6 +42,7 @@ import { CAPTURE_SOCKET_DOCUMENTATION, captureRoutes } from './routes/capture-ro
 import { desktopRoutes } from './routes/desktop-routes.ts';
 import { liveRoutes } from './routes/live-routes.ts';
 import { materialRoutes, UPLOAD_NOT_MULTIPART } from './routes/material-routes.ts';
+import { modelsRoutes } from './routes/models-routes.ts';
 import { monitorRoutes } from './routes/monitor-routes.ts';
 import { notesRoutes } from './routes/notes-routes.ts';
 import { webSocketDocumentation } from './routes/schemas.ts';
@@ -105,6 +108,13 @@ export interface BuildAppOptions {
    * tests. Default: the real ones.
    */
   filePrivacy?: FilePrivacyOptions;
+  /**
+   * The models the app offers to download (default: the official catalogue,
+   * src/models/model-catalogue.ts). The default recognizers' local mode names these too.
+   */
+  modelCatalogue?: readonly ModelCatalogueEntry[];
+  /** Free bytes where models are stored (default: `fs.statfs`); replaced in tests. */
+  modelFreeSpace?: (folder: string) => Promise<number>;
 }
 
 /**
@@ -146,6 +156,8 @@ export interface AppServices {
   /** The app window's microphone (AUDIO_INPUT=app) and its socket. */
   capture: AppCapture;
   recognizers: RecognizerRegistry;
+  /** The model catalogue, the installed models and their downloads. */
+  models: ModelManager;
   now: () => Date;
   startedAt: Date;
   /** The port the server answers on (the real one once listening). */
@@ -214,7 +226,38 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const ai = createClassAi(llm, options.promptsDir ? { promptsDir: options.promptsDir } : {});
   const record = createClassRecord({ dataDir: options.dataDir, store, cite, ai, now });
   const recognizers =
-    options.recognizers ?? createRecognizerRegistry(defaultRecognizerDefinitions());
+    options.recognizers ??
+    createRecognizerRegistry(
+      defaultRecognizerDefinitions(
+        options.modelCatalogue ? { local: { catalogue: options.modelCatalogue } } : {},
+      ),
+    );
+  const models = createModelManager({
+    dataDir: options.dataDir,
+    ...(options.modelCatalogue ? { catalogue: options.modelCatalogue } : {}),
+    ...(options.modelFreeSpace ? { freeSpace: options.modelFreeSpace } : {}),
+    baseUrl: () => settings.current().modelsBaseUrl,
+    onEvent(event) {
+      if (event.type === 'progress') {
+        hub.publish('model.progress', {
+          id: event.id,
+          name: event.name,
+          received_bytes: event.received,
+          total_bytes: event.total ?? null,
+        });
+      } else if (event.type === 'installed') {
+        hub.publish('model.installed', { id: event.id, name: event.name, path: event.path });
+      } else {
+        hub.publish('model.failed', {
+          id: event.id,
+          name: event.name,
+          code: event.code,
+          message: event.message,
+        });
+      }
+    },
+  });
+  await models.prepare();
   const capture = createAppCapture({
     format: () => captureFormat(settings.current()),
     onStatus: (status) => hub.publish('capture.changed', status),
@@ -252,6 +295,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     monitor,
     capture,
     recognizers,
+    models,
     now,
     startedAt: new Date(),
     port() {
@@ -311,6 +355,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         { name: 'monitor', description: 'Monitoring a class, keywords and the transcript' },
         { name: 'ai', description: 'Rescue, catch-up, follow-up chats and notes (LLM)' },
         { name: 'live', description: 'Server-sent events and the alerts WebSocket' },
+        { name: 'models', description: 'Offline recognition models: catalogue, download, remove' },
       ],
     },
     transform: jsonSchemaTransform,
@@ -335,6 +380,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(settingsRoutes);
   await app.register(materialRoutes);
   await app.register(monitorRoutes);
+  await app.register(modelsRoutes);
   await app.register(aiRoutes);
   await app.register(liveRoutes);
   await app.register(captureRoutes);
@@ -347,6 +393,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.addHook('onClose', async () => {
     settings.close();
+    await models.close();
     await monitor.close();
     capture.close();
     await store.close();

@@ -42,6 +42,7 @@ export class CliUsageError extends Error {
 export const USAGE = `class-assistant-backend — the local backend of Class Assistant
 
 Usage: class-assistant-backend [options]
+       class-assistant-backend models list|pull|remove …   offline models (models --help)
 
 Options (each also as an environment variable):
   --host <host>       loopback address to bind: 127.0.0.1 (default), ::1 or localhost

@@ -55,6 +55,15 @@ export type ServerErrorCode =
   | 'LLM_ERROR'
   | 'LLM_BAD_RESPONSE'
   | 'NOTES_WRITE_FAILED'
+  | 'MODEL_UNKNOWN'
+  | 'MODEL_NOT_FOUND'
+  | 'MODEL_NAME_INVALID'
+  | 'MODEL_BUSY'
+  | 'MODEL_NETWORK_FAILED'
+  | 'MODEL_CHECKSUM_MISMATCH'
+  | 'MODEL_DISK_SPACE'
+  | 'MODEL_ARCHIVE_INVALID'
+  | 'MODEL_DOWNLOAD_CANCELLED'
   | 'INTERNAL_ERROR';
 
 /** Extra facts an error carries to the client, e.g. the settings field that was wrong. */

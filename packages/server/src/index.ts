@@ -83,6 +83,31 @@ export type { ExtractedMaterial, MaterialKind } from './material/extract-materia
 export { detectMaterialKind, extractMaterial, pageMarker } from './material/extract-material.ts';
 export type { ZipLimits } from './material/zip-guard.ts';
 export { DEFAULT_ZIP_LIMITS, inspectZip } from './material/zip-guard.ts';
+export type { DownloadedFile, DownloadFileOptions } from './models/download-file.ts';
+export { DEFAULT_DOWNLOAD_MAX_BYTES, downloadFile } from './models/download-file.ts';
+export type {
+  ModelCatalogueEntry,
+  ModelEngine,
+  ModelLanguage,
+} from './models/model-catalogue.ts';
+export {
+  DEFAULT_MODELS_BASE_URL,
+  modelArchiveUrl,
+  OFFICIAL_MODEL_CATALOGUE,
+} from './models/model-catalogue.ts';
+export type {
+  DownloadStart,
+  ModelEvent,
+  ModelListItem,
+  ModelManager,
+  ModelManagerOptions,
+  ModelRequest,
+} from './models/model-manager.ts';
+export { createModelManager } from './models/model-manager.ts';
+export type { InstalledModel } from './models/model-store.ts';
+export { listInstalledModels, MODEL_INFO_FILE, modelLayout } from './models/model-store.ts';
+export type { UnpackLimits, UnpackResult } from './models/unpack-archive.ts';
+export { DEFAULT_UNPACK_LIMITS, unpackArchive } from './models/unpack-archive.ts';
 export type { CloudAsrClientFactory } from './recognizers/cloud-recognizer.ts';
 export {
   cloudRecognizerDefinition,
@@ -138,9 +163,11 @@ export {
   fitHotwords,
   materialHotwords,
 } from './recognizers/hotwords.ts';
+export type { LocalModelChoice, LocalModelOptions } from './recognizers/local-model.ts';
+export { chooseLocalModel } from './recognizers/local-model.ts';
 export {
+  createLocalRecognizerDefinition,
   localRecognizerDefinition,
-  offlineEngineFor,
   releaseCachedOfflineEngine,
 } from './recognizers/local-recognizer.ts';
 export type { MockRecognizerOptions } from './recognizers/mock-recognizer.ts';

@@ -24,12 +24,12 @@ describe('GET /api/health', () => {
       asr: {
         mode: 'local',
         available: false,
-        settings: ['VOSK_MODEL_PATH', 'LOCAL_ASR_ENGINE'],
+        settings: ['LOCAL_ASR_LANGUAGE', 'VOSK_MODEL_PATH'],
       },
       llm: { configured: false, missing: ['LLM_API_KEY'], model: 'deepseek-chat' },
       not_configured: [
         'AI features (rescue, catch-up, notes): set LLM_API_KEY in the settings.',
-        expect.stringContaining('Recognition: ASR_MODE=local'),
+        expect.stringContaining('Recognition: No offline model for Chinese'),
       ],
     });
   });

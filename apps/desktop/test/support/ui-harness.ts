@@ -4,7 +4,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp } from '@class-assistant/server';
+import { type BuildAppOptions, buildApp } from '@class-assistant/server';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 
@@ -44,6 +44,8 @@ export async function startBackend(options: {
   uiDir: string;
   env: string[];
   port?: number;
+  /** More buildApp options (a model catalogue, recognizers…). */
+  options?: Partial<BuildAppOptions>;
 }): Promise<TestBackend> {
   const root = await mkdtemp(join(tmpdir(), 'desktop-ui-'));
   const dataDir = join(root, 'data');
@@ -58,6 +60,7 @@ export async function startBackend(options: {
       uiDir: options.uiDir,
       port,
       sseHeartbeatMs: 1000,
+      ...options.options,
     });
     await app.listen({ host: '127.0.0.1', port });
     port = app.classAssistant.port();

@@ -81,7 +81,7 @@ function unreachable(error: unknown): ApiError {
 
 /** Options of {@link api}. */
 export interface ApiOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   body?: unknown;
   signal?: AbortSignal;
   /**

@@ -43,6 +43,9 @@ const KNOWN_EVENTS: Readonly<Record<LiveEventName, true>> = {
   'history.folded': true,
   'notes.written': true,
   'material.uploaded': true,
+  'model.progress': true,
+  'model.installed': true,
+  'model.failed': true,
   'error.raised': true,
   'capture.changed': true,
 };

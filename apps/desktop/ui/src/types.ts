@@ -181,3 +181,31 @@ export interface SettingsSaved {
   restart_required: string[];
   overridden_by_environment: string[];
 }
+
+/** One row of GET /api/models: a catalogue model or an installed one. */
+export interface ModelItem {
+  id: string;
+  name: string;
+  language: 'zh' | 'en' | null;
+  engine: 'vosk' | 'pocketsphinx';
+  size_bytes: number;
+  description: string;
+  installed: boolean;
+  path?: string;
+  downloading?: { received_bytes: number; total_bytes: number | null };
+}
+
+export interface ModelList {
+  status: 'success';
+  models_dir: string;
+  base_url: string;
+  items: ModelItem[];
+}
+
+/** The answer of POST /api/models/download. */
+export interface ModelDownloadStart {
+  status: 'success';
+  id: string;
+  name: string;
+  state: 'started' | 'running' | 'installed';
+}

@@ -185,6 +185,25 @@ export const LIVE_EVENTS = {
     description: 'a material file was uploaded',
     data: z.object({ cite_filename: z.string(), text_length: z.number().int() }),
   },
+  'model.progress': {
+    description:
+      'a model download is under way (at most five a second per download); `id` is the download id POST /api/models/download answered',
+    data: z.object({
+      id: z.string(),
+      name: z.string().describe('The model folder it installs as.'),
+      received_bytes: z.number().int(),
+      total_bytes: z.number().int().nullable().describe('null while the size is unknown.'),
+    }),
+  },
+  'model.installed': {
+    description: 'a downloaded model was verified and installed',
+    data: z.object({ id: z.string(), name: z.string(), path: z.string() }),
+  },
+  'model.failed': {
+    description:
+      'a model download failed or was cancelled; `code` is MODEL_CHECKSUM_MISMATCH, MODEL_NETWORK_FAILED, MODEL_DISK_SPACE, MODEL_ARCHIVE_INVALID, MODEL_DOWNLOAD_CANCELLED, …',
+    data: z.object({ id: z.string(), name: z.string(), code: z.string(), message: z.string() }),
+  },
   'error.raised': {
     description:
       'a background failure; `source` is `recognizer` (with `mode`, the ASR_MODE), `history folding`, `transcript` or `notes`',

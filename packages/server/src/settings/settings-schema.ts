@@ -605,6 +605,30 @@ export const SETTING_DEFINITIONS = [
     ...text(1000),
   }),
   setting({
+    key: 'LOCAL_ASR_LANGUAGE',
+    field: 'localAsrLanguage',
+    group: 'recognition',
+    description:
+      'Language of the class for ASR_MODE=local: zh (Chinese) or en (English). With VOSK_MODEL_PATH empty, the local mode uses an installed model of this language (data/models, fetched in the class panel or with `class-assistant-backend models pull`).',
+    defaultValue: 'zh',
+    secret: false,
+    applies: 'next-class',
+    example: 'zh',
+    ...choice(['zh', 'en']),
+  }),
+  setting({
+    key: 'MODELS_BASE_URL',
+    field: 'modelsBaseUrl',
+    group: 'recognition',
+    description:
+      'Where the model catalogue downloads from: a mirror holding the same file names as https://alphacephei.com/vosk/models (the default when empty). Every file is still checked against its pinned SHA-256.',
+    defaultValue: '',
+    secret: false,
+    applies: 'now',
+    example: 'https://mirror.example.edu/vosk/models',
+    ...url(['https:', 'http:']),
+  }),
+  setting({
     key: 'POCKETSPHINX_MODEL_PATH',
     field: 'pocketsphinxModelPath',
     group: 'recognition',

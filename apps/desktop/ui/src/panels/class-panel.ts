@@ -10,6 +10,7 @@ import { preference, savePreference } from '../preferences.ts';
 import type { AppState } from '../store.ts';
 import type { CiteFile, MicCheck } from '../types.ts';
 import { createCaptureView } from '../views/capture-view.ts';
+import { createModelOffer } from '../views/model-offer.ts';
 import type { Panel } from './panel.ts';
 
 /** The readable name of an ASR mode, from the `modeNames` text. */
@@ -134,7 +135,15 @@ export function createClassPanel(context: AppContext): Panel {
       return;
     }
     const mode = health.asr.mode;
-    if (health.asr.available) {
+    if (
+      !health.asr.available &&
+      mode === 'local' &&
+      health.asr.settings[0] === 'LOCAL_ASR_LANGUAGE'
+    ) {
+      // No offline model for the class language: offer to download one, then start.
+      replaceChildren(recognition, h('span', { class: 'check bad' }, '!'), modelOffer.element);
+      void modelOffer.refresh();
+    } else if (health.asr.available) {
       replaceChildren(
         recognition,
         h('span', { class: 'check ok' }, '✓'),
@@ -237,17 +246,23 @@ export function createClassPanel(context: AppContext): Panel {
     if (file) void upload(file);
   });
 
+  /** Starts the class with the course and material of the form; errors are thrown. */
+  const startFromForm = async () => {
+    savePreference('course', courseInput.value.trim());
+    savePreference('material', materialSelect.value);
+    await context.start({
+      course_name: courseInput.value.trim(),
+      cite_filename: materialSelect.value,
+    });
+    context.openPanel(null);
+  };
+  const modelOffer = createModelOffer(context, startFromForm);
+
   const start = async () => {
     startButton.disabled = true;
     startError.replaceChildren();
-    savePreference('course', courseInput.value.trim());
-    savePreference('material', materialSelect.value);
     try {
-      await context.start({
-        course_name: courseInput.value.trim(),
-        cite_filename: materialSelect.value,
-      });
-      context.openPanel(null);
+      await startFromForm();
     } catch (error) {
       startError.replaceChildren(errorBox(context, error, () => void start()));
     } finally {

@@ -8,6 +8,7 @@ import {
   requestNotificationPermission,
 } from '../alert-effects.ts';
 import { api, isApiError } from '../api.ts';
+import { CLOUD_PRESETS } from '../cloud-presets.ts';
 import type { AppContext } from '../context.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
@@ -15,6 +16,7 @@ import { type Lang, lang, t } from '../i18n.ts';
 import type { AppState } from '../store.ts';
 import type { SettingDefinition, SettingsSaved, SettingsView } from '../types.ts';
 import { createCaptureView } from '../views/capture-view.ts';
+import { createModelsSection } from '../views/models-section.ts';
 import { modeName } from './class-panel.ts';
 import type { Panel } from './panel.ts';
 
@@ -101,6 +103,7 @@ export function createSettingsPanel(context: AppContext): Panel {
   const saveButton = h('button', { class: 'button primary', id: 'save-settings' }, t('save'));
   const reloadButton = h('button', { class: 'button' }, t('reload'));
   const status = h('div', { class: 'panel-status', 'aria-live': 'polite' });
+  const models = createModelsSection(context);
   const backendInfo = h('p', { class: 'file-info' });
 
   // ---- this app ----
@@ -214,6 +217,48 @@ export function createSettingsPanel(context: AppContext): Panel {
     return input;
   };
 
+  /** Buttons that fill CLOUD_ASR_BASE_URL and CLOUD_ASR_MODEL for a provider, with its key link. */
+  const cloudPresets = () => {
+    const note = h('p', { class: 'setting-help', 'aria-live': 'polite' });
+    return h(
+      'div',
+      { class: 'cloud-presets' },
+      h('small', { class: 'setting-help' }, t('cloudPresets')),
+      h(
+        'div',
+        { class: 'row-buttons' },
+        CLOUD_PRESETS.map((preset) =>
+          h(
+            'button',
+            {
+              class: 'button small',
+              'data-preset': preset.id,
+              onclick: () => {
+                const base = controls.get('CLOUD_ASR_BASE_URL')?.control;
+                const model = controls.get('CLOUD_ASR_MODEL')?.control;
+                if (base) base.value = preset.baseUrl;
+                if (model) model.value = preset.model;
+                replaceChildren(
+                  note,
+                  t('cloudPresetFilled', { name: preset.name }),
+                  ' ',
+                  h(
+                    'a',
+                    { href: preset.keyUrl, target: '_blank', rel: 'noopener noreferrer' },
+                    t('cloudGetKey'),
+                  ),
+                );
+                controls.get('CLOUD_ASR_API_KEY')?.control.focus();
+              },
+            },
+            preset.name,
+          ),
+        ),
+      ),
+      note,
+    );
+  };
+
   const render = (view: SettingsView) => {
     // Groups the student opened stay open when the form is read again (after a save).
     const opened = new Set(
@@ -239,6 +284,7 @@ export function createSettingsPanel(context: AppContext): Panel {
           open: firstRender ? OPEN_GROUPS.has(group) : opened.has(group),
         });
         details.append(h('summary', null, GROUP_TITLES[group] ? t(GROUP_TITLES[group]) : group));
+        if (group === 'cloud-asr') details.append(cloudPresets());
         for (const definition of groups.get(group) ?? []) {
           const control = controlFor(definition, view.fields[definition.key] ?? '');
           const error = h('p', { class: 'field-error', hidden: true });
@@ -399,6 +445,8 @@ export function createSettingsPanel(context: AppContext): Panel {
       h('h4', null, t('settingsApp')),
       app,
       capture.element,
+      h('h4', null, t('modelsTitle')),
+      models.element,
       h('h4', null, t('settingsBackend')),
       pathInfo,
       form,
@@ -428,6 +476,7 @@ export function createSettingsPanel(context: AppContext): Panel {
       capture.onShow();
       renderNotifyHint();
       void load();
+      void models.load();
       void context.refreshHealth();
     },
     update(state, previous) {
