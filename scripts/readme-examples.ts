@@ -3,15 +3,19 @@
 // fresh Node process, importing the package by its name, offline (no service keys in its
 // environment).
 //
+// Examples are `.mts` files: Node strips their types and always loads them as ES modules, also
+// when a user copies them into a project whose package.json says `"type": "commonjs"` (what
+// `npm init` writes), where a `.ts` file would be loaded as CommonJS and fail on its first import.
+//
 // In the README, a block taken from a file is written
 //
-//   <!-- example: examples/streaming.ts -->
+//   <!-- example: examples/streaming.mts -->
 //   ```ts
 //   …the whole file…
 //   ```
 //   <!-- /example -->
 //
-// or, for part of a file, `<!-- example: examples/store.ts#api -->` and the lines between
+// or, for part of a file, `<!-- example: examples/store.mts#api -->` and the lines between
 // `// #region api` and `// #endregion api` in the file (their common indentation removed). A
 // block that is an outline rather than code to run (a type's shape) is preceded by
 // `<!-- sketch -->`. Any other TypeScript block is an error: it would be code no test runs.
@@ -26,7 +30,7 @@ import { describe, expect, it } from 'vitest';
 
 /** A README block taken from an example file. */
 export interface ReadmeExampleBlock {
-  /** The file, relative to the package (`examples/streaming.ts`). */
+  /** The file, relative to the package (`examples/streaming.mts`). */
   file: string;
   /** The region of the file, when the block shows part of it. */
   region?: string;
@@ -104,7 +108,7 @@ export function parseReadmeExamples(readme: string): ReadmeExamples {
       else index = next;
     } else if (TYPESCRIPT.has(language) && !sketch) {
       problems.push(
-        `line ${start + 1}: a \`\`\`${language} block that comes from no example file (mark it <!-- example: examples/FILE.ts --> or <!-- sketch -->)`,
+        `line ${start + 1}: a \`\`\`${language} block that comes from no example file (mark it <!-- example: examples/FILE.mts --> or <!-- sketch -->)`,
       );
     }
     sketch = false;
@@ -236,7 +240,7 @@ export type ExampleOutput = ReadonlyArray<string | RegExp>;
  *
  * @example
  * readmeExampleTests(new URL('..', import.meta.url), {
- *   'streaming.ts': ['Good morning, class.'],
+ *   'streaming.mts': ['Good morning, class.'],
  * });
  */
 export function readmeExampleTests(
@@ -267,10 +271,11 @@ export function readmeExampleTests(
 
   describe('examples/', () => {
     const files = readdirSync(join(packageDir, 'examples'))
-      .filter((file) => /\.[cm]?ts$/.test(file))
+      .filter((file) => /\.[cm]?[jt]s$/.test(file))
       .sort();
 
-    it('every example is run by this test, and the package publishes them', () => {
+    it('every example is an .mts file run by this test, and the package publishes them', () => {
+      expect(files.filter((file) => !file.endsWith('.mts'))).toEqual([]);
       expect(files).toEqual(Object.keys(examples).sort());
       expect(manifest.files).toContain('examples');
     });

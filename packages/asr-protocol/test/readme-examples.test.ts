@@ -3,7 +3,7 @@
 import { readmeExampleTests } from '../../../scripts/readme-examples.ts';
 
 readmeExampleTests(new URL('..', import.meta.url), {
-  'codec.ts': [
+  'codec.mts': [
     /^request frame: \d+ bytes, starting 11 10 11 00/m,
     'decoded: audio-only-request, last: true, 6400 bytes of audio',
     'response #3 (final): "Good morning, class." after 1400 ms',
@@ -11,7 +11,7 @@ readmeExampleTests(new URL('..', import.meta.url), {
     'cut short: ASR_FRAME_TRUNCATED',
     'unknown version: ASR_FRAME_BAD_VERSION',
   ],
-  'streaming.ts': [
+  'streaming.mts': [
     /streaming .*lecture\.wav \(4\.4 s\) to ws:\/\/127\.0\.0\.1:\d+\/api\/v3\/sauc\/bigmodel_async/,
     '  … Good morning,',
     '[0-1300 ms] Good morning, class.',
@@ -19,17 +19,17 @@ readmeExampleTests(new URL('..', import.meta.url), {
     'final: Good morning, class. Today we talk about photosynthesis.',
     '2 sentence(s)',
   ],
-  'test-server.ts': [
+  'test-server.mts': [
     'attempt 1: ASR_CONNECTION_CLOSED (retryable), connecting again',
     'transcript: Good morning, class.',
     'connection 2: 140712 bytes of audio, 0 warning(s)',
   ],
-  'utterance-tracker.ts': [
+  'utterance-tracker.mts': [
     /partial: Good morning, class\.\npartial: Today\nline: \[0 ms\] Good morning, class\.\n/,
     'line: [1700 ms] Today we talk about photosynthesis.',
     '12 responses, 2 lines, each written once',
   ],
-  'vendor-fields.ts': [
+  'vendor-fields.mts': [
     'result: "Good morning, class."',
     'sent: request = {"model_name":"bigmodel","show_utterances":true,"enable_speaker_info":true}',
     'sent: app = {"cluster":"volcengine_streaming_common"}',

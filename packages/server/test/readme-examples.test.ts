@@ -3,7 +3,7 @@
 import { readmeExampleTests } from '../../../scripts/readme-examples.ts';
 
 readmeExampleTests(new URL('..', import.meta.url), {
-  'custom-recognizer.ts': [
+  'custom-recognizer.mts': [
     'health: ASR_MODE local, available: true (scripted engine, reading a recording)',
     'start_monitor: started',
     /engine: phrase of \d\.\d s → 同学们好，今天讲二叉树。\n/,
@@ -12,7 +12,7 @@ readmeExampleTests(new URL('..', import.meta.url), {
     'transcript #1: 同学们好，今天讲二叉树。\ntranscript #2: 张三你来回答一下什么是完全二叉树。\n',
     'engine freed',
   ],
-  'mock-class.ts': [
+  'mock-class.mts': [
     /^http:\/\/127\.0\.0\.1:\d+\/api\/health: healthy, version \d+\.\d+\.\d+, ASR_MODE mock$/m,
     'start_monitor: started',
     /^#1 \[\d\d:\d\d:\d\d\] 好，同学们我们开始上课，今天讲数据结构的第二部分。$/m,

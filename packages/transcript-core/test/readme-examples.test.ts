@@ -10,7 +10,7 @@ import {
 } from '../../../scripts/readme-examples.ts';
 
 readmeExampleTests(new URL('..', import.meta.url), {
-  'keywords.ts': [
+  'keywords.mts': [
     'keywords: 张三 (alert), Tom (alert), 作业 (attention), deadline (attention)',
     'line 7: unknown section "[重要]"',
     'line 8: a keyword needs at least one letter or digit; line skipped',
@@ -19,7 +19,7 @@ readmeExampleTests(new URL('..', import.meta.url), {
     'See you tomorrow, everyone. → no alert',
     '作业周五交，DEADLINE 是晚上十点。 → 作业 (attention), deadline (attention)',
   ],
-  'pipeline.ts': [
+  'pipeline.mts': [
     '+ #1 同学们好，今天我们讲第三章，矩阵的秩。',
     '- not-meaningful: 嗯嗯',
     '- near-duplicate: 同学们好，今天我们讲第三章，矩阵的秩',
@@ -33,7 +33,7 @@ readmeExampleTests(new URL('..', import.meta.url), {
     'recent lines: #4 #5 #6',
     /=== 已折叠 3 条 ===\n\n=== 历史摘要 开始 ===\n\d\d:\d\d:\d\d 同学们好，今天我们讲第三章，矩阵的秩。\n=== 历史摘要 结束 ===\n\[\d\d:\d\d:\d\d\] 初等变换不改变矩阵的秩。\n/,
   ],
-  'store.ts': [
+  'store.mts': [
     /^appended #1 at \d\d:\d\d:\d\d; replaced #2: 每个节点保存数据和指向下一个节点的指针。$/m,
     'fold: {"folded":true,"foldedCount":1,"keptCount":1}; summary: 开场：今天讲链表。',
     'header: 数据结构, lists.pptx, 1 folded',
@@ -46,7 +46,7 @@ describe('the README checker', () => {
   const fence = '```';
   it('reads example blocks and reports TypeScript blocks taken from no file', () => {
     const readme = [
-      '<!-- example: examples/a.ts#part -->',
+      '<!-- example: examples/a.mts#part -->',
       `${fence}ts`,
       'one();',
       fence,
@@ -63,14 +63,14 @@ describe('the README checker', () => {
       fence,
     ].join('\n');
     const { blocks, problems } = parseReadmeExamples(readme);
-    expect(blocks).toEqual([{ file: 'examples/a.ts', region: 'part', code: 'one();', line: 1 }]);
+    expect(blocks).toEqual([{ file: 'examples/a.mts', region: 'part', code: 'one();', line: 1 }]);
     expect(problems).toEqual([
-      'line 13: a ```ts block that comes from no example file (mark it <!-- example: examples/FILE.ts --> or <!-- sketch -->)',
+      'line 13: a ```ts block that comes from no example file (mark it <!-- example: examples/FILE.mts --> or <!-- sketch -->)',
     ]);
   });
 
   it('reports an example block without its closing marker', () => {
-    const readme = ['<!-- example: examples/a.ts -->', `${fence}ts`, 'one();', fence, 'text'];
+    const readme = ['<!-- example: examples/a.mts -->', `${fence}ts`, 'one();', fence, 'text'];
     expect(parseReadmeExamples(readme.join('\n')).problems).toEqual([
       'line 2: example block not followed by <!-- /example -->',
     ]);

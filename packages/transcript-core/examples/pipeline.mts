@@ -2,7 +2,7 @@
 // merges cut sentences, raises keyword alerts, folds old lines into a summary and writes a
 // crash-safe file.
 //
-//   node examples/pipeline.ts
+//   node examples/pipeline.mts
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 // Sending request fields this package's strict schema does not know yet, through `vendorFields`,
 // and what is refused there.
 //
-//   node examples/vendor-fields.ts
+//   node examples/vendor-fields.mts
 //
 // With STREAM_ASR_APP_KEY and STREAM_ASR_ACCESS_KEY set it connects to the real service;
 // without them, to this package's test server, which records the request it received.

@@ -3,7 +3,7 @@
 // the first connection is dropped after one second of audio; the caller sees a retryable error,
 // connects again and resends the recording.
 //
-//   node examples/test-server.ts
+//   node examples/test-server.mts
 import { fileURLToPath } from 'node:url';
 import {
   connectAsrStream,

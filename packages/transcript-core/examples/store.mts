@@ -1,7 +1,7 @@
 // The transcript file on its own: every method of TranscriptStore once, on a temporary file, and
 // the file as it ends up on disk.
 //
-//   node examples/store.ts
+//   node examples/store.mts
 import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 // Streams a WAV file to the streaming speech-recognition service at real-time pace, shows the
 // partial text as it grows and prints each sentence once it is final.
 //
-//   node examples/streaming.ts [FILE.wav]      (default: lecture.wav beside this file)
+//   node examples/streaming.mts [FILE.wav]      (default: lecture.wav beside this file)
 //
 // With STREAM_ASR_APP_KEY and STREAM_ASR_ACCESS_KEY set it uses the real service
 // (STREAM_ASR_URL and STREAM_ASR_RESOURCE_ID are optional). Without them it starts this

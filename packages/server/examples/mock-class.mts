@@ -3,7 +3,7 @@
 // /api/events (server-sent events), then stop it. Everything goes over real HTTP, as the desktop
 // UI does it.
 //
-//   node examples/mock-class.ts
+//   node examples/mock-class.mts
 //
 // With LLM_API_KEY set (and LLM_BASE_URL, LLM_MODEL for a provider other than OpenAI) the class
 // ends with notes written by the LLM; without it, with the transcript only.

@@ -1,7 +1,7 @@
 // The binary frame codec on its own, for a program that carries the frames over its own socket:
 // encode what a client sends, decode what a server answers, and see how bad bytes are refused.
 //
-//   node examples/codec.ts
+//   node examples/codec.mts
 import {
   type AsrFrame,
   asrResponseSchema,

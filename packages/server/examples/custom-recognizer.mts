@@ -4,7 +4,7 @@
 // of its script — and the audio a recording this example writes: three phrases of tone between
 // stretches of quiet room noise. The app runs in-process and is driven with fastify's inject().
 //
-//   node examples/custom-recognizer.ts
+//   node examples/custom-recognizer.mts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

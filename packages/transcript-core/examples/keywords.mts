@@ -1,7 +1,7 @@
 // Keyword alerts on their own: a keywords file as a student writes it, what is wrong in it, and
 // which lines of a lecture alert with and without homophone matching.
 //
-//   node examples/keywords.ts
+//   node examples/keywords.mts
 import { createKeywordMatcher, parseKeywords } from '@class-assistant/transcript-core';
 
 const file = `# my keywords

@@ -2,7 +2,7 @@
 // a log of responses): with `result_type: 'full'` every response lists every sentence again, and
 // the tracker hands each final sentence over once and keeps the one still being spoken apart.
 //
-//   node examples/utterance-tracker.ts
+//   node examples/utterance-tracker.mts
 import {
   asrResponseSchema,
   createUtteranceTracker,
