@@ -646,9 +646,11 @@ describe('listening offline out of the box', () => {
       await page.keyboard.press('m');
       const offer = page.locator('.class-panel .model-offer');
       await offer.waitFor();
+      // The offer fills in once the settings and the catalogue are read.
+      await expect.poll(() => offer.locator('.model-offer-title').textContent()).toContain('英文');
       expect(await page.locator('#class-language').inputValue()).toBe('en');
-      expect(await offer.locator('.model-offer-title').textContent()).toContain('英文');
       const button = offer.locator('.model-download[data-model="pocketsphinx-en-us"]');
+      await button.waitFor();
       expect(await button.textContent()).toBe(
         `下载并开始上课（${(archive.length / 1024 / 1024).toFixed(1)} MB）`,
       );
