@@ -1,19 +1,9 @@
-export type {
-  Agent,
-  AgentDefinition,
-  AgentErrorCode,
-  AgentEvent,
-  AgentRunOptions,
-  AgentRunResult,
-  AgentToolCallRecord,
-} from './agent.ts';
-export { AgentError, defineAgent, isAgentError } from './agent.ts';
+// The main entry: the tools, toolboxes, host tools, policies and errors. It loads neither the
+// OpenAI SDK nor the MCP SDK; the adapters live in `./openai`, `./mcp` and `./agent`.
 export type { ToolErrorCode, ToolErrorOptions } from './errors.ts';
 export { formatToolError, isToolError, TOOL_ERROR_CODES, ToolError } from './errors.ts';
-export type { McpServerOptions } from './mcp-server.ts';
-export { createMcpServer, serveMcpOverStdio } from './mcp-server.ts';
-export type { OpenAIToolOutcome } from './openai-tools.ts';
-export { runOpenAIToolCalls, toOpenAITools, toolInputJsonSchema } from './openai-tools.ts';
+export type { HostToolOptions } from './host-tool.ts';
+export { defineHostTool, isHostTool } from './host-tool.ts';
 export type {
   AskHumanHandler,
   AskHumanRequest,
@@ -22,6 +12,8 @@ export type {
   ToolPolicy,
 } from './policy.ts';
 export { DEFAULT_TOOL_POLICY, resolveToolPolicy } from './policy.ts';
+export type { DescribePolicyOption, PolicyOption } from './policy-options.ts';
+export { POLICY_OPTIONS, renamePolicyOptions } from './policy-options.ts';
 export type {
   StdToolName,
   StdTools,
@@ -42,11 +34,26 @@ export type {
   Statement as AgentScriptStatement,
 } from './script/parse.ts';
 export { AgentScriptError, isAgentScriptError, parseAgentScript } from './script/parse.ts';
-export type { AgentScriptResult, AgentScriptRunOptions } from './script/run.ts';
-export { runAgentScript } from './script/run.ts';
-export type { AnyToolDefinition, Namespace, ToolContext, ToolDefinition } from './tool.ts';
-export { defineTool, NAMESPACES } from './tool.ts';
-export type { ModelToolResult, Toolbox, ToolboxOptions, ToolCallOptions } from './toolbox.ts';
+export type {
+  AnyHostToolDefinition,
+  AnyToolDefinition,
+  HostToolDefinition,
+  Namespace,
+  ToolAnnotations,
+  ToolContext,
+  ToolDefinition,
+} from './tool.ts';
+export { defineTool, HOST_NAMESPACE, NAMESPACES, PURE_TOOL } from './tool.ts';
+export { toolInputJsonSchema, toolOutputJsonSchema } from './tool-schemas.ts';
+export type {
+  ModelToolResult,
+  Toolbox,
+  ToolboxInput,
+  ToolboxOptions,
+  ToolboxResult,
+  ToolboxToolName,
+  ToolCallOptions,
+} from './toolbox.ts';
 export { createToolbox, formatToolResult } from './toolbox.ts';
 export type { ExactJsonValue, RawJsonNumber } from './tools/exact-json.ts';
 export { isRawJsonNumber } from './tools/exact-json.ts';

@@ -73,6 +73,13 @@ async function askOnTerminal(
 export const askHuman = defineTool({
   name: 'ask_human',
   namespace: 'std.ask_human',
+  title: 'Ask the human',
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   description:
     'Ask the human user a question and wait for the typed answer. If they enter nothing, the default is returned. Use only when you cannot proceed without them.',
   inputSchema: z

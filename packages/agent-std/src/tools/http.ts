@@ -1,10 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Transform } from 'node:stream';
 import { TextDecoder } from 'node:util';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { z } from 'zod';
 import { isToolError, ToolError } from '../errors.ts';
 import type { ResolvedToolPolicy } from '../policy.ts';
@@ -200,8 +198,11 @@ function pinnedLookup(target: { address: string; family: 4 | 6 }): LookupFunctio
   };
 }
 
-/** Sends one request to the checked address (DNS is never consulted again for this hop). */
-function sendOnce(
+/**
+ * Sends one request to the checked address (DNS is never consulted again for this hop). Node's
+ * HTTP client and zlib are loaded on the first request, not when the library is imported.
+ */
+async function sendOnce(
   url: URL,
   target: { address: string; family: 4 | 6 },
   method: string,
@@ -212,7 +213,11 @@ function sendOnce(
   tool: string,
 ): Promise<{ response: IncomingMessage; read: () => Promise<Buffer> }> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const [{ request: send }, { createBrotliDecompress, createGunzip, createInflate }] =
+    await Promise.all([
+      url.protocol === 'https:' ? import('node:https') : import('node:http'),
+      import('node:zlib'),
+    ]);
   return new Promise((resolve, reject) => {
     const request = send(
       {
@@ -424,6 +429,13 @@ async function performRequest(
 export const httpGet = defineTool({
   name: 'http_get',
   namespace: 'std.http',
+  title: 'HTTP GET',
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
   description:
     'Fetch a URL with GET and return the response body as text. Fails on an HTTP error status (4xx/5xx). Only public http/https addresses.',
   inputSchema: z.object({ url: urlField, headers: headersField, timeout: timeoutField }).strict(),
@@ -450,6 +462,13 @@ export const httpGet = defineTool({
 export const httpPost = defineTool({
   name: 'http_post',
   namespace: 'std.http',
+  title: 'HTTP POST',
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   description:
     'Send data with POST and return the status code and response body (any status). Only public http/https addresses.',
   inputSchema: z
@@ -493,6 +512,13 @@ export const httpPost = defineTool({
 export const httpPut = defineTool({
   name: 'http_put',
   namespace: 'std.http',
+  title: 'HTTP PUT',
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
   description:
     'Send data with PUT and return the status code and response body (any status). Set Content-Type through headers. Only public http/https addresses.',
   inputSchema: z
@@ -512,6 +538,13 @@ export const httpPut = defineTool({
 export const httpDelete = defineTool({
   name: 'http_delete',
   namespace: 'std.http',
+  title: 'HTTP DELETE',
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
   description:
     'Send a DELETE request and return the status code and response body (any status). Only public http/https addresses.',
   inputSchema: z.object({ url: urlField, headers: headersField, timeout: timeoutField }).strict(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
 import type { ResolvedToolPolicy } from '../policy.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool, PURE_TOOL } from '../tool.ts';
 import {
   type ExactJsonValue,
   isRawJsonNumber,
@@ -143,6 +143,8 @@ const ARRAY_INDEX = /^(0|[1-9]\d*)$/;
 export const jsonParse = defineTool({
   name: 'json_parse',
   namespace: 'std.json',
+  title: 'Parse JSON',
+  annotations: PURE_TOOL,
   description: 'Parse JSON text and return it re-indented (2 spaces) for easy reading.',
   inputSchema: z.object({ text: z.string().describe('The JSON text.') }).strict(),
   outputSchema: z.string().describe('The same JSON, indented.'),
@@ -160,6 +162,8 @@ export const jsonParse = defineTool({
 export const jsonGet = defineTool({
   name: 'json_get',
   namespace: 'std.json',
+  title: 'Get a value from JSON',
+  annotations: PURE_TOOL,
   description:
     'Get the value at a path in JSON text. Levels are separated by dots and array items are numbers: "items.0.name". On an object a number is a key ("0"), on an array an index. Write \\. for a dot inside a key.',
   inputSchema: z
@@ -223,6 +227,8 @@ export const jsonGet = defineTool({
 export const jsonStringify = defineTool({
   name: 'json_stringify',
   namespace: 'std.json',
+  title: 'Format JSON',
+  annotations: PURE_TOOL,
   description:
     'Re-format JSON text with the given indentation (default 2 spaces; 0 gives one compact line).',
   inputSchema: z

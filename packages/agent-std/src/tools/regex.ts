@@ -1,8 +1,9 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
 import type { ResolvedToolPolicy } from '../policy.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool, PURE_TOOL } from '../tool.ts';
+import { re2 } from './re2.ts';
 
 const flagsField = z
   .string()
@@ -42,11 +43,11 @@ export function compileRegex(
     );
   }
   let bits = 0;
-  if (flags.includes('i')) bits |= RE2JS.CASE_INSENSITIVE;
-  if (flags.includes('m')) bits |= RE2JS.MULTILINE;
-  if (flags.includes('s')) bits |= RE2JS.DOTALL;
+  if (flags.includes('i')) bits |= re2().CASE_INSENSITIVE;
+  if (flags.includes('m')) bits |= re2().MULTILINE;
+  if (flags.includes('s')) bits |= re2().DOTALL;
   try {
-    return RE2JS.compile(pattern, bits);
+    return re2().compile(pattern, bits);
   } catch (error) {
     const unsupported = /\(\?<?[=!]|\\[1-9]/.test(pattern)
       ? ' (lookahead, lookbehind and backreferences are not supported: matching runs in linear time with RE2 syntax)'
@@ -165,6 +166,8 @@ function replacedLength(regex: RE2JS, replacement: string, text: string, limit: 
 export const regexMatch = defineTool({
   name: 'regex_match',
   namespace: 'std.regex',
+  title: 'Find regex matches',
+  annotations: PURE_TOOL,
   description:
     'Find every non-overlapping match of a regular expression (RE2 syntax: no lookaround or backreferences) in text; returns the matched substrings (whole matches, not groups).',
   inputSchema: z
@@ -198,6 +201,8 @@ export const regexMatch = defineTool({
 export const regexReplace = defineTool({
   name: 'regex_replace',
   namespace: 'std.regex',
+  title: 'Replace regex matches',
+  annotations: PURE_TOOL,
   description:
     'Replace every match of a regular expression (RE2 syntax) in text. In the replacement, $1 or $<name> insert a group, $& the whole match, $$ a dollar sign.',
   inputSchema: z

@@ -270,6 +270,13 @@ export async function runShellCommand(
 export const shellExec = defineTool({
   name: 'shell_exec',
   namespace: 'std.shell',
+  title: 'Run a shell command',
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   description:
     'Run a command with /bin/sh in the allowed folder and return its stdout, stderr and exit code. Only when the shell is enabled by policy. Commands run in an OS sandbox: only the allowed folder is writable, /tmp is private, there is no home folder and no network unless the policy allows it; obviously dangerous commands are refused; a clean environment and a timeout (default 30 s).',
   inputSchema: z
@@ -334,6 +341,13 @@ export const shellExec = defineTool({
 export const shellWhich = defineTool({
   name: 'shell_which',
   namespace: 'std.shell',
+  title: 'Find a program',
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   description:
     'Find where an executable is on the PATH (like `which`). Only when the shell is enabled by policy.',
   inputSchema: z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool, PURE_TOOL } from '../tool.ts';
 
 /** Python's `str.split(sep, maxsplit)` for a non-empty separator. */
 export function splitText(text: string, delimiter: string, maxSplits: number): string[] {
@@ -106,6 +106,8 @@ function changeCase(
 export const textSplit = defineTool({
   name: 'text_split',
   namespace: 'std.text',
+  title: 'Split text',
+  annotations: PURE_TOOL,
   description:
     'Split text on a delimiter (default newline). max_splits limits the number of splits (-1 = unlimited); the rest stays in the last part.',
   inputSchema: z
@@ -139,6 +141,8 @@ export const textSplit = defineTool({
 export const textReplace = defineTool({
   name: 'text_replace',
   namespace: 'std.text',
+  title: 'Replace text',
+  annotations: PURE_TOOL,
   description:
     'Replace occurrences of a substring (plain text, not a regex). count limits the replacements (-1 = all).',
   inputSchema: z
@@ -175,6 +179,8 @@ export const textReplace = defineTool({
 export const textUpper = defineTool({
   name: 'text_upper',
   namespace: 'std.text',
+  title: 'Upper-case text',
+  annotations: PURE_TOOL,
   description: 'Convert text to upper case (Unicode-aware, locale-independent).',
   inputSchema: z.object({ text: z.string().describe('The text.') }).strict(),
   outputSchema: z.string().describe('The text in upper case.'),
@@ -191,6 +197,8 @@ export const textUpper = defineTool({
 export const textLower = defineTool({
   name: 'text_lower',
   namespace: 'std.text',
+  title: 'Lower-case text',
+  annotations: PURE_TOOL,
   description: 'Convert text to lower case (Unicode-aware, locale-independent).',
   inputSchema: z.object({ text: z.string().describe('The text.') }).strict(),
   outputSchema: z.string().describe('The text in lower case.'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool, PURE_TOOL } from '../tool.ts';
 import { sleep } from './shared.ts';
 import {
   checkFormat,
@@ -45,6 +45,13 @@ function offsetName(offsetMinutes: number): string {
 export const timeNow = defineTool({
   name: 'time_now',
   namespace: 'std.time',
+  title: 'Current time',
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   description:
     "Return the current date and time in the configured time zone, formatted with strftime directives (default '%Y-%m-%d %H:%M:%S'). Use %z to include the UTC offset.",
   inputSchema: z.object({ format: formatField }).strict(),
@@ -62,6 +69,8 @@ const UNIT_SECONDS = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 } as c
 export const timeDiff = defineTool({
   name: 'time_diff',
   namespace: 'std.time',
+  title: 'Time between two dates',
+  annotations: PURE_TOOL,
   description:
     'Compute end minus start for two ISO 8601 date-times (e.g. 2024-05-01T09:00:00, optionally with Z or +08:00; without an offset they are read in the configured time zone), in seconds, minutes, hours or days.',
   inputSchema: z
@@ -100,6 +109,8 @@ export const timeDiff = defineTool({
 export const timeFormat = defineTool({
   name: 'time_format',
   namespace: 'std.time',
+  title: 'Format a date',
+  annotations: PURE_TOOL,
   description:
     "Reformat an ISO 8601 date-time with strftime directives (default '%Y-%m-%d %H:%M:%S'). The date and time are shown as written (no zone conversion); %z shows the string's offset, or the configured zone's when it has none.",
   inputSchema: z
@@ -125,6 +136,8 @@ export const timeFormat = defineTool({
 export const timeSleep = defineTool({
   name: 'time_sleep',
   namespace: 'std.time',
+  title: 'Wait',
+  annotations: PURE_TOOL,
   description: 'Wait for a number of seconds (bounded by policy, 60 by default), then return.',
   inputSchema: z
     .object({ seconds: z.number().int().min(0).describe('Whole seconds to wait.') })
@@ -147,6 +160,13 @@ export const timeSleep = defineTool({
 export const timeTimestamp = defineTool({
   name: 'time_timestamp',
   namespace: 'std.time',
+  title: 'Current Unix timestamp',
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   description: 'Return the current Unix timestamp (whole seconds since 1970-01-01T00:00:00Z).',
   inputSchema: z.object({}).strict(),
   outputSchema: z.object({ timestamp: z.number().int().describe('Unix time in seconds.') }),
