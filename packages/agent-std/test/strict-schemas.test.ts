@@ -156,8 +156,7 @@ describe('strict schemas of host tools', () => {
   test('a host tool with nested, optional, defaulted, record and union arguments follows the rules', () => {
     const [definition] = toOpenAITools([rich], { strict: true });
     expect(definition && strictFunctionViolations(definition)).toEqual([]);
-    const properties = (definition?.function.parameters as { properties: Record<string, unknown> })
-      .properties;
+    const { properties } = toolStrictJsonSchema(rich) as { properties: Record<string, unknown> };
     expect(properties.contact).toEqual({
       type: ['string', 'null'],
       format: 'email',
