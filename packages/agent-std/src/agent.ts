@@ -76,11 +76,11 @@ export type AgentEvent =
 /** Options of {@link Agent.run}. */
 export interface AgentRunOptions {
   /** Base URL of any OpenAI-compatible API, e.g. `http://localhost:11434/v1`. */
-  baseURL?: string;
+  baseURL?: string | undefined;
   /** API key for that endpoint. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** The model, used when the agent declares none. */
-  model?: string;
+  model?: string | undefined;
   /** Your own client instead of `baseURL`/`apiKey`. */
   client?: OpenAI;
   /** Most model calls in one run (default 16). */
