@@ -42,6 +42,7 @@ export type {
   ToolAnnotations,
   ToolContext,
   ToolDefinition,
+  ToolSpec,
 } from './tool.ts';
 export { defineTool, HOST_NAMESPACE, NAMESPACES, PURE_TOOL } from './tool.ts';
 export { toolInputJsonSchema, toolOutputJsonSchema } from './tool-schemas.ts';

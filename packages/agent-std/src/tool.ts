@@ -84,7 +84,21 @@ export type HostToolDefinition<
 export type AnyHostToolDefinition = HostToolDefinition;
 
 /**
+ * What {@link defineTool} takes: a tool definition whose schemas are built by `schemas()` on first
+ * use, so that importing the library does not pay for building all 33 tools' schemas.
+ */
+export type ToolSpec<
+  Name extends string,
+  NamespaceName extends Namespace,
+  Input extends z.ZodObject,
+  Output extends z.ZodType,
+> = Omit<ToolDefinition<Name, NamespaceName, Input, Output>, 'inputSchema' | 'outputSchema'> & {
+  schemas(): { input: Input; output: Output };
+};
+
+/**
  * Declares a standard-library tool, keeping its literal name and schema types for inference.
+ * `inputSchema` and `outputSchema` are built by `schemas()` the first time one is read.
  * (Hosts declare their own tools with `defineHostTool`.)
  */
 export function defineTool<
@@ -93,12 +107,23 @@ export function defineTool<
   Input extends z.ZodObject,
   Output extends z.ZodType,
 >(
-  definition: ToolDefinition<Name, NamespaceName, Input, Output>,
+  spec: ToolSpec<Name, NamespaceName, Input, Output>,
 ): ToolDefinition<Name, NamespaceName, Input, Output> {
-  return Object.freeze({
-    ...definition,
-    annotations: Object.freeze({ ...definition.annotations }),
-  });
+  const { schemas: build, ...definition } = spec;
+  let built: { input: Input; output: Output } | undefined;
+  const schemas = () => {
+    built ??= build();
+    return built;
+  };
+  return Object.freeze(
+    Object.defineProperties(
+      { ...definition, annotations: Object.freeze({ ...definition.annotations }) },
+      {
+        inputSchema: { get: () => schemas().input, enumerable: true },
+        outputSchema: { get: () => schemas().output, enumerable: true },
+      },
+    ) as ToolDefinition<Name, NamespaceName, Input, Output>,
+  );
 }
 
 /** Annotations of a tool that only computes from its arguments: read-only, idempotent, closed. */

@@ -10,17 +10,19 @@ import { confinePath, syncFolder, writeFileAtomic } from './fs-guard.ts';
 import { compileGlob, GlobSyntaxError } from './glob.ts';
 import { throwFsError, throwIfAborted } from './shared.ts';
 
-const pathField = z
-  .string()
-  .describe(
-    'Path of the file, relative to the allowed folder (absolute paths must lie inside it).',
-  );
-const encodingField = z
-  .string()
-  .default('utf-8')
-  .describe(
-    'Text encoding: utf-8 (default), utf-16le, latin-1 or ascii; reading also gbk, big5, …',
-  );
+const pathField = () =>
+  z
+    .string()
+    .describe(
+      'Path of the file, relative to the allowed folder (absolute paths must lie inside it).',
+    );
+const encodingField = () =>
+  z
+    .string()
+    .default('utf-8')
+    .describe(
+      'Text encoding: utf-8 (default), utf-16le, latin-1 or ascii; reading also gbk, big5, …',
+    );
 
 /** Refuses a writing tool when the policy makes the files read-only. */
 function refuseWhenReadOnly(policy: ResolvedToolPolicy, tool: string): void {
@@ -48,8 +50,10 @@ export const fileRead = defineTool({
   },
   description:
     'Read a text file and return its whole content. Paths are relative to the allowed folder.',
-  inputSchema: z.object({ path: pathField, encoding: encodingField }).strict(),
-  outputSchema: z.string().describe('The file content.'),
+  schemas: () => ({
+    input: z.object({ path: pathField(), encoding: encodingField() }).strict(),
+    output: z.string().describe('The file content.'),
+  }),
   async execute({ path, encoding }, { policy }) {
     const tool = 'file_read';
     const decode = decoderFor(encoding, tool);
@@ -159,14 +163,16 @@ export const fileWrite = defineTool({
   },
   description:
     'Write text to a file, replacing it if it exists. Missing folders are created. The write is atomic: readers never see half a file.',
-  inputSchema: z
-    .object({
-      path: pathField,
-      content: z.string().describe('The complete new content of the file.'),
-      encoding: encodingField,
-    })
-    .strict(),
-  outputSchema: z.string().describe('A success message with the number of characters written.'),
+  schemas: () => ({
+    input: z
+      .object({
+        path: pathField(),
+        content: z.string().describe('The complete new content of the file.'),
+        encoding: encodingField(),
+      })
+      .strict(),
+    output: z.string().describe('A success message with the number of characters written.'),
+  }),
   async execute({ path, content, encoding }, { policy }) {
     const tool = 'file_write';
     refuseWhenReadOnly(policy, tool);
@@ -200,14 +206,16 @@ export const fileAppend = defineTool({
   },
   description:
     'Append text to the end of a file, creating the file (and missing folders) if it does not exist.',
-  inputSchema: z
-    .object({
-      path: pathField,
-      content: z.string().describe('The text to add at the end of the file.'),
-      encoding: encodingField,
-    })
-    .strict(),
-  outputSchema: z.string().describe('A success message with the number of characters appended.'),
+  schemas: () => ({
+    input: z
+      .object({
+        path: pathField(),
+        content: z.string().describe('The text to add at the end of the file.'),
+        encoding: encodingField(),
+      })
+      .strict(),
+    output: z.string().describe('A success message with the number of characters appended.'),
+  }),
   async execute({ path, content, encoding }, { policy }) {
     const tool = 'file_append';
     refuseWhenReadOnly(policy, tool);
@@ -266,12 +274,12 @@ export const fileExists = defineTool({
     openWorldHint: false,
   },
   description: 'Check whether a file or folder exists inside the allowed folder.',
-  inputSchema: z
-    .object({ path: z.string().describe('Path of the file or folder to check.') })
-    .strict(),
-  outputSchema: z.object({
-    exists: z.boolean().describe('Whether the file or folder exists.'),
-    path: z.string().describe('The path as given.'),
+  schemas: () => ({
+    input: z.object({ path: z.string().describe('Path of the file or folder to check.') }).strict(),
+    output: z.object({
+      exists: z.boolean().describe('Whether the file or folder exists.'),
+      path: z.string().describe('The path as given.'),
+    }),
   }),
   async execute({ path }, { policy }) {
     const target = await confinePath(policy.fs.root, path, { tool: 'file_exists', field: 'path' });
@@ -291,26 +299,28 @@ export const fileList = defineTool({
   },
   description:
     'List the entries of a folder whose names match a glob pattern (default "*": everything except hidden entries). Folders are listed with a trailing "/". Use "**/*.txt" to search sub-folders.',
-  inputSchema: z
-    .object({
-      directory: z
-        .string()
-        .describe('Folder to list, relative to the allowed folder ("." for the folder itself).'),
-      pattern: z
-        .string()
-        .default('*')
-        .describe('Glob pattern: * ? [abc] {a,b} and ** for any depth. Default "*".'),
-    })
-    .strict(),
-  outputSchema: z.object({
-    files: z
-      .array(z.string())
-      .describe('Matching paths, sorted, starting with the directory as given.'),
-    count: z.number().int().describe('How many entries matched.'),
-    truncated: z
-      .boolean()
-      .optional()
-      .describe('Present and true when more entries matched than were returned.'),
+  schemas: () => ({
+    input: z
+      .object({
+        directory: z
+          .string()
+          .describe('Folder to list, relative to the allowed folder ("." for the folder itself).'),
+        pattern: z
+          .string()
+          .default('*')
+          .describe('Glob pattern: * ? [abc] {a,b} and ** for any depth. Default "*".'),
+      })
+      .strict(),
+    output: z.object({
+      files: z
+        .array(z.string())
+        .describe('Matching paths, sorted, starting with the directory as given.'),
+      count: z.number().int().describe('How many entries matched.'),
+      truncated: z
+        .boolean()
+        .optional()
+        .describe('Present and true when more entries matched than were returned.'),
+    }),
   }),
   async execute({ directory, pattern }, { policy, signal }) {
     const tool = 'file_list';
@@ -403,8 +413,10 @@ export const fileDelete = defineTool({
   },
   description:
     'Delete a file (or an empty folder). A symbolic link is removed itself, never its target.',
-  inputSchema: z.object({ path: z.string().describe('Path of the file to delete.') }).strict(),
-  outputSchema: z.string().describe('A success message.'),
+  schemas: () => ({
+    input: z.object({ path: z.string().describe('Path of the file to delete.') }).strict(),
+    output: z.string().describe('A success message.'),
+  }),
   async execute({ path }, { policy }) {
     const tool = 'file_delete';
     refuseWhenReadOnly(policy, tool);

@@ -32,49 +32,52 @@ function hasControlCharacter(value: string): boolean {
   return false;
 }
 
-const headersField = z
-  .record(z.string(), z.string())
-  .superRefine((headers, context) => {
-    for (const [name, value] of Object.entries(headers)) {
-      if (!TOKEN.test(name)) {
-        context.addIssue({
-          code: 'custom',
-          path: [name],
-          message: "is not a valid header name (letters, digits and !#$%&'*+.^_`|~- only)",
-        });
-      } else if (RESERVED_HEADERS.has(name.toLowerCase())) {
-        context.addIssue({
-          code: 'custom',
-          path: [name],
-          message: 'is set by the tool itself and cannot be given',
-        });
+const headersField = () =>
+  z
+    .record(z.string(), z.string())
+    .superRefine((headers, context) => {
+      for (const [name, value] of Object.entries(headers)) {
+        if (!TOKEN.test(name)) {
+          context.addIssue({
+            code: 'custom',
+            path: [name],
+            message: "is not a valid header name (letters, digits and !#$%&'*+.^_`|~- only)",
+          });
+        } else if (RESERVED_HEADERS.has(name.toLowerCase())) {
+          context.addIssue({
+            code: 'custom',
+            path: [name],
+            message: 'is set by the tool itself and cannot be given',
+          });
+        }
+        // CR/LF would split the header block (header injection); other controls are refused too.
+        if (hasControlCharacter(value)) {
+          context.addIssue({
+            code: 'custom',
+            path: [name],
+            message: 'contains a line break or control character',
+          });
+        }
       }
-      // CR/LF would split the header block (header injection); other controls are refused too.
-      if (hasControlCharacter(value)) {
-        context.addIssue({
-          code: 'custom',
-          path: [name],
-          message: 'contains a line break or control character',
-        });
-      }
-    }
-  })
-  .default({})
-  .describe('Extra request headers, e.g. {"Authorization": "Bearer …"}.');
+    })
+    .default({})
+    .describe('Extra request headers, e.g. {"Authorization": "Bearer …"}.');
 
-const urlField = z.string().describe('Absolute http:// or https:// URL.');
-const timeoutField = z
-  .number()
-  .int()
-  .min(1)
-  .default(30)
-  .describe('Seconds before the request is abandoned (default 30).');
-const dataField = z.string().describe('The request body.');
+const urlField = () => z.string().describe('Absolute http:// or https:// URL.');
+const timeoutField = () =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .default(30)
+    .describe('Seconds before the request is abandoned (default 30).');
+const dataField = () => z.string().describe('The request body.');
 
-const statusBody = z.object({
-  status: z.number().int().describe('HTTP status code.'),
-  body: z.string().describe('Response body as text.'),
-});
+const statusBody = () =>
+  z.object({
+    status: z.number().int().describe('HTTP status code.'),
+    body: z.string().describe('Response body as text.'),
+  });
 
 interface HttpResult {
   status: number;
@@ -438,8 +441,10 @@ export const httpGet = defineTool({
   },
   description:
     'Fetch a URL with GET and return the response body as text. Fails on an HTTP error status (4xx/5xx). Only public http/https addresses.',
-  inputSchema: z.object({ url: urlField, headers: headersField, timeout: timeoutField }).strict(),
-  outputSchema: z.string().describe('The response body.'),
+  schemas: () => ({
+    input: z.object({ url: urlField(), headers: headersField(), timeout: timeoutField() }).strict(),
+    output: z.string().describe('The response body.'),
+  }),
   async execute({ url, headers, timeout }, { policy, signal }) {
     const tool = 'http_get';
     const result = await performRequest(
@@ -471,23 +476,25 @@ export const httpPost = defineTool({
   },
   description:
     'Send data with POST and return the status code and response body (any status). Only public http/https addresses.',
-  inputSchema: z
-    .object({
-      url: urlField,
-      data: dataField,
-      headers: headersField,
-      content_type: z
-        .string()
-        .refine(
-          (value) => !hasControlCharacter(value),
-          'contains a line break or control character',
-        )
-        .default('application/json')
-        .describe('Content-Type of data (default application/json).'),
-      timeout: timeoutField,
-    })
-    .strict(),
-  outputSchema: statusBody,
+  schemas: () => ({
+    input: z
+      .object({
+        url: urlField(),
+        data: dataField(),
+        headers: headersField(),
+        content_type: z
+          .string()
+          .refine(
+            (value) => !hasControlCharacter(value),
+            'contains a line break or control character',
+          )
+          .default('application/json')
+          .describe('Content-Type of data (default application/json).'),
+        timeout: timeoutField(),
+      })
+      .strict(),
+    output: statusBody(),
+  }),
   async execute({ url, data, headers, content_type, timeout }, { policy, signal }) {
     const hasContentType = Object.keys(headers).some(
       (name) => name.toLowerCase() === 'content-type',
@@ -521,10 +528,17 @@ export const httpPut = defineTool({
   },
   description:
     'Send data with PUT and return the status code and response body (any status). Set Content-Type through headers. Only public http/https addresses.',
-  inputSchema: z
-    .object({ url: urlField, data: dataField, headers: headersField, timeout: timeoutField })
-    .strict(),
-  outputSchema: statusBody,
+  schemas: () => ({
+    input: z
+      .object({
+        url: urlField(),
+        data: dataField(),
+        headers: headersField(),
+        timeout: timeoutField(),
+      })
+      .strict(),
+    output: statusBody(),
+  }),
   async execute({ url, data, headers, timeout }, { policy, signal }) {
     const result = await performRequest(
       { tool: 'http_put', method: 'PUT', url, headers, body: data, timeoutSeconds: timeout },
@@ -547,8 +561,10 @@ export const httpDelete = defineTool({
   },
   description:
     'Send a DELETE request and return the status code and response body (any status). Only public http/https addresses.',
-  inputSchema: z.object({ url: urlField, headers: headersField, timeout: timeoutField }).strict(),
-  outputSchema: statusBody,
+  schemas: () => ({
+    input: z.object({ url: urlField(), headers: headersField(), timeout: timeoutField() }).strict(),
+    output: statusBody(),
+  }),
   async execute({ url, headers, timeout }, { policy, signal }) {
     const result = await performRequest(
       { tool: 'http_delete', method: 'DELETE', url, headers, timeoutSeconds: timeout },

@@ -13,19 +13,21 @@ export const mathCalc = defineTool({
   annotations: PURE_TOOL,
   description:
     'Evaluate an arithmetic expression with + - * / and parentheses over decimal numbers, e.g. "(1.5 + 2) * 4 / -3", exactly (integers of any size; exact: false when the result had to be rounded, as 1/3). Nothing else is allowed (no **, no functions or names).',
-  inputSchema: z
-    .object({
-      expression: z.string().describe('Digits, + - * / . ( ) and spaces only.'),
-    })
-    .strict(),
-  outputSchema: z.object({
-    result: exactNumberSchema().describe(
-      'The value of the expression, every digit exact unless exact is false.',
-    ),
-    expression: z.string().describe('The expression as given.'),
-    exact: z
-      .boolean()
-      .describe('False when the value has no finite decimal form (1/3) and result is rounded.'),
+  schemas: () => ({
+    input: z
+      .object({
+        expression: z.string().describe('Digits, + - * / . ( ) and spaces only.'),
+      })
+      .strict(),
+    output: z.object({
+      result: exactNumberSchema().describe(
+        'The value of the expression, every digit exact unless exact is false.',
+      ),
+      expression: z.string().describe('The expression as given.'),
+      exact: z
+        .boolean()
+        .describe('False when the value has no finite decimal form (1/3) and result is rounded.'),
+    }),
   }),
   async execute({ expression }) {
     const tool = 'math_calc';
@@ -72,13 +74,15 @@ export const mathRandom = defineTool({
   },
   description:
     'Return a uniformly random integer between min_val and max_val, both included (math_random(1, 6) is a die roll).',
-  inputSchema: z
-    .object({
-      min_val: z.number().int().describe('Smallest possible value (included).'),
-      max_val: z.number().int().describe('Largest possible value (included).'),
-    })
-    .strict(),
-  outputSchema: z.number().int().describe('The random integer.'),
+  schemas: () => ({
+    input: z
+      .object({
+        min_val: z.number().int().describe('Smallest possible value (included).'),
+        max_val: z.number().int().describe('Largest possible value (included).'),
+      })
+      .strict(),
+    output: z.number().int().describe('The random integer.'),
+  }),
   async execute({ min_val, max_val }) {
     const tool = 'math_random';
     if (min_val > max_val) {

@@ -5,16 +5,17 @@ import type { ResolvedToolPolicy } from '../policy.ts';
 import { defineTool, PURE_TOOL } from '../tool.ts';
 import { re2 } from './re2.ts';
 
-const flagsField = z
-  .string()
-  .regex(
-    /^[ims]*$/,
-    'may only contain the letters i (ignore case), m (multiline), s (dot matches newline)',
-  )
-  .default('')
-  .describe(
-    'Letters: i ignore case, m ^/$ match at line breaks, s . matches newlines. Default none.',
-  );
+const flagsField = () =>
+  z
+    .string()
+    .regex(
+      /^[ims]*$/,
+      'may only contain the letters i (ignore case), m (multiline), s (dot matches newline)',
+    )
+    .default('')
+    .describe(
+      'Letters: i ignore case, m ^/$ match at line breaks, s . matches newlines. Default none.',
+    );
 
 /**
  * Compiles a pattern with RE2 semantics (re2js, a pure-JS port of RE2): matching time is linear in
@@ -170,20 +171,22 @@ export const regexMatch = defineTool({
   annotations: PURE_TOOL,
   description:
     'Find every non-overlapping match of a regular expression (RE2 syntax: no lookaround or backreferences) in text; returns the matched substrings (whole matches, not groups).',
-  inputSchema: z
-    .object({
-      pattern: z.string().describe('The regular expression, e.g. "\\\\d{4}-\\\\d{2}-\\\\d{2}".'),
-      text: z.string().describe('The text to search.'),
-      flags: flagsField,
-    })
-    .strict(),
-  outputSchema: z.object({
-    matches: z.array(z.string()).describe('The matched substrings, in order.'),
-    count: z.number().int().describe('How many matches were found.'),
-    truncated: z
-      .boolean()
-      .optional()
-      .describe('Present and true when more matches were found than returned.'),
+  schemas: () => ({
+    input: z
+      .object({
+        pattern: z.string().describe('The regular expression, e.g. "\\\\d{4}-\\\\d{2}-\\\\d{2}".'),
+        text: z.string().describe('The text to search.'),
+        flags: flagsField(),
+      })
+      .strict(),
+    output: z.object({
+      matches: z.array(z.string()).describe('The matched substrings, in order.'),
+      count: z.number().int().describe('How many matches were found.'),
+      truncated: z
+        .boolean()
+        .optional()
+        .describe('Present and true when more matches were found than returned.'),
+    }),
   }),
   async execute({ pattern, text, flags }, { policy }) {
     const matcher = compileRegex(pattern, flags, text, policy, 'regex_match').matcher(text);
@@ -205,15 +208,17 @@ export const regexReplace = defineTool({
   annotations: PURE_TOOL,
   description:
     'Replace every match of a regular expression (RE2 syntax) in text. In the replacement, $1 or $<name> insert a group, $& the whole match, $$ a dollar sign.',
-  inputSchema: z
-    .object({
-      pattern: z.string().describe('The regular expression.'),
-      replacement: z.string().describe('The replacement; $1, $<name>, $& and $$ are expanded.'),
-      text: z.string().describe('The text to change.'),
-      flags: flagsField,
-    })
-    .strict(),
-  outputSchema: z.string().describe('The text after replacement.'),
+  schemas: () => ({
+    input: z
+      .object({
+        pattern: z.string().describe('The regular expression.'),
+        replacement: z.string().describe('The replacement; $1, $<name>, $& and $$ are expanded.'),
+        text: z.string().describe('The text to change.'),
+        flags: flagsField(),
+      })
+      .strict(),
+    output: z.string().describe('The text after replacement.'),
+  }),
   async execute({ pattern, replacement, text, flags }, { policy }) {
     const tool = 'regex_replace';
     if (replacement.length > policy.regex.maxReplacementLength) {
