@@ -130,7 +130,7 @@ async function loadAdapter<Module>(
     const message = error instanceof Error ? error.message : '';
     if (code === 'ERR_MODULE_NOT_FOUND' && message.includes(`'${packageName}`)) {
       throw new UsageError(
-        `class-agent ${command} needs the ${packageName} package next to @class-assistant/agent-std: npm install ${packageName}`,
+        `the ${command} command needs the ${packageName} package next to @class-assistant/agent-std: npm install ${packageName}`,
       );
     }
     throw error;

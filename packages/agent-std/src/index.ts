@@ -34,6 +34,7 @@ export type {
   Statement as AgentScriptStatement,
 } from './script/parse.ts';
 export { AgentScriptError, isAgentScriptError, parseAgentScript } from './script/parse.ts';
+export type { JsonSchema } from './strict-schema.ts';
 export type {
   AnyHostToolDefinition,
   AnyToolDefinition,
