@@ -134,6 +134,16 @@ export interface Agent<
   run(instruction: string, options?: AgentRunOptions): Promise<AgentRunResult>;
 }
 
+/** `AGENT_CONFIG` for agent `name`, saying what was wrong with its tools or options. */
+function configError(name: string, cause: unknown): AgentError {
+  return new AgentError(
+    'AGENT_CONFIG',
+    name,
+    `agent ${name}: ${cause instanceof Error ? cause.message : String(cause)}`,
+    { cause },
+  );
+}
+
 export const DEFAULT_MAX_STEPS = 16;
 export const DEFAULT_TIME_BUDGET_MS = 300_000;
 
@@ -174,12 +184,7 @@ export function defineAgent<
       ...(definition.tools ? { tools: definition.tools } : {}),
     });
   } catch (cause) {
-    throw new AgentError(
-      'AGENT_CONFIG',
-      name,
-      `agent ${name}: ${cause instanceof Error ? cause.message : String(cause)}`,
-      { cause },
-    );
+    throw configError(name, cause);
   }
   const uses = Object.freeze([...definition.uses]);
   const tools = Object.freeze([...(definition.tools ?? [])]);
@@ -270,12 +275,7 @@ async function runAgent(
   try {
     tools = toOpenAITools(toolbox, { strict: options.strict === true });
   } catch (cause) {
-    throw new AgentError(
-      'AGENT_CONFIG',
-      name,
-      `agent ${name}: ${cause instanceof Error ? cause.message : String(cause)}`,
-      { cause },
-    );
+    throw configError(name, cause);
   }
   const messages: ChatCompletionMessageParam[] = [
     { role: 'system', content: agent.systemMessage },
