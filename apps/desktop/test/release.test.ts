@@ -56,6 +56,9 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
     const release = result.outDir;
     const example = await readFile(join(release, 'backend', '.env.example'), 'utf8');
     expect(await readFile(join(release, 'backend', '.env'), 'utf8')).toBe(example);
+    // The packaged app listens through its own window: no native audio addon on any OS.
+    expect(example).toMatch(/^AUDIO_INPUT=app$/m);
+    expect(example).not.toMatch(/^AUDIO_INPUT=mic$/m);
     expect((await stat(join(release, 'backend', '.env'))).mode & 0o777).toBe(0o600);
     expect(example).toMatch(/^ASR_MODE=local$/m);
     for (const path of ['class-assistant', 'backend/class-assistant-backend']) {
@@ -118,6 +121,40 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
     expect(mode('backend/.env.example')).toBe(0o100644);
     expect(mode('data/')).toBe(0o40755);
     expect(entries.filter((entry) => entry.name.startsWith(`${top}data/`))).toHaveLength(1);
+  });
+
+  it('the packaged backend takes its options like the source bin: --env-file, --settings-file', async () => {
+    const backend = join(
+      result.outDir,
+      'backend',
+      `class-assistant-backend${TARGETS[target!].executableSuffix}`,
+    );
+    const elsewhere = await mkdtemp(join(tmpdir(), 'desktop-packaged-options-'));
+    try {
+      for (const flag of ['--env-file', '--settings-file']) {
+        const settings = join(elsewhere, `${flag.slice(2)}.env`);
+        const port = await freePort();
+        const running = start(backend, ['--port', String(port), flag, settings], {
+          cwd: elsewhere,
+        });
+        const health = await waitFor(
+          async () => {
+            const response = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);
+            return response?.ok ? ((await response.json()) as Record<string, unknown>) : undefined;
+          },
+          `the packaged backend with ${flag}`,
+          30_000,
+        );
+        expect(health).toMatchObject({
+          settings_file: settings,
+          data_dir: join(elsewhere, 'data'),
+        });
+        running.child.kill('SIGTERM');
+        expect((await running.exited).code).toBe(0);
+      }
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('starts from the unpacked zip on a machine without Node.js', async () => {

@@ -322,4 +322,25 @@ describe('defineAgent(...).run', () => {
     expect(server.chatRequests[0]?.body.model).toBe('gpt-pinned');
     expect(server.chatRequests[0]?.body.tools).toBeUndefined();
   });
+
+  test('temperature and maxTokens are sent; history continues an earlier conversation', async () => {
+    const server = await fake([
+      { type: 'text', content: 'first answer' },
+      { type: 'text', content: 'second answer' },
+    ]);
+    const first = await calculator.run('one', options(server));
+    await calculator.run(
+      'two',
+      options(server, { temperature: 0.3, maxTokens: 40, history: first.messages.slice(1) }),
+    );
+    expect(server.chatRequests[0]?.body).not.toHaveProperty('temperature');
+    expect(server.chatRequests[0]?.body).not.toHaveProperty('max_tokens');
+    expect(server.chatRequests[1]?.body).toMatchObject({ temperature: 0.3, max_tokens: 40 });
+    expect(server.chatRequests[1]?.body.messages?.map((message) => message.content)).toEqual([
+      'Role: a careful calculator\n\nUse math_calc for arithmetic.',
+      'one',
+      'first answer',
+      'two',
+    ]);
+  });
 });

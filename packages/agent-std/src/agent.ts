@@ -110,6 +110,15 @@ export interface AgentRunOptions {
    * done): for showing a call while it runs.
    */
   onToolStart?: (call: AgentToolStart) => void;
+  /** Sampling temperature sent with every model call (the endpoint's default otherwise). */
+  temperature?: number;
+  /** Most tokens per model answer (`max_tokens`; the endpoint's default otherwise). */
+  maxTokens?: number;
+  /**
+   * An earlier conversation to continue: messages placed between the system message and the
+   * instruction (for instance `result.messages.slice(1)` of the previous run).
+   */
+  history?: readonly ChatCompletionMessageParam[];
 }
 
 /** A runnable agent. */
@@ -279,6 +288,7 @@ async function runAgent(
   }
   const messages: ChatCompletionMessageParam[] = [
     { role: 'system', content: agent.systemMessage },
+    ...(options.history ?? []),
     { role: 'user', content: instruction },
   ];
   const toolCalls: AgentToolCallRecord[] = [];
@@ -310,7 +320,13 @@ async function runAgent(
     let completion: ChatCompletion;
     try {
       completion = await client.chat.completions.create(
-        { model, messages, ...(tools.length ? { tools, tool_choice: 'auto' as const } : {}) },
+        {
+          model,
+          messages,
+          ...(tools.length ? { tools, tool_choice: 'auto' as const } : {}),
+          ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+          ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
+        },
         { signal },
       );
     } catch (cause) {

@@ -8,7 +8,10 @@ import { isToolError } from './errors.ts';
 import type { ToolPolicy } from './policy.ts';
 import { renamePolicyOptions } from './policy-options.ts';
 import { isNamespace, STD_TOOLS, TOOLS_BY_NAMESPACE } from './registry.ts';
-import { isAgentScriptError, parseAgentScript } from './script/parse.ts';
+import type { AgentScript } from './script/ast.ts';
+import { unsupportedUses } from './script/check.ts';
+import { loadAgentScript } from './script/load.ts';
+import { type AgentScriptError, isAgentScriptError } from './script/parse.ts';
 import { NAMESPACES, type Namespace } from './tool.ts';
 import { VERSION } from './version.ts';
 
@@ -16,9 +19,12 @@ const USAGE = `class-agent ${VERSION} — run agent scripts and serve the agent 
 
 Usage:
   class-agent run FILE [options]     run the "flow main" of an agent script
-  class-agent check FILE             parse and check a script without running it
+  class-agent check FILE             parse and check a script (and its includes) without running it
   class-agent mcp --uses NS[,NS…]    serve tools over MCP on stdin/stdout
   class-agent tools [--uses NS,…]    list the tools (of the given namespaces)
+
+Script (check, run):
+  --dialect agent|nexa the script's rules (default: nexa for .nx/.nxlib files, agent otherwise)
 
 Model (run):
   --base-url URL       OpenAI-compatible API base URL   (env LLM_BASE_URL)
@@ -42,7 +48,8 @@ Tool policy (run, mcp):
   --policy FILE              any other policy option, as JSON: {"fs": {"maxReadBytes": 1000}}
                              (the flags above win over the file)
 
-Exit codes: 0 ok, 1 the run failed, 2 usage or script error, 130 interrupted.`;
+Exit codes: 0 ok, 1 the run failed, 2 usage or script error (also a construct that cannot run
+yet), 130 interrupted.`;
 
 /** Where the CLI writes and what environment it reads; replaceable for tests. */
 export interface CliIo {
@@ -71,6 +78,7 @@ const OPTIONS = {
   timezone: { type: 'string' },
   policy: { type: 'string' },
   uses: { type: 'string' },
+  dialect: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const satisfies ParseArgsOptionsConfig;
@@ -105,6 +113,18 @@ function excerpt(source: string, line: number, column: number): string {
   const text = source.split('\n')[line - 1] ?? '';
   const gutter = `${line} | `;
   return `${gutter}${text}\n${' '.repeat(gutter.length + Math.max(0, column - 1))}^`;
+}
+
+/** `file:line:column: error: reason` and the line with a caret (when the file can be read). */
+async function describeScriptError(error: AgentScriptError, cwd: string): Promise<string> {
+  let shown = '';
+  try {
+    const source = await readFile(resolve(cwd, error.fileName), 'utf8');
+    shown = `${excerpt(source, error.line, error.column)}\n`;
+  } catch {
+    // The excerpt is a courtesy; the position is in the first line already.
+  }
+  return `${error.fileName}:${error.line}:${error.column}: error: ${error.reason}\n${shown}`;
 }
 
 function describeEvent(event: AgentEvent): string {
@@ -192,28 +212,34 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'run': {
         if (rest.length !== 1) throw new UsageError(`${command} takes one FILE`);
         const file = rest[0] as string;
-        let source: string;
+        const dialect = values.dialect;
+        if (dialect !== undefined && dialect !== 'agent' && dialect !== 'nexa') {
+          throw new UsageError(`--dialect must be agent or nexa, got "${dialect}"`);
+        }
+        let script: AgentScript;
         try {
-          source = await readFile(resolve(io.cwd, file), 'utf8');
+          script = await loadAgentScript(file, {
+            ...(dialect ? { dialect } : {}),
+            readFile: (path) => readFile(resolve(io.cwd, path), 'utf8'),
+          });
         } catch (error) {
+          if (isAgentScriptError(error)) {
+            io.stderr(await describeScriptError(error, io.cwd));
+            return 2;
+          }
           throw new UsageError(
             `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`,
           );
-        }
-        let script: ReturnType<typeof parseAgentScript>;
-        try {
-          script = parseAgentScript(source, file);
-        } catch (error) {
-          if (!isAgentScriptError(error)) throw error;
-          io.stderr(
-            `${error.fileName}:${error.line}:${error.column}: error: ${error.reason}\n${excerpt(source, error.line, error.column)}\n`,
-          );
-          return 2;
         }
         if (command === 'check') {
           io.stdout(
             `${file}: ok (${script.agents.length} agent(s), ${script.flows.length} flow(s))\n`,
           );
+          for (const use of unsupportedUses(script)) {
+            io.stdout(
+              `  note: ${use.fileName}:${use.position.line}:${use.position.column}: ${use.construct} cannot run yet\n`,
+            );
+          }
           return 0;
         }
         const maxSteps = positiveNumber(values['max-steps'], '--max-steps');
@@ -249,6 +275,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
+    if (isAgentScriptError(error)) {
+      io.stderr(await describeScriptError(error, io.cwd));
+      return error.code === 'AGENT_SCRIPT_RUNTIME' ? 1 : 2;
+    }
     if (error instanceof UsageError) {
       io.stderr(`class-agent: ${error.message}\n`);
       return 2;

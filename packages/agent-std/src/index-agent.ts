@@ -12,4 +12,4 @@ export { defineAgent } from './agent.ts';
 export type { AgentErrorCode } from './agent-error.ts';
 export { AgentError, isAgentError } from './agent-error.ts';
 export type { AgentScriptResult, AgentScriptRunOptions } from './script/run.ts';
-export { runAgentScript } from './script/run.ts';
+export { DEFAULT_SCRIPT_LIMITS, runAgentScript } from './script/run.ts';

@@ -1,5 +1,6 @@
-// The main entry: the tools, toolboxes, host tools, policies and errors. It loads neither the
-// OpenAI SDK nor the MCP SDK; the adapters live in `./openai`, `./mcp` and `./agent`.
+// The main entry: the tools, toolboxes, host tools, policies, errors and agent-script parsing. It
+// loads neither the OpenAI SDK nor the MCP SDK; the adapters live in `./openai`, `./mcp` and
+// `./agent` (which also runs agent scripts).
 export type { ToolErrorCode, ToolErrorOptions } from './errors.ts';
 export { formatToolError, isToolError, TOOL_ERROR_CODES, ToolError } from './errors.ts';
 export type { HostToolOptions } from './host-tool.ts';
@@ -25,15 +26,39 @@ export type {
 export { getTool, isNamespace, STD_TOOLS, TOOLS_BY_NAMESPACE } from './registry.ts';
 export type {
   AgentDeclaration,
+  AgentField,
   AgentScript,
-  AgentScriptErrorCode,
+  Constant as AgentScriptConstant,
+  Contract as AgentScriptContract,
+  Decorator as AgentScriptDecorator,
   Expression as AgentScriptExpression,
   FlowDeclaration,
   FStringPart,
-  Position as AgentScriptPosition,
+  FunctionDeclaration as AgentScriptFunction,
+  MatchArm as AgentScriptMatchArm,
+  OtherDeclaration as AgentScriptOtherDeclaration,
+  Parameter as AgentScriptParameter,
+  Pattern as AgentScriptPattern,
+  ProtocolDeclaration,
+  ScriptDialect,
   Statement as AgentScriptStatement,
-} from './script/parse.ts';
-export { AgentScriptError, isAgentScriptError, parseAgentScript } from './script/parse.ts';
+  TestDeclaration as AgentScriptTest,
+  ToolDeclaration as AgentScriptTool,
+  TypeExpression as AgentScriptType,
+  UseReference as AgentScriptUse,
+} from './script/ast.ts';
+export type { UnsupportedUse } from './script/check.ts';
+export { unsupportedUses } from './script/check.ts';
+export type { LoadAgentScriptOptions } from './script/load.ts';
+export { loadAgentScript } from './script/load.ts';
+export type { ParseAgentScriptOptions } from './script/parse.ts';
+export { AGENT_FIELDS, dialectOf, parseAgentScript } from './script/parse.ts';
+export type {
+  AgentScriptErrorCode,
+  Position as AgentScriptPosition,
+} from './script/script-error.ts';
+export { AgentScriptError, isAgentScriptError } from './script/script-error.ts';
+export type { ScriptValue } from './script/values.ts';
 export type { JsonSchema } from './strict-schema.ts';
 export type {
   AnyHostToolDefinition,

@@ -199,6 +199,56 @@ describe('class-agent run FILE (a real child process against the fake LLM server
     expect(result.stderr).toContain('[AGENT_ABORTED]');
   });
 
+  test('Nexa scripts: check lists what cannot run yet; run stops there with the line (exit 2)', async () => {
+    const server = await fake([{ type: 'text', content: 'Paris' }]);
+    await writeFile(join(work, 'lib.nxlib'), 'agent Guide { role: "a guide" }\n');
+    await writeFile(
+      join(work, 'trip.nx'),
+      [
+        '/* a trip planner */',
+        'include "lib.nxlib";',
+        'flow main {',
+        '  city = Guide.run("Capital of France?")',
+        '  print("#{city} it is")',
+        '  python! """print(1)"""',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    expect(await cli(['check', 'trip.nx'])).toEqual({
+      code: 0,
+      stdout:
+        'trip.nx: ok (1 agent(s), 1 flow(s))\n  note: trip.nx:6:3: python! blocks cannot run yet\n',
+      stderr: '',
+    });
+    const result = await cli(['run', 'trip.nx'], llmEnv(server));
+    expect(result).toEqual({
+      code: 2,
+      stdout: 'Paris it is\n',
+      stderr:
+        'trip.nx:6:3: error: python! blocks: not supported yet\n6 |   python! """print(1)"""\n      ^\n',
+    });
+    expect(server.chatRequests[0]?.body.messages?.[0]).toEqual({
+      role: 'system',
+      content: 'Role: a guide',
+    });
+  });
+
+  test('a run-time error exits 1 with the line; --dialect picks the rules for any file name', async () => {
+    await writeFile(join(work, 'count.txt'), 'flow main {\n  print("#{1 + 1}")\n  x = [1][3]\n}\n');
+    const result = await cli(['run', 'count.txt', '--dialect', 'nexa']);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '2\n',
+      stderr:
+        'count.txt:3:11: error: index 3 is out of range (1 items)\n3 |   x = [1][3]\n              ^\n',
+    });
+    expect((await cli(['run', 'count.txt'])).stdout).toBe('#{1 + 1}\n');
+    expect((await cli(['check', 'count.txt', '--dialect', 'python'])).stderr).toContain(
+      '--dialect must be agent or nexa, got "python"',
+    );
+  });
+
   test('check, tools, help, version and usage errors', async () => {
     await writeFile(join(work, 'ok.agent'), SCRIPT);
     expect(await cli(['check', 'ok.agent'])).toEqual({

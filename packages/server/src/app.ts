@@ -20,6 +20,8 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import { type AppCapture, createAppCapture } from './audio/app-capture.ts';
+import { captureFormat } from './audio/audio-source.ts';
 import { errorBody, isServerError, ServerError } from './errors.ts';
 import { createEventHub, type EventHub } from './events/event-hub.ts';
 import { type ClassAi, createClassAi } from './llm/class-ai.ts';
@@ -32,11 +34,13 @@ import { createMonitor, type Monitor } from './monitor/monitor.ts';
 import { defaultRecognizerDefinitions } from './recognizers/default-recognizers.ts';
 import { createRecognizerRegistry, type RecognizerRegistry } from './recognizers/recognizer.ts';
 import { aiRoutes } from './routes/ai-routes.ts';
+import { CAPTURE_SOCKET_DOCUMENTATION, captureRoutes } from './routes/capture-routes.ts';
 import { desktopRoutes } from './routes/desktop-routes.ts';
 import { liveRoutes } from './routes/live-routes.ts';
 import { materialRoutes } from './routes/material-routes.ts';
 import { monitorRoutes } from './routes/monitor-routes.ts';
 import { notesRoutes } from './routes/notes-routes.ts';
+import { webSocketDocumentation } from './routes/schemas.ts';
 import { settingsRoutes } from './routes/settings-routes.ts';
 import { systemRoutes } from './routes/system-routes.ts';
 import { installLocalGuard } from './security/local-guard.ts';
@@ -137,6 +141,8 @@ export interface AppServices {
   ai: ClassAi;
   record: ClassRecord;
   monitor: Monitor;
+  /** The app window's microphone (AUDIO_INPUT=app) and its socket. */
+  capture: AppCapture;
   recognizers: RecognizerRegistry;
   now: () => Date;
   startedAt: Date;
@@ -203,6 +209,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const record = createClassRecord({ dataDir: options.dataDir, store, cite, ai, now });
   const recognizers =
     options.recognizers ?? createRecognizerRegistry(defaultRecognizerDefinitions());
+  const capture = createAppCapture({
+    format: () => captureFormat(settings.current()),
+    onStatus: (status) => hub.publish('capture.changed', status),
+    logger: app.log,
+  });
   const monitor = createMonitor({
     dataDir: options.dataDir,
     settings,
@@ -218,6 +229,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         { signal: context.signal },
       ),
     logger: app.log,
+    appCapture: capture,
   });
   const configuredPort = options.port ?? 8765;
   const services: AppServices = {
@@ -232,6 +244,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ai,
     record,
     monitor,
+    capture,
     recognizers,
     now,
     startedAt: new Date(),
@@ -275,7 +288,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           (options.appVersion
             ? `Class Assistant ${options.appVersion} (backend package ${SERVER_VERSION}). `
             : '') +
-          'The local backend of Class Assistant: monitoring a class (recognition, transcript, keyword alerts), class material, AI rescue / catch-up / notes, settings. Compatible with the v1.2.0 desktop client. Errors are `{status:"error", code, message}`. Live events: GET /api/events (server-sent events) and WS /api/ws/alerts.',
+          'The local backend of Class Assistant: monitoring a class (recognition, transcript, keyword alerts), class material, AI rescue / catch-up / notes, settings. Compatible with the v1.2.0 desktop client. Errors are `{status:"error", code, message}`. Live events: GET /api/events (server-sent events) and WS /api/ws/alerts; the app window’s microphone: WS /api/ws/capture.',
       },
       servers: [{ url: 'http://127.0.0.1:8765' }],
       tags: [
@@ -290,8 +303,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     transform: jsonSchemaTransform,
     transformObject: (input) => {
       const document = jsonSchemaTransformObject(input) as { paths?: Record<string, unknown> };
-      // @fastify/websocket hides WebSocket routes from the document; describe the alert socket here.
-      document.paths = { ...document.paths, '/api/ws/alerts': ALERTS_SOCKET_DOCUMENTATION };
+      // @fastify/websocket hides WebSocket routes from the document; describe the sockets here.
+      document.paths = {
+        ...document.paths,
+        '/api/ws/alerts': ALERTS_SOCKET_DOCUMENTATION,
+        '/api/ws/capture': CAPTURE_SOCKET_DOCUMENTATION,
+      };
       return document as ReturnType<typeof jsonSchemaTransformObject>;
     },
   });
@@ -307,6 +324,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(monitorRoutes);
   await app.register(aiRoutes);
   await app.register(liveRoutes);
+  await app.register(captureRoutes);
   await app.register(notesRoutes);
   await app.register(desktopRoutes);
 
@@ -316,23 +334,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.addHook('onClose', async () => {
     await monitor.close();
+    capture.close();
     await store.close();
   });
   return app;
 }
 
-const ALERTS_SOCKET_DOCUMENTATION = {
-  get: {
-    tags: ['live'],
-    summary: 'Keyword alerts (WebSocket, the original client’s channel)',
-    description:
-      'Upgrade to a WebSocket (ws://127.0.0.1:8765/api/ws/alerts). Send the text `ping`, receive `pong`. Each keyword alert arrives as JSON text: `{"type":"keyword_alert","level":"danger"|"warning","keywords":[…],"text":"…","timestamp":"HH:MM:SS"}` (danger: roll call and questions; warning: homework, exams). Refused with 403 from a foreign Origin or Host.',
-    responses: {
-      '101': { description: 'Switching to the WebSocket protocol.' },
-      '403': { description: 'Foreign Origin or Host (ORIGIN_NOT_ALLOWED, HOST_NOT_ALLOWED).' },
-    },
-  },
-};
+const ALERTS_SOCKET_DOCUMENTATION = webSocketDocumentation(
+  'Keyword alerts (WebSocket, the original client’s channel)',
+  'Upgrade to a WebSocket (ws://127.0.0.1:8765/api/ws/alerts). Send the text `ping`, receive `pong`. Each keyword alert arrives as JSON text: `{"type":"keyword_alert","level":"danger"|"warning","keywords":[…],"text":"…","timestamp":"HH:MM:SS"}` (danger: roll call and questions; warning: homework, exams). Refused with 403 from a foreign Origin or Host.',
+);
 
 /**
  * An empty body sent as `application/json` means "no body" on every route, as in the original

@@ -116,8 +116,11 @@ export function parseCli(
   }
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
-  const pick = (flag: string, variable: string): string | undefined => {
-    const value = (values[flag] as string | undefined) ?? environment[variable];
+  /** The flag's value, else the variable's (when given); blank counts as absent. */
+  const pick = (flag: string, variable?: string): string | undefined => {
+    const value =
+      (values[flag] as string | undefined) ??
+      (variable === undefined ? undefined : environment[variable]);
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   };
   const host = pick('host', 'CLASS_ASSISTANT_HOST') ?? '127.0.0.1';
@@ -134,9 +137,8 @@ export function parseCli(
   if (values['env-file'] !== undefined && values['settings-file'] !== undefined) {
     throw new CliUsageError('Give either --env-file or --settings-file, not both.');
   }
-  const envFileOption =
-    pick('settings-file', 'CLASS_ASSISTANT_ENV_FILE') ??
-    pick('env-file', 'CLASS_ASSISTANT_ENV_FILE');
+  // Either flag wins over the variable (a packaged build sets the variable to its own default).
+  const envFileOption = pick('settings-file') ?? pick('env-file', 'CLASS_ASSISTANT_ENV_FILE');
   const dataDirOption = pick('data-dir', 'CLASS_ASSISTANT_DATA_DIR');
   const folder = defaultAppFolder(process.platform, environment);
   const envFile = envFileOption ? resolve(envFileOption) : join(folder, '.env');

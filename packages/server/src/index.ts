@@ -2,6 +2,8 @@
 
 export type { AppServices, BuildAppOptions } from './app.ts';
 export { buildApp } from './app.ts';
+export type { AppCapture, AppCaptureOptions, CaptureFormat } from './audio/app-capture.ts';
+export { createAppCapture, DEFAULT_APP_CAPTURE_OPTIONS } from './audio/app-capture.ts';
 export type {
   AudioChildFailure,
   AudioChildMessage,
@@ -17,7 +19,11 @@ export type {
   AudioSourceInfo,
   AudioSourceOptions,
 } from './audio/audio-source.ts';
-export { audioInputAvailability, createAudioSource } from './audio/audio-source.ts';
+export {
+  audioInputAvailability,
+  captureFormat,
+  createAudioSource,
+} from './audio/audio-source.ts';
 export type {
   EnergyVadOptions,
   PhraseEndReason,
@@ -52,6 +58,10 @@ export type { EventHub, LiveEvent } from './events/event-hub.ts';
 export { createEventHub } from './events/event-hub.ts';
 export type {
   AlertLevel,
+  CaptureProblem,
+  CaptureServerMessage,
+  CaptureStatus,
+  CaptureWindowMessage,
   ErrorRaisedPayload,
   ErrorSource,
   KeywordAlertPayload,

@@ -63,6 +63,18 @@ describe('parseCli', () => {
     });
   });
 
+  it('takes --env-file and --settings-file over CLASS_ASSISTANT_ENV_FILE (the packaged default)', () => {
+    const packaged = { CLASS_ASSISTANT_ENV_FILE: '/opt/release/backend/.env' };
+    for (const flag of ['--env-file', '--settings-file']) {
+      expect(parseCli([flag, '/home/me/class.env'], packaged)).toMatchObject({
+        options: { envFile: '/home/me/class.env', dataDir: '/home/me/data' },
+      });
+    }
+    expect(parseCli([], packaged)).toMatchObject({
+      options: { envFile: '/opt/release/backend/.env' },
+    });
+  });
+
   it('takes the UI folder from --ui-dir or CLASS_ASSISTANT_UI_DIR, as an absolute path', () => {
     const withFlag = parseCli(['--ui-dir', 'ui/dist', '--env-file', '/e/.env'], {});
     expect(withFlag).toMatchObject({

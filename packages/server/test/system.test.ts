@@ -163,6 +163,7 @@ describe('the OpenAPI document', () => {
       'POST /api/update_keywords',
       'POST /api/reload_keywords',
       'GET /api/ws/alerts',
+      'GET /api/ws/capture',
       'GET /api/events',
       'GET /api/transcript',
       'POST /api/catchup/stream',

@@ -206,8 +206,11 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
     // (this repository's, for one) must not make Node read it as ESM.
     await writeFile(join(backendDir, 'lib', 'package.json'), '{ "type": "commonjs" }\n');
     await cp(join(serverDir, 'assets'), join(backendDir, 'assets'), { recursive: true });
-    await copyFile(join(serverDir, '.env.example'), join(backendDir, '.env.example'));
-    await copyFile(join(serverDir, '.env.example'), join(backendDir, '.env'));
+    // The packaged app listens through its own window's microphone (no native audio addon is
+    // needed on any OS); the example and the first settings file say so.
+    const settings = packagedSettings(await readFile(join(serverDir, '.env.example'), 'utf8'));
+    await writeFile(join(backendDir, '.env.example'), settings);
+    await writeFile(join(backendDir, '.env'), settings);
     // The settings will hold API keys: readable by their owner only, in the zip as well.
     await chmod(join(backendDir, '.env'), 0o600);
     await cp(uiDir, join(backendDir, 'ui'), { recursive: true });
@@ -292,4 +295,18 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
     binaries,
     timings,
   };
+}
+
+/**
+ * The settings a release ships: the backend's `.env.example` with `AUDIO_INPUT=app`, the app
+ * window's microphone, instead of the backend's own capture.
+ */
+export function packagedSettings(example: string): string {
+  const packaged = example.replace(/^AUDIO_INPUT=mic$/m, 'AUDIO_INPUT=app');
+  if (packaged === example) {
+    throw new Error(
+      'the backend .env.example has no "AUDIO_INPUT=mic" line to turn into AUDIO_INPUT=app for the release',
+    );
+  }
+  return packaged;
 }

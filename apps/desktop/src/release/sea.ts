@@ -41,7 +41,10 @@ export function seaConfig(script: string, blob: string, useCodeCache: boolean) {
     disableExperimentalWarning: true,
     useCodeCache,
     useSnapshot: false,
-    execArgv: ['--disable-warning=ExperimentalWarning'],
+    // `--` ends Node's own options: without it Node reads an application argument named
+    // `--env-file` as its own flag (it loads that file into the environment, or exits when the
+    // file does not exist yet), so `class-assistant-backend --env-file x` would not reach us.
+    execArgv: ['--disable-warning=ExperimentalWarning', '--'],
   };
 }
 

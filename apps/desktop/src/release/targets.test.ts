@@ -54,7 +54,7 @@ describe('release targets', () => {
       disableExperimentalWarning: true,
       useCodeCache: false,
       useSnapshot: false,
-      execArgv: ['--disable-warning=ExperimentalWarning'],
+      execArgv: ['--disable-warning=ExperimentalWarning', '--'],
     });
     expect(seaConfig('a', 'b', true).useCodeCache).toBe(true);
   });

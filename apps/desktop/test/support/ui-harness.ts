@@ -112,15 +112,18 @@ const RECORDER = `
   };
 `;
 
-/** A fresh browser profile with Chromium: launch it once per file. */
-export async function launchBrowser(): Promise<{
+/**
+ * A fresh browser profile with Chromium: launch it once per file. `args` adds flags (a fake
+ * microphone, for one).
+ */
+export async function launchBrowser(options: { args?: string[] } = {}): Promise<{
   context: BrowserContext;
   close(): Promise<void>;
 }> {
   const profile = await mkdtemp(join(tmpdir(), 'desktop-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
-    args: [...CHROMIUM_ARGS, '--autoplay-policy=no-user-gesture-required'],
+    args: [...CHROMIUM_ARGS, '--autoplay-policy=no-user-gesture-required', ...(options.args ?? [])],
     // No emulated viewport: a page's size is its window's, so a popup that resizes itself (as
     // the launcher's --app window does) really changes size. openApp sets the tab's size.
     viewport: null,

@@ -44,6 +44,7 @@ const KNOWN_EVENTS: Readonly<Record<LiveEventName, true>> = {
   'notes.written': true,
   'material.uploaded': true,
   'error.raised': true,
+  'capture.changed': true,
 };
 
 /** Waits before attempt `attempt` (0-based) after a failed connection: 0.5 s doubling to 5 s. */

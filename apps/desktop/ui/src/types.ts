@@ -4,6 +4,10 @@
 // the server is bundled; the rest mirror the routes' answers.
 import type {
   AlertLevel,
+  CaptureProblem,
+  CaptureServerMessage,
+  CaptureStatus,
+  CaptureWindowMessage,
   ErrorRaisedPayload,
   KeywordAlertPayload,
   LiveEventMap,
@@ -14,7 +18,17 @@ import type {
   TranscriptLine,
 } from '@class-assistant/server/live-events';
 
-export type { AlertLevel, LiveEventMap, LiveEventName, LiveMessage, TranscriptLine };
+export type {
+  AlertLevel,
+  CaptureProblem,
+  CaptureServerMessage,
+  CaptureStatus,
+  CaptureWindowMessage,
+  LiveEventMap,
+  LiveEventName,
+  LiveMessage,
+  TranscriptLine,
+};
 export type MonitorStatus = MonitorStatusPayload;
 export type MonitorState = MonitorStatus['state'];
 export type KeywordAlert = KeywordAlertPayload;
@@ -35,6 +49,8 @@ export interface Health {
   monitor: { state: string; is_monitoring: boolean; is_paused: boolean };
   asr: { mode: string; available: boolean; message: string; settings: string[] };
   llm: { configured: boolean; base_url: string; model: string; missing: string[] };
+  /** AUDIO_INPUT (`app`: this window's microphone). */
+  audio: { input: string };
   not_configured: string[];
 }
 
@@ -84,6 +100,7 @@ export interface MicCheck {
   status: 'ok' | 'error';
   message: string;
   error_code?: string;
+  input?: 'microphone' | 'app' | 'file';
   device?: string;
 }
 

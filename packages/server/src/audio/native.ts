@@ -163,10 +163,11 @@ export function loadKoffi(): KoffiModule {
 
 /** Path of naudiodon's compiled addon, or a NATIVE_MODULE_MISSING error saying how to build it. */
 export function naudiodonAddonPath(): string {
-  const hint =
+  const build =
     process.platform === 'linux'
-      ? 'Install the ALSA headers (Debian/Ubuntu: apt install libasound2-dev) and a C++ compiler, then reinstall so naudiodon builds (it is listed in onlyBuiltDependencies).'
-      : 'Reinstall the backend so naudiodon builds (it needs a C++ compiler and node-gyp).';
+      ? 'install the ALSA headers (Debian/Ubuntu: apt install libasound2-dev) and a C++ compiler, then reinstall so naudiodon builds (it is listed in onlyBuiltDependencies)'
+      : 'reinstall the backend so naudiodon builds (it needs a C++ compiler and node-gyp)';
+  const hint = `Set AUDIO_INPUT=app to capture the microphone in the app window instead (no addon needed), or ${build}.`;
   const root = packageRoot('naudiodon');
   if (!root) throw missing('naudiodon', 'microphone capture', hint);
   const addon = join(root, 'build', 'Release', 'naudiodon.node');

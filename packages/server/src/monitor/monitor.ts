@@ -5,6 +5,7 @@ import {
   TranscriptPipeline,
   type TranscriptStore,
 } from '@class-assistant/transcript-core';
+import type { AppCapture } from '../audio/app-capture.ts';
 import { isServerError, ServerError } from '../errors.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type {
@@ -51,6 +52,8 @@ export interface MonitorOptions {
   /** History folding; called by the pipeline every HISTORY_FOLD_ENTRIES entries. */
   summarize: Summarize;
   logger: RecognizerLogger;
+  /** The app window's capture, for classes with AUDIO_INPUT=app. */
+  appCapture?: AppCapture;
 }
 
 /** The monitoring chain: recognizer -> transcript pipeline -> alerts and live events. */
@@ -64,7 +67,7 @@ export interface Monitor {
   partial(): string;
   /** Applies a new keyword matcher to the running class. */
   refreshKeywords(): void;
-  /** What the running class listens to (microphone or file), if anything. */
+  /** What the running class listens to (microphone, app window or file), if anything. */
   input(): RecognizerInput | undefined;
   /** Stops monitoring (if running) and waits for every write: for shutdown. */
   close(): Promise<void>;
@@ -295,6 +298,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           logger: options.logger,
           keywords: matcher.keywords.map((keyword) => keyword.text),
           material: material.text,
+          ...(options.appCapture ? { appCapture: options.appCapture } : {}),
         });
         const abandon = async () => {
           deliver = () => undefined;

@@ -475,6 +475,7 @@ export function createStreamRecognizer(options: StreamRecognizerOptions): Recogn
         options.source ??
         createAudioSource(settings, context.dataDir, {
           onWarning: (message) => report('AUDIO_DROPPED', message, false),
+          ...(context.appCapture ? { appCapture: context.appCapture } : {}),
         });
       await current.open();
       source = current;

@@ -63,6 +63,7 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
         gap: fromEarlierRun || missed === undefined,
         monitor: monitor.status(),
         partial: monitor.partial(),
+        capture: services.capture.status(),
       });
       for (const event of [...(missed ?? []), ...queued]) {
         if (event.id > sentUpTo) {

@@ -42,3 +42,21 @@ export const ChatTurnSchema = z.object({
   role: z.enum(['user', 'assistant']),
   content: z.string().max(20_000),
 });
+
+/**
+ * A WebSocket route in the OpenAPI document (@fastify/websocket hides them): GET with the upgrade
+ * answer and the Host/Origin refusal every route has.
+ */
+export function webSocketDocumentation(summary: string, description: string) {
+  return {
+    get: {
+      tags: ['live'],
+      summary,
+      description,
+      responses: {
+        '101': { description: 'Switching to the WebSocket protocol.' },
+        '403': { description: 'Foreign Origin or Host (ORIGIN_NOT_ALLOWED, HOST_NOT_ALLOWED).' },
+      },
+    },
+  };
+}

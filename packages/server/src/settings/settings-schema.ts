@@ -355,7 +355,7 @@ export const SETTING_DEFINITIONS = [
     field: 'audioInput',
     group: 'audio',
     description:
-      'Audio source of the local, stream and cloud modes: mic (the default microphone), mic:NAME (the input whose name contains NAME), or file:PATH (a PCM WAV file, e.g. a recorded lecture; relative to the app folder).',
+      'Audio source of the local, stream and cloud modes: mic (the default microphone, captured by the backend), mic:NAME (the input whose name contains NAME), app (the microphone of the app window: the desktop UI captures it and streams it to the backend, on any OS, no native addon), or file:PATH (a PCM WAV file, e.g. a recorded lecture; relative to the app folder).',
     defaultValue: 'mic',
     secret: false,
     applies: 'next-class',

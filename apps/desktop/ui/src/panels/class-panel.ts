@@ -9,6 +9,7 @@ import { t } from '../i18n.ts';
 import { preference, savePreference } from '../preferences.ts';
 import type { AppState } from '../store.ts';
 import type { CiteFile, MicCheck } from '../types.ts';
+import { createCaptureView } from '../views/capture-view.ts';
 import type { Panel } from './panel.ts';
 
 /** The readable name of an ASR mode, from the `modeNames` text. */
@@ -25,6 +26,8 @@ const NEEDS_MICROPHONE = new Set(['local', 'cloud', 'stream']);
 /** Creates the class panel. */
 export function createClassPanel(context: AppContext): Panel {
   const { store } = context;
+  // This window's microphone (AUDIO_INPUT=app), before and during class.
+  const capture = createCaptureView(context);
 
   // ---- before class ----
   const recognition = h('div', { class: 'check-row' });
@@ -158,6 +161,7 @@ export function createClassPanel(context: AppContext): Panel {
     if (!NEEDS_MICROPHONE.has(mode)) return;
     try {
       const check = await api<MicCheck>('/api/check_mic');
+      if (check.input === 'app') return; // the capture view shows this window's microphone
       microphone.hidden = false;
       if (check.status === 'ok') {
         replaceChildren(
@@ -338,6 +342,7 @@ export function createClassPanel(context: AppContext): Panel {
     }
     if (previous.monitor.state === 'idle' && !idle) stopStatus.replaceChildren();
     if (state.health !== previous.health && state.panel === 'class') void renderChecks();
+    capture.update();
   };
 
   context.onLiveEvent((message) => {
@@ -346,8 +351,9 @@ export function createClassPanel(context: AppContext): Panel {
 
   return {
     name: 'class',
-    element: h('section', { class: 'panel-body class-panel' }, before, during),
+    element: h('section', { class: 'panel-body class-panel' }, capture.element, before, during),
     onShow() {
+      capture.onShow();
       void loadMaterials();
       void renderChecks();
       if (store.get().monitor.state === 'idle') queueMicrotask(() => courseInput.focus());

@@ -14,6 +14,7 @@ import { errorBox } from '../errors.ts';
 import { type Lang, lang, t } from '../i18n.ts';
 import type { AppState } from '../store.ts';
 import type { SettingDefinition, SettingsSaved, SettingsView } from '../types.ts';
+import { createCaptureView } from '../views/capture-view.ts';
 import { modeName } from './class-panel.ts';
 import type { Panel } from './panel.ts';
 
@@ -89,6 +90,7 @@ export function createSettingsPanel(context: AppContext): Panel {
   const backendInfo = h('p', { class: 'file-info' });
 
   // ---- this app ----
+  const capture = createCaptureView(context);
   const languageSelect = h(
     'select',
     { class: 'select small', 'aria-label': t('language') },
@@ -381,6 +383,7 @@ export function createSettingsPanel(context: AppContext): Panel {
       missing,
       h('h4', null, t('settingsApp')),
       app,
+      capture.element,
       h('h4', null, t('settingsBackend')),
       pathInfo,
       form,
@@ -407,12 +410,14 @@ export function createSettingsPanel(context: AppContext): Panel {
       backendInfo,
     ),
     onShow() {
+      capture.onShow();
       renderNotifyHint();
       void load();
       void context.refreshHealth();
     },
     update(state, previous) {
       if (state.health !== previous.health) renderHealth(state);
+      capture.update();
       soundToggle.checked = state.sound;
       notifyToggle.checked = state.notifications;
     },
