@@ -1,8 +1,9 @@
 // pnpm --filter @class-assistant/agent-std bench:import
 // What importing the library costs an npm user: each case imports a module in a fresh Node
 // process (as `node -e 'await import(…)'` would) and reports the time of that import, median of
-// many runs, the cases interleaved so that a busy machine slows them alike. The library is
-// measured as published: built to JavaScript (tsup, without type declarations) first.
+// many runs, the cases interleaved (in a rotating order) so that a busy machine slows them
+// alike. The library is measured as published: built to JavaScript (tsup, without type
+// declarations) first.
 // Prints ratios against importing zod alone (the library's one required dependency); asserts
 // nothing.
 import { execFileSync } from 'node:child_process';
@@ -42,7 +43,9 @@ try {
   ];
   const samples = new Map(cases.map(([name]) => [name, [] as number[]]));
   for (let run = 0; run < RUNS; run++) {
-    for (const [name, specifier] of cases) {
+    // Each round starts with the next case, so that no case always runs first.
+    const round = [...cases.slice(run % cases.length), ...cases.slice(0, run % cases.length)];
+    for (const [name, specifier] of round) {
       const output = execFileSync(process.execPath, [probe, specifier], { encoding: 'utf8' });
       samples.get(name)?.push(Number(output));
     }
