@@ -9,7 +9,8 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { isAgentError, isAgentScriptError, loadAgentScript, runAgentScript } from '../src/index.ts';
+import { isAgentScriptError, loadAgentScript } from '../src/index.ts';
+import { isAgentError, runAgentScript } from '../src/index-agent.ts';
 import { CONDITION_PROMPT, INTENT_PROMPT } from '../src/script/semantic.ts';
 import { createFakeOpenAIServer, type RecordedChatRequest } from '../src/testing/index.ts';
 

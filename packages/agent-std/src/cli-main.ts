@@ -1,16 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
-import { type AgentEvent, isAgentError } from './agent.ts';
+import type { AgentEvent } from './agent.ts';
+import { isAgentError } from './agent-error.ts';
+import { describeOptionForCli, policyFromFlags, UsageError } from './cli-policy.ts';
 import { isToolError } from './errors.ts';
-import { serveMcpOverStdio } from './mcp-server.ts';
 import type { ToolPolicy } from './policy.ts';
+import { renamePolicyOptions } from './policy-options.ts';
 import { isNamespace, STD_TOOLS, TOOLS_BY_NAMESPACE } from './registry.ts';
 import type { AgentScript } from './script/ast.ts';
 import { unsupportedUses } from './script/check.ts';
 import { loadAgentScript } from './script/load.ts';
 import { type AgentScriptError, isAgentScriptError } from './script/parse.ts';
-import { runAgentScript } from './script/run.ts';
 import { NAMESPACES, type Namespace } from './tool.ts';
 import { VERSION } from './version.ts';
 
@@ -35,8 +36,17 @@ Model (run):
 
 Tool policy (run, mcp):
   --root DIR                 folder the fs tools are confined to (default: current folder)
-  --allow-shell              enable std.shell (off by default)
+  --read-only                the fs tools only read: no file_write, file_append, file_delete
+  --allow-hard-links         let the fs tools read files that have several hard links
+  --allow-shell              enable std.shell (off by default; commands run in an OS sandbox)
+  --unsandboxed-shell        with --allow-shell: run commands without the sandbox (they can do
+                             anything your user can; only in a disposable environment)
+  --allow-shell-network      with --allow-shell: let sandboxed commands use the network
   --allow-private-network    let std.http reach private and loopback addresses
+  --allowed-hosts H[,H…]     let std.http reach only these hosts (example.com, *.example.com)
+  --timezone ZONE            IANA time zone of std.time (default: the system's)
+  --policy FILE              any other policy option, as JSON: {"fs": {"maxReadBytes": 1000}}
+                             (the flags above win over the file)
 
 Exit codes: 0 ok, 1 the run failed, 2 usage or script error (also a construct that cannot run
 yet), 130 interrupted.`;
@@ -50,8 +60,6 @@ export interface CliIo {
   signal?: AbortSignal;
 }
 
-class UsageError extends Error {}
-
 const OPTIONS = {
   'base-url': { type: 'string' },
   'api-key': { type: 'string' },
@@ -60,8 +68,15 @@ const OPTIONS = {
   'time-budget': { type: 'string' },
   verbose: { type: 'boolean' },
   root: { type: 'string' },
+  'read-only': { type: 'boolean' },
+  'allow-hard-links': { type: 'boolean' },
   'allow-shell': { type: 'boolean' },
+  'unsandboxed-shell': { type: 'boolean' },
+  'allow-shell-network': { type: 'boolean' },
   'allow-private-network': { type: 'boolean' },
+  'allowed-hosts': { type: 'string' },
+  timezone: { type: 'string' },
+  policy: { type: 'string' },
   uses: { type: 'string' },
   dialect: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -120,6 +135,29 @@ function describeEvent(event: AgentEvent): string {
 }
 
 /**
+ * Loads the module of a command that needs an optional peer dependency, or says which package to
+ * install when it is missing.
+ */
+async function loadAdapter<Module>(
+  load: () => Promise<Module>,
+  packageName: string,
+  command: string,
+): Promise<Module> {
+  try {
+    return await load();
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    const message = error instanceof Error ? error.message : '';
+    if (code === 'ERR_MODULE_NOT_FOUND' && message.includes(`'${packageName}`)) {
+      throw new UsageError(
+        `the ${command} command needs the ${packageName} package next to @class-assistant/agent-std: npm install ${packageName}`,
+      );
+    }
+    throw error;
+  }
+}
+
+/**
  * Runs the `class-agent` command line; resolves to the exit code.
  * (`mcp` resolves once the server is connected; the process then serves until stdin closes.)
  */
@@ -146,13 +184,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return command === undefined && !values.help ? 2 : 0;
   }
 
-  const policy: ToolPolicy = {
-    fs: { root: resolve(io.cwd, values.root ?? '.') },
-    shell: { enabled: values['allow-shell'] === true },
-    http: { allowPrivateNetwork: values['allow-private-network'] === true },
-  };
-
   try {
+    const policy: ToolPolicy = await policyFromFlags(values, io.cwd);
     switch (command) {
       case 'tools': {
         const uses = values.uses ? parseUses(values.uses) : [...NAMESPACES];
@@ -165,7 +198,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return 0;
       }
       case 'mcp': {
-        await serveMcpOverStdio({ uses: parseUses(values.uses), policy });
+        const uses = parseUses(values.uses);
+        const { serveMcpOverStdio } = await loadAdapter(
+          () => import('./mcp-server.ts'),
+          '@modelcontextprotocol/sdk',
+          'mcp',
+        );
+        await serveMcpOverStdio({ uses, policy, describePolicyOption: describeOptionForCli });
         io.stderr(`class-agent: serving ${values.uses} over MCP on stdio\n`);
         return 0;
       }
@@ -211,6 +250,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         const baseURL = values['base-url'] ?? io.env.LLM_BASE_URL;
         const apiKey = values['api-key'] ?? io.env.LLM_API_KEY;
         const model = values.model ?? io.env.LLM_MODEL;
+        const { runAgentScript } = await loadAdapter(
+          () => import('./script/run.ts'),
+          'openai',
+          'run',
+        );
         await runAgentScript(script, {
           ...(baseURL ? { baseURL } : {}),
           ...(apiKey ? { apiKey } : {}),
@@ -219,6 +263,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           ...(budgetSeconds !== undefined ? { timeBudgetMs: budgetSeconds * 1000 } : {}),
           ...(io.signal ? { signal: io.signal } : {}),
           policy,
+          describePolicyOption: describeOptionForCli,
           print: (line) => io.stdout(`${line}\n`),
           ...(values.verbose
             ? { onEvent: (event: AgentEvent) => io.stderr(`${describeEvent(event)}\n`) }
@@ -243,7 +288,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return error.code === 'AGENT_ABORTED' ? 130 : 1;
     }
     if (isToolError(error)) {
-      io.stderr(`class-agent: ${error.message} [${error.code}]\n`);
+      io.stderr(
+        `class-agent: ${renamePolicyOptions(error.message, describeOptionForCli)} [${error.code}]\n`,
+      );
       return 2;
     }
     throw error;

@@ -4,6 +4,8 @@
  * - `TOOL_NOT_DECLARED`: the tool exists, but its namespace is not in the toolbox's `uses`.
  * - `TOOL_BAD_INPUT`: arguments missing, of the wrong type, extra, or invalid (`field` names which).
  * - `TOOL_BAD_POLICY`: the policy handed to `createToolbox` is invalid (`field` names which).
+ * - `TOOL_BAD_DEFINITION`: a host tool's definition is unusable (its name is invalid or taken, its
+ *   input schema is not a zod object, or strict mode cannot express it); `field` names which.
  * - `TOOL_POLICY_DENIED`: the policy refuses the call (path outside the root, private address,
  *   shell disabled, dangerous command, value above a policy cap, …).
  * - `TOOL_NOT_FOUND`: the file, directory, JSON path or command does not exist.
@@ -19,6 +21,7 @@ export type ToolErrorCode =
   | 'TOOL_NOT_DECLARED'
   | 'TOOL_BAD_INPUT'
   | 'TOOL_BAD_POLICY'
+  | 'TOOL_BAD_DEFINITION'
   | 'TOOL_POLICY_DENIED'
   | 'TOOL_NOT_FOUND'
   | 'TOOL_LIMIT_EXCEEDED'
@@ -33,6 +36,7 @@ export const TOOL_ERROR_CODES: readonly ToolErrorCode[] = [
   'TOOL_NOT_DECLARED',
   'TOOL_BAD_INPUT',
   'TOOL_BAD_POLICY',
+  'TOOL_BAD_DEFINITION',
   'TOOL_POLICY_DENIED',
   'TOOL_NOT_FOUND',
   'TOOL_LIMIT_EXCEEDED',

@@ -31,6 +31,13 @@ export interface ToolPolicy {
     /** The folder the fs tools are confined to (default: the working folder). */
     root?: string;
     /**
+     * Read only (default `false`): the toolbox lists only `file_read`, `file_exists` and
+     * `file_list` of std.fs, `file_write`, `file_append` and `file_delete` are refused with
+     * `TOOL_POLICY_DENIED`, and the shell's sandbox (when the shell is enabled) mounts the root
+     * read-only. An unsandboxed shell could write anyway, so it is refused with this setting.
+     */
+    readOnly?: boolean;
+    /**
      * Let `file_read` and `file_append` open a regular file that has more than one hard link
      * (default `false`). A hard link inside the root may be the same file as one outside it, and
      * a link count says nothing about where the other names are, so such files are refused.
@@ -153,6 +160,7 @@ export interface ToolPolicy {
 export interface ResolvedToolPolicy {
   readonly fs: {
     readonly root: string;
+    readonly readOnly: boolean;
     readonly allowHardLinks: boolean;
     readonly maxReadBytes: number;
     readonly maxWriteBytes: number;
@@ -215,6 +223,7 @@ const MiB = 1024 * 1024;
  */
 export const DEFAULT_TOOL_POLICY = Object.freeze({
   fs: Object.freeze({
+    readOnly: false,
     allowHardLinks: false,
     maxReadBytes: 10 * MiB,
     maxWriteBytes: 10 * MiB,
@@ -344,9 +353,23 @@ export function resolveToolPolicy(policy: ToolPolicy = {}): ResolvedToolPolicy {
     );
   }
   const defaults = DEFAULT_TOOL_POLICY;
+  const readOnly = flag(policy.fs?.readOnly, defaults.fs.readOnly, 'policy.fs.readOnly');
+  const unsandboxed = flag(
+    policy.shell?.unsandboxed,
+    defaults.shell.unsandboxed,
+    'policy.shell.unsandboxed',
+  );
+  if (readOnly && unsandboxed && policy.shell?.enabled === true) {
+    throw new ToolError(
+      'TOOL_BAD_POLICY',
+      'policy.fs.readOnly cannot be kept by an unsandboxed shell, which can write anywhere your user can; drop policy.shell.unsandboxed or policy.fs.readOnly',
+      { field: 'policy.shell.unsandboxed' },
+    );
+  }
   return Object.freeze({
     fs: Object.freeze({
       root,
+      readOnly,
       allowHardLinks: flag(
         policy.fs?.allowHardLinks,
         defaults.fs.allowHardLinks,
@@ -423,11 +446,7 @@ export function resolveToolPolicy(policy: ToolPolicy = {}): ResolvedToolPolicy {
         'policy.shell.allowNetwork',
       ),
       readOnlyPaths: Object.freeze(readOnlyPaths.map((path) => resolve(path))),
-      unsandboxed: flag(
-        policy.shell?.unsandboxed,
-        defaults.shell.unsandboxed,
-        'policy.shell.unsandboxed',
-      ),
+      unsandboxed,
     }),
     time: Object.freeze({
       timezone,

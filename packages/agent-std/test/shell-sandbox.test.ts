@@ -187,6 +187,25 @@ describe.runIf(process.platform === 'linux')('the shell sandbox under attack', (
     expect(existsSync(join('/tmp', name))).toBe(false);
   });
 
+  test('with read-only files (policy.fs.readOnly) the fs root can be read but not changed', async () => {
+    await writeFile(join(root, 'kept.txt'), 'kept\n');
+    const policy = resolveToolPolicy({
+      fs: { root, readOnly: true },
+      shell: { enabled: true },
+    });
+    const result = await runShellCommand(
+      'cat kept.txt; echo changed > kept.txt; rm kept.txt; touch new.txt; test -e new.txt && echo made',
+      60,
+      policy,
+      new AbortController().signal,
+    );
+    expect(result.stdout).toBe('kept\n');
+    expect(result.stderr).toContain('Read-only file system');
+    expect(await readFile(join(root, 'kept.txt'), 'utf8')).toBe('kept\n');
+    expect(existsSync(join(root, 'new.txt'))).toBe(false);
+    await rm(join(root, 'kept.txt'));
+  });
+
   test('there is no home folder and no other user data: HOME is the private /tmp', async () => {
     const result = await sandboxed(`echo "$HOME"; ls -d ${homedir()} /home /root /work /var 2>&1`);
     expect(result.stdout.split('\n')[0]).toBe('/tmp');

@@ -10,17 +10,30 @@ import { confinePath, syncFolder, writeFileAtomic } from './fs-guard.ts';
 import { compileGlob, GlobSyntaxError } from './glob.ts';
 import { throwFsError, throwIfAborted } from './shared.ts';
 
-const pathField = z
-  .string()
-  .describe(
-    'Path of the file, relative to the allowed folder (absolute paths must lie inside it).',
-  );
-const encodingField = z
-  .string()
-  .default('utf-8')
-  .describe(
-    'Text encoding: utf-8 (default), utf-16le, latin-1 or ascii; reading also gbk, big5, …',
-  );
+const pathField = () =>
+  z
+    .string()
+    .describe(
+      'Path of the file, relative to the allowed folder (absolute paths must lie inside it).',
+    );
+const encodingField = () =>
+  z
+    .string()
+    .default('utf-8')
+    .describe(
+      'Text encoding: utf-8 (default), utf-16le, latin-1 or ascii; reading also gbk, big5, …',
+    );
+
+/** Refuses a writing tool when the policy makes the files read-only. */
+function refuseWhenReadOnly(policy: ResolvedToolPolicy, tool: string): void {
+  if (policy.fs.readOnly) {
+    throw new ToolError(
+      'TOOL_POLICY_DENIED',
+      `the files are read-only here (policy.fs.readOnly); ${tool} cannot change them`,
+      { tool },
+    );
+  }
+}
 
 /** Most entries `file_list` visits while searching a folder tree with `**` or `/`. */
 const MAX_VISITED_ENTRIES = 100_000;
@@ -28,10 +41,19 @@ const MAX_VISITED_ENTRIES = 100_000;
 export const fileRead = defineTool({
   name: 'file_read',
   namespace: 'std.fs',
+  title: 'Read a file',
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   description:
     'Read a text file and return its whole content. Paths are relative to the allowed folder.',
-  inputSchema: z.object({ path: pathField, encoding: encodingField }).strict(),
-  outputSchema: z.string().describe('The file content.'),
+  schemas: () => ({
+    input: z.object({ path: pathField(), encoding: encodingField() }).strict(),
+    output: z.string().describe('The file content.'),
+  }),
   async execute({ path, encoding }, { policy }) {
     const tool = 'file_read';
     const decode = decoderFor(encoding, tool);
@@ -132,18 +154,28 @@ function checkWriteSize(bytes: Uint8Array, limit: number, tool: string): void {
 export const fileWrite = defineTool({
   name: 'file_write',
   namespace: 'std.fs',
+  title: 'Write a file',
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   description:
     'Write text to a file, replacing it if it exists. Missing folders are created. The write is atomic: readers never see half a file.',
-  inputSchema: z
-    .object({
-      path: pathField,
-      content: z.string().describe('The complete new content of the file.'),
-      encoding: encodingField,
-    })
-    .strict(),
-  outputSchema: z.string().describe('A success message with the number of characters written.'),
+  schemas: () => ({
+    input: z
+      .object({
+        path: pathField(),
+        content: z.string().describe('The complete new content of the file.'),
+        encoding: encodingField(),
+      })
+      .strict(),
+    output: z.string().describe('A success message with the number of characters written.'),
+  }),
   async execute({ path, content, encoding }, { policy }) {
     const tool = 'file_write';
+    refuseWhenReadOnly(policy, tool);
     const bytes = encoderFor(encoding, tool)(content);
     checkWriteSize(bytes, policy.fs.maxWriteBytes, tool);
     const target = await confinePath(policy.fs.root, path, { tool, field: 'path' });
@@ -165,18 +197,28 @@ export const fileWrite = defineTool({
 export const fileAppend = defineTool({
   name: 'file_append',
   namespace: 'std.fs',
+  title: 'Append to a file',
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   description:
     'Append text to the end of a file, creating the file (and missing folders) if it does not exist.',
-  inputSchema: z
-    .object({
-      path: pathField,
-      content: z.string().describe('The text to add at the end of the file.'),
-      encoding: encodingField,
-    })
-    .strict(),
-  outputSchema: z.string().describe('A success message with the number of characters appended.'),
+  schemas: () => ({
+    input: z
+      .object({
+        path: pathField(),
+        content: z.string().describe('The text to add at the end of the file.'),
+        encoding: encodingField(),
+      })
+      .strict(),
+    output: z.string().describe('A success message with the number of characters appended.'),
+  }),
   async execute({ path, content, encoding }, { policy }) {
     const tool = 'file_append';
+    refuseWhenReadOnly(policy, tool);
     const bytes = encoderFor(encoding, tool)(content);
     const limit = policy.fs.maxWriteBytes;
     checkWriteSize(bytes, limit, tool);
@@ -224,13 +266,20 @@ export const fileAppend = defineTool({
 export const fileExists = defineTool({
   name: 'file_exists',
   namespace: 'std.fs',
+  title: 'Check whether a file exists',
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   description: 'Check whether a file or folder exists inside the allowed folder.',
-  inputSchema: z
-    .object({ path: z.string().describe('Path of the file or folder to check.') })
-    .strict(),
-  outputSchema: z.object({
-    exists: z.boolean().describe('Whether the file or folder exists.'),
-    path: z.string().describe('The path as given.'),
+  schemas: () => ({
+    input: z.object({ path: z.string().describe('Path of the file or folder to check.') }).strict(),
+    output: z.object({
+      exists: z.boolean().describe('Whether the file or folder exists.'),
+      path: z.string().describe('The path as given.'),
+    }),
   }),
   async execute({ path }, { policy }) {
     const target = await confinePath(policy.fs.root, path, { tool: 'file_exists', field: 'path' });
@@ -241,28 +290,37 @@ export const fileExists = defineTool({
 export const fileList = defineTool({
   name: 'file_list',
   namespace: 'std.fs',
+  title: 'List files',
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   description:
     'List the entries of a folder whose names match a glob pattern (default "*": everything except hidden entries). Folders are listed with a trailing "/". Use "**/*.txt" to search sub-folders.',
-  inputSchema: z
-    .object({
-      directory: z
-        .string()
-        .describe('Folder to list, relative to the allowed folder ("." for the folder itself).'),
-      pattern: z
-        .string()
-        .default('*')
-        .describe('Glob pattern: * ? [abc] {a,b} and ** for any depth. Default "*".'),
-    })
-    .strict(),
-  outputSchema: z.object({
-    files: z
-      .array(z.string())
-      .describe('Matching paths, sorted, starting with the directory as given.'),
-    count: z.number().int().describe('How many entries matched.'),
-    truncated: z
-      .boolean()
-      .optional()
-      .describe('Present and true when more entries matched than were returned.'),
+  schemas: () => ({
+    input: z
+      .object({
+        directory: z
+          .string()
+          .describe('Folder to list, relative to the allowed folder ("." for the folder itself).'),
+        pattern: z
+          .string()
+          .default('*')
+          .describe('Glob pattern: * ? [abc] {a,b} and ** for any depth. Default "*".'),
+      })
+      .strict(),
+    output: z.object({
+      files: z
+        .array(z.string())
+        .describe('Matching paths, sorted, starting with the directory as given.'),
+      count: z.number().int().describe('How many entries matched.'),
+      truncated: z
+        .boolean()
+        .optional()
+        .describe('Present and true when more entries matched than were returned.'),
+    }),
   }),
   async execute({ directory, pattern }, { policy, signal }) {
     const tool = 'file_list';
@@ -346,12 +404,22 @@ export const fileList = defineTool({
 export const fileDelete = defineTool({
   name: 'file_delete',
   namespace: 'std.fs',
+  title: 'Delete a file',
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   description:
     'Delete a file (or an empty folder). A symbolic link is removed itself, never its target.',
-  inputSchema: z.object({ path: z.string().describe('Path of the file to delete.') }).strict(),
-  outputSchema: z.string().describe('A success message.'),
+  schemas: () => ({
+    input: z.object({ path: z.string().describe('Path of the file to delete.') }).strict(),
+    output: z.string().describe('A success message.'),
+  }),
   async execute({ path }, { policy }) {
     const tool = 'file_delete';
+    refuseWhenReadOnly(policy, tool);
     const target = await confinePath(
       policy.fs.root,
       path,

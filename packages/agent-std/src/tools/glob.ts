@@ -1,4 +1,5 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { re2 } from './re2.ts';
 
 /**
  * A compiled glob pattern for `file_list`, matched segment by segment against relative paths
@@ -151,7 +152,7 @@ export function compileGlob(pattern: string): GlobMatcher {
         if (segment === '**') return { kind: 'globstar' };
         let regex: RE2JS;
         try {
-          regex = RE2JS.compile(segmentToRegex(segment));
+          regex = re2().compile(segmentToRegex(segment));
         } catch (cause) {
           throw new GlobSyntaxError(`the segment "${segment}" is not a valid glob`, { cause });
         }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
 import type { ResolvedToolPolicy } from '../policy.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool, PURE_TOOL } from '../tool.ts';
 import {
   type ExactJsonValue,
   isRawJsonNumber,
@@ -112,7 +112,7 @@ function formatJson(value: unknown, indent: number, tool: string, policy: Resolv
 
 // What json_get returns: any JSON value, numbers a double cannot hold exactly as RawJsonNumbers.
 // z.json() accepts those at run time (as objects) and describes any JSON value in JSON Schema.
-const jsonValue = z.json() as unknown as z.ZodType<ExactJsonValue>;
+const jsonValue = () => z.json() as unknown as z.ZodType<ExactJsonValue>;
 
 /**
  * Splits a `json_get` path on unescaped dots; `\.` is a literal dot in a key, `\\` a backslash.
@@ -143,9 +143,13 @@ const ARRAY_INDEX = /^(0|[1-9]\d*)$/;
 export const jsonParse = defineTool({
   name: 'json_parse',
   namespace: 'std.json',
+  title: 'Parse JSON',
+  annotations: PURE_TOOL,
   description: 'Parse JSON text and return it re-indented (2 spaces) for easy reading.',
-  inputSchema: z.object({ text: z.string().describe('The JSON text.') }).strict(),
-  outputSchema: z.string().describe('The same JSON, indented.'),
+  schemas: () => ({
+    input: z.object({ text: z.string().describe('The JSON text.') }).strict(),
+    output: z.string().describe('The same JSON, indented.'),
+  }),
   async execute({ text }, { policy }) {
     const tool = 'json_parse';
     return formatJson(
@@ -160,15 +164,21 @@ export const jsonParse = defineTool({
 export const jsonGet = defineTool({
   name: 'json_get',
   namespace: 'std.json',
+  title: 'Get a value from JSON',
+  annotations: PURE_TOOL,
   description:
     'Get the value at a path in JSON text. Levels are separated by dots and array items are numbers: "items.0.name". On an object a number is a key ("0"), on an array an index. Write \\. for a dot inside a key.',
-  inputSchema: z
-    .object({
-      text: z.string().describe('The JSON text.'),
-      path: z.string().describe('Dot-separated path, e.g. items.0.name ("" for the whole value).'),
-    })
-    .strict(),
-  outputSchema: jsonValue.describe('The value at the path (any JSON value).'),
+  schemas: () => ({
+    input: z
+      .object({
+        text: z.string().describe('The JSON text.'),
+        path: z
+          .string()
+          .describe('Dot-separated path, e.g. items.0.name ("" for the whole value).'),
+      })
+      .strict(),
+    output: jsonValue().describe('The value at the path (any JSON value).'),
+  }),
   async execute({ text, path }, { policy }) {
     const tool = 'json_get';
     let value = parseOrFail(
@@ -223,21 +233,25 @@ export const jsonGet = defineTool({
 export const jsonStringify = defineTool({
   name: 'json_stringify',
   namespace: 'std.json',
+  title: 'Format JSON',
+  annotations: PURE_TOOL,
   description:
     'Re-format JSON text with the given indentation (default 2 spaces; 0 gives one compact line).',
-  inputSchema: z
-    .object({
-      data: z.string().describe('The JSON text to format.'),
-      indent: z
-        .number()
-        .int()
-        .min(0)
-        .max(10)
-        .default(2)
-        .describe('Spaces per level, 0-10 (default 2; 0 = compact).'),
-    })
-    .strict(),
-  outputSchema: z.string().describe('The formatted JSON.'),
+  schemas: () => ({
+    input: z
+      .object({
+        data: z.string().describe('The JSON text to format.'),
+        indent: z
+          .number()
+          .int()
+          .min(0)
+          .max(10)
+          .default(2)
+          .describe('Spaces per level, 0-10 (default 2; 0 = compact).'),
+      })
+      .strict(),
+    output: z.string().describe('The formatted JSON.'),
+  }),
   async execute({ data, indent }, { policy }) {
     const tool = 'json_stringify';
     return formatJson(

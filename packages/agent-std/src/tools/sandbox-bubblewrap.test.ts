@@ -63,6 +63,17 @@ describe('bubblewrap arguments', () => {
     ]);
   });
 
+  test('with read-only files the fs root is bound read-only, in the same place', () => {
+    const writable = mounts(bubblewrapArguments(layout, 'true'));
+    const readOnly = mounts(bubblewrapArguments({ ...layout, readOnlyRoot: true }, 'true'));
+    expect(writable).toContain('--bind /tmp/work /tmp/work');
+    expect(readOnly).toEqual(
+      writable.map((mount) =>
+        mount === '--bind /tmp/work /tmp/work' ? '--ro-bind /tmp/work /tmp/work' : mount,
+      ),
+    );
+  });
+
   test('with the network allowed, the host network namespace is shared and nothing else changes', () => {
     const closed = bubblewrapArguments(layout, 'true');
     const open = bubblewrapArguments({ ...layout, allowNetwork: true }, 'true');

@@ -3,7 +3,8 @@
 // What the command sees:
 // - a new mount namespace whose root is an empty tmpfs; the system folders (SYSTEM_FOLDERS) are
 //   bound read-only, merged-/usr links (/bin -> usr/bin) recreated as links;
-// - the fs root, bound read-write at the path the policy names (the only place writes persist);
+// - the fs root, bound read-write at the path the policy names (the only place writes persist),
+//   or read-only when the policy makes the files read-only;
 // - a private /tmp (tmpfs), a fresh /proc of its own PID namespace, a minimal /dev;
 // - no home folder, no /run, /var, /home, /root, /mnt, /media, /srv: they do not exist inside;
 // - secret files of /etc hidden (shadow passwords, SSH host keys, TLS private keys);
@@ -56,6 +57,8 @@ export interface BubblewrapLayout {
   rootSource: string;
   /** The working folder inside the sandbox (inside `root`). */
   cwd: string;
+  /** Bind the fs root read-only (`policy.fs.readOnly`); default read-write. */
+  readOnlyRoot?: boolean;
   /** Share the host's network namespace. */
   allowNetwork: boolean;
   /** System folders as found on the host (see {@link SYSTEM_FOLDERS}). */
@@ -100,7 +103,7 @@ export function bubblewrapArguments(layout: BubblewrapLayout, command: string): 
   for (const entry of layout.readOnlyPaths) {
     add(entry.path, 1, '--ro-bind', entry.path, entry.path);
   }
-  add(layout.root, 2, '--bind', layout.rootSource, layout.root);
+  add(layout.root, 2, layout.readOnlyRoot ? '--ro-bind' : '--bind', layout.rootSource, layout.root);
   for (const entry of layout.hiddenFiles) {
     if (entry.kind === 'folder') add(entry.path, 3, '--tmpfs', entry.path);
     else add(entry.path, 3, '--ro-bind', '/dev/null', entry.path);

@@ -32,6 +32,20 @@ describe('sandbox-exec profile', () => {
     expect(profile).not.toMatch(/allow network|system-socket|\/Users\/|\/home\//);
   });
 
+  test('with read-only files only the temporary folder is writable', () => {
+    const profile = seatbeltProfile({
+      readOnlyPathCount: 0,
+      allowNetwork: false,
+      readOnlyRoot: true,
+    });
+    const writes = profile.split('\n').filter((line) => line.includes('file-write'));
+    expect(writes).toEqual([
+      '(allow file-write* (subpath (param "TMP")))',
+      '(allow file-write-data (literal "/dev/null") (literal "/dev/zero"))',
+    ]);
+    expect(profile).toContain('(allow file-read* (subpath (param "ROOT"))');
+  });
+
   test('the network is allowed only when the policy says so', () => {
     const open = seatbeltProfile({ readOnlyPathCount: 0, allowNetwork: true });
     expect(open).toContain('(allow network*)');

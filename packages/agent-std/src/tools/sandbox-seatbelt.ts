@@ -5,7 +5,8 @@
 // - reading: the system folders (SYSTEM_READ_FOLDERS), the fs root, the command's own temporary
 //   folder and the policy's extra read-only paths; file metadata (stat) anywhere, which path
 //   lookup needs, but no file contents and no folder listings elsewhere — so no home folder;
-// - writing: only the fs root and the command's own temporary folder (which the tool creates
+// - writing: only the fs root (unless the policy makes the files read-only) and the command's
+//   own temporary folder (which the tool creates
 //   for the call, points TMPDIR and HOME at, and deletes afterwards: the private /tmp), plus
 //   the null device;
 // - processes: fork and exec, signals only to processes of the same sandbox;
@@ -57,13 +58,19 @@ export interface SeatbeltLayout {
   readOnlyPaths: readonly string[];
   /** Allow network use. */
   allowNetwork: boolean;
+  /** The fs root is readable only (`policy.fs.readOnly`); default readable and writable. */
+  readOnlyRoot?: boolean;
 }
 
 /**
  * The profile text. It names its paths only as parameters: `ROOT`, `TMP`, and `READ_0`, `READ_1`,
  * … for the extra read-only paths, whose values {@link seatbeltArguments} passes with `-D`.
  */
-export function seatbeltProfile(options: { readOnlyPathCount: number; allowNetwork: boolean }) {
+export function seatbeltProfile(options: {
+  readOnlyPathCount: number;
+  allowNetwork: boolean;
+  readOnlyRoot?: boolean;
+}) {
   const extraReads = Array.from(
     { length: options.readOnlyPathCount },
     (_, index) => `(subpath (param "READ_${index}"))`,
@@ -81,7 +88,9 @@ export function seatbeltProfile(options: { readOnlyPathCount: number; allowNetwo
     '(allow file-read-metadata)',
     `(allow file-read* (literal "/") ${SYSTEM_READ_FOLDERS.map((folder) => `(subpath ${quote(folder)})`).join(' ')})`,
     `(allow file-read* (subpath (param "ROOT")) (subpath (param "TMP"))${extraReads.map((read) => ` ${read}`).join('')})`,
-    '(allow file-write* (subpath (param "ROOT")) (subpath (param "TMP")))',
+    options.readOnlyRoot
+      ? '(allow file-write* (subpath (param "TMP")))'
+      : '(allow file-write* (subpath (param "ROOT")) (subpath (param "TMP")))',
     '(allow file-write-data (literal "/dev/null") (literal "/dev/zero"))',
     '(allow file-ioctl (literal "/dev/null") (literal "/dev/zero"))',
     ...(options.allowNetwork ? ['(allow network*)', '(allow system-socket)'] : []),
@@ -96,6 +105,7 @@ export function seatbeltArguments(layout: SeatbeltLayout, command: string): stri
     seatbeltProfile({
       readOnlyPathCount: layout.readOnlyPaths.length,
       allowNetwork: layout.allowNetwork,
+      readOnlyRoot: layout.readOnlyRoot === true,
     }),
     '-D',
     `ROOT=${layout.root}`,

@@ -177,6 +177,7 @@ async function prepareBubblewrap(
     root: policy.fs.root,
     rootSource: source,
     cwd,
+    readOnlyRoot: policy.fs.readOnly,
     allowNetwork: policy.shell.allowNetwork,
     systemFolders,
     hiddenFiles,
@@ -236,7 +237,13 @@ async function prepareSeatbelt(
   return {
     file: SANDBOX_EXEC,
     args: seatbeltArguments(
-      { root: source, temporaryFolder, readOnlyPaths, allowNetwork: policy.shell.allowNetwork },
+      {
+        root: source,
+        temporaryFolder,
+        readOnlyPaths,
+        allowNetwork: policy.shell.allowNetwork,
+        readOnlyRoot: policy.fs.readOnly,
+      },
       command,
     ),
     env: { HOME: temporaryFolder, TMPDIR: temporaryFolder },

@@ -270,29 +270,40 @@ export async function runShellCommand(
 export const shellExec = defineTool({
   name: 'shell_exec',
   namespace: 'std.shell',
+  title: 'Run a shell command',
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   description:
     'Run a command with /bin/sh in the allowed folder and return its stdout, stderr and exit code. Only when the shell is enabled by policy. Commands run in an OS sandbox: only the allowed folder is writable, /tmp is private, there is no home folder and no network unless the policy allows it; obviously dangerous commands are refused; a clean environment and a timeout (default 30 s).',
-  inputSchema: z
-    .object({
-      command: z.string().min(1).describe('The shell command line.'),
-      timeout: z
+  schemas: () => ({
+    input: z
+      .object({
+        command: z.string().min(1).describe('The shell command line.'),
+        timeout: z
+          .number()
+          .int()
+          .min(1)
+          .default(30)
+          .describe(
+            'Seconds before the command and everything it started are killed (default 30).',
+          ),
+      })
+      .strict(),
+    output: z.object({
+      stdout: z.string().describe('Standard output (capped).'),
+      stderr: z.string().describe('Standard error (capped).'),
+      returncode: z
         .number()
         .int()
-        .min(1)
-        .default(30)
-        .describe('Seconds before the command and everything it started are killed (default 30).'),
-    })
-    .strict(),
-  outputSchema: z.object({
-    stdout: z.string().describe('Standard output (capped).'),
-    stderr: z.string().describe('Standard error (capped).'),
-    returncode: z
-      .number()
-      .int()
-      .describe(
-        'Exit code; minus the signal number if killed (in the sandbox 128 + the signal number, as a shell reports it).',
-      ),
-    success: z.boolean().describe('True when the exit code is 0.'),
+        .describe(
+          'Exit code; minus the signal number if killed (in the sandbox 128 + the signal number, as a shell reports it).',
+        ),
+      success: z.boolean().describe('True when the exit code is 0.'),
+    }),
   }),
   async execute({ command, timeout }, { policy, signal }) {
     const tool = 'shell_exec';
@@ -334,15 +345,22 @@ export const shellExec = defineTool({
 export const shellWhich = defineTool({
   name: 'shell_which',
   namespace: 'std.shell',
+  title: 'Find a program',
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   description:
     'Find where an executable is on the PATH (like `which`). Only when the shell is enabled by policy.',
-  inputSchema: z
-    .object({ command: z.string().describe('A bare command name, e.g. "git".') })
-    .strict(),
-  outputSchema: z.object({
-    command: z.string().describe('The name as given.'),
-    path: z.string().describe('Full path of the executable, or "" when not found.'),
-    found: z.boolean().describe('Whether it was found.'),
+  schemas: () => ({
+    input: z.object({ command: z.string().describe('A bare command name, e.g. "git".') }).strict(),
+    output: z.object({
+      command: z.string().describe('The name as given.'),
+      path: z.string().describe('Full path of the executable, or "" when not found.'),
+      found: z.boolean().describe('Whether it was found.'),
+    }),
   }),
   async execute({ command }, { policy }) {
     const tool = 'shell_which';
