@@ -45,6 +45,7 @@ import { materialRoutes, UPLOAD_NOT_MULTIPART } from './routes/material-routes.t
 import { modelsRoutes } from './routes/models-routes.ts';
 import { monitorRoutes } from './routes/monitor-routes.ts';
 import { notesRoutes } from './routes/notes-routes.ts';
+import { operationIdOf, serverEntry } from './routes/openapi.ts';
 import { webSocketDocumentation } from './routes/schemas.ts';
 import { settingsRoutes } from './routes/settings-routes.ts';
 import { systemRoutes } from './routes/system-routes.ts';
@@ -347,7 +348,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             : '') +
           'The local backend of Class Assistant: monitoring a class (recognition, transcript, keyword alerts), class material, AI rescue / catch-up / notes, settings. Compatible with the v1.2.0 desktop client. Errors are `{status:"error", code, message}`. Live events: GET /api/events (server-sent events) and WS /api/ws/alerts; the app window’s microphone: WS /api/ws/capture.',
       },
-      servers: [{ url: 'http://127.0.0.1:8765' }],
+      // Replaced with the listening address each time the document is made (transformObject).
+      servers: [serverEntry({ host: '127.0.0.1', port: configuredPort })],
       tags: [
         { name: 'system', description: 'Health and the microphone check' },
         { name: 'settings', description: 'The .env settings file' },
@@ -358,9 +360,27 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         { name: 'models', description: 'Offline recognition models: catalogue, download, remove' },
       ],
     },
-    transform: jsonSchemaTransform,
+    transform: (input) => {
+      const transformed = jsonSchemaTransform(input);
+      const method = [input.route.method].flat()[0] ?? 'GET';
+      return {
+        ...transformed,
+        schema: { operationId: operationIdOf(method, input.url), ...transformed.schema },
+      };
+    },
     transformObject: (input) => {
-      const document = jsonSchemaTransformObject(input) as { paths?: Record<string, unknown> };
+      const document = jsonSchemaTransformObject(input) as {
+        paths?: Record<string, unknown>;
+        servers?: unknown;
+      };
+      const address = app.server.address();
+      document.servers = [
+        serverEntry(
+          address && typeof address === 'object'
+            ? { host: address.address, port: address.port }
+            : { host: '127.0.0.1', port: configuredPort },
+        ),
+      ];
       // @fastify/websocket hides WebSocket routes from the document; describe the sockets here.
       document.paths = {
         ...document.paths,
@@ -371,6 +391,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  // The document where generators and tools look for it first.
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(fastifyMultipart, {
     limits: { files: 1, fields: 10, parts: 20, fieldSize: 4096, fileSize: 500 * 1024 * 1024 },
@@ -402,6 +424,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 }
 
 const ALERTS_SOCKET_DOCUMENTATION = webSocketDocumentation(
+  '/api/ws/alerts',
   'Keyword alerts (WebSocket, the original client’s channel)',
   'Upgrade to a WebSocket (ws://127.0.0.1:8765/api/ws/alerts). Send the text `ping`, receive `pong`. Each keyword alert arrives as JSON text: `{"type":"keyword_alert","level":"danger"|"warning","keywords":[…],"text":"…","timestamp":"HH:MM:SS"}` (danger: roll call and questions; warning: homework, exams). A start_monitor that fails is reported the same way (level `warning`, keywords `["启动监控失败"]` or `["Start failed"]`, the reason as text, in the socket’s Accept-Language), also to sockets opened up to 15 s later: the original client shows these messages and does not read failed answers. Refused with 403 from a foreign Origin or Host, and with 503 TOO_MANY_SUBSCRIBERS beyond 64 open sockets.',
   { '503': { description: '64 alert sockets are open already (TOO_MANY_SUBSCRIBERS).' } },

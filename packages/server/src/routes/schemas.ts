@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { operationIdOf } from './openapi.ts';
 
 /** The error body of every route: `{status: "error", code, message}` (docs/architecture.md). */
 export const ErrorSchema = z
@@ -48,12 +49,14 @@ export const ChatTurnSchema = z.object({
  * answer and the Host/Origin refusal every route has.
  */
 export function webSocketDocumentation(
+  path: string,
   summary: string,
   description: string,
   responses: Record<string, { description: string }> = {},
 ) {
   return {
     get: {
+      operationId: operationIdOf('GET', path),
       tags: ['live'],
       summary,
       description,
