@@ -1,3 +1,4 @@
+import type { ClientRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
@@ -22,12 +23,16 @@ export default defineConfig({
     proxy: {
       '/api': {
         target: 'http://127.0.0.1:8765',
+        // The capture socket (/api/ws/capture) goes through too.
+        ws: true,
         // The backend refuses foreign origins; through the proxy the page is its own.
         configure(proxy) {
-          proxy.on('proxyReq', (request) => {
+          const ownPage = (request: ClientRequest) => {
             request.removeHeader('origin');
             request.setHeader('host', '127.0.0.1:8765');
-          });
+          };
+          proxy.on('proxyReq', ownPage);
+          proxy.on('proxyReqWs', ownPage);
         },
       },
     },

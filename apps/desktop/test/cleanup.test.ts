@@ -3,12 +3,9 @@ import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  cleanupStaleBackends,
-  findPortOwners,
-  findProcessesByName,
-} from '../src/launcher/cleanup.ts';
+import { cleanupStaleBackends } from '../src/launcher/cleanup.ts';
 import { serverPackage } from '../src/launcher/development.ts';
+import { findPortOwners, findProcessesByName } from '../src/launcher/process-discovery.ts';
 import { nodeSystem } from '../src/launcher/system.ts';
 import { freePort, killAll, listening, start, stranger, waitFor } from './support/processes.ts';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findPortOwners } from '../src/launcher/cleanup.ts';
+import { findPortOwners } from '../src/launcher/process-discovery.ts';
 import { nodeSystem } from '../src/launcher/system.ts';
 import {
   freePort,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRelease, type ReleaseResult } from '../src/release/build-release.ts';
-import { hostTarget } from '../src/release/targets.ts';
+import { hostTarget, TARGETS } from '../src/release/targets.ts';
 import { freePort, killAll, listening, start, waitFor } from './support/processes.ts';
 import { unzip, zipEntries } from './support/unzip.ts';
 
@@ -52,10 +52,13 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
     );
   });
 
-  it('lays out release/ as the spec says and leaves the shipped settings untouched', async () => {
+  it('lays out release/ as the README describes it and leaves the shipped settings untouched', async () => {
     const release = result.outDir;
     const example = await readFile(join(release, 'backend', '.env.example'), 'utf8');
     expect(await readFile(join(release, 'backend', '.env'), 'utf8')).toBe(example);
+    // The packaged app listens through its own window: no native audio addon on any OS.
+    expect(example).toMatch(/^AUDIO_INPUT=app$/m);
+    expect(example).not.toMatch(/^AUDIO_INPUT=mic$/m);
     expect((await stat(join(release, 'backend', '.env'))).mode & 0o777).toBe(0o600);
     expect(example).toMatch(/^ASR_MODE=local$/m);
     for (const path of ['class-assistant', 'backend/class-assistant-backend']) {
@@ -75,6 +78,36 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
     );
   });
 
+  it("carries this machine's native modules, every binary the target's", async () => {
+    const info = TARGETS[target!];
+    expect(result.nativeModules).toEqual({
+      copied: ['koffi', `@koromix/koffi-${info.platform}-x64`, 'vosk', 'naudiodon'],
+      skipped: [],
+      missing: [],
+    });
+    const paths = result.binaries.map((binary) => binary.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        `backend/node_modules/vosk/lib/${info.voskLibraryFolder}/libvosk${info.platform === 'win32' ? '.dll' : '.so'}`,
+        'backend/node_modules/naudiodon/build/Release/naudiodon.node',
+      ]),
+    );
+    for (const binary of result.binaries) {
+      expect(binary.kind, binary.path).toMatchObject({
+        format: info.binaryFormat,
+        architectures: ['x64'],
+      });
+    }
+    // Only the target's folder of vosk's libraries, and none of naudiodon's prebuilt ones.
+    const entries = (await zipEntries(result.zipPath!)).map((entry) => entry.name);
+    expect(
+      entries
+        .filter((name) => name.includes('/vosk/lib/'))
+        .every((name) => name.includes(`/vosk/lib/${info.voskLibraryFolder}/`)),
+    ).toBe(true);
+    expect(entries.some((name) => name.includes('/naudiodon/portaudio/'))).toBe(false);
+  });
+
   it('zips it with the version in the name, executables executable and data/ empty', async () => {
     expect(result.zipPath).toBe(join(root, 'dist', `class-assistant-${version}-${target}.zip`));
     const entries = await zipEntries(result.zipPath!);
@@ -88,6 +121,40 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
     expect(mode('backend/.env.example')).toBe(0o100644);
     expect(mode('data/')).toBe(0o40755);
     expect(entries.filter((entry) => entry.name.startsWith(`${top}data/`))).toHaveLength(1);
+  });
+
+  it('the packaged backend takes its options like the source bin: --env-file, --settings-file', async () => {
+    const backend = join(
+      result.outDir,
+      'backend',
+      `class-assistant-backend${TARGETS[target!].executableSuffix}`,
+    );
+    const elsewhere = await mkdtemp(join(tmpdir(), 'desktop-packaged-options-'));
+    try {
+      for (const flag of ['--env-file', '--settings-file']) {
+        const settings = join(elsewhere, `${flag.slice(2)}.env`);
+        const port = await freePort();
+        const running = start(backend, ['--port', String(port), flag, settings], {
+          cwd: elsewhere,
+        });
+        const health = await waitFor(
+          async () => {
+            const response = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);
+            return response?.ok ? ((await response.json()) as Record<string, unknown>) : undefined;
+          },
+          `the packaged backend with ${flag}`,
+          30_000,
+        );
+        expect(health).toMatchObject({
+          settings_file: settings,
+          data_dir: join(elsewhere, 'data'),
+        });
+        running.child.kill('SIGTERM');
+        expect((await running.exited).code).toBe(0);
+      }
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('starts from the unpacked zip on a machine without Node.js', async () => {
@@ -115,6 +182,24 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
         settings_file: join(app, 'backend', '.env'),
         data_dir: join(app, 'data'),
         asr: { mode: 'local', available: false },
+      });
+      // The backend finds the native modules in the unpacked release, nowhere else.
+      const modules = join(app, 'backend', 'node_modules');
+      expect(health.audio).toMatchObject({
+        native_modules_folder: modules,
+        native_modules: [
+          { name: 'koffi', available: true, detail: join(modules, '@koromix', 'koffi-linux-x64') },
+          {
+            name: 'naudiodon',
+            available: true,
+            detail: join(modules, 'naudiodon', 'build', 'Release', 'naudiodon.node'),
+          },
+          {
+            name: 'vosk',
+            available: true,
+            detail: join(modules, 'vosk', 'lib', 'linux-x86_64', 'libvosk.so'),
+          },
+        ],
       });
       expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toContain('<div id="app">');
       launcher.child.kill('SIGTERM');

@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 // The floating-window UI in real Chromium against the real backend: what a student sees and does.
 // Screenshots are kept in apps/desktop/test-results/.
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -232,7 +233,7 @@ describe('the panels (480x520)', () => {
   it('settings: the main keys as a form, secrets masked, the other lines kept, saved', async () => {
     backend = await startBackend({
       uiDir,
-      env: [...FAST_CLASS, 'LLM_API_KEY=sk-secret-abcd1234', '# my own note', 'EXTRA_KEY=kept'],
+      env: [...FAST_CLASS, 'LLM_API_KEY=sk-secret-abcd1234', '# my own note', 'EXTRA_OPTION=kept'],
     });
     page = await openApp(context, backend, { width: 480, height: 520 });
     await page.keyboard.press(',');
@@ -242,7 +243,7 @@ describe('the panels (480x520)', () => {
     expect(await key.inputValue()).toBe('••••••••1234');
     expect(await page.locator('#setting-ASR_MODE').inputValue()).toBe('mock');
     expect(await page.locator('.extra-lines').inputValue()).toContain(
-      '# my own note\nEXTRA_KEY=kept',
+      '# my own note\nEXTRA_OPTION=kept',
     );
     const box = await page.locator('.app').boundingBox();
     expect(box).toMatchObject({ width: 480, height: 520 });
@@ -257,14 +258,15 @@ describe('the panels (480x520)', () => {
     const saved = await readFile(backend.envFile, 'utf8');
     expect(saved).toContain('LLM_MODEL=class-model');
     expect(saved).toContain('LLM_API_KEY=sk-secret-abcd1234');
-    expect(saved).toContain('# my own note\nEXTRA_KEY=kept');
+    expect(saved).toContain('# my own note\nEXTRA_OPTION=kept');
 
     await page.locator('details[data-group="mock"] summary').click();
     await page.locator('#setting-MOCK_INTERVAL_MS').fill('soon');
     await page.locator('#save-settings').click();
     await expect
       .poll(() => page!.locator('.field-error:not([hidden])').textContent())
-      .toBe('must be a whole number from 1 to 600000, got "soon"');
+      // The UI sends its language: the backend answers the field's problem in Chinese.
+      .toBe('应为 1 到 600000 之间的整数，当前为 "soon"');
     expect(await page.locator('.settings-panel .error-box').textContent()).toContain(
       '有设置不正确，没有保存：',
     );
@@ -372,7 +374,7 @@ describe('the panels (480x520)', () => {
     await expect
       .poll(
         async () => {
-          const text = (await page!.locator('.rescue-answer').textContent()) ?? '';
+          const text = ((await page!.locator('.rescue-answer').textContent()) ?? '').trim();
           if (text !== '') partials.add(text);
           return text;
         },
@@ -391,9 +393,10 @@ describe('the panels (480x520)', () => {
     await page.locator('.rescue-panel .chat-input').fill('为什么是两个？');
     await page.keyboard.press('Enter');
     await expect
-      .poll(() => page!.locator('.rescue-panel .chat-turn.assistant').innerHTML(), {
-        timeout: 20_000,
-      })
+      .poll(
+        async () => (await page!.locator('.rescue-panel .chat-turn.assistant').innerHTML()).trim(),
+        { timeout: 20_000 },
+      )
       .toBe('<p>因为每个节点只有 <strong>两个</strong> 指向它的指针。</p>');
     const followUp = llm.chatRequests[1]?.body.messages?.at(-1)?.content as string;
     expect(followUp).toContain('为什么是两个？');
@@ -426,7 +429,7 @@ describe('the panels (480x520)', () => {
     page = await openApp(context, backend, { width: 480, height: 520 });
     await page.keyboard.press('n');
     await expect
-      .poll(() => page!.locator('.notes-content').innerHTML())
+      .poll(async () => (await page!.locator('.notes-content').innerHTML()).replaceAll('\n', ''))
       .toBe('<h3>线性代数</h3><ol><li>矩阵乘法</li><li>行列式</li></ol>');
     const options = await page.locator('.notes-panel select option').allTextContents();
     expect(options).toHaveLength(1);
@@ -614,5 +617,225 @@ describe('the panels (480x520)', () => {
     await popup.keyboard.press('Escape');
     await expect.poll(inner).toEqual([320, 80]);
     await popup.close();
+  });
+});
+
+/** Debian's PocketSphinx US English model (pocketsphinx-en-us), zipped as a downloadable model. */
+async function pocketsphinxModelArchive(folder: string): Promise<Buffer> {
+  const { ZipFile } = await import('yazl');
+  const { readdir } = await import('node:fs/promises');
+  const source = '/usr/share/pocketsphinx/model/en-us';
+  const zip = new ZipFile();
+  for (const entry of await readdir(source, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || entry.name === 'en-us-phone.lm.bin') continue;
+    const path = join(entry.parentPath, entry.name);
+    zip.addFile(path, `${folder}/${path.slice(source.length + 1)}`);
+  }
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** A model host on a loopback port serving one archive, slowly enough to watch the progress. */
+async function modelHost(file: string, archive: Buffer, bytesPerSecond: number) {
+  const { createServer } = await import('node:http');
+  const server = createServer((request, response) => {
+    if (request.url !== `/models/${file}`) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, {
+      'content-type': 'application/zip',
+      'content-length': archive.length,
+    });
+    void (async () => {
+      const piece = 256 * 1024;
+      for (let at = 0; at < archive.length && !response.destroyed; at += piece) {
+        response.write(archive.subarray(at, at + piece));
+        await new Promise((resolve) => setTimeout(resolve, (piece / bytesPerSecond) * 1000));
+      }
+      response.end();
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    baseUrl: `http://127.0.0.1:${port}/models`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** espeak-ng speech as a 16 kHz mono WAV, with a second of silence around it. */
+async function spokenLecture(path: string, text: string): Promise<void> {
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const run = promisify(execFile);
+  const raw = `${path}.raw.wav`;
+  await run('espeak-ng', ['-v', 'en-us', '-s', '150', '-w', raw, text]);
+  await run('sox', [
+    raw,
+    '-r',
+    '16000',
+    '-c',
+    '1',
+    '-b',
+    '16',
+    '-e',
+    'signed-integer',
+    path,
+    'pad',
+    '1',
+    '2',
+  ]);
+}
+
+describe('listening offline out of the box', () => {
+  it('local mode without a model: the class panel downloads one with a progress bar, then the class starts and transcribes', async () => {
+    const { createHash } = await import('node:crypto');
+    const { createRecognizerRegistry, defaultRecognizerDefinitions } = await import(
+      '@class-assistant/server'
+    );
+    const archive = await pocketsphinxModelArchive('pocketsphinx-en-us');
+    const host = await modelHost('pocketsphinx-en-us.zip', archive, 6 * 1024 * 1024);
+    const catalogue = [
+      {
+        id: 'pocketsphinx-en-us',
+        name: 'pocketsphinx-en-us',
+        engine: 'pocketsphinx' as const,
+        language: 'en' as const,
+        file: 'pocketsphinx-en-us.zip',
+        sizeBytes: archive.length,
+        sha256: createHash('sha256').update(archive).digest('hex'),
+        description: 'US English (PocketSphinx)',
+      },
+    ];
+    const lecture = join(buildRoot, 'lecture.wav');
+    await spokenLecture(
+      lecture,
+      'good morning everyone. today we will talk about binary search trees.',
+    );
+    try {
+      backend = await startBackend({
+        uiDir,
+        env: [
+          'ASR_MODE=local',
+          'LOCAL_ASR_LANGUAGE=en',
+          `MODELS_BASE_URL=${host.baseUrl}`,
+          `AUDIO_INPUT=file:${lecture}`,
+          'AUDIO_FILE_PACE=fast',
+        ],
+        options: {
+          modelCatalogue: catalogue,
+          // A machine without the system's PocketSphinx model: the model must be downloaded.
+          recognizers: createRecognizerRegistry(
+            defaultRecognizerDefinitions({ local: { systemPocketsphinxModels: [], catalogue } }),
+          ),
+        },
+      });
+      page = await openApp(context, backend, { width: 480, height: 520 });
+      await page.keyboard.press('m');
+      const offer = page.locator('.class-panel .model-offer');
+      await offer.waitFor();
+      // The offer fills in once the settings and the catalogue are read.
+      await expect.poll(() => offer.locator('.model-offer-title').textContent()).toContain('英文');
+      expect(await page.locator('#class-language').inputValue()).toBe('en');
+      const button = offer.locator('.model-download[data-model="pocketsphinx-en-us"]');
+      await button.waitFor();
+      expect(await button.textContent()).toBe(
+        `下载并开始上课（${(archive.length / 1024 / 1024).toFixed(1)} MB）`,
+      );
+      await page.locator('#course-name').fill('Algorithms');
+      await button.click();
+      // The progress bar moves while the model arrives.
+      await expect
+        .poll(
+          async () =>
+            Number(await page!.locator('.class-panel .model-progress').getAttribute('value')),
+          {
+            timeout: 15_000,
+          },
+        )
+        .toBeGreaterThan(0.2);
+      expect(await page.locator('.class-panel .model-progress').isVisible()).toBe(true);
+      expect(await page.locator('.class-panel .model-status').textContent()).toMatch(
+        /^正在下载 pocketsphinx-en-us：\d+%/,
+      );
+      await page.screenshot({ path: shot('panel-class-model-download.png') });
+
+      // Installed, then the class starts by itself and the recording is transcribed.
+      await page.locator('.bar[data-state="running"]').waitFor({ timeout: 60_000 });
+      expect(
+        existsSync(join(backend.dataDir, 'models', 'pocketsphinx-en-us', 'en-us.lm.bin')),
+      ).toBe(true);
+      const status = await (await fetch(`${backend.url}api/monitor_status`)).json();
+      expect(status).toMatchObject({ asr_mode: 'local', course_name: 'Algorithms' });
+      await expect
+        .poll(
+          async () => {
+            const answer = (await (await fetch(`${backend!.url}api/transcript`)).json()) as {
+              entries: Array<{ text: string }>;
+            };
+            return answer.entries.map((entry) => entry.text).join(' ');
+          },
+          { timeout: 60_000 },
+        )
+        .toMatch(/morning|today|binary|search|trees/);
+      await page.screenshot({ path: shot('panel-class-model-listening.png') });
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('settings: cloud presets fill the address and model; a model added by URL is listed and removed', async () => {
+    const { createHash } = await import('node:crypto');
+    const { ZipFile } = await import('yazl');
+    const zip = new ZipFile();
+    zip.addBuffer(Buffer.from('a made-up acoustic model'), 'vosk-model-small-xx/am/final.mdl');
+    zip.addBuffer(Buffer.from('--sample-frequency=16000\n'), 'vosk-model-small-xx/conf/mfcc.conf');
+    zip.end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+    const archive = Buffer.concat(chunks);
+    const host = await modelHost('mine.zip', archive, 10 * 1024 * 1024);
+    backend = await startBackend({ uiDir, env: FAST_CLASS });
+    page = await openApp(context, backend, { width: 480, height: 520 });
+    await page.keyboard.press(',');
+    await expect
+      .poll(() => page!.locator('.models-section').textContent())
+      .toContain('还没有安装模型。');
+    await page.locator('.models-section summary').click();
+    await page.locator('#model-url').fill(`${host.baseUrl}/mine.zip`);
+    await page.locator('#model-sha256').fill(createHash('sha256').update(archive).digest('hex'));
+    await page.locator('#model-name').fill('my-model');
+    await page.locator('#model-add').click();
+    await expect
+      .poll(() => page!.locator('.models-section .notice.ok').textContent())
+      .toBe('已安装：my-model');
+    const row = page.locator('.model-row[data-model="my-model"]');
+    expect(await row.textContent()).toContain('zh · vosk');
+    await row.locator('button').click();
+    await expect
+      .poll(() => page!.locator('.models-section').textContent())
+      .toContain('还没有安装模型。');
+    expect(existsSync(join(backend.dataDir, 'models', 'my-model'))).toBe(false);
+    await host.close();
+
+    await page.locator('details[data-group="cloud-asr"] summary').click();
+    await page.locator('.cloud-presets button[data-preset="groq"]').click();
+    expect(await page.locator('#setting-CLOUD_ASR_BASE_URL').inputValue()).toBe(
+      'https://api.groq.com/openai/v1',
+    );
+    expect(await page.locator('#setting-CLOUD_ASR_MODEL').inputValue()).toBe(
+      'whisper-large-v3-turbo',
+    );
+    expect(await page.locator('.cloud-presets a').getAttribute('href')).toBe(
+      'https://console.groq.com/keys',
+    );
+    await page.screenshot({ path: shot('panel-settings-cloud-presets.png') });
   });
 });

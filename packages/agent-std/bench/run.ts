@@ -1,5 +1,8 @@
 // pnpm --filter @class-assistant/agent-std bench
 // Prints ratios against baselines measured in the same run; asserts nothing.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createToolbox, resolveToolPolicy, STD_TOOLS } from '../src/index.ts';
 
 const context = { policy: resolveToolPolicy(), signal: new AbortController().signal };
@@ -107,6 +110,61 @@ for (const small of [20, 22, 24]) {
   const tool = await once(3, () => toolbox.call('regex_match', { pattern: '(a+)+$', text: input }));
   rows.push([`native RegExp /(a+)+$/, catastrophic input (${small + 1} chars)`, ms(native), '']);
   rows.push([`regex_match (a+)+$, catastrophic input (${small + 1} chars)`, ms(tool), '']);
+}
+
+// 3. The JSON tools on a document of many numbers, and math_calc on small and big integers.
+const numbers = JSON.stringify(
+  Array.from({ length: 20_000 }, (_, index) => ({ id: index, price: index / 7, big: 2 ** 60 })),
+);
+const jsonToolbox = createToolbox({ uses: ['std.json'] });
+const nativeJson = await once(21, () => JSON.stringify(JSON.parse(numbers), null, 2));
+const toolJson = await once(21, () => jsonToolbox.call('json_parse', { text: numbers }));
+rows.push([
+  `JSON.parse + JSON.stringify (${(numbers.length / 1024).toFixed(0)} KiB, 60000 numbers)`,
+  ms(nativeJson),
+  '1.00x (baseline)',
+]);
+rows.push(['json_parse, same text', ms(toolJson), `${(toolJson / nativeJson).toFixed(2)}x`]);
+const bigProduct = Array(200).fill('99999999999999999999').join(' * ');
+const bigOutcome = await toolbox.call('math_calc', { expression: bigProduct }).then(
+  () => '',
+  (error: unknown) => (error instanceof Error ? error.message : String(error)),
+);
+const calcBig = await once(21, () =>
+  toolbox.call('math_calc', { expression: bigProduct }).catch(() => undefined),
+);
+rows.push(['math_calc: 200 factors of 20 digits', ms(calcBig), bigOutcome]);
+
+// 4. shell_exec: one short command, in the sandbox (when one is available) and without it.
+const shellRoot = await mkdtemp(join(tmpdir(), 'agent-std-bench-'));
+try {
+  const shellToolbox = (unsandboxed: boolean) =>
+    createToolbox({
+      uses: ['std.shell'],
+      policy: { fs: { root: shellRoot }, shell: { enabled: true, unsandboxed } },
+    });
+  const plain = shellToolbox(true);
+  const shellPlain = await once(31, () => plain.call('shell_exec', { command: 'echo hi' }));
+  rows.push(['shell_exec "echo hi", unsandboxed', ms(shellPlain), '1.00x (baseline)']);
+  const sandboxed = shellToolbox(false);
+  const available = await sandboxed.call('shell_exec', { command: 'true' }).then(
+    () => true,
+    (error: unknown) => error,
+  );
+  if (available === true) {
+    const shellSandboxed = await once(31, () =>
+      sandboxed.call('shell_exec', { command: 'echo hi' }),
+    );
+    rows.push([
+      'shell_exec "echo hi", in the sandbox',
+      ms(shellSandboxed),
+      `${(shellSandboxed / shellPlain).toFixed(2)}x`,
+    ]);
+  } else {
+    rows.push(['shell_exec in the sandbox: not available here', '', String(available)]);
+  }
+} finally {
+  await rm(shellRoot, { recursive: true, force: true });
 }
 
 const widths = [0, 1, 2].map((column) =>

@@ -108,7 +108,7 @@ describe('defineAgent(...).run', () => {
         name: 'math_calc',
         arguments: '{"expression":"6*7"}',
         ok: true,
-        content: '{"result":42,"expression":"6*7"}',
+        content: '{"result":42,"expression":"6*7","exact":true}',
       },
     ]);
     const second = server.chatRequests[1]?.body.messages ?? [];
@@ -116,7 +116,7 @@ describe('defineAgent(...).run', () => {
     expect(second.at(-1)).toEqual({
       role: 'tool',
       tool_call_id: 'call_1',
-      content: '{"result":42,"expression":"6*7"}',
+      content: '{"result":42,"expression":"6*7","exact":true}',
     });
     expect(events.map((event) => event.type)).toEqual([
       'model-call',
@@ -159,7 +159,7 @@ describe('defineAgent(...).run', () => {
         /^Error \[TOOL_BAD_INPUT\] math_calc: the arguments are not valid JSON/,
       ),
       expect.stringMatching(/^Error \[TOOL_UNKNOWN\] launch_missiles/),
-      '{"result":2,"expression":"1+1"}',
+      '{"result":2,"expression":"1+1","exact":true}',
     ]);
     expect(await readdir(root)).toEqual([]);
   });
@@ -321,5 +321,26 @@ describe('defineAgent(...).run', () => {
     await pinned.run('x', options(server));
     expect(server.chatRequests[0]?.body.model).toBe('gpt-pinned');
     expect(server.chatRequests[0]?.body.tools).toBeUndefined();
+  });
+
+  test('temperature and maxTokens are sent; history continues an earlier conversation', async () => {
+    const server = await fake([
+      { type: 'text', content: 'first answer' },
+      { type: 'text', content: 'second answer' },
+    ]);
+    const first = await calculator.run('one', options(server));
+    await calculator.run(
+      'two',
+      options(server, { temperature: 0.3, maxTokens: 40, history: first.messages.slice(1) }),
+    );
+    expect(server.chatRequests[0]?.body).not.toHaveProperty('temperature');
+    expect(server.chatRequests[0]?.body).not.toHaveProperty('max_tokens');
+    expect(server.chatRequests[1]?.body).toMatchObject({ temperature: 0.3, max_tokens: 40 });
+    expect(server.chatRequests[1]?.body.messages?.map((message) => message.content)).toEqual([
+      'Role: a careful calculator\n\nUse math_calc for arithmetic.',
+      'one',
+      'first answer',
+      'two',
+    ]);
   });
 });

@@ -4,65 +4,25 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
 } from 'openai/resources/chat/completions';
+import { AgentError } from './agent-error.ts';
 import { readToolCall, runOpenAIToolCalls, toOpenAITools } from './openai-tools.ts';
 import type { ToolPolicy } from './policy.ts';
-import type { Namespace } from './tool.ts';
+import type { DescribePolicyOption } from './policy-options.ts';
+import type { AnyHostToolDefinition, Namespace } from './tool.ts';
 import { createToolbox, type Toolbox } from './toolbox.ts';
 
-/**
- * Stable codes of {@link AgentError}.
- * - `AGENT_CONFIG`: the agent or run options are unusable (no model, bad `uses`, no API key, …).
- * - `AGENT_STEP_LIMIT`: the model still wanted tools after `maxSteps` model calls.
- * - `AGENT_TIME_BUDGET`: the run took longer than `timeBudgetMs`.
- * - `AGENT_ABORTED`: the caller's `AbortSignal` fired.
- * - `AGENT_LLM_FAILED`: the model endpoint failed (HTTP error, bad response, network).
- */
-export type AgentErrorCode =
-  | 'AGENT_CONFIG'
-  | 'AGENT_STEP_LIMIT'
-  | 'AGENT_TIME_BUDGET'
-  | 'AGENT_ABORTED'
-  | 'AGENT_LLM_FAILED';
+export type { AgentErrorCode } from './agent-error.ts';
+export { AgentError, isAgentError } from './agent-error.ts';
 
-const marker = Symbol.for('@class-assistant/agent-std/AgentError');
-
-/** The error `Agent.run` fails with. `partial` holds what happened up to the failure. */
-export class AgentError extends Error {
-  readonly code: AgentErrorCode;
-  readonly agent: string;
-  /** HTTP status of the model endpoint, for `AGENT_LLM_FAILED`. */
-  readonly status: number | undefined;
-  readonly partial: AgentRunResult | undefined;
-  readonly [marker] = true;
-
-  constructor(
-    code: AgentErrorCode,
-    agent: string,
-    message: string,
-    options: { status?: number | undefined; partial?: AgentRunResult; cause?: unknown } = {},
-  ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'AgentError';
-    this.code = code;
-    this.agent = agent;
-    this.status = options.status;
-    this.partial = options.partial;
-  }
-}
-
-/** True for an {@link AgentError} (also from another copy of this package). */
-export function isAgentError(error: unknown): error is AgentError {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { [marker]?: unknown })[marker] === true
-  );
-}
-
-/** What an agent is: the seed's `agent <Name> uses <ns>, … { role, prompt, model }`. */
-export interface AgentDefinition<NS extends Namespace = Namespace> {
+/** What an agent is: `agent <Name> uses <ns>, … { role, prompt, model }` in an agent file. */
+export interface AgentDefinition<
+  NS extends Namespace = Namespace,
+  Host extends AnyHostToolDefinition = AnyHostToolDefinition,
+> {
   name: string;
   uses: readonly NS[];
+  /** Your own tools (made with `defineHostTool`), offered beside the namespaces' tools. */
+  tools?: readonly Host[];
   role: string;
   prompt: string;
   /** The model to use; when absent, `run`'s `model` option decides. */
@@ -83,6 +43,16 @@ export interface AgentToolCallRecord {
   code?: string;
 }
 
+/** A tool call about to run (see {@link AgentRunOptions.onToolStart}). */
+export interface AgentToolStart {
+  agent: string;
+  step: number;
+  id: string;
+  name: string;
+  /** The arguments as the model sent them. */
+  arguments: string;
+}
+
 /** What {@link Agent.run} resolves to. */
 export interface AgentRunResult {
   /** The model's final answer. */
@@ -97,7 +67,7 @@ export interface AgentRunResult {
   finishReason: string | null;
 }
 
-/** Progress of a run, for logs and UIs. */
+/** Progress of a run, for logs and UIs: each model call, each tool call done, the answer. */
 export type AgentEvent =
   | { type: 'model-call'; agent: string; step: number }
   | ({ type: 'tool-call'; agent: string } & AgentToolCallRecord)
@@ -106,11 +76,11 @@ export type AgentEvent =
 /** Options of {@link Agent.run}. */
 export interface AgentRunOptions {
   /** Base URL of any OpenAI-compatible API, e.g. `http://localhost:11434/v1`. */
-  baseURL?: string;
+  baseURL?: string | undefined;
   /** API key for that endpoint. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** The model, used when the agent declares none. */
-  model?: string;
+  model?: string | undefined;
   /** Your own client instead of `baseURL`/`apiKey`. */
   client?: OpenAI;
   /** Most model calls in one run (default 16). */
@@ -121,16 +91,45 @@ export interface AgentRunOptions {
   signal?: AbortSignal;
   /** Tool policy for this run (the safe defaults otherwise). */
   policy?: ToolPolicy;
+  /**
+   * How refusals name policy options, for whoever runs the agent (default: the library's names,
+   * such as `policy.http.allowPrivateNetwork`); see `createToolbox`.
+   */
+  describePolicyOption?: DescribePolicyOption;
+  /**
+   * Offer the tools with strict schemas (default `false`; see `toOpenAITools`). Use it with
+   * endpoints that support OpenAI's strict function calling.
+   */
+  strict?: boolean;
   /** Retries of failed model requests by the OpenAI SDK (default 2). */
   maxRetries?: number;
-  /** Called for every model call, tool call and the answer. */
+  /** Called for every model call, tool call (once done) and the answer. */
   onEvent?: (event: AgentEvent) => void;
+  /**
+   * Called as each tool call starts, before it runs (its `tool-call` event follows when it is
+   * done): for showing a call while it runs.
+   */
+  onToolStart?: (call: AgentToolStart) => void;
+  /** Sampling temperature sent with every model call (the endpoint's default otherwise). */
+  temperature?: number;
+  /** Most tokens per model answer (`max_tokens`; the endpoint's default otherwise). */
+  maxTokens?: number;
+  /**
+   * An earlier conversation to continue: messages placed between the system message and the
+   * instruction (for instance `result.messages.slice(1)` of the previous run).
+   */
+  history?: readonly ChatCompletionMessageParam[];
 }
 
 /** A runnable agent. */
-export interface Agent<NS extends Namespace = Namespace> {
+export interface Agent<
+  NS extends Namespace = Namespace,
+  Host extends AnyHostToolDefinition = AnyHostToolDefinition,
+> {
   readonly name: string;
   readonly uses: readonly NS[];
+  /** The host tools it offers beside its namespaces. */
+  readonly tools: readonly Host[];
   readonly role: string;
   readonly prompt: string;
   readonly model: string | undefined;
@@ -144,12 +143,24 @@ export interface Agent<NS extends Namespace = Namespace> {
   run(instruction: string, options?: AgentRunOptions): Promise<AgentRunResult>;
 }
 
+/** `AGENT_CONFIG` for agent `name`, saying what was wrong with its tools or options. */
+function configError(name: string, cause: unknown): AgentError {
+  return new AgentError(
+    'AGENT_CONFIG',
+    name,
+    `agent ${name}: ${cause instanceof Error ? cause.message : String(cause)}`,
+    { cause },
+  );
+}
+
 export const DEFAULT_MAX_STEPS = 16;
 export const DEFAULT_TIME_BUDGET_MS = 300_000;
 
 /**
- * Defines an agent: a name, the namespaces it `uses`, a role and a prompt (together the system
- * message: `Role: <role>` then the prompt), and optionally a model.
+ * Defines an agent: a name, the namespaces it `uses` and host `tools` it may call, a role and a
+ * prompt (together the system message: `Role: <role>` then the prompt), and optionally a model.
+ * Host tools run like the standard ones: under the run's policy, time budget and signal, their
+ * calls in the events and `toolCalls`.
  *
  * @example
  * const Clock = defineAgent({
@@ -164,9 +175,10 @@ export const DEFAULT_TIME_BUDGET_MS = 300_000;
  *   model: 'qwen2.5',
  * });
  */
-export function defineAgent<const NS extends Namespace>(
-  definition: AgentDefinition<NS>,
-): Agent<NS> {
+export function defineAgent<
+  const NS extends Namespace,
+  const Host extends AnyHostToolDefinition = never,
+>(definition: AgentDefinition<NS, Host>): Agent<NS, Host> {
   const { name, role, prompt } = definition;
   if (typeof name !== 'string' || name.trim() === '') {
     throw new AgentError('AGENT_CONFIG', String(name), 'an agent needs a name');
@@ -175,17 +187,16 @@ export function defineAgent<const NS extends Namespace>(
     throw new AgentError('AGENT_CONFIG', name, `agent ${name} needs a role and a prompt (strings)`);
   }
   try {
-    // Validates `uses` now, so a typo fails at definition rather than at the first run.
-    createToolbox({ uses: definition.uses });
+    // Validates `uses` and the tools now, so a typo fails at definition, not at the first run.
+    createToolbox({
+      uses: definition.uses,
+      ...(definition.tools ? { tools: definition.tools } : {}),
+    });
   } catch (cause) {
-    throw new AgentError(
-      'AGENT_CONFIG',
-      name,
-      `agent ${name}: ${cause instanceof Error ? cause.message : String(cause)}`,
-      { cause },
-    );
+    throw configError(name, cause);
   }
   const uses = Object.freeze([...definition.uses]);
+  const tools = Object.freeze([...(definition.tools ?? [])]);
   const systemMessage = [role.trim() ? `Role: ${role.trim()}` : '', prompt.trim()]
     .filter(Boolean)
     .join('\n\n');
@@ -193,12 +204,13 @@ export function defineAgent<const NS extends Namespace>(
   return Object.freeze({
     name,
     uses,
+    tools,
     role,
     prompt,
     model: definition.model,
     systemMessage,
     run: (instruction: string, options: AgentRunOptions = {}) =>
-      runAgent({ name, uses, model: definition.model, systemMessage }, instruction, options),
+      runAgent({ name, uses, tools, model: definition.model, systemMessage }, instruction, options),
   });
 }
 
@@ -206,6 +218,7 @@ async function runAgent(
   agent: {
     name: string;
     uses: readonly Namespace[];
+    tools: readonly AnyHostToolDefinition[];
     model: string | undefined;
     systemMessage: string;
   },
@@ -237,7 +250,11 @@ async function runAgent(
   try {
     toolbox = createToolbox({
       uses: agent.uses,
+      tools: agent.tools,
       ...(options.policy ? { policy: options.policy } : {}),
+      ...(options.describePolicyOption
+        ? { describePolicyOption: options.describePolicyOption }
+        : {}),
     });
   } catch (cause) {
     throw new AgentError('AGENT_CONFIG', name, `agent ${name}: ${String(cause)}`, { cause });
@@ -263,9 +280,15 @@ async function runAgent(
 
   const budgetSignal = AbortSignal.timeout(budget);
   const signal = options.signal ? AbortSignal.any([options.signal, budgetSignal]) : budgetSignal;
-  const tools = toOpenAITools(toolbox.tools);
+  let tools: ReturnType<typeof toOpenAITools>;
+  try {
+    tools = toOpenAITools(toolbox, { strict: options.strict === true });
+  } catch (cause) {
+    throw configError(name, cause);
+  }
   const messages: ChatCompletionMessageParam[] = [
     { role: 'system', content: agent.systemMessage },
+    ...(options.history ?? []),
     { role: 'user', content: instruction },
   ];
   const toolCalls: AgentToolCallRecord[] = [];
@@ -297,7 +320,13 @@ async function runAgent(
     let completion: ChatCompletion;
     try {
       completion = await client.chat.completions.create(
-        { model, messages, ...(tools.length ? { tools, tool_choice: 'auto' as const } : {}) },
+        {
+          model,
+          messages,
+          ...(tools.length ? { tools, tool_choice: 'auto' as const } : {}),
+          ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+          ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
+        },
         { signal },
       );
     } catch (cause) {
@@ -355,7 +384,10 @@ async function runAgent(
       content: message.content ?? null,
       tool_calls: read.map((call) => call.call),
     });
-    const outcomes = await runOpenAIToolCalls(toolbox, calls, { signal });
+    const outcomes = await runOpenAIToolCalls(toolbox, calls, {
+      signal,
+      onToolCallStart: (call) => options.onToolStart?.({ agent: name, step: steps, ...call }),
+    });
     outcomes.forEach(({ message: reply, name: toolName, outcome, arguments: args }) => {
       const record: AgentToolCallRecord = {
         step: steps,

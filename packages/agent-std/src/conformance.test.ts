@@ -1,9 +1,10 @@
 /**
- * Conformance with the seed (../shared/seeds/agent-std.md): the list of namespaces and tools is
- * derived from the registry and checked against the seed's tables — names, parameters (required
- * or optional, types, defaults), return records — and every handler is checked to take exactly
- * the parameters its schema declares. Finally every tool is called once for real and its result
- * validated against its output schema.
+ * Conformance with the tools' contract — the table "The 33 tools" in README.md: names,
+ * namespaces, parameters (required or optional, types, defaults) and return records, transcribed
+ * below once, so a schema change that breaks the contract fails here. The list of namespaces and
+ * tools is derived from the registry and checked against it, and every handler is checked to take
+ * exactly the parameters its schema declares. Finally every tool is called once for real and its
+ * result validated against its output schema.
  */
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -19,7 +20,7 @@ import { createToolbox } from './toolbox.ts';
 
 type Param = { type: 'string' | 'integer' | 'object'; required: boolean; default?: unknown };
 type Field = 'boolean' | 'string' | 'integer' | 'number' | 'string[]';
-interface SeedTool {
+interface ContractTool {
   namespace: string;
   params: Record<string, Param>;
   record?: Record<string, Field>;
@@ -34,8 +35,8 @@ const O = (defaultValue: unknown, type: Param['type'] = 'string'): Param => ({
 const FORMAT = '%Y-%m-%d %H:%M:%S';
 const statusBody: Record<string, Field> = { status: 'integer', body: 'string' };
 
-/** The seed's section 4 tables (and section 2 records), transcribed. */
-const SEED: Record<StdToolName, SeedTool> = {
+/** The contract of every tool, transcribed. */
+const CONTRACT: Record<StdToolName, ContractTool> = {
   file_read: { namespace: 'std.fs', params: { path: R(), encoding: O('utf-8') } },
   file_write: { namespace: 'std.fs', params: { path: R(), content: R(), encoding: O('utf-8') } },
   file_append: { namespace: 'std.fs', params: { path: R(), content: R(), encoding: O('utf-8') } },
@@ -134,10 +135,11 @@ const SEED: Record<StdToolName, SeedTool> = {
   ask_human: { namespace: 'std.ask_human', params: { prompt: R(), default: O('') } },
 };
 
-/** Fields a record may have beyond the seed's: documented additions. */
-const ADDED_FIELDS: Partial<Record<StdToolName, string[]>> = {
-  file_list: ['truncated'],
-  regex_match: ['truncated'],
+/** Fields a record has beyond the contract's: documented additions, optional or always there. */
+const ADDED_FIELDS: Partial<Record<StdToolName, Record<string, 'optional' | 'always'>>> = {
+  file_list: { truncated: 'optional' },
+  regex_match: { truncated: 'optional' },
+  math_calc: { exact: 'always' },
 };
 
 interface JsonSchema {
@@ -169,13 +171,13 @@ function handlerParameters(source: string): string[] {
   ];
 }
 
-describe('conformance with the seed', () => {
+describe('conformance with the contract', () => {
   const names = Object.keys(STD_TOOLS) as StdToolName[];
 
-  test("10 namespaces, 33 tools, each namespace resolving to the seed's tools", () => {
+  test("10 namespaces, 33 tools, each namespace resolving to the contract's tools", () => {
     expect(NAMESPACES).toHaveLength(10);
     expect(names).toHaveLength(33);
-    expect(names.sort()).toEqual((Object.keys(SEED) as StdToolName[]).sort());
+    expect(names.sort()).toEqual((Object.keys(CONTRACT) as StdToolName[]).sort());
     const counts = Object.fromEntries(NAMESPACES.map((ns) => [ns, TOOLS_BY_NAMESPACE[ns].length]));
     expect(counts).toEqual({
       'std.fs': 6,
@@ -192,62 +194,73 @@ describe('conformance with the seed', () => {
     for (const namespace of NAMESPACES) {
       const toolbox = createToolbox({ uses: [namespace] });
       expect(toolbox.tools.map((tool) => tool.name)).toEqual(TOOLS_BY_NAMESPACE[namespace]);
-      for (const tool of toolbox.tools) expect(SEED[tool.name].namespace).toBe(namespace);
+      for (const tool of toolbox.tools) expect(CONTRACT[tool.name].namespace).toBe(namespace);
     }
   });
 
-  test.each(Object.keys(SEED) as StdToolName[])(
+  test.each(Object.keys(CONTRACT) as StdToolName[])(
     '%s: parameters, defaults and handler match',
     (name) => {
       const tool = STD_TOOLS[name];
-      const seed = SEED[name];
+      const contract = CONTRACT[name];
       expect(tool.name).toBe(name);
       expect(tool.description.length).toBeGreaterThan(20);
       const schema = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as JsonSchema;
       expect(schema.additionalProperties).toBe(false);
-      expect(Object.keys(schema.properties ?? {}).sort()).toEqual(Object.keys(seed.params).sort());
+      expect(Object.keys(schema.properties ?? {}).sort()).toEqual(
+        Object.keys(contract.params).sort(),
+      );
       expect((schema.required ?? []).sort()).toEqual(
-        Object.entries(seed.params)
+        Object.entries(contract.params)
           .filter(([, param]) => param.required)
           .map(([key]) => key)
           .sort(),
       );
-      for (const [key, param] of Object.entries(seed.params)) {
+      for (const [key, param] of Object.entries(contract.params)) {
         const property = schema.properties?.[key] as JsonSchema;
         expect(property.type, `${name}.${key} type`).toBe(param.type);
         if (!param.required)
           expect(property.default, `${name}.${key} default`).toEqual(param.default);
       }
       expect(handlerParameters(tool.execute.toString()).sort()).toEqual(
-        Object.keys(seed.params).sort(),
+        Object.keys(contract.params).sort(),
       );
     },
   );
 
-  test.each(Object.keys(SEED) as StdToolName[])('%s: return shape matches the seed', (name) => {
-    const seed = SEED[name];
-    const output = z.toJSONSchema(STD_TOOLS[name].outputSchema, { io: 'output' }) as JsonSchema;
-    if (!seed.record) {
-      if (name === 'json_get')
-        expect(output.type).toBeUndefined(); // any JSON value
-      else if (name === 'math_random') expect(output.type).toBe('integer');
-      else expect(output.type).toBe('string');
-      return;
-    }
-    expect(output.type).toBe('object');
-    const properties = output.properties ?? {};
-    expect(Object.keys(properties).sort()).toEqual(
-      [...Object.keys(seed.record), ...(ADDED_FIELDS[name] ?? [])].sort(),
-    );
-    expect((output.required ?? []).sort()).toEqual(Object.keys(seed.record).sort());
-    for (const [field, type] of Object.entries(seed.record)) {
-      const property = properties[field] as JsonSchema;
-      if (type === 'string[]') {
-        expect(property.type).toBe('array');
-        expect(property.items?.type).toBe('string');
-      } else expect(property.type, `${name}.${field}`).toBe(type);
-    }
-  });
+  test.each(Object.keys(CONTRACT) as StdToolName[])(
+    '%s: return shape matches the contract',
+    (name) => {
+      const contract = CONTRACT[name];
+      const output = z.toJSONSchema(STD_TOOLS[name].outputSchema, { io: 'output' }) as JsonSchema;
+      if (!contract.record) {
+        if (name === 'json_get')
+          expect(output.type).toBeUndefined(); // any JSON value
+        else if (name === 'math_random') expect(output.type).toBe('integer');
+        else expect(output.type).toBe('string');
+        return;
+      }
+      expect(output.type).toBe('object');
+      const properties = output.properties ?? {};
+      const added = Object.entries(ADDED_FIELDS[name] ?? {});
+      expect(Object.keys(properties).sort()).toEqual(
+        [...Object.keys(contract.record), ...added.map(([field]) => field)].sort(),
+      );
+      expect((output.required ?? []).sort()).toEqual(
+        [
+          ...Object.keys(contract.record),
+          ...added.filter(([, presence]) => presence === 'always').map(([field]) => field),
+        ].sort(),
+      );
+      for (const [field, type] of Object.entries(contract.record)) {
+        const property = properties[field] as JsonSchema;
+        if (type === 'string[]') {
+          expect(property.type).toBe('array');
+          expect(property.items?.type).toBe('string');
+        } else expect(property.type, `${name}.${field}`).toBe(type);
+      }
+    },
+  );
 
   test('every tool runs once for real and its result matches its output schema', async () => {
     const root = await mkdtemp(join(tmpdir(), 'agent-std-conformance-'));

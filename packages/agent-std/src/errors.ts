@@ -4,12 +4,16 @@
  * - `TOOL_NOT_DECLARED`: the tool exists, but its namespace is not in the toolbox's `uses`.
  * - `TOOL_BAD_INPUT`: arguments missing, of the wrong type, extra, or invalid (`field` names which).
  * - `TOOL_BAD_POLICY`: the policy handed to `createToolbox` is invalid (`field` names which).
+ * - `TOOL_BAD_DEFINITION`: a host tool's definition is unusable (its name is invalid or taken, its
+ *   input schema is not a zod object, or strict mode cannot express it); `field` names which.
  * - `TOOL_POLICY_DENIED`: the policy refuses the call (path outside the root, private address,
  *   shell disabled, dangerous command, value above a policy cap, …).
  * - `TOOL_NOT_FOUND`: the file, directory, JSON path or command does not exist.
  * - `TOOL_LIMIT_EXCEEDED`: a size limit was hit (file, response, redirects, matches).
  * - `TOOL_TIMEOUT`: the call ran out of time (HTTP, shell, human answer).
  * - `TOOL_ABORTED`: the caller's `AbortSignal` fired.
+ * - `TOOL_SANDBOX_UNAVAILABLE`: the shell is enabled but no OS sandbox works on this machine
+ *   (the message says why); `policy.shell.unsandboxed: true` runs commands without one.
  * - `TOOL_FAILED`: the operation itself failed (I/O error, network error, HTTP error status, …).
  */
 export type ToolErrorCode =
@@ -17,11 +21,13 @@ export type ToolErrorCode =
   | 'TOOL_NOT_DECLARED'
   | 'TOOL_BAD_INPUT'
   | 'TOOL_BAD_POLICY'
+  | 'TOOL_BAD_DEFINITION'
   | 'TOOL_POLICY_DENIED'
   | 'TOOL_NOT_FOUND'
   | 'TOOL_LIMIT_EXCEEDED'
   | 'TOOL_TIMEOUT'
   | 'TOOL_ABORTED'
+  | 'TOOL_SANDBOX_UNAVAILABLE'
   | 'TOOL_FAILED';
 
 /** Every {@link ToolErrorCode}, for exhaustive checks and documentation. */
@@ -30,11 +36,13 @@ export const TOOL_ERROR_CODES: readonly ToolErrorCode[] = [
   'TOOL_NOT_DECLARED',
   'TOOL_BAD_INPUT',
   'TOOL_BAD_POLICY',
+  'TOOL_BAD_DEFINITION',
   'TOOL_POLICY_DENIED',
   'TOOL_NOT_FOUND',
   'TOOL_LIMIT_EXCEEDED',
   'TOOL_TIMEOUT',
   'TOOL_ABORTED',
+  'TOOL_SANDBOX_UNAVAILABLE',
   'TOOL_FAILED',
 ];
 

@@ -3,39 +3,58 @@ import type {
   ChatCompletionMessageToolCall,
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
-import { z } from 'zod';
 import { formatToolError, ToolError } from './errors.ts';
+import { toStrictJsonSchema } from './strict-schema.ts';
 import type { AnyToolDefinition } from './tool.ts';
+import { cachedInputJsonSchema, toolInputJsonSchema } from './tool-schemas.ts';
 import type { ModelToolResult, Toolbox, ToolCallOptions } from './toolbox.ts';
 
+/** Options of {@link toOpenAITools}. */
+export interface OpenAIToolsOptions {
+  /**
+   * Strict function calling (default `false`): every schema is rewritten into the subset OpenAI's
+   * strict mode accepts (all properties required, optional ones nullable, `additionalProperties:
+   * false` everywhere, no `default`, `propertyNames`, `minLength`, …) and marked `strict: true`.
+   * {@link runOpenAIToolCalls} reads such calls back (null means the default).
+   */
+  strict?: boolean;
+}
+
 /**
- * The JSON Schema of a tool's arguments, as models see it (generated from the zod schema:
- * `additionalProperties: false`, defaults shown, defaulted arguments optional).
+ * A tool's input schema in the form OpenAI's strict mode accepts (see {@link OpenAIToolsOptions}).
+ * Fails with `TOOL_BAD_DEFINITION` naming the argument when strict mode cannot express it (a
+ * value of any type, a tuple, an intersection).
  */
-export function toolInputJsonSchema(tool: AnyToolDefinition): Record<string, unknown> {
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.inputSchema, { io: 'input' });
-  return schema;
+export function toolStrictJsonSchema(tool: AnyToolDefinition): Record<string, unknown> {
+  return toStrictJsonSchema(cachedInputJsonSchema(tool), tool.name);
 }
 
 /**
  * The tools as OpenAI function-calling definitions, for `chat.completions.create({ tools })`.
- * Pass `toolbox.tools` so the model is only ever offered what `uses` declares.
+ * Pass the toolbox (or `toolbox.tools`) so the model is only ever offered what it grants.
  *
  * @example
  * const toolbox = createToolbox({ uses: ['std.time', 'std.math'] });
  * const completion = await openai.chat.completions.create({
  *   model: 'gpt-4o-mini',
  *   messages,
- *   tools: toOpenAITools(toolbox.tools),
+ *   tools: toOpenAITools(toolbox, { strict: true }),
  * });
  */
-export function toOpenAITools(tools: readonly AnyToolDefinition[]): ChatCompletionFunctionTool[] {
+export function toOpenAITools(
+  source: Pick<Toolbox, 'tools'> | readonly AnyToolDefinition[],
+  options: OpenAIToolsOptions = {},
+): ChatCompletionFunctionTool[] {
+  const tools: readonly AnyToolDefinition[] = Array.isArray(source)
+    ? source
+    : (source as Pick<Toolbox, 'tools'>).tools;
   return tools.map((tool) => ({
     type: 'function',
     function: {
       name: tool.name,
       description: tool.description,
-      parameters: toolInputJsonSchema(tool),
+      parameters: options.strict ? toolStrictJsonSchema(tool) : toolInputJsonSchema(tool),
+      ...(options.strict ? { strict: true } : {}),
     },
   }));
 }
@@ -147,6 +166,12 @@ export function readToolCall(raw: unknown): ReadToolCall {
   );
 }
 
+/** Options of {@link runOpenAIToolCalls}. */
+export interface RunOpenAIToolCallsOptions extends ToolCallOptions {
+  /** Called as each call starts (before its arguments are checked), e.g. to show it running. */
+  onToolCallStart?: (call: { id: string; name: string; arguments: string }) => void;
+}
+
 /**
  * Runs the tool calls of an assistant message through the toolbox, in order, and returns the
  * `role: 'tool'` messages to append. Undeclared, unknown or forged tools and malformed JSON
@@ -163,11 +188,16 @@ export function readToolCall(raw: unknown): ReadToolCall {
 export async function runOpenAIToolCalls(
   toolbox: Pick<Toolbox, 'callForModel'>,
   toolCalls: readonly ChatCompletionMessageToolCall[],
-  options: ToolCallOptions = {},
+  options: RunOpenAIToolCallsOptions = {},
 ): Promise<OpenAIToolOutcome[]> {
   const outcomes: OpenAIToolOutcome[] = [];
   for (const raw of Array.isArray(toolCalls) ? toolCalls : []) {
     const read = readToolCall(raw);
+    options.onToolCallStart?.({
+      id: read.id ?? '',
+      name: read.name,
+      arguments: read.argumentsText,
+    });
     const outcome: ModelToolResult =
       'args' in read.run
         ? await toolbox.callForModel(read.name, read.run.args, options)

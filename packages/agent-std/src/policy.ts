@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { ToolError } from './errors.ts';
 import { buildAllowList } from './tools/net-guard.ts';
 
@@ -30,6 +30,19 @@ export interface ToolPolicy {
   fs?: {
     /** The folder the fs tools are confined to (default: the working folder). */
     root?: string;
+    /**
+     * Read only (default `false`): the toolbox lists only `file_read`, `file_exists` and
+     * `file_list` of std.fs, `file_write`, `file_append` and `file_delete` are refused with
+     * `TOOL_POLICY_DENIED`, and the shell's sandbox (when the shell is enabled) mounts the root
+     * read-only. An unsandboxed shell could write anyway, so it is refused with this setting.
+     */
+    readOnly?: boolean;
+    /**
+     * Let `file_read` and `file_append` open a regular file that has more than one hard link
+     * (default `false`). A hard link inside the root may be the same file as one outside it, and
+     * a link count says nothing about where the other names are, so such files are refused.
+     */
+    allowHardLinks?: boolean;
     /** Largest file `file_read` reads, in bytes. */
     maxReadBytes?: number;
     /** Largest content one `file_write`/`file_append` writes, and largest file an append makes. */
@@ -74,6 +87,22 @@ export interface ToolPolicy {
     allowCommands?: readonly string[];
     /** Extra environment variables for commands (the environment is otherwise clean). */
     env?: Readonly<Record<string, string>>;
+    /**
+     * Let commands in the sandbox use the network (default `false`: the sandbox has its own
+     * network namespace with nothing but a loopback interface). Unsandboxed commands always can.
+     */
+    allowNetwork?: boolean;
+    /**
+     * More folders or files commands may read inside the sandbox, besides the system folders and
+     * the fs root (e.g. a language runtime installed in a home folder). Absolute paths.
+     */
+    readOnlyPaths?: readonly string[];
+    /**
+     * Run commands without an OS sandbox (default `false`). Without it, the shell runs every
+     * command in bubblewrap (Linux) or sandbox-exec (macOS) and is refused with
+     * `TOOL_SANDBOX_UNAVAILABLE` where neither works.
+     */
+    unsandboxed?: boolean;
   };
   time?: {
     /**
@@ -83,7 +112,10 @@ export interface ToolPolicy {
     timezone?: string;
     /** Longest `time_sleep`, in seconds. */
     maxSleepSeconds?: number;
-    /** The clock, in milliseconds since the epoch (default `Date.now`). */
+    /**
+     * The clock, in milliseconds since the epoch (default `Date.now`); a fraction of a
+     * millisecond shows as microseconds in `%f`.
+     */
     now?: () => number;
   };
   askHuman?: {
@@ -128,6 +160,8 @@ export interface ToolPolicy {
 export interface ResolvedToolPolicy {
   readonly fs: {
     readonly root: string;
+    readonly readOnly: boolean;
+    readonly allowHardLinks: boolean;
     readonly maxReadBytes: number;
     readonly maxWriteBytes: number;
     readonly maxListEntries: number;
@@ -149,6 +183,9 @@ export interface ResolvedToolPolicy {
     readonly denyCommands: readonly string[];
     readonly allowCommands: readonly string[] | undefined;
     readonly env: Readonly<Record<string, string>>;
+    readonly allowNetwork: boolean;
+    readonly readOnlyPaths: readonly string[];
+    readonly unsandboxed: boolean;
   };
   readonly time: {
     readonly timezone: string;
@@ -185,7 +222,13 @@ const MiB = 1024 * 1024;
  * the system's zone; both are filled in by {@link resolveToolPolicy}.
  */
 export const DEFAULT_TOOL_POLICY = Object.freeze({
-  fs: Object.freeze({ maxReadBytes: 10 * MiB, maxWriteBytes: 10 * MiB, maxListEntries: 1000 }),
+  fs: Object.freeze({
+    readOnly: false,
+    allowHardLinks: false,
+    maxReadBytes: 10 * MiB,
+    maxWriteBytes: 10 * MiB,
+    maxListEntries: 1000,
+  }),
   http: Object.freeze({
     allowPrivateNetwork: false,
     maxTimeoutSeconds: 120,
@@ -193,7 +236,13 @@ export const DEFAULT_TOOL_POLICY = Object.freeze({
     maxRequestBytes: 5 * MiB,
     maxRedirects: 5,
   }),
-  shell: Object.freeze({ enabled: false, maxTimeoutSeconds: 300, maxOutputBytes: MiB }),
+  shell: Object.freeze({
+    enabled: false,
+    maxTimeoutSeconds: 300,
+    maxOutputBytes: MiB,
+    allowNetwork: false,
+    unsandboxed: false,
+  }),
   time: Object.freeze({ maxSleepSeconds: 60 }),
   askHuman: Object.freeze({ timeoutSeconds: 300 }),
   regex: Object.freeze({
@@ -211,6 +260,16 @@ function positiveInteger(value: number | undefined, fallback: number, field: str
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value <= 0) {
     throw new ToolError('TOOL_BAD_POLICY', `${field} must be a positive integer, got ${value}`, {
+      field,
+    });
+  }
+  return value;
+}
+
+function flag(value: boolean | undefined, fallback: boolean, field: string): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') {
+    throw new ToolError('TOOL_BAD_POLICY', `${field} must be true or false, got ${String(value)}`, {
       field,
     });
   }
@@ -284,10 +343,38 @@ export function resolveToolPolicy(policy: ToolPolicy = {}): ResolvedToolPolicy {
       });
     }
   }
+  const readOnlyPaths = stringList(policy.shell?.readOnlyPaths, 'policy.shell.readOnlyPaths') ?? [];
+  const relativeReadOnly = readOnlyPaths.find((path) => !isAbsolute(path));
+  if (relativeReadOnly !== undefined) {
+    throw new ToolError(
+      'TOOL_BAD_POLICY',
+      `policy.shell.readOnlyPaths must hold absolute paths, got "${relativeReadOnly}"`,
+      { field: 'policy.shell.readOnlyPaths' },
+    );
+  }
   const defaults = DEFAULT_TOOL_POLICY;
+  const readOnly = flag(policy.fs?.readOnly, defaults.fs.readOnly, 'policy.fs.readOnly');
+  const unsandboxed = flag(
+    policy.shell?.unsandboxed,
+    defaults.shell.unsandboxed,
+    'policy.shell.unsandboxed',
+  );
+  if (readOnly && unsandboxed && policy.shell?.enabled === true) {
+    throw new ToolError(
+      'TOOL_BAD_POLICY',
+      'policy.fs.readOnly cannot be kept by an unsandboxed shell, which can write anywhere your user can; drop policy.shell.unsandboxed or policy.fs.readOnly',
+      { field: 'policy.shell.unsandboxed' },
+    );
+  }
   return Object.freeze({
     fs: Object.freeze({
       root,
+      readOnly,
+      allowHardLinks: flag(
+        policy.fs?.allowHardLinks,
+        defaults.fs.allowHardLinks,
+        'policy.fs.allowHardLinks',
+      ),
       maxReadBytes: positiveInteger(
         policy.fs?.maxReadBytes,
         defaults.fs.maxReadBytes,
@@ -353,6 +440,13 @@ export function resolveToolPolicy(policy: ToolPolicy = {}): ResolvedToolPolicy {
       denyCommands: stringList(policy.shell?.denyCommands, 'policy.shell.denyCommands') ?? [],
       allowCommands: stringList(policy.shell?.allowCommands, 'policy.shell.allowCommands'),
       env: Object.freeze({ ...env }),
+      allowNetwork: flag(
+        policy.shell?.allowNetwork,
+        defaults.shell.allowNetwork,
+        'policy.shell.allowNetwork',
+      ),
+      readOnlyPaths: Object.freeze(readOnlyPaths.map((path) => resolve(path))),
+      unsandboxed,
     }),
     time: Object.freeze({
       timezone,

@@ -63,7 +63,7 @@ export type ToolParameters<Name extends StdToolName> = z.output<StdTools[Name]['
 /** What tool `Name` returns. */
 export type ToolResult<Name extends StdToolName> = z.output<StdTools[Name]['outputSchema']>;
 
-/** Every namespace with the names of its tools, in the seed's order. */
+/** Every namespace with the names of its tools, in the order the README's tool table lists them. */
 export const TOOLS_BY_NAMESPACE: Readonly<Record<Namespace, readonly StdToolName[]>> =
   Object.freeze(
     Object.fromEntries(

@@ -18,6 +18,9 @@ export const NAMESPACES = [
 /** One of the ten {@link NAMESPACES}. */
 export type Namespace = (typeof NAMESPACES)[number];
 
+/** The namespace of every tool a host defines with `defineHostTool`. */
+export const HOST_NAMESPACE = 'host';
+
 /** What a tool's `execute` receives besides its validated input. */
 export interface ToolContext {
   /** The toolbox's policy with every default filled in. */
@@ -27,19 +30,38 @@ export interface ToolContext {
 }
 
 /**
- * One tool: its name and namespace, a description written for a model, a strict zod input schema
- * (extra arguments are refused), a zod schema of its result, and `execute`, which receives the
- * validated input with defaults applied.
+ * What a tool does to the world, as MCP clients read it to decide what to confirm (the MCP
+ * `ToolAnnotations` hints). `destructiveHint` and `idempotentHint` only matter when
+ * `readOnlyHint` is false.
+ */
+export interface ToolAnnotations {
+  /** It changes nothing (reads or computes only). */
+  readonly readOnlyHint: boolean;
+  /** It may overwrite or delete (false: it only adds). */
+  readonly destructiveHint: boolean;
+  /** Calling it again with the same arguments changes nothing more. */
+  readonly idempotentHint: boolean;
+  /** It reaches an open world (the network, a human, arbitrary programs), not only its own data. */
+  readonly openWorldHint: boolean;
+}
+
+/**
+ * One tool: its name and namespace, a short title for people, a description written for a model,
+ * annotations, a strict zod input schema (extra arguments are refused), a zod schema of its
+ * result, and `execute`, which receives the validated input with defaults applied.
  */
 export interface ToolDefinition<
   Name extends string = string,
-  NamespaceName extends Namespace = Namespace,
+  NamespaceName extends string = string,
   Input extends z.ZodObject = z.ZodObject,
   Output extends z.ZodType = z.ZodType,
 > {
   readonly name: Name;
   readonly namespace: NamespaceName;
+  /** A short human-readable name, e.g. "Read a file" (MCP clients show it). */
+  readonly title: string;
   readonly description: string;
+  readonly annotations: ToolAnnotations;
   readonly inputSchema: Input;
   readonly outputSchema: Output;
   execute(input: z.output<Input>, context: ToolContext): Promise<z.output<Output>>;
@@ -51,18 +73,33 @@ export interface ToolDefinition<
  */
 export type AnyToolDefinition = ToolDefinition;
 
+/** A tool a host defines beside the standard library (see `defineHostTool`). */
+export type HostToolDefinition<
+  Name extends string = string,
+  Input extends z.ZodObject = z.ZodObject,
+  Output extends z.ZodType = z.ZodType,
+> = ToolDefinition<Name, typeof HOST_NAMESPACE, Input, Output>;
+
+/** Any host tool, whatever its name and schemas. */
+export type AnyHostToolDefinition = HostToolDefinition;
+
 /**
- * Declares a tool, keeping its literal name and schema types for inference.
- *
- * @example
- * const shout = defineTool({
- *   name: 'text_shout',
- *   namespace: 'std.text',
- *   description: 'Upper-cases text and adds an exclamation mark.',
- *   inputSchema: z.object({ text: z.string() }).strict(),
- *   outputSchema: z.string(),
- *   execute: async ({ text }) => `${text.toUpperCase()}!`,
- * });
+ * What {@link defineTool} takes: a tool definition whose schemas are built by `schemas()` on first
+ * use, so that importing the library does not pay for building all 33 tools' schemas.
+ */
+export type ToolSpec<
+  Name extends string,
+  NamespaceName extends Namespace,
+  Input extends z.ZodObject,
+  Output extends z.ZodType,
+> = Omit<ToolDefinition<Name, NamespaceName, Input, Output>, 'inputSchema' | 'outputSchema'> & {
+  schemas(): { input: Input; output: Output };
+};
+
+/**
+ * Declares a standard-library tool, keeping its literal name and schema types for inference.
+ * `inputSchema` and `outputSchema` are built by `schemas()` the first time one is read.
+ * (Hosts declare their own tools with `defineHostTool`.)
  */
 export function defineTool<
   const Name extends string,
@@ -70,7 +107,29 @@ export function defineTool<
   Input extends z.ZodObject,
   Output extends z.ZodType,
 >(
-  definition: ToolDefinition<Name, NamespaceName, Input, Output>,
+  spec: ToolSpec<Name, NamespaceName, Input, Output>,
 ): ToolDefinition<Name, NamespaceName, Input, Output> {
-  return Object.freeze(definition);
+  const { schemas: build, ...definition } = spec;
+  let built: { input: Input; output: Output } | undefined;
+  const schemas = () => {
+    built ??= build();
+    return built;
+  };
+  return Object.freeze(
+    Object.defineProperties(
+      { ...definition, annotations: Object.freeze({ ...definition.annotations }) },
+      {
+        inputSchema: { get: () => schemas().input, enumerable: true },
+        outputSchema: { get: () => schemas().output, enumerable: true },
+      },
+    ) as ToolDefinition<Name, NamespaceName, Input, Output>,
+  );
 }
+
+/** Annotations of a tool that only computes from its arguments: read-only, idempotent, closed. */
+export const PURE_TOOL: ToolAnnotations = Object.freeze({
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+});

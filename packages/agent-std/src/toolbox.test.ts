@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, expectTypeOf, test } from 'vit
 import { isToolError, ToolError } from './errors.ts';
 import type { ToolInput, ToolResult } from './registry.ts';
 import { createToolbox } from './toolbox.ts';
+import type { RawJsonNumber } from './tools/exact-json.ts';
 
 let root: string;
 beforeEach(async () => {
@@ -125,8 +126,8 @@ describe('callForModel', () => {
     });
     expect(await toolbox.callForModel('math_calc', '{"expression":"6*7"}')).toEqual({
       ok: true,
-      content: '{"result":42,"expression":"6*7"}',
-      result: { result: 42, expression: '6*7' },
+      content: '{"result":42,"expression":"6*7","exact":true}',
+      result: { result: 42, expression: '6*7', exact: true },
     });
     expect(await toolbox.callForModel('math_calc', { expression: '1+1' })).toMatchObject({
       ok: true,
@@ -168,6 +169,10 @@ describe('policy and errors', () => {
       [{ http: { allowPrivateNetwork: ['intranet'] } }, 'policy.http.allowPrivateNetwork'],
       [{ shell: { env: { 'BAD KEY': 'x' } } }, 'policy.shell.env'],
       [{ time: { timezone: 'Nowhere/City' } }, 'policy.time.timezone'],
+      [{ fs: { allowHardLinks: 'yes' as never } }, 'policy.fs.allowHardLinks'],
+      [{ shell: { unsandboxed: 1 as never } }, 'policy.shell.unsandboxed'],
+      [{ shell: { allowNetwork: 'no' as never } }, 'policy.shell.allowNetwork'],
+      [{ shell: { readOnlyPaths: ['tools/bin'] } }, 'policy.shell.readOnlyPaths'],
     ];
     for (const [policy, field] of cases) {
       expect(() => createToolbox({ uses: [], ...(policy ? { policy } : {}) })).toThrow(
@@ -180,6 +185,9 @@ describe('policy and errors', () => {
     const { policy } = createToolbox({ uses: [] });
     expect(policy.fs.root).toBe(process.cwd());
     expect(policy.shell.enabled).toBe(false);
+    expect(policy.shell.unsandboxed).toBe(false);
+    expect(policy.shell.allowNetwork).toBe(false);
+    expect(policy.fs.allowHardLinks).toBe(false);
     expect(policy.http.allowPrivateNetwork).toBe(false);
     expect(Object.isFrozen(policy.http)).toBe(true);
   });
@@ -202,8 +210,9 @@ describe('types', () => {
   test('inputs and results are inferred from the schemas', async () => {
     const toolbox = createToolbox({ uses: ['std.math', 'std.fs'] });
     expectTypeOf(toolbox.call('math_calc', { expression: '1' })).resolves.toEqualTypeOf<{
-      result: number;
+      result: number | RawJsonNumber;
       expression: string;
+      exact: boolean;
     }>();
     expectTypeOf<ToolInput<'file_read'>>().toEqualTypeOf<{
       path: string;

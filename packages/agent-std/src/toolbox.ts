@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { formatToolError, isToolError, ToolError } from './errors.ts';
+import { isHostTool } from './host-tool.ts';
 import { type ResolvedToolPolicy, resolveToolPolicy, type ToolPolicy } from './policy.ts';
+import { type DescribePolicyOption, renamePolicyOptions } from './policy-options.ts';
 import {
   getTool,
   isNamespace,
@@ -12,14 +14,34 @@ import {
   type ToolNameIn,
   type ToolResult,
 } from './registry.ts';
-import { type AnyToolDefinition, NAMESPACES, type Namespace } from './tool.ts';
+import { fromStrictArguments } from './strict-schema.ts';
+import {
+  type AnyHostToolDefinition,
+  type AnyToolDefinition,
+  NAMESPACES,
+  type Namespace,
+} from './tool.ts';
+import { cachedInputJsonSchema } from './tool-schemas.ts';
 
 /** Options of {@link createToolbox}. */
-export interface ToolboxOptions<NS extends Namespace> {
+export interface ToolboxOptions<
+  NS extends Namespace,
+  Host extends AnyHostToolDefinition = AnyHostToolDefinition,
+> {
   /** The namespaces the toolbox grants, e.g. `['std.fs', 'std.time']`. Nothing else is callable. */
   uses: readonly NS[];
+  /**
+   * Your own tools (made with `defineHostTool`), granted beside the namespaces: listed, callable
+   * and checked like the standard ones. Their names must differ from each other.
+   */
+  tools?: readonly Host[];
   /** Limits and switches; every field has a safe default (see `DEFAULT_TOOL_POLICY`). */
   policy?: ToolPolicy;
+  /**
+   * How refusals name policy options, for whoever runs the tools (default: the library's names,
+   * such as `policy.http.allowPrivateNetwork`). A command-line tool returns its flags here.
+   */
+  describePolicyOption?: DescribePolicyOption;
 }
 
 /** Per-call options. */
@@ -36,28 +58,58 @@ export type ModelToolResult =
   | { ok: true; content: string; result: unknown }
   | { ok: false; content: string; error: ToolError };
 
-/** A set of tools granted by a `uses` declaration, under one policy. */
-export interface Toolbox<NS extends Namespace = Namespace> {
+/** The names a toolbox of namespaces `NS` and host tools `Host` can call. */
+export type ToolboxToolName<NS extends Namespace, Host extends AnyHostToolDefinition> =
+  | ToolNameIn<NS>
+  | Host['name'];
+
+/** What a caller passes to tool `Name` of a toolbox (a standard tool or a host tool). */
+export type ToolboxInput<
+  Name extends string,
+  Host extends AnyHostToolDefinition,
+> = Name extends StdToolName
+  ? ToolInput<Name>
+  : z.input<Extract<Host, { name: Name }>['inputSchema']>;
+
+/** What tool `Name` of a toolbox returns. */
+export type ToolboxResult<
+  Name extends string,
+  Host extends AnyHostToolDefinition,
+> = Name extends StdToolName
+  ? ToolResult<Name>
+  : z.output<Extract<Host, { name: Name }>['outputSchema']>;
+
+/** A set of tools granted by a `uses` declaration and host tools, under one policy. */
+export interface Toolbox<
+  NS extends Namespace = Namespace,
+  Host extends AnyHostToolDefinition = AnyHostToolDefinition,
+> {
   /** The declared namespaces. */
   readonly uses: readonly NS[];
   /** The policy with every default filled in. */
   readonly policy: ResolvedToolPolicy;
-  /** The definitions of the declared tools only: hand these (and nothing else) to a model. */
-  readonly tools: ReadonlyArray<StdTools[ToolNameIn<NS>]>;
   /**
-   * Calls a declared tool with typed input and result. Fails with a {@link ToolError}:
+   * The definitions of the granted tools only: hand these (and nothing else) to a model. The
+   * declared namespaces' tools first (without the writing fs tools when `policy.fs.readOnly`),
+   * then the host tools.
+   */
+  readonly tools: ReadonlyArray<StdTools[ToolNameIn<NS>] | Host>;
+  /**
+   * Calls a granted tool with typed input and result. Fails with a {@link ToolError}:
    * `TOOL_UNKNOWN`, `TOOL_NOT_DECLARED`, `TOOL_BAD_INPUT` (naming the field), or what the tool
    * itself reports.
    */
-  call<Name extends ToolNameIn<NS>>(
+  call<Name extends ToolboxToolName<NS, Host>>(
     name: Name,
-    input: ToolInput<Name>,
+    input: ToolboxInput<Name, Host>,
     options?: ToolCallOptions,
-  ): Promise<ToolResult<Name>>;
+  ): Promise<ToolboxResult<Name, Host>>;
   /**
    * Calls a tool on a model's behalf: `args` may be the raw JSON string of a tool call. Never
    * throws for tool problems — undeclared, unknown, forged or malformed calls are refused before
-   * anything runs, and every failure comes back as a message the model can read.
+   * anything runs, and every failure comes back as a message the model can read. Arguments sent
+   * under a strict schema are read back: null for an optional argument means its default, and a
+   * list of `{ key, value }` entries where the tool takes a record is that record.
    */
   callForModel(name: string, args: unknown, options?: ToolCallOptions): Promise<ModelToolResult>;
 }
@@ -112,17 +164,73 @@ function badInput(tool: AnyToolDefinition, input: unknown, error: z.ZodError): T
   });
 }
 
-/** The text a model reads for a successful result. */
+/**
+ * The text a model reads for a successful result: a string as is when the tool's result is text
+ * (or, for a host tool, of no declared type), anything else as JSON.
+ */
 export function formatToolResult(tool: AnyToolDefinition, result: unknown): string {
-  return typeof result === 'string' && tool.outputSchema.type === 'string'
+  const type = tool.outputSchema.type;
+  return typeof result === 'string' && (type === 'string' || type === 'unknown')
     ? result
     : JSON.stringify(result);
 }
 
+function aborted(tool: string, cause?: unknown): ToolError {
+  return new ToolError('TOOL_ABORTED', 'the call was aborted', {
+    tool,
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/** Settles with `work`, or fails with `TOOL_ABORTED` as soon as `signal` fires. */
+function abandonOnAbort<T>(work: Promise<T>, signal: AbortSignal, tool: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(aborted(tool, signal.reason));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** Checks the host tools handed to a toolbox: made by `defineHostTool`, names unique. */
+function checkHostTools(tools: unknown): readonly AnyHostToolDefinition[] {
+  if (tools === undefined) return [];
+  if (!Array.isArray(tools)) {
+    throw new ToolError('TOOL_BAD_DEFINITION', 'tools must be a list of host tools', {
+      field: 'tools',
+    });
+  }
+  const names = new Set<string>();
+  for (const [index, tool] of tools.entries()) {
+    const name = (tool as { name?: unknown } | null)?.name;
+    if (
+      typeof tool !== 'object' ||
+      tool === null ||
+      typeof name !== 'string' ||
+      !isHostTool(tool) ||
+      typeof (tool as { execute?: unknown }).execute !== 'function'
+    ) {
+      throw new ToolError(
+        'TOOL_BAD_DEFINITION',
+        `tools[${index}] is not a host tool; make it with defineHostTool`,
+        { field: `tools[${index}]` },
+      );
+    }
+    if (names.has(name) || getTool(name)) {
+      throw new ToolError('TOOL_BAD_DEFINITION', `two tools are named "${name}"`, {
+        tool: name,
+        field: `tools[${index}].name`,
+      });
+    }
+    names.add(name);
+  }
+  return tools as AnyHostToolDefinition[];
+}
+
 /**
- * Builds a toolbox granting the namespaces in `uses`, under `policy`. Only declared tools are
- * listed in `tools` and callable; an unknown namespace in `uses` fails with `TOOL_UNKNOWN`, an
- * invalid policy with `TOOL_BAD_POLICY`.
+ * Builds a toolbox granting the namespaces in `uses` and the host tools in `tools`, under
+ * `policy`. Only granted tools are listed in `tools` and callable; an unknown namespace in `uses`
+ * fails with `TOOL_UNKNOWN`, an invalid policy with `TOOL_BAD_POLICY`, an unusable host tool with
+ * `TOOL_BAD_DEFINITION`.
  *
  * @example
  * const toolbox = createToolbox({ uses: ['std.fs', 'std.math'], policy: { fs: { root: './notes' } } });
@@ -130,9 +238,10 @@ export function formatToolResult(tool: AnyToolDefinition, result: unknown): stri
  * const { result } = await toolbox.call('math_calc', { expression: '(2 + 3) * 4' }); // 20
  * await toolbox.call('shell_exec', { command: 'ls' }); // type error, and TOOL_NOT_DECLARED at run time
  */
-export function createToolbox<const NS extends Namespace>(
-  options: ToolboxOptions<NS>,
-): Toolbox<NS> {
+export function createToolbox<
+  const NS extends Namespace,
+  const Host extends AnyHostToolDefinition = never,
+>(options: ToolboxOptions<NS, Host>): Toolbox<NS, Host> {
   if (!Array.isArray(options.uses)) {
     throw new ToolError('TOOL_BAD_POLICY', 'uses must be a list of namespaces', { field: 'uses' });
   }
@@ -145,16 +254,27 @@ export function createToolbox<const NS extends Namespace>(
       );
     }
   }
+  const hostTools = checkHostTools(options.tools);
   const uses: readonly NS[] = Object.freeze([...new Set<NS>(options.uses)]);
   const policy = resolveToolPolicy(options.policy);
   const declared = new Set<Namespace>(uses);
+  const byHostName = new Map(hostTools.map((tool) => [tool.name, tool]));
+  // With read-only files the writing fs tools are not offered (they would only be refused).
+  const offered = (tool: AnyToolDefinition) =>
+    !(policy.fs.readOnly && tool.namespace === 'std.fs' && !tool.annotations.readOnlyHint);
   const tools = Object.freeze(
-    uses.flatMap((namespace) => TOOLS_BY_NAMESPACE[namespace].map((name) => STD_TOOLS[name])),
-  ) as unknown as ReadonlyArray<StdTools[ToolNameIn<NS>]>;
+    [
+      ...uses.flatMap((namespace) =>
+        TOOLS_BY_NAMESPACE[namespace].map((name) => STD_TOOLS[name] as AnyToolDefinition),
+      ),
+      ...hostTools,
+    ].filter(offered),
+  ) as unknown as ReadonlyArray<StdTools[ToolNameIn<NS>] | Host>;
+  const describe = options.describePolicyOption;
 
   /** Finds the tool and checks the declaration; nothing runs for a refused name. */
   const resolveTool = (name: unknown): AnyToolDefinition => {
-    const tool = typeof name === 'string' ? getTool(name) : undefined;
+    const tool = typeof name !== 'string' ? undefined : (byHostName.get(name) ?? getTool(name));
     if (!tool) {
       throw new ToolError(
         'TOOL_UNKNOWN',
@@ -162,7 +282,7 @@ export function createToolbox<const NS extends Namespace>(
         { tool: typeof name === 'string' ? name : undefined },
       );
     }
-    if (!declared.has(tool.namespace)) {
+    if (!isHostTool(tool) && !declared.has(tool.namespace as Namespace)) {
       throw new ToolError(
         'TOOL_NOT_DECLARED',
         `it belongs to ${tool.namespace}, which is not declared in uses (declared: ${uses.join(', ') || 'none'})`,
@@ -170,6 +290,18 @@ export function createToolbox<const NS extends Namespace>(
       );
     }
     return tool;
+  };
+
+  /** The error as the caller sees it: naming its tool, and policy options in the caller's words. */
+  const present = (error: ToolError, tool: string): ToolError => {
+    const message = describe ? renamePolicyOptions(error.message, describe) : error.message;
+    if (message === error.message && error.tool !== undefined) return error;
+    return new ToolError(error.code, message, {
+      tool: error.tool ?? tool,
+      field: error.field,
+      details: error.details,
+      cause: error.cause,
+    });
   };
 
   const run = async (
@@ -180,19 +312,14 @@ export function createToolbox<const NS extends Namespace>(
     const parsed = tool.inputSchema.safeParse(input);
     if (!parsed.success) throw badInput(tool, input, parsed.error);
     const signal = callOptions.signal ?? new AbortController().signal;
-    if (signal.aborted) {
-      throw new ToolError('TOOL_ABORTED', 'the call was aborted', { tool: tool.name });
-    }
+    if (signal.aborted) throw aborted(tool.name);
     try {
-      return await tool.execute(parsed.data, { policy, signal });
+      const work = tool.execute(parsed.data, { policy, signal });
+      // A host tool that ignores its signal is abandoned, so the caller's deadline holds.
+      return await (isHostTool(tool) ? abandonOnAbort(work, signal, tool.name) : work);
     } catch (error) {
-      if (isToolError(error)) throw error;
-      if (signal.aborted) {
-        throw new ToolError('TOOL_ABORTED', 'the call was aborted', {
-          tool: tool.name,
-          cause: error,
-        });
-      }
+      if (isToolError(error)) throw present(error, tool.name);
+      if (signal.aborted) throw aborted(tool.name, error);
       throw new ToolError(
         'TOOL_FAILED',
         `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -206,7 +333,7 @@ export function createToolbox<const NS extends Namespace>(
     policy,
     tools,
     async call(name, input, callOptions = {}) {
-      return (await run(resolveTool(name), input, callOptions)) as ToolResult<typeof name>;
+      return (await run(resolveTool(name), input, callOptions)) as ToolboxResult<typeof name, Host>;
     },
     async callForModel(name, args, callOptions = {}) {
       try {
@@ -227,6 +354,7 @@ export function createToolbox<const NS extends Namespace>(
             }
           }
         }
+        input = fromStrictArguments(cachedInputJsonSchema(tool), input, tool.name);
         const result = await run(tool, input, callOptions);
         return { ok: true, content: formatToolResult(tool, result), result };
       } catch (error) {
@@ -239,7 +367,7 @@ export function createToolbox<const NS extends Namespace>(
         return { ok: false, content: formatToolError(toolError), error: toolError };
       }
     },
-  } satisfies Toolbox<NS>);
+  } satisfies Toolbox<NS, Host>);
 }
 
 /** The names of the tools `uses` grants, in registry order. */

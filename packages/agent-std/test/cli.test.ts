@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -113,7 +114,7 @@ describe('class-agent run FILE (a real child process against the fake LLM server
     ]);
     expect(server.chatRequests[1]?.body.messages?.at(-1)).toMatchObject({
       role: 'tool',
-      content: '{"result":20,"expression":"(2 + 3) * 4"}',
+      content: '{"result":20,"expression":"(2 + 3) * 4","exact":true}',
     });
     expect(server.chatRequests[2]?.body.messages?.[1]).toEqual({
       role: 'user',
@@ -198,6 +199,56 @@ describe('class-agent run FILE (a real child process against the fake LLM server
     expect(result.stderr).toContain('[AGENT_ABORTED]');
   });
 
+  test('Nexa scripts: check lists what cannot run yet; run stops there with the line (exit 2)', async () => {
+    const server = await fake([{ type: 'text', content: 'Paris' }]);
+    await writeFile(join(work, 'lib.nxlib'), 'agent Guide { role: "a guide" }\n');
+    await writeFile(
+      join(work, 'trip.nx'),
+      [
+        '/* a trip planner */',
+        'include "lib.nxlib";',
+        'flow main {',
+        '  city = Guide.run("Capital of France?")',
+        '  print("#{city} it is")',
+        '  python! """print(1)"""',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    expect(await cli(['check', 'trip.nx'])).toEqual({
+      code: 0,
+      stdout:
+        'trip.nx: ok (1 agent(s), 1 flow(s))\n  note: trip.nx:6:3: python! blocks cannot run yet\n',
+      stderr: '',
+    });
+    const result = await cli(['run', 'trip.nx'], llmEnv(server));
+    expect(result).toEqual({
+      code: 2,
+      stdout: 'Paris it is\n',
+      stderr:
+        'trip.nx:6:3: error: python! blocks: not supported yet\n6 |   python! """print(1)"""\n      ^\n',
+    });
+    expect(server.chatRequests[0]?.body.messages?.[0]).toEqual({
+      role: 'system',
+      content: 'Role: a guide',
+    });
+  });
+
+  test('a run-time error exits 1 with the line; --dialect picks the rules for any file name', async () => {
+    await writeFile(join(work, 'count.txt'), 'flow main {\n  print("#{1 + 1}")\n  x = [1][3]\n}\n');
+    const result = await cli(['run', 'count.txt', '--dialect', 'nexa']);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '2\n',
+      stderr:
+        'count.txt:3:11: error: index 3 is out of range (1 items)\n3 |   x = [1][3]\n              ^\n',
+    });
+    expect((await cli(['run', 'count.txt'])).stdout).toBe('#{1 + 1}\n');
+    expect((await cli(['check', 'count.txt', '--dialect', 'python'])).stderr).toContain(
+      '--dialect must be agent or nexa, got "python"',
+    );
+  });
+
   test('check, tools, help, version and usage errors', async () => {
     await writeFile(join(work, 'ok.agent'), SCRIPT);
     expect(await cli(['check', 'ok.agent'])).toEqual({
@@ -216,5 +267,91 @@ describe('class-agent run FILE (a real child process against the fake LLM server
     expect((await cli(['fly'])).code).toBe(2);
     expect((await cli(['run', 'ok.agent', '--max-steps', 'many'])).stderr).toContain('--max-steps');
     expect((await cli(['run', 'ok.agent', '--bogus'])).code).toBe(2);
+  });
+});
+
+describe('class-agent policy flags', () => {
+  const SHELL_SCRIPT =
+    'agent Sh uses std.shell, std.fs { role: "r", prompt: "p" }\nflow main { print(Sh.run("go")) }';
+
+  /** Runs SHELL_SCRIPT with `flags`, the model calling `calls`; returns the tool replies. */
+  async function toolRepliesFor(
+    flags: string[],
+    calls: Array<{ name: string; arguments: string }>,
+  ) {
+    const server = await fake([
+      { type: 'tool-calls', calls },
+      { type: 'text', content: 'done' },
+    ]);
+    await writeFile(join(work, 'sh.agent'), SHELL_SCRIPT);
+    const result = await cli(['run', 'sh.agent', ...flags], llmEnv(server));
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    return server.chatRequests[1]?.body.messages
+      ?.filter((message) => message.role === 'tool')
+      .map((message) => message.content);
+  }
+
+  test('--unsandboxed-shell runs commands outside the sandbox; without it they run inside', async () => {
+    await writeFile(join(work, 'outside.txt'), 'seen from outside the root');
+    const root = join(work, 'root');
+    await mkdir(root);
+    const call = [
+      { name: 'shell_exec', arguments: `{"command":"cat ${join(work, 'outside.txt')}"}` },
+    ];
+    const unsandboxed = await toolRepliesFor(
+      ['--root', root, '--allow-shell', '--unsandboxed-shell'],
+      call,
+    );
+    expect(unsandboxed?.[0]).toContain('"stdout":"seen from outside the root"');
+    const sandboxed = await toolRepliesFor(['--root', root, '--allow-shell'], call);
+    expect(sandboxed?.[0]).toContain('No such file or directory');
+  });
+
+  test('--read-only: the model is told the write was refused, in the flag’s words, and nothing is written', async () => {
+    const replies = await toolRepliesFor(
+      ['--read-only'],
+      [{ name: 'file_write', arguments: '{"path":"x.txt","content":"x"}' }],
+    );
+    expect(replies).toEqual([
+      'Error [TOOL_POLICY_DENIED] file_write: the files are read-only here (the --read-only flag); file_write cannot change them',
+    ]);
+    expect(existsSync(join(work, 'x.txt'))).toBe(false);
+  });
+
+  test('flags that need the shell, bad policy files and conflicting settings are usage errors', async () => {
+    await writeFile(join(work, 'sh.agent'), SHELL_SCRIPT);
+    expect(await cli(['mcp', '--uses', 'std.shell', '--unsandboxed-shell'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'class-agent: --unsandboxed-shell only applies to the shell: add --allow-shell\n',
+    });
+    expect((await cli(['run', 'sh.agent', '--allow-shell-network'])).stderr).toContain(
+      '--allow-shell-network only applies to the shell',
+    );
+    await writeFile(join(work, 'bad.json'), '{"fs": {"maxReadBytez": 1}}');
+    const unknown = await cli(['mcp', '--uses', 'std.fs', '--policy', 'bad.json']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('bad.json: unknown policy option "fs.maxReadBytez"');
+    await writeFile(join(work, 'handler.json'), '{"askHuman": {"handler": "x"}}');
+    expect((await cli(['mcp', '--uses', 'std.fs', '--policy', 'handler.json'])).stderr).toContain(
+      'unknown policy option "askHuman.handler"',
+    );
+    const conflict = await cli([
+      'mcp',
+      '--uses',
+      'std.fs',
+      '--read-only',
+      '--allow-shell',
+      '--unsandboxed-shell',
+    ]);
+    expect(conflict.code).toBe(2);
+    expect(conflict.stderr).toBe(
+      'class-agent: the --read-only flag cannot be kept by an unsandboxed shell, which can write anywhere your user can; drop the --unsandboxed-shell flag or the --read-only flag [TOOL_BAD_POLICY]\n',
+    );
+    const help = (await cli(['--help'])).stdout;
+    for (const flag of ['--unsandboxed-shell', '--read-only', '--policy FILE', '--allowed-hosts']) {
+      expect(help).toContain(flag);
+    }
   });
 });

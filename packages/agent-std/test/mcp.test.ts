@@ -52,7 +52,7 @@ describe('class-agent mcp (MCP over stdio)', () => {
     });
     expect(calc?.outputSchema).toMatchObject({
       type: 'object',
-      required: ['result', 'expression'],
+      required: ['result', 'expression', 'exact'],
     });
     expect(tools.find((tool) => tool.name === 'file_read')?.outputSchema).toBeUndefined();
   });
@@ -63,10 +63,22 @@ describe('class-agent mcp (MCP over stdio)', () => {
       arguments: { expression: '(1 + 2) * 3' },
     });
     expect(result).toMatchObject({
-      content: [{ type: 'text', text: '{"result":9,"expression":"(1 + 2) * 3"}' }],
-      structuredContent: { result: 9, expression: '(1 + 2) * 3' },
+      content: [{ type: 'text', text: '{"result":9,"expression":"(1 + 2) * 3","exact":true}' }],
+      structuredContent: { result: 9, expression: '(1 + 2) * 3', exact: true },
     });
     expect(result.isError).toBeFalsy();
+    // An exact big integer crosses the wire digit for digit (a client reading it as a double
+    // rounds it on its side).
+    const big = await client.callTool({
+      name: 'math_calc',
+      arguments: { expression: '99999999999999999999*99999999999999999999' },
+    });
+    expect(big.content).toEqual([
+      {
+        type: 'text',
+        text: '{"result":9999999999999999999800000000000000000001,"expression":"99999999999999999999*99999999999999999999","exact":true}',
+      },
+    ]);
     expect(
       await client.callTool({ name: 'file_read', arguments: { path: 'hello.txt' } }),
     ).toMatchObject({

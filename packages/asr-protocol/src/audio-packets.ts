@@ -143,19 +143,19 @@ export interface PaceOptions extends PcmFormat {
   signal?: AbortSignal;
 }
 
-function aborted(signal: AbortSignal): AsrProtocolError {
+function abortedError(signal: AbortSignal): AsrProtocolError {
   return new AsrProtocolError('ASR_ABORTED', 'aborted', { cause: signal.reason });
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
-      reject(aborted(signal));
+      reject(abortedError(signal));
       return;
     }
     const onAbort = () => {
       clearTimeout(timer);
-      reject(aborted(signal as AbortSignal));
+      reject(abortedError(signal as AbortSignal));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
@@ -182,7 +182,7 @@ export async function* pacePackets(
   const start = performance.now();
   let audioMs = 0;
   for await (const packet of packets) {
-    if (signal?.aborted) throw aborted(signal);
+    if (signal?.aborted) throw abortedError(signal);
     if (realtime) {
       const wait = start + audioMs - performance.now();
       if (wait > 0) await sleep(wait, signal);

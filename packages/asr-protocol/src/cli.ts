@@ -13,7 +13,8 @@ import {
   isAsrEndpoint,
 } from './endpoints.ts';
 import { isAsrProtocolError } from './errors.ts';
-import { type AsrStream, checkStreamOptions, connectAsrStream } from './stream-client.ts';
+import { type AsrStream, connectAsrStream } from './stream-client.ts';
+import { checkStreamOptions } from './stream-options.ts';
 import { readWavFile, type WavAudio } from './wav.ts';
 
 const EXIT = { ok: 0, failure: 1, usage: 2, badWav: 3, service: 4, interrupted: 130 } as const;
@@ -101,7 +102,7 @@ function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | 'help' {
   }
   // Where each stream option came from, to name it in messages: the flag or the variable.
   const sources = new Map<string, string>();
-  const pick = (
+  const settingFrom = (
     option: string,
     flag: string,
     value: string | undefined,
@@ -119,11 +120,16 @@ function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | 'help' {
   };
   const options: CliOptions = {
     file,
-    url: pick('url', '--url', values.url, 'STREAM_ASR_URL', DEFAULT_ASR_BASE_URL),
+    url: settingFrom('url', '--url', values.url, 'STREAM_ASR_URL', DEFAULT_ASR_BASE_URL),
     endpoint,
-    appKey: pick('appKey', '--app-key', values['app-key'], 'STREAM_ASR_APP_KEY'),
-    accessKey: pick('accessKey', '--access-key', values['access-key'], 'STREAM_ASR_ACCESS_KEY'),
-    resourceId: pick(
+    appKey: settingFrom('appKey', '--app-key', values['app-key'], 'STREAM_ASR_APP_KEY'),
+    accessKey: settingFrom(
+      'accessKey',
+      '--access-key',
+      values['access-key'],
+      'STREAM_ASR_ACCESS_KEY',
+    ),
+    resourceId: settingFrom(
       'resourceId',
       '--resource-id',
       values['resource-id'],
@@ -147,14 +153,14 @@ function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | 'help' {
   return options;
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const formatSeconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 async function transcribe(options: CliOptions, wav: WavAudio, signal: AbortSignal): Promise<void> {
   if (options.packetMs < 100 || options.packetMs > 200) {
     log(`note: ${options.packetMs} ms packets are outside the recommended 100-200 ms`);
   }
   log(
-    `${options.file}: ${seconds(wav.durationMs)}, ${wav.channels === 1 ? 'mono' : 'stereo'}` +
+    `${options.file}: ${formatSeconds(wav.durationMs)}, ${wav.channels === 1 ? 'mono' : 'stereo'}` +
       (wav.truncated ? ' (the file is cut short; sending what it holds)' : ''),
   );
   const stream: AsrStream = await connectAsrStream({
@@ -199,14 +205,14 @@ async function transcribe(options: CliOptions, wav: WavAudio, signal: AbortSigna
     await stream.sendAudio(packet);
     const sentMs = stream.stats.audioMsSent ?? 0;
     if (sentMs >= nextProgress) {
-      log(`sent ${seconds(sentMs)} of ${seconds(wav.durationMs)}`);
+      log(`sent ${formatSeconds(sentMs)} of ${formatSeconds(wav.durationMs)}`);
       nextProgress += progressEveryMs;
     }
   }
   const result = await stream.finish();
   const ignored = result.stats.ignoredPayloads;
   log(
-    `done: ${result.utterances.length} utterance(s), ${seconds(result.audioDurationMs ?? 0)} of audio acknowledged, ` +
+    `done: ${result.utterances.length} utterance(s), ${formatSeconds(result.audioDurationMs ?? 0)} of audio acknowledged, ` +
       `${result.stats.responses} response(s); ignored payloads: ${ignored.empty} empty, ${ignored.notJson} non-JSON, ` +
       `${ignored.invalid} invalid; log id ${result.logId ?? 'none'}`,
   );

@@ -1,11 +1,11 @@
-// The JSON-text fields of a request (protocol section 2.3): `request.corpus.context` (hot words,
-// dialog context, or location info) and `request.sensitive_words_filter`, with their limits
-// (section 8). Token counts use estimateTokens (see tokens.ts for how "tokens" are counted).
+// The JSON-text fields of a request: `request.corpus.context` (hot words, dialog context, or
+// location info) and `request.sensitive_words_filter`, with the service's limits on them. Token
+// counts use estimateTokens (see tokens.ts for how "tokens" are counted).
 import type { AsrEndpoint } from './endpoints.ts';
 import type { AsrIssue } from './errors.ts';
 import { estimateTokens } from './tokens.ts';
 
-/** Limits on `corpus.context` (protocol sections 2.3 and 8). */
+/** The service's limits on `corpus.context`. */
 export const CONTEXT_LIMITS = {
   /** Hot words sent directly, on the bidirectional endpoints: total estimated tokens. */
   hotwordTokensBidirectional: 100,

@@ -1,7 +1,7 @@
 import { AsrProtocolError } from './errors.ts';
 
 /**
- * The three endpoints (protocol sections 1 and 4):
+ * The service's three endpoints:
  * - `bigmodel`: bidirectional streaming, one response per audio packet;
  * - `bigmodel_async`: optimised bidirectional streaming, a response only when the result changes
  *   (preferred; the only one with two-pass recognition);

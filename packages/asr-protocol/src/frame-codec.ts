@@ -1,4 +1,4 @@
-// Binary framing of the streaming ASR protocol (protocol sections 2.1, 2.2 and 7).
+// Binary framing of the streaming ASR protocol: the four message types, their flags, and error frames.
 //
 // Layout: a 4-byte header (version | header size, type | flags, serialization | compression,
 // reserved), then — only when the flags say so — a signed 32-bit sequence, then per type:
@@ -8,8 +8,9 @@
 //
 // Invariants of the decoder:
 // - Whether a sequence follows is decided by the flags alone (0b0001 and 0b0011), for every type:
-//   real servers send partial results with flags 0b0000 and no sequence, and the final result with
-//   flags 0b0011 and a POSITIVE sequence, so neither position nor sign may be trusted.
+//   servers send partial results with flags 0b0001 and a sequence or with flags 0b0000 and none,
+//   and the final result with flags 0b0011 and a POSITIVE sequence, so neither position nor sign
+//   may be trusted.
 // - Every length is checked against the bytes present before anything is read, and gzip output is
 //   capped, so any input either decodes or throws an AsrProtocolError — never a RangeError or OOM.
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -22,7 +23,7 @@ export interface JsonObject {
   [key: string]: JsonValue;
 }
 
-/** The four message types and their 4-bit codes (section 2.1). */
+/** The four message types and their 4-bit codes (high half of the header's second byte). */
 export const MESSAGE_TYPES = {
   'full-client-request': 0b0001,
   'audio-only-request': 0b0010,
@@ -34,7 +35,7 @@ export const MESSAGE_TYPES = {
 export type FrameType = keyof typeof MESSAGE_TYPES;
 
 /**
- * The four flag values (section 2.1). `SEQUENCE` and `LAST_WITH_SEQUENCE` mean a 4-byte sequence
+ * The four flag values (low half of the header's second byte). `SEQUENCE` and `LAST_WITH_SEQUENCE` mean a 4-byte sequence
  * follows the header; `LAST` and `LAST_WITH_SEQUENCE` mark the last packet of a stream (from the
  * client) or the final result (from the server).
  */
@@ -48,9 +49,9 @@ export const FRAME_FLAGS = {
 /** A flags value: 0b0000, 0b0001, 0b0010 or 0b0011. */
 export type FrameFlags = (typeof FRAME_FLAGS)[keyof typeof FRAME_FLAGS];
 
-/** Serialization of a payload: raw bytes or JSON (section 2.1). */
+/** Serialization of a payload: raw bytes or JSON. */
 export type Serialization = 'none' | 'json';
-/** Compression of a payload (section 2.1). */
+/** Compression of a payload. */
 export type Compression = 'none' | 'gzip';
 
 /** True when a 4-byte sequence number follows the header for these flags. */
@@ -75,7 +76,7 @@ export type SerializedPayload =
   | { serialization: 'json'; payload: JsonObject }
   | { serialization: 'none'; payload: Uint8Array };
 
-/** Full client request: the JSON request of section 2.3 (usually JSON + gzip). */
+/** Full client request: the JSON request (see request-schema.ts), usually JSON + gzip. */
 export type FullClientRequestFrame = FrameCommon & {
   type: 'full-client-request';
 } & SerializedPayload;
@@ -91,12 +92,12 @@ export interface AudioOnlyRequestFrame extends FrameCommon {
   payload: Uint8Array;
 }
 
-/** Full server response: the JSON response of section 2.4. */
+/** Full server response: the JSON response (see response-schema.ts). */
 export type FullServerResponseFrame = FrameCommon & {
   type: 'full-server-response';
 } & SerializedPayload;
 
-/** Error message from the server (section 7): the service code and its UTF-8 message. */
+/** Error message from the server: the service code (see service-codes.ts) and its UTF-8 message. */
 export interface ErrorFrame extends FrameCommon {
   type: 'error';
   serialization: Serialization;
@@ -128,7 +129,7 @@ export interface DecodeFrameEnvelopeOptions extends DecodeFrameOptions {
    * `throw` (default): `ASR_FRAME_BAD_GZIP`, as {@link decodeFrame} does. `keep`: return the
    * envelope with the payload as received (still `compression: 'gzip'`) and the error in
    * `gzipError`, so a caller that must not fail on one bad payload (the streaming client, which
-   * ignores and counts it — backend spec §7.1) still sees the frame's flags and sequence. Error
+   * ignores and counts it) still sees the frame's flags and sequence. Error
    * frames always keep their message (their service code is what matters). A payload inflating
    * past `maxPayloadBytes` is refused either way.
    */
@@ -166,7 +167,12 @@ export interface FrameEnvelope {
   gzipError?: AsrProtocolError;
 }
 
-function truncated(what: string, needed: number, length: number, offset: number): AsrProtocolError {
+function truncatedError(
+  what: string,
+  needed: number,
+  length: number,
+  offset: number,
+): AsrProtocolError {
   return new AsrProtocolError(
     'ASR_FRAME_TRUNCATED',
     `frame truncated: ${what} needs bytes ${offset}..${offset + needed - 1} but the frame has ${length} bytes`,
@@ -222,7 +228,7 @@ export function decodeFrameEnvelope(
     throw decodeOptionsError('badGzip', "must be 'throw' or 'keep'");
   }
   const length = bytes.byteLength;
-  if (length < 4) throw truncated('the 4-byte header', 4, length, 0);
+  if (length < 4) throw truncatedError('the 4-byte header', 4, length, 0);
   const view = new DataView(bytes.buffer, bytes.byteOffset, length);
   const byte0 = view.getUint8(0);
   const byte1 = view.getUint8(1);
@@ -246,7 +252,8 @@ export function decodeFrameEnvelope(
     );
   }
   // A header longer than 4 bytes carries extensions this protocol does not define: skipped.
-  if (length < headerSize) throw truncated(`the ${headerSize}-byte header`, headerSize, length, 0);
+  if (length < headerSize)
+    throw truncatedError(`the ${headerSize}-byte header`, headerSize, length, 0);
   const type = TYPE_BY_CODE.get(byte1 >> 4);
   if (type === undefined) {
     throw new AsrProtocolError(
@@ -282,18 +289,18 @@ export function decodeFrameEnvelope(
   let offset = headerSize;
   let sequence: number | undefined;
   if (flagsHaveSequence(flags)) {
-    if (length < offset + 4) throw truncated('the sequence number', 4, length, offset);
+    if (length < offset + 4) throw truncatedError('the sequence number', 4, length, offset);
     sequence = view.getInt32(offset);
     offset += 4;
   }
   let errorCode: number | undefined;
   if (type === 'error') {
-    if (length < offset + 4) throw truncated('the error code', 4, length, offset);
+    if (length < offset + 4) throw truncatedError('the error code', 4, length, offset);
     errorCode = view.getUint32(offset);
     offset += 4;
   }
   const sizeName = type === 'error' ? 'the error message size' : 'the payload size';
-  if (length < offset + 4) throw truncated(sizeName, 4, length, offset);
+  if (length < offset + 4) throw truncatedError(sizeName, 4, length, offset);
   const size = view.getUint32(offset);
   offset += 4;
   if (size > maxPayloadBytes) {
@@ -442,7 +449,7 @@ export function decodeFrame(bytes: Uint8Array, options: DecodeFrameOptions = {})
   }
 }
 
-function invalid(message: string): AsrProtocolError {
+function invalidFrameError(message: string): AsrProtocolError {
   return new AsrProtocolError('ASR_FRAME_INVALID', `cannot encode frame: ${message}`);
 }
 
@@ -450,14 +457,18 @@ function payloadBytes(frame: AsrFrame): Uint8Array {
   if (frame.type === 'error') {
     const { code, message } = frame.payload ?? {};
     if (!Number.isInteger(code) || (code as number) < 0 || (code as number) > 0xffffffff) {
-      throw invalid(`error code must be an unsigned 32-bit integer (got ${String(code)})`);
+      throw invalidFrameError(
+        `error code must be an unsigned 32-bit integer (got ${String(code)})`,
+      );
     }
-    if (typeof message !== 'string') throw invalid('error message must be a string');
+    if (typeof message !== 'string') throw invalidFrameError('error message must be a string');
     return utf8Encoder.encode(message);
   }
   if (frame.type === 'audio-only-request' || frame.serialization === 'none') {
     if (!(frame.payload instanceof Uint8Array)) {
-      throw invalid(`${frame.type} payload must be a Uint8Array when the serialization is none`);
+      throw invalidFrameError(
+        `${frame.type} payload must be a Uint8Array when the serialization is none`,
+      );
     }
     return frame.payload;
   }
@@ -468,7 +479,9 @@ function payloadBytes(frame: AsrFrame): Uint8Array {
     Array.isArray(payload) ||
     payload instanceof Uint8Array
   ) {
-    throw invalid(`${frame.type} payload must be a JSON object when the serialization is json`);
+    throw invalidFrameError(
+      `${frame.type} payload must be a JSON object when the serialization is json`,
+    );
   }
   let text: string | undefined;
   try {
@@ -482,7 +495,7 @@ function payloadBytes(frame: AsrFrame): Uint8Array {
   }
   // `toJSON()` may yield undefined: that would go out as an empty payload, which is not JSON.
   if (typeof text !== 'string' || !text.startsWith('{')) {
-    throw invalid(`${frame.type} payload must serialize to a JSON object`);
+    throw invalidFrameError(`${frame.type} payload must serialize to a JSON object`);
   }
   return utf8Encoder.encode(text);
 }
@@ -502,12 +515,12 @@ function payloadBytes(frame: AsrFrame): Uint8Array {
 export function encodeFrame(frame: AsrFrame): Uint8Array {
   // Own properties only: `constructor`, `toString`, … are on every object's prototype.
   if (typeof frame.type !== 'string' || !Object.hasOwn(MESSAGE_TYPES, frame.type)) {
-    throw invalid(`unknown type ${JSON.stringify(frame.type)}`);
+    throw invalidFrameError(`unknown type ${JSON.stringify(frame.type)}`);
   }
   const typeCode = MESSAGE_TYPES[frame.type];
   const { flags, sequence } = frame;
   if (!Number.isInteger(flags) || flags < 0 || flags > 0b0011) {
-    throw invalid(`flags must be 0b0000 to 0b0011 (got ${String(flags)})`);
+    throw invalidFrameError(`flags must be 0b0000 to 0b0011 (got ${String(flags)})`);
   }
   const withSequence = flagsHaveSequence(flags);
   if (withSequence) {
@@ -516,24 +529,28 @@ export function encodeFrame(frame: AsrFrame): Uint8Array {
       (sequence as number) < -0x80000000 ||
       (sequence as number) > 0x7fffffff
     ) {
-      throw invalid(
+      throw invalidFrameError(
         `flags 0b${flags.toString(2).padStart(4, '0')} need a signed 32-bit integer sequence (got ${String(sequence)})`,
       );
     }
   } else if (sequence !== undefined) {
-    throw invalid(
+    throw invalidFrameError(
       `flags 0b${flags.toString(2).padStart(4, '0')} carry no sequence, but sequence ${sequence} was given`,
     );
   }
   if (frame.serialization !== 'none' && frame.serialization !== 'json') {
-    throw invalid(`serialization must be 'none' or 'json' (got ${String(frame.serialization)})`);
+    throw invalidFrameError(
+      `serialization must be 'none' or 'json' (got ${String(frame.serialization)})`,
+    );
   }
   if (frame.compression !== 'none' && frame.compression !== 'gzip') {
-    throw invalid(`compression must be 'none' or 'gzip' (got ${String(frame.compression)})`);
+    throw invalidFrameError(
+      `compression must be 'none' or 'gzip' (got ${String(frame.compression)})`,
+    );
   }
   let payload = payloadBytes(frame);
   if (frame.compression === 'gzip') payload = gzipSync(payload);
-  if (payload.byteLength > 0xffffffff) throw invalid('payload is larger than 4 GiB');
+  if (payload.byteLength > 0xffffffff) throw invalidFrameError('payload is larger than 4 GiB');
   const headerLength = 4 + (withSequence ? 4 : 0) + (frame.type === 'error' ? 4 : 0) + 4;
   const out = new Uint8Array(headerLength + payload.byteLength);
   const view = new DataView(out.buffer);

@@ -90,6 +90,7 @@ export {
   describeServiceCode,
   isRetryableServiceCode,
 } from './service-codes.ts';
+export { AsrStream, connectAsrStream } from './stream-client.ts';
 export type {
   AsrFinalResult,
   AsrIgnoreReason,
@@ -97,21 +98,20 @@ export type {
   AsrStreamEventMap,
   AsrStreamEventOf,
   AsrStreamEventType,
-  AsrStreamOptions,
   AsrStreamState,
   AsrStreamStats,
-  WebSocketConstructor,
-  WebSocketLike,
-  WebSocketLikeOptions,
-} from './stream-client.ts';
-export {
-  ASR_STREAM_EVENT_TYPES,
-  AsrStream,
-  connectAsrStream,
-  DEFAULT_ASR_REQUEST,
-} from './stream-client.ts';
+} from './stream-events.ts';
+export { ASR_STREAM_EVENT_TYPES } from './stream-events.ts';
+export type { AsrStreamOptions } from './stream-options.ts';
+export { DEFAULT_ASR_REQUEST, DEFAULT_STREAM_OPTIONS } from './stream-options.ts';
 export { estimateTokens } from './tokens.ts';
 export type { UtteranceTracker, UtteranceUpdate } from './utterance-tracker.ts';
 export { createUtteranceTracker } from './utterance-tracker.ts';
+export type { AsrVendorFields } from './vendor-fields.ts';
 export type { PcmWavAudio, WavAudio } from './wav.ts';
 export { encodeWav, parsePcmWav, parseWav, readWavFile } from './wav.ts';
+export type {
+  WebSocketConstructor,
+  WebSocketLike,
+  WebSocketLikeOptions,
+} from './web-socket-like.ts';

@@ -16,7 +16,7 @@ function problems(value: unknown, endpoint?: Parameters<typeof validateAsrReques
 }
 
 describe('validateAsrRequest', () => {
-  it('accepts a request using every field of section 2.3', () => {
+  it('accepts a request using every documented field', () => {
     const full: AsrRequest = {
       user: {
         uid: 'u1',

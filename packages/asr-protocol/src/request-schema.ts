@@ -1,4 +1,4 @@
-// The full client request payload (protocol sections 2.3 and 8) as zod schemas.
+// The full client request payload as zod schemas, with the service's value ranges and limits.
 //
 // Objects are strict: an unknown or misspelt field ("enable_pucn") is refused instead of being
 // silently ignored by the service. Defaults are not filled in: only what the caller sets is sent,
@@ -12,20 +12,20 @@ import {
 import type { AsrEndpoint } from './endpoints.ts';
 import { type AsrIssue, AsrProtocolError } from './errors.ts';
 
-function show(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   const json = JSON.stringify(value);
   return json === undefined ? String(value) : json.length > 60 ? `${json.slice(0, 57)}...` : json;
 }
 
-/** A zod error message that names what was expected and what came. */
-function expected(text: string) {
-  return { error: (issue: { input?: unknown }) => `${text} (got ${show(issue.input)})` };
+/** A zod error option: `text`, then the value that came, e.g. `must be 16000 (got 8000)`. */
+function errorMessage(text: string) {
+  return { error: (issue: { input?: unknown }) => `${text} (got ${describeValue(issue.input)})` };
 }
 
 /** A string field holding JSON text, checked by `check` (its issue paths are inside the JSON). */
-function jsonText(check: (text: string) => AsrIssue[]) {
-  return z.string(expected('must be JSON text (a string)')).superRefine((text, context) => {
+function jsonTextField(check: (text: string) => AsrIssue[]) {
+  return z.string(errorMessage('must be JSON text (a string)')).superRefine((text, context) => {
     for (const issue of check(text)) {
       context.addIssue({
         code: 'custom',
@@ -35,8 +35,8 @@ function jsonText(check: (text: string) => AsrIssue[]) {
   });
 }
 
-const optionalString = () => z.string(expected('must be a string')).optional();
-const optionalBoolean = () => z.boolean(expected('must be true or false')).optional();
+const optionalString = () => z.string(errorMessage('must be a string')).optional();
+const optionalBoolean = () => z.boolean(errorMessage('must be true or false')).optional();
 
 /** Languages of `audio.language` (bigmodel_nostream only); empty means Chinese and its dialects plus English. */
 export const ASR_LANGUAGES = [
@@ -64,7 +64,7 @@ export const asrUserSchema = z.strictObject(
     sdk_version: optionalString(),
     app_version: optionalString(),
   },
-  expected('must be an object'),
+  errorMessage('must be an object'),
 );
 
 /** `audio` group: format and its codec rules, 16 kHz, 16 bits, 1 or 2 channels. */
@@ -74,16 +74,18 @@ export const asrAudioSchema = z
       language: z
         .enum(
           ASR_LANGUAGES,
-          expected(`must be empty or one of ${ASR_LANGUAGES.slice(1).join(', ')}`),
+          errorMessage(`must be empty or one of ${ASR_LANGUAGES.slice(1).join(', ')}`),
         )
         .optional(),
-      format: z.enum(['pcm', 'wav', 'ogg', 'mp3'], expected('must be pcm, wav, ogg or mp3')),
-      codec: z.enum(['raw', 'opus'], expected('must be raw or opus')).optional(),
-      rate: z.literal(16000, expected('must be 16000, the only supported sample rate')).optional(),
-      bits: z.literal(16, expected('must be 16, the only supported sample size')).optional(),
-      channel: z.literal([1, 2], expected('must be 1 (mono) or 2 (stereo)')).optional(),
+      format: z.enum(['pcm', 'wav', 'ogg', 'mp3'], errorMessage('must be pcm, wav, ogg or mp3')),
+      codec: z.enum(['raw', 'opus'], errorMessage('must be raw or opus')).optional(),
+      rate: z
+        .literal(16000, errorMessage('must be 16000, the only supported sample rate'))
+        .optional(),
+      bits: z.literal(16, errorMessage('must be 16, the only supported sample size')).optional(),
+      channel: z.literal([1, 2], errorMessage('must be 1 (mono) or 2 (stereo)')).optional(),
     },
-    expected('is required: an object with at least format'),
+    errorMessage('is required: an object with at least format'),
   )
   .superRefine((audio, context) => {
     const codec = audio.codec ?? 'raw';
@@ -91,21 +93,21 @@ export const asrAudioSchema = z
       context.addIssue({
         code: 'custom',
         path: ['codec'],
-        message: `must be opus when format is ogg (got ${show(audio.codec)})`,
+        message: `must be opus when format is ogg (got ${describeValue(audio.codec)})`,
       });
     }
     if ((audio.format === 'pcm' || audio.format === 'wav') && codec !== 'raw') {
       context.addIssue({
         code: 'custom',
         path: ['codec'],
-        message: `must be raw when format is ${audio.format}: ${audio.format} must contain pcm_s16le (got ${show(audio.codec)})`,
+        message: `must be raw when format is ${audio.format}: ${audio.format} must contain pcm_s16le (got ${describeValue(audio.codec)})`,
       });
     }
     if (audio.format === 'mp3' && codec !== 'raw') {
       context.addIssue({
         code: 'custom',
         path: ['codec'],
-        message: `has no effect for mp3; pass raw (got ${show(audio.codec)})`,
+        message: `has no effect for mp3; pass raw (got ${describeValue(audio.codec)})`,
       });
     }
   });
@@ -117,15 +119,15 @@ export const asrCorpusSchema = z.strictObject(
     boosting_table_id: optionalString(),
     correct_table_name: optionalString(),
     correct_table_id: optionalString(),
-    context: jsonText(checkCorpusContext).optional(),
+    context: jsonTextField(checkCorpusContext).optional(),
   },
-  expected('must be an object'),
+  errorMessage('must be an object'),
 );
 
 /** `request` group: model and recognition options with their ranges. */
 export const asrRequestOptionsSchema = z.strictObject(
   {
-    model_name: z.literal('bigmodel', expected('must be "bigmodel"')),
+    model_name: z.literal('bigmodel', errorMessage('must be "bigmodel"')),
     enable_nonstream: optionalBoolean(),
     enable_itn: optionalBoolean(),
     enable_punc: optionalBoolean(),
@@ -136,31 +138,31 @@ export const asrRequestOptionsSchema = z.strictObject(
     enable_lid: optionalBoolean(),
     enable_emotion_detection: optionalBoolean(),
     enable_gender_detection: optionalBoolean(),
-    result_type: z.enum(['full', 'single'], expected('must be full or single')).optional(),
+    result_type: z.enum(['full', 'single'], errorMessage('must be full or single')).optional(),
     enable_accelerate_text: optionalBoolean(),
     accelerate_score: z
-      .int(expected('must be an integer from 0 to 20'))
-      .min(0, expected('must be an integer from 0 to 20'))
-      .max(20, expected('must be an integer from 0 to 20'))
+      .int(errorMessage('must be an integer from 0 to 20'))
+      .min(0, errorMessage('must be an integer from 0 to 20'))
+      .max(20, errorMessage('must be an integer from 0 to 20'))
       .optional(),
     vad_segment_duration: z
-      .int(expected('must be a whole number of milliseconds'))
-      .positive(expected('must be a positive number of milliseconds'))
+      .int(errorMessage('must be a whole number of milliseconds'))
+      .positive(errorMessage('must be a positive number of milliseconds'))
       .optional(),
     end_window_size: z
-      .int(expected('must be a whole number of milliseconds'))
-      .min(200, expected('must be at least 200 ms'))
+      .int(errorMessage('must be a whole number of milliseconds'))
+      .min(200, errorMessage('must be at least 200 ms'))
       .optional(),
     force_to_speech_time: z
-      .int(expected('must be a whole number of milliseconds'))
-      .min(1, expected('must be at least 1 ms'))
+      .int(errorMessage('must be a whole number of milliseconds'))
+      .min(1, errorMessage('must be at least 1 ms'))
       .optional(),
-    sensitive_words_filter: jsonText(checkSensitiveWordsFilter).optional(),
+    sensitive_words_filter: jsonTextField(checkSensitiveWordsFilter).optional(),
     enable_poi_fc: optionalBoolean(),
     enable_music_fc: optionalBoolean(),
     corpus: asrCorpusSchema.optional(),
   },
-  expected('is required: an object with at least model_name'),
+  errorMessage('is required: an object with at least model_name'),
 );
 
 /**
@@ -174,10 +176,10 @@ export const asrRequestSchema = z.strictObject(
     audio: asrAudioSchema,
     request: asrRequestOptionsSchema,
   },
-  expected('must be an object with audio and request'),
+  errorMessage('must be an object with audio and request'),
 );
 
-/** The full client request payload (protocol section 2.3). */
+/** The full client request payload: `user`, `audio` and `request` groups. */
 export type AsrRequest = z.infer<typeof asrRequestSchema>;
 
 const VAD_FEATURES = [
@@ -188,8 +190,12 @@ const VAD_FEATURES = [
   'enable_gender_detection',
 ] as const;
 
-/** Endpoint-specific rules of section 2.3, as issues with paths from the request root. */
-function endpointIssues(value: AsrRequest, endpoint: AsrEndpoint): AsrIssue[] {
+/**
+ * Options the endpoint does not support, as issues with paths from the request root:
+ * `audio.language` only on bigmodel_nostream, two-pass only on bigmodel_async, the VAD-based
+ * additions not on bigmodel, POI/music assistance only on nostream or on async with two-pass.
+ */
+export function unsupportedOnEndpoint(value: AsrRequest, endpoint: AsrEndpoint): AsrIssue[] {
   const issues: AsrIssue[] = [];
   const options = value.request;
   if (
@@ -229,24 +235,29 @@ function endpointIssues(value: AsrRequest, endpoint: AsrEndpoint): AsrIssue[] {
       });
     }
   }
-  const context = options.corpus?.context;
-  if (context !== undefined) {
-    const limit = checkHotwordLimit(context, endpoint);
-    if (limit !== undefined) {
-      issues.push({ path: 'request.corpus.context', message: `${limit.path}: ${limit.message}` });
-    }
-  }
   return issues;
 }
 
+/** The endpoint's hot-word limit on `request.corpus.context`, as an issue, or undefined. */
+export function hotwordLimitIssue(value: AsrRequest, endpoint: AsrEndpoint): AsrIssue | undefined {
+  const context = value.request.corpus?.context;
+  const limit = context === undefined ? undefined : checkHotwordLimit(context, endpoint);
+  if (limit === undefined) return undefined;
+  return { path: 'request.corpus.context', message: `${limit.path}: ${limit.message}` };
+}
+
 /**
- * The request schema with the rules of one endpoint added: `audio.language` only on
- * bigmodel_nostream, two-pass only on bigmodel_async, the VAD-based additions not on bigmodel,
- * POI/music assistance only where supported, and the endpoint's hot-word limit.
+ * The request schema with the rules of one endpoint added: what the endpoint supports (see
+ * {@link unsupportedOnEndpoint}) and its hot-word limit.
  */
 export function createAsrRequestSchema(endpoint: AsrEndpoint) {
   return asrRequestSchema.superRefine((value, context) => {
-    for (const issue of endpointIssues(value, endpoint)) {
+    const limit = hotwordLimitIssue(value, endpoint);
+    const issues = [
+      ...unsupportedOnEndpoint(value, endpoint),
+      ...(limit === undefined ? [] : [limit]),
+    ];
+    for (const issue of issues) {
       context.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
     }
   });

@@ -1,4 +1,4 @@
-// The full server response payload (protocol section 2.4) as zod schemas. Objects are loose: the
+// The full server response payload as zod schemas. Objects are loose: the
 // service may add fields, and they are kept, not refused.
 import { z } from 'zod';
 

@@ -1,5 +1,5 @@
 /**
- * The service's numeric codes (protocol section 7), as carried by error frames.
+ * The service's numeric codes, as carried by error frames.
  *
  * `retryable` answers "can the same request succeed on a new connection?":
  * - 55000031 (busy) and every other 550xxxxx (internal error): yes, the fault is on the service side.
@@ -29,21 +29,22 @@ const MEANINGS = new Map<number, string>([
 ]);
 
 /** True for the 550xxxxx family (internal service errors, including 55000031 busy). */
-function isInternal(code: number): boolean {
+function isInternalErrorCode(code: number): boolean {
   return Math.floor(code / 100_000) === 550;
 }
 
 /**
- * The meaning of a service code per the protocol's table, e.g. `'server busy'` for 55000031 and
+ * The meaning of a service code, e.g. `'server busy'` for 55000031 and
  * `'internal service error'` for any other 550xxxxx; `'unknown service code'` otherwise.
  */
 export function describeServiceCode(code: number): string {
   return (
-    MEANINGS.get(code) ?? (isInternal(code) ? 'internal service error' : 'unknown service code')
+    MEANINGS.get(code) ??
+    (isInternalErrorCode(code) ? 'internal service error' : 'unknown service code')
   );
 }
 
 /** Whether a new connection with the same request can succeed after this service code (see {@link ASR_SERVICE_CODES}). */
 export function isRetryableServiceCode(code: number): boolean {
-  return isInternal(code) || code === ASR_SERVICE_CODES.PACKET_TIMEOUT;
+  return isInternalErrorCode(code) || code === ASR_SERVICE_CODES.PACKET_TIMEOUT;
 }

@@ -5,22 +5,20 @@ import { splitPcm } from './audio-packets.ts';
 import type { AsrEndpoint } from './endpoints.ts';
 import { type AsrProtocolError, isAsrProtocolError } from './errors.ts';
 import type { AsrFrame } from './frame-codec.ts';
-import {
-  ASR_STREAM_EVENT_TYPES,
-  type AsrStream,
-  type AsrStreamEvent,
-  type AsrStreamOptions,
-  connectAsrStream,
-  type WebSocketConstructor,
-  type WebSocketLike,
-  type WebSocketLikeOptions,
-} from './stream-client.ts';
+import { type AsrStream, connectAsrStream } from './stream-client.ts';
+import { ASR_STREAM_EVENT_TYPES, type AsrStreamEvent } from './stream-events.ts';
+import type { AsrStreamOptions } from './stream-options.ts';
 import {
   type AsrTestServer,
   type AsrTestServerOptions,
   createAsrTestServer,
 } from './testing/index.ts';
 import { readWavFile } from './wav.ts';
+import type {
+  WebSocketConstructor,
+  WebSocketLike,
+  WebSocketLikeOptions,
+} from './web-socket-like.ts';
 
 const SCRIPT = [
   { text: 'Good morning, class.', start_time: 0, end_time: 1300 },
@@ -227,15 +225,61 @@ describe('wire behaviour', () => {
     expect(Buffer.from(server.connections[0]?.audio ?? [])).toEqual(Buffer.alloc(640, 7));
   });
 
-  it('reads partials sent with sequences (flags 0b0001) as well as without', async () => {
-    const server = await startServer({ sequencedPartials: true });
+  /** The sequence of each response to 600 ms of audio, and the final text. */
+  async function responseSequences(sequencedPartials: boolean) {
+    const server = await startServer({ sequencedPartials });
     const stream = await connect(server, { endpoint: 'bigmodel' });
     const sequences: Array<number | undefined> = [];
     stream.on('response-receive', (event) => sequences.push(event.sequence));
     await sendAll(stream, lecture.subarray(0, 6400 * 3));
     const result = await stream.finish();
+    return { sequences, result };
+  }
+
+  it('reads partials sent with sequences (flags 0b0001) as well as without', async () => {
+    const { sequences, result } = await responseSequences(true);
     expect(sequences).toEqual([1, 2, 3, 4, 5]);
     expect(result.text).toBe('Good morning,');
+  });
+
+  it('reads partials sent without sequences (flags 0b0000) too', async () => {
+    const { sequences, result } = await responseSequences(false);
+    expect(sequences).toEqual([1, undefined, undefined, undefined, 2]);
+    expect(result.text).toBe('Good morning,');
+  });
+
+  it('sends vendor fields next to the validated request; the service lists them as unknown', async () => {
+    const server = await startServer();
+    const plain = await connect(server);
+    await sendAll(plain, lecture.subarray(0, 6400));
+    await plain.finish();
+    const stream = await connect(server, {
+      vendorFields: { app: { cluster: 'volcengine_streaming_common' }, request: { reqid: 'r-1' } },
+    });
+    await sendAll(stream, lecture.subarray(0, 6400));
+    await stream.finish();
+    expect(server.connections[0]?.warnings).toEqual([]);
+    expect(server.connections[1]?.request).toEqual({
+      audio: { format: 'pcm', codec: 'raw', rate: 16000, bits: 16, channel: 1 },
+      request: { model_name: 'bigmodel', show_utterances: true, reqid: 'r-1' },
+      app: { cluster: 'volcengine_streaming_common' },
+    });
+    expect(server.connections[1]?.warnings.map((warning) => [warning.path, warning.kind])).toEqual([
+      ['request.reqid', 'unknown-field'],
+      ['app', 'unknown-field'],
+    ]);
+  });
+
+  it('refuses a vendor field the request schema knows, before connecting', async () => {
+    const server = await startServer();
+    const failure = await rejection(
+      connect(server, { vendorFields: { request: { show_utterances: false } } }),
+    );
+    expect(failure.code).toBe('ASR_INVALID_OPTIONS');
+    expect(failure.message).toContain(
+      'vendorFields.request.show_utterances: the request schema knows',
+    );
+    expect(server.connections).toHaveLength(0);
   });
 
   it('gives events what a reconnecting caller needs: audio acknowledged and utterance times', async () => {

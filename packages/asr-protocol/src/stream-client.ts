@@ -1,5 +1,6 @@
-// The streaming client (protocol sections 3, 4, 5): handshake with the four auth headers, the full
-// client request, audio packets, the last packet, responses as typed events.
+// The streaming client: the handshake with the four auth headers, the full client request, audio
+// packets, the last packet, and the service's responses as typed events. What responses mean is
+// read by response-reader.ts; this file owns the socket, the send queue and the timers.
 //
 // Invariants:
 // - Frames leave in order through one sender loop: the request first, then audio in the order
@@ -10,245 +11,48 @@
 // - The stream ends exactly once, in `closed` or `failed`; every pending promise settles then.
 
 import { randomUUID } from 'node:crypto';
-import type { ClientRequest, IncomingMessage } from 'node:http';
-import WebSocket from 'ws';
-import {
-  type AsrEndpoint,
-  checkBaseUrl,
-  DEFAULT_ASR_BASE_URL,
-  endpointUrl,
-  isAsrEndpoint,
-} from './endpoints.ts';
-import { type AsrIssue, AsrProtocolError, isAsrProtocolError } from './errors.ts';
+import { type AsrEndpoint, endpointUrl } from './endpoints.ts';
+import { AsrProtocolError, isAsrProtocolError } from './errors.ts';
+import { createEventIterator } from './event-iterator.ts';
 import {
   type Compression,
-  DEFAULT_MAX_PAYLOAD_BYTES,
   decodeFrameEnvelope,
   encodeFrame,
   FRAME_FLAGS,
   type FrameEnvelope,
   type FrameFlags,
-  flagsAreLast,
   type JsonObject,
-  parseJsonPayload,
 } from './frame-codec.ts';
-import { type AsrRequest, validateAsrRequest } from './request-schema.ts';
+import { validateAsrRequest } from './request-schema.ts';
+import { createResponseReader, type ReadFinal } from './response-reader.ts';
 import {
-  type AsrResponse,
-  type AsrUtterance,
-  asrResponseSchema,
-  responseResults,
-} from './response-schema.ts';
-import { ASR_SERVICE_CODES, describeServiceCode, isRetryableServiceCode } from './service-codes.ts';
-import { createUtteranceTracker } from './utterance-tracker.ts';
-
-/** Where a stream is in its life. `closed` and `failed` are final. */
-export type AsrStreamState = 'connecting' | 'streaming' | 'finishing' | 'closed' | 'failed';
-
-/** Options of the WebSocket constructor, as the `ws` package takes them. */
-export interface WebSocketLikeOptions {
-  headers: Record<string, string>;
-  handshakeTimeout: number;
-  perMessageDeflate: false;
-  maxPayload: number;
-}
-
-/**
- * The part of a `ws` WebSocket the client uses. Any constructor with this shape can be injected
- * (a `ws` subclass with a proxy agent, an instrumented socket in tests); note that `send` must
- * call its callback once the data is written, which is what backpressure relies on.
- */
-export interface WebSocketLike {
-  readonly readyState: number;
-  on(event: 'upgrade', listener: (response: IncomingMessage) => void): unknown;
-  on(
-    event: 'unexpected-response',
-    listener: (request: ClientRequest, response: IncomingMessage) => void,
-  ): unknown;
-  on(event: 'open', listener: () => void): unknown;
-  on(
-    event: 'message',
-    listener: (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => void,
-  ): unknown;
-  on(event: 'close', listener: (code: number, reason: Buffer) => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-  send(data: Uint8Array, callback: (error?: Error) => void): void;
-  close(code?: number, reason?: string): void;
-  terminate(): void;
-}
-
-/** A constructor of {@link WebSocketLike} sockets, like `ws`'s `WebSocket`. */
-export type WebSocketConstructor = new (
-  url: string,
-  options: WebSocketLikeOptions,
-) => WebSocketLike;
-
-/** Options of {@link connectAsrStream}. */
-export interface AsrStreamOptions {
-  /** Base URL (ws, wss, http or https); the endpoint path is appended. Default {@link DEFAULT_ASR_BASE_URL}. */
-  url?: string;
-  /** Default `bigmodel_async`, the endpoint the protocol recommends. */
-  endpoint?: AsrEndpoint;
-  /** `X-Api-App-Key`: the application id. */
-  appKey: string;
-  /** `X-Api-Access-Key`: the access token. */
-  accessKey: string;
-  /** `X-Api-Resource-Id`, e.g. `volc.bigasr.sauc.duration`. */
-  resourceId: string;
-  /** `X-Api-Connect-Id`: connection tracking id. Default: a fresh UUID. */
-  connectId?: string;
-  /**
-   * The full client request, validated for the endpoint before anything is sent. Default: 16 kHz
-   * mono PCM, model bigmodel, `show_utterances: true` (needed for utterance events).
-   */
-  request?: AsrRequest;
-  /** Compression of the request and audio (the service answers in kind). Default `gzip`. */
-  compression?: Compression;
-  /**
-   * Number client frames: request 1, audio 2, 3, …, last packet negative (flags 0b0001/0b0011),
-   * as some vendor samples do. Default false: flags 0b0000 and 0b0010, no sequence (section 3).
-   */
-  sequenceNumbers?: boolean;
-  /** Time allowed for the WebSocket handshake. Default 10 000 ms. */
-  handshakeTimeoutMs?: number;
-  /**
-   * Time allowed from `finish()` for the queued audio to be written and the final response to
-   * arrive. Default 15 000 ms.
-   */
-  finishTimeoutMs?: number;
-  /** Largest response payload accepted (compressed or inflated). Default 16 MiB. */
-  maxPayloadBytes?: number;
-  /** Aborting closes the stream; pending promises reject with `ASR_ABORTED`. */
-  signal?: AbortSignal;
-  /** WebSocket constructor; default `ws`'s. */
-  WebSocket?: WebSocketConstructor;
-}
-
-/** Counters of one stream. */
-export interface AsrStreamStats {
-  /** Frames written to the socket (request, audio, last). */
-  framesSent: number;
-  /** Audio packets written, the last one included. */
-  audioPacketsSent: number;
-  /** Audio bytes written (before compression). */
-  audioBytesSent: number;
-  /** Milliseconds of audio written, for pcm/wav input (undefined for ogg/mp3). */
-  audioMsSent: number | undefined;
-  /** Audio bytes accepted by `sendAudio()` but not yet written. */
-  audioBytesQueued: number;
-  /** Frames received from the service. */
-  framesReceived: number;
-  /** Responses with a usable JSON payload. */
-  responses: number;
-  /** Responses ignored, by reason (never fatal, per the protocol). */
-  ignoredPayloads: {
-    /** Payload of zero bytes. */
-    empty: number;
-    /**
-     * Payload that is not a JSON object: bad UTF-8, bad JSON, JSON but not an object, or flagged
-     * gzip but not inflatable (e.g. a proxy's HTML page).
-     */
-    notJson: number;
-    /** A JSON object that does not fit the response schema (e.g. `result.text` not a string). */
-    invalid: number;
-    /** An error frame carrying 20000000 (success). */
-    successCode: number;
-  };
-  /** Latest `audio_info.duration` (ms of audio the service has processed), if any arrived. */
-  audioDurationMs: number | undefined;
-}
-
-/** The outcome of a finished stream. */
-export interface AsrFinalResult {
-  /** The final text: the final response's `result.text`, else the latest text received. */
-  text: string;
-  /** Every definite utterance, once each, in order. */
-  utterances: AsrUtterance[];
-  /** The final response payload; undefined when it was empty or not JSON (the stream still ends). */
-  response: AsrResponse | undefined;
-  /** Latest `audio_info.duration` in ms. */
-  audioDurationMs: number | undefined;
-  logId: string | undefined;
-  connectId: string;
-  stats: AsrStreamStats;
-}
-
-/** Why a response was ignored. */
-export type AsrIgnoreReason = 'empty' | 'not-json' | 'invalid' | 'success-code';
-
-/** Events of a stream, by name. Each event object also carries its `type`. */
-export interface AsrStreamEventMap {
-  /** The state changed. */
-  'state-change': { state: AsrStreamState; previous: AsrStreamState };
-  /** A usable response arrived. */
-  'response-receive': {
-    sequence: number | undefined;
-    /** True for the final response (flags 0b0010/0b0011). */
-    last: boolean;
-    response: AsrResponse;
-    /** `result.text` of the (first) result, if present. */
-    text: string | undefined;
-    /** Utterances of every result, as sent. */
-    utterances: AsrUtterance[];
-    /** `audio_info.duration`: ms of audio the service has processed. */
-    audioDurationMs: number | undefined;
-  };
-  /**
-   * The current partial text changed: the latest non-definite utterance, or `result.text` when
-   * the service sends no utterances. `text` is '' when nothing is pending.
-   */
-  'partial-update': {
-    text: string;
-    utterance: AsrUtterance | undefined;
-    audioDurationMs: number | undefined;
-  };
-  /** A definite utterance, emitted once per (start_time, end_time, text). Needs `show_utterances`. */
-  'utterance-complete': { utterance: AsrUtterance; audioDurationMs: number | undefined };
-  /** A response was ignored (and counted in `stats.ignoredPayloads`). */
-  'payload-ignore': {
-    reason: AsrIgnoreReason;
-    detail: string;
-    sequence: number | undefined;
-    last: boolean;
-  };
-  /** The stream failed; `end` follows. */
-  error: { error: AsrProtocolError };
-  /** The stream ended: `closed` (with `result` when the final response came) or `failed`. */
-  end: {
-    state: 'closed' | 'failed';
-    result: AsrFinalResult | undefined;
-    error: AsrProtocolError | undefined;
-    stats: AsrStreamStats;
-  };
-}
-
-/** Name of a stream event. */
-export type AsrStreamEventType = keyof AsrStreamEventMap;
-
-/** Every event type, in the order of a stream's life. */
-export const ASR_STREAM_EVENT_TYPES: readonly AsrStreamEventType[] = [
-  'state-change',
-  'response-receive',
-  'partial-update',
-  'utterance-complete',
-  'payload-ignore',
-  'error',
-  'end',
-];
-/** Any stream event, discriminated by `type`. */
-export type AsrStreamEvent = {
-  [K in AsrStreamEventType]: { type: K } & AsrStreamEventMap[K];
-}[AsrStreamEventType];
-/** The event object of one type. */
-export type AsrStreamEventOf<K extends AsrStreamEventType> = Extract<AsrStreamEvent, { type: K }>;
-
-/** Default request: 16 kHz mono PCM, bigmodel, utterances on. */
-export const DEFAULT_ASR_REQUEST: AsrRequest = {
-  audio: { format: 'pcm', codec: 'raw', rate: 16000, bits: 16, channel: 1 },
-  request: { model_name: 'bigmodel', show_utterances: true },
-};
-
-const BODY_LIMIT = 64 * 1024;
+  ASR_STREAM_EVENT_TYPES,
+  type AsrFinalResult,
+  type AsrStreamEvent,
+  type AsrStreamEventMap,
+  type AsrStreamEventOf,
+  type AsrStreamEventType,
+  type AsrStreamState,
+  type AsrStreamStats,
+} from './stream-events.ts';
+import {
+  type AsrStreamOptions,
+  checkStreamOptions,
+  invalidOptionsError,
+  isTimeoutMs,
+  type ResolvedStreamOptions,
+  TIMEOUT_RULE,
+  withStreamDefaults,
+} from './stream-options.ts';
+import { withVendorFields } from './vendor-fields.ts';
+import {
+  messageBytes,
+  openWebSocket,
+  type RefusedUpgrade,
+  readRefusedUpgrade,
+  responseHeader,
+  type WebSocketLike,
+} from './web-socket-like.ts';
 
 type QueueItem =
   | { kind: 'request'; payload: JsonObject }
@@ -260,153 +64,8 @@ interface Settle {
   reject(error: AsrProtocolError): void;
 }
 
-function optionsError(issues: AsrIssue[]): AsrProtocolError {
-  return new AsrProtocolError(
-    'ASR_INVALID_OPTIONS',
-    `invalid stream options: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`,
-    { issues },
-  );
-}
-
-// setTimeout takes at most 2^31 - 1 ms; a longer delay fires at once (Node warns and uses 1 ms).
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
-/**
- * What is wrong with a value sent as an HTTP header, or undefined. Header values must be visible
- * ASCII (spaces only inside): Node refuses line breaks and characters past U+00FF with a plain
- * TypeError, and silently sends Latin-1 for the rest, which the service would read differently.
- * The value itself is never quoted: these are credentials.
- */
-function headerValueProblem(value: string): string | undefined {
-  for (let index = 0; index < value.length; index += 1) {
-    const code = value.charCodeAt(index);
-    const edge = index === 0 || index === value.length - 1;
-    if (code === 0x20 && !edge) continue;
-    if (code > 0x20 && code < 0x7f) continue;
-    const what =
-      code === 0x0d || code === 0x0a
-        ? 'a line break'
-        : code === 0x20 || code === 0x09
-          ? 'a space at an end'
-          : code < 0x20 || code === 0x7f
-            ? 'a control character'
-            : 'a non-ASCII character';
-    return `must be visible ASCII (a header value); found ${what} at character ${index + 1}`;
-  }
-  return undefined;
-}
-
-function checkTimeout(value: unknown): boolean {
-  return (
-    typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMEOUT_MS
-  );
-}
-
-/**
- * Checks stream options as {@link connectAsrStream} does, without connecting; throws
- * `ASR_INVALID_OPTIONS` listing every problem. Internal (the CLI checks its arguments with it).
- */
-export function checkStreamOptions(options: AsrStreamOptions): void {
-  if (typeof options !== 'object' || options === null) {
-    throw optionsError([{ path: '(options)', message: 'must be an object' }]);
-  }
-  const issues: AsrIssue[] = [];
-  for (const key of ['appKey', 'accessKey', 'resourceId'] as const) {
-    const value = options[key] as unknown;
-    if (typeof value !== 'string' || value.trim() === '') {
-      issues.push({ path: key, message: 'must be a non-empty string' });
-      continue;
-    }
-    const problem = headerValueProblem(value);
-    if (problem !== undefined) issues.push({ path: key, message: problem });
-  }
-  if (options.url !== undefined) {
-    const url = checkBaseUrl(options.url);
-    if (typeof url === 'string') issues.push({ path: 'url', message: url });
-  }
-  if (options.endpoint !== undefined && !isAsrEndpoint(options.endpoint)) {
-    issues.push({
-      path: 'endpoint',
-      message: 'must be bigmodel, bigmodel_async or bigmodel_nostream',
-    });
-  }
-  if (options.connectId !== undefined) {
-    if (typeof options.connectId !== 'string' || options.connectId === '') {
-      issues.push({ path: 'connectId', message: 'must be a non-empty string' });
-    } else {
-      const problem = headerValueProblem(options.connectId);
-      if (problem !== undefined) issues.push({ path: 'connectId', message: problem });
-    }
-  }
-  if (
-    options.compression !== undefined &&
-    options.compression !== 'gzip' &&
-    options.compression !== 'none'
-  ) {
-    issues.push({ path: 'compression', message: 'must be gzip or none' });
-  }
-  for (const key of ['handshakeTimeoutMs', 'finishTimeoutMs'] as const) {
-    if (options[key] !== undefined && !checkTimeout(options[key])) {
-      issues.push({
-        path: key,
-        message: `must be a positive number of ms, at most ${MAX_TIMEOUT_MS}`,
-      });
-    }
-  }
-  const maxPayloadBytes = options.maxPayloadBytes;
-  if (
-    maxPayloadBytes !== undefined &&
-    (!Number.isSafeInteger(maxPayloadBytes) || maxPayloadBytes <= 0)
-  ) {
-    issues.push({ path: 'maxPayloadBytes', message: 'must be a positive number (an integer)' });
-  }
-  if (options.sequenceNumbers !== undefined && typeof options.sequenceNumbers !== 'boolean') {
-    issues.push({ path: 'sequenceNumbers', message: 'must be a boolean' });
-  }
-  const signal = options.signal as unknown;
-  if (
-    signal !== undefined &&
-    (typeof signal !== 'object' ||
-      signal === null ||
-      typeof (signal as AbortSignal).addEventListener !== 'function' ||
-      typeof (signal as AbortSignal).aborted !== 'boolean')
-  ) {
-    issues.push({ path: 'signal', message: 'must be an AbortSignal' });
-  }
-  if (options.WebSocket !== undefined && typeof options.WebSocket !== 'function') {
-    issues.push({ path: 'WebSocket', message: 'must be a WebSocket constructor' });
-  }
-  if (issues.length > 0) throw optionsError(issues);
-}
-
-// The options are checked before, so a constructor that still throws (an injected one, a proxy
-// agent, a future `ws` check) is a connection failure, reported like any other.
-function openSocket(
-  Socket: WebSocketConstructor,
-  url: string,
-  options: WebSocketLikeOptions,
-): WebSocketLike {
-  try {
-    return new Socket(url, options);
-  } catch (error) {
-    throw new AsrProtocolError(
-      'ASR_CONNECTION_FAILED',
-      `cannot open a WebSocket to ${url}: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
-  }
-}
-
-function toBytes(data: Buffer | ArrayBuffer | Buffer[]): Uint8Array {
-  if (Array.isArray(data)) return Buffer.concat(data);
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  return data;
-}
-
-function headerValue(response: IncomingMessage, name: string): string | undefined {
-  const value = response.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
+/** Counters of what was sent; the reader keeps those of what was received. */
+type SendCounts = Omit<AsrStreamStats, 'responses' | 'ignoredPayloads' | 'audioDurationMs'>;
 
 function abortedError(signal: AbortSignal): AsrProtocolError {
   return new AsrProtocolError('ASR_ABORTED', 'the stream was aborted', { cause: signal.reason });
@@ -415,6 +74,20 @@ function abortedError(signal: AbortSignal): AsrProtocolError {
 /**
  * One streaming recognition: created by {@link connectAsrStream}. Send audio with `sendAudio()`,
  * end with `finish()`; read results from events (`on`) or by iterating (`for await`).
+ *
+ * Its life (`state`), driven by the handshake, `finish()`, the service's frames, `close()` and the
+ * abort signal:
+ *
+ * ```text
+ * connecting --handshake--> streaming --finish()--> finishing --final response--> closed
+ *      |                        |                       |
+ *      +------------------------+-----------------------+--> failed   (refused, lost, service
+ *      |                        |                       |              error, finish timeout)
+ *      +------------------------+-----------------------+--> closed   (close(), abort)
+ * ```
+ *
+ * A final response that arrives before `finish()` (the service ended on its own) also closes the
+ * stream from `streaming`. `closed` and `failed` are final: every pending promise has settled.
  */
 export class AsrStream implements AsyncIterable<AsrStreamEvent> {
   /** The URL connected to. */
@@ -430,6 +103,7 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
   #finishTimeoutMs: number;
   #maxPayloadBytes: number;
   #bytesPerMs: number | undefined;
+  #reader = createResponseReader();
   #listeners = new Map<AsrStreamEventType, Set<(event: AsrStreamEvent) => void>>();
   #queue: QueueItem[] = [];
   /** Settles of the frame being written (taken off `#queue`, not yet acknowledged by the socket). */
@@ -442,53 +116,54 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
     | { resolve(result: AsrFinalResult): void; reject(error: AsrProtocolError): void }
     | undefined;
   #finishTimer: ReturnType<typeof setTimeout> | undefined;
-  #tracker = createUtteranceTracker();
-  #lastText: string | undefined;
   #result: AsrFinalResult | undefined;
   #error: AsrProtocolError | undefined;
   #opened: { resolve(): void; reject(error: AsrProtocolError): void };
   #signal: AbortSignal | undefined;
   #onAbort = () => this.#end('closed', abortedError(this.#signal as AbortSignal));
-  #stats: AsrStreamStats = {
+  #sent: SendCounts = {
     framesSent: 0,
     audioPacketsSent: 0,
     audioBytesSent: 0,
     audioMsSent: undefined,
     audioBytesQueued: 0,
     framesReceived: 0,
-    responses: 0,
-    ignoredPayloads: { empty: 0, notJson: 0, invalid: 0, successCode: 0 },
-    audioDurationMs: undefined,
   };
 
-  /** @internal Use {@link connectAsrStream}. */
+  /**
+   * @internal Use {@link connectAsrStream}. `url` is the endpoint's full URL and
+   * `options.request` the validated request.
+   */
   constructor(
-    options: AsrStreamOptions & { request: AsrRequest; endpoint: AsrEndpoint; url: string },
+    options: ResolvedStreamOptions,
+    url: string,
     opened: { resolve(): void; reject(error: AsrProtocolError): void },
   ) {
-    this.url = options.url;
+    this.url = url;
     this.endpoint = options.endpoint;
     this.connectId = options.connectId ?? randomUUID();
-    this.#compression = options.compression ?? 'gzip';
-    this.#sequenceNumbers = options.sequenceNumbers ?? false;
-    this.#finishTimeoutMs = options.finishTimeoutMs ?? 15_000;
-    this.#maxPayloadBytes = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
+    this.#compression = options.compression;
+    this.#sequenceNumbers = options.sequenceNumbers;
+    this.#finishTimeoutMs = options.finishTimeoutMs;
+    this.#maxPayloadBytes = options.maxPayloadBytes;
     this.#opened = opened;
     const audio = options.request.audio;
     if (audio.format === 'pcm' || audio.format === 'wav') {
       this.#bytesPerMs = 32 * (audio.channel ?? 1);
-      this.#stats.audioMsSent = 0;
+      this.#sent.audioMsSent = 0;
     }
-    this.#queue.push({ kind: 'request', payload: options.request as unknown as JsonObject });
-    const Socket = options.WebSocket ?? (WebSocket as unknown as WebSocketConstructor);
-    this.#socket = openSocket(Socket, this.url, {
+    this.#queue.push({
+      kind: 'request',
+      payload: withVendorFields(options.request, options.vendorFields),
+    });
+    this.#socket = openWebSocket(options.WebSocket, this.url, {
       headers: {
         'X-Api-App-Key': options.appKey,
         'X-Api-Access-Key': options.accessKey,
         'X-Api-Resource-Id': options.resourceId,
         'X-Api-Connect-Id': this.connectId,
       },
-      handshakeTimeout: options.handshakeTimeoutMs ?? 10_000,
+      handshakeTimeout: options.handshakeTimeoutMs,
       perMessageDeflate: false,
       // A frame is at most 16 bytes of header around a payload the decoder accepts.
       maxPayload: this.#maxPayloadBytes + 64,
@@ -510,7 +185,7 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
 
   /** A snapshot of the counters (ignored payloads included). */
   get stats(): AsrStreamStats {
-    return { ...this.#stats, ignoredPayloads: { ...this.#stats.ignoredPayloads } };
+    return { ...this.#sent, ...this.#reader.counts };
   }
 
   /** The failure, once the state is `failed` (or the abort reason after an abort). */
@@ -547,7 +222,7 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
   sendAudio(audio: Uint8Array): Promise<void> {
     if (!(audio instanceof Uint8Array)) {
       return this.#handled(
-        Promise.reject(optionsError([{ path: 'audio', message: 'must be a Uint8Array' }])),
+        Promise.reject(invalidOptionsError([{ path: 'audio', message: 'must be a Uint8Array' }])),
       );
     }
     const refusal = this.#writableError('send audio');
@@ -556,7 +231,7 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
     const promise = new Promise<void>((resolve, reject) => {
       this.#queue.push({ kind: 'audio', audio: audio.slice(), settle: { resolve, reject } });
     });
-    this.#stats.audioBytesQueued += audio.byteLength;
+    this.#sent.audioBytesQueued += audio.byteLength;
     this.#pump();
     return this.#handled(promise);
   }
@@ -576,22 +251,16 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
     const timeoutMs = (options as { timeoutMs?: unknown } | null)?.timeoutMs;
     if (typeof options !== 'object' || options === null) {
       return this.#handled(
-        Promise.reject(optionsError([{ path: 'finish options', message: 'must be an object' }])),
-      );
-    }
-    if (timeoutMs !== undefined && !checkTimeout(timeoutMs)) {
-      return this.#handled(
         Promise.reject(
-          optionsError([
-            {
-              path: 'timeoutMs',
-              message: `must be a positive number of ms, at most ${MAX_TIMEOUT_MS} (got ${String(timeoutMs)})`,
-            },
-          ]),
+          invalidOptionsError([{ path: 'finish options', message: 'must be an object' }]),
         ),
       );
     }
-    if (timeoutMs !== undefined) this.#finishTimeoutMs = timeoutMs as number;
+    if (timeoutMs !== undefined && !isTimeoutMs(timeoutMs)) {
+      const message = `${TIMEOUT_RULE} (got ${String(timeoutMs)})`;
+      return this.#handled(Promise.reject(invalidOptionsError([{ path: 'timeoutMs', message }])));
+    }
+    if (timeoutMs !== undefined) this.#finishTimeoutMs = timeoutMs;
     if (this.#result !== undefined) {
       this.#finishPromise = Promise.resolve(this.#result);
     } else if (this.#error !== undefined) {
@@ -628,50 +297,18 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
    * `next()` calls each get the next event, in call order.
    */
   [Symbol.asyncIterator](): AsyncIterator<AsrStreamEvent> {
-    const buffer: AsrStreamEvent[] = [];
-    // `next()` calls not yet answered, oldest first: each gets its own event, in order.
-    const waiters: Array<(result: IteratorResult<AsrStreamEvent>) => void> = [];
-    let finished = this.#state === 'closed' || this.#state === 'failed';
-    const unsubscribe: Array<() => void> = [];
-    const stop = () => {
-      for (const off of unsubscribe.splice(0)) off();
-    };
-    const answer = () => {
-      while (waiters.length > 0) {
-        const event = buffer.shift();
-        if (event !== undefined) waiters.shift()?.({ done: false, value: event });
-        else if (finished) waiters.shift()?.({ done: true, value: undefined });
-        else return;
-      }
-    };
-    if (!finished) {
-      for (const type of ASR_STREAM_EVENT_TYPES) {
-        unsubscribe.push(
-          this.on(type, (event) => {
-            buffer.push(event as AsrStreamEvent);
-            if (type === 'end') {
-              finished = true;
-              stop();
-            }
-            answer();
-          }),
+    return createEventIterator<AsrStreamEvent>({
+      ended: this.#hasEnded(),
+      subscribe: (push) => {
+        const stops = ASR_STREAM_EVENT_TYPES.map((type) =>
+          this.on(type, (event) => push(event as AsrStreamEvent)),
         );
-      }
-    }
-    return {
-      next: (): Promise<IteratorResult<AsrStreamEvent>> =>
-        new Promise((resolve) => {
-          waiters.push(resolve);
-          answer();
-        }),
-      return: async (): Promise<IteratorResult<AsrStreamEvent>> => {
-        finished = true;
-        buffer.length = 0;
-        stop();
-        answer();
-        return { done: true, value: undefined };
+        return () => {
+          for (const stop of stops) stop();
+        };
       },
-    };
+      isLast: (event) => event.type === 'end',
+    });
   }
 
   // --- internals -------------------------------------------------------------------------------
@@ -690,7 +327,7 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
         `cannot ${action}: finish() was already called (nothing is sent after the last packet)`,
       );
     }
-    if (this.#state === 'closed' || this.#state === 'failed') {
+    if (this.#hasEnded()) {
       return new AsrProtocolError(
         'ASR_STREAM_NOT_WRITABLE',
         `cannot ${action}: the stream is ${this.#state}`,
@@ -699,10 +336,17 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
     return undefined;
   }
 
+  #hasEnded(): boolean {
+    return this.#state === 'closed' || this.#state === 'failed';
+  }
+
   #emit<K extends AsrStreamEventType>(type: K, data: AsrStreamEventMap[K]): void {
-    const set = this.#listeners.get(type);
+    this.#dispatch({ type, ...data } as AsrStreamEvent);
+  }
+
+  #dispatch(event: AsrStreamEvent): void {
+    const set = this.#listeners.get(event.type);
     if (set === undefined || set.size === 0) return;
-    const event = { type, ...data } as AsrStreamEvent;
     for (const listener of [...set]) {
       try {
         listener(event);
@@ -725,10 +369,10 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
   #attach(): void {
     const socket = this.#socket;
     socket.on('upgrade', (response) => {
-      this.#logId = headerValue(response, 'x-tt-logid');
+      this.#logId = responseHeader(response, 'x-tt-logid');
     });
     socket.on('unexpected-response', (request, response) => {
-      this.#onRefused(request, response);
+      readRefusedUpgrade(request, response, (refusal) => this.#onRefused(refusal));
     });
     socket.on('open', () => {
       if (this.#state !== 'connecting') return;
@@ -738,7 +382,7 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
       this.#opened.resolve();
       this.#pump();
     });
-    socket.on('message', (data) => this.#onMessage(toBytes(data)));
+    socket.on('message', (data) => this.#onMessage(messageBytes(data)));
     socket.on('error', (error) => {
       if (this.#state === 'connecting' && /handshake has timed out/i.test(error.message)) {
         this.#end(
@@ -792,38 +436,21 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
     return this.#logId === undefined ? {} : { logId: this.#logId };
   }
 
-  #onRefused(request: ClientRequest, response: IncomingMessage): void {
-    const status = response.statusCode ?? 0;
-    const logId = headerValue(response, 'x-tt-logid');
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = () => {
-      clearTimeout(timer);
-      const body = Buffer.concat(chunks).toString('utf8');
-      request.destroy();
-      this.#end(
-        'failed',
-        new AsrProtocolError(
-          'ASR_HANDSHAKE_FAILED',
-          `the service refused the connection: HTTP ${status} ${response.statusMessage ?? ''}`.trimEnd() +
-            (body ? `: ${body}` : ''),
-          {
-            status,
-            body,
-            retryable: status >= 500 || status === 429,
-            ...(logId === undefined ? {} : { logId }),
-          },
-        ),
-      );
-    };
-    // A server that never finishes its error body must not hang the caller.
-    const timer = setTimeout(done, 5_000);
-    response.on('data', (chunk: Buffer) => {
-      if (size < BODY_LIMIT) chunks.push(chunk.subarray(0, BODY_LIMIT - size));
-      size += chunk.byteLength;
-    });
-    response.on('end', done);
-    response.on('error', done);
+  #onRefused({ status, statusText, body, logId }: RefusedUpgrade): void {
+    this.#end(
+      'failed',
+      new AsrProtocolError(
+        'ASR_HANDSHAKE_FAILED',
+        `the service refused the connection: HTTP ${status} ${statusText}`.trimEnd() +
+          (body ? `: ${body}` : ''),
+        {
+          status,
+          body,
+          retryable: status >= 500 || status === 429,
+          ...(logId === undefined ? {} : { logId }),
+        },
+      ),
+    );
   }
 
   #pump(): void {
@@ -837,7 +464,7 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
     // await in between), so a packet queued right after always finds it false and starts a drain.
     try {
       while (this.#queue.length > 0) {
-        if (this.#state === 'closed' || this.#state === 'failed') return;
+        if (this.#hasEnded()) return;
         const item = this.#queue.shift() as QueueItem;
         let last = item.kind === 'last';
         let audio: Uint8Array | undefined;
@@ -874,13 +501,14 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
           this.#end('failed', failure);
           return;
         }
-        this.#stats.framesSent += 1;
+        const sent = this.#sent;
+        sent.framesSent += 1;
         if (audio !== undefined) {
-          this.#stats.audioPacketsSent += 1;
-          this.#stats.audioBytesSent += audio.byteLength;
-          this.#stats.audioBytesQueued -= audio.byteLength;
+          sent.audioPacketsSent += 1;
+          sent.audioBytesSent += audio.byteLength;
+          sent.audioBytesQueued -= audio.byteLength;
           if (this.#bytesPerMs !== undefined)
-            this.#stats.audioMsSent = this.#stats.audioBytesSent / this.#bytesPerMs;
+            sent.audioMsSent = sent.audioBytesSent / this.#bytesPerMs;
         }
         this.#inFlight = [];
         for (const settle of settles) settle.resolve();
@@ -942,11 +570,11 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
   }
 
   #onMessage(bytes: Uint8Array): void {
-    if (this.#state === 'closed' || this.#state === 'failed') return;
-    this.#stats.framesReceived += 1;
+    if (this.#hasEnded()) return;
+    this.#sent.framesReceived += 1;
     let envelope: FrameEnvelope;
     try {
-      // A payload flagged gzip that does not inflate is kept, to be ignored and counted below.
+      // A payload flagged gzip that does not inflate is kept: the reader ignores and counts it.
       envelope = decodeFrameEnvelope(bytes, {
         maxPayloadBytes: this.#maxPayloadBytes,
         badGzip: 'keep',
@@ -955,130 +583,15 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
       this.#end('failed', error as AsrProtocolError);
       return;
     }
-    if (envelope.type === 'error') {
-      this.#onErrorFrame(envelope);
-    } else if (envelope.type === 'full-server-response') {
-      this.#onResponse(envelope);
-    } else {
-      this.#end(
-        'failed',
-        new AsrProtocolError(
-          'ASR_UNEXPECTED_FRAME',
-          `the service sent a ${envelope.type} frame, which only clients send`,
-          {
-            ...this.#logDetails(),
-          },
-        ),
-      );
-    }
+    const reading = this.#reader.read(envelope, this.#logDetails());
+    for (const event of reading.events) this.#dispatch(event);
+    if (reading.failure !== undefined) this.#end('failed', reading.failure);
+    else if (reading.final !== undefined) this.#complete(reading.final);
   }
 
-  #onErrorFrame(envelope: FrameEnvelope): void {
-    const code = envelope.errorCode ?? 0;
-    const message = new TextDecoder().decode(envelope.payload);
-    const last = flagsAreLast(envelope.flags);
-    if (code === ASR_SERVICE_CODES.SUCCESS) {
-      this.#ignore(
-        'success-code',
-        `error frame with code ${code} (success): ${message}`,
-        envelope.sequence,
-        last,
-      );
-      return;
-    }
-    this.#end(
-      'failed',
-      new AsrProtocolError(
-        'ASR_SERVICE_ERROR',
-        `service error ${code} (${describeServiceCode(code)}): ${message}`,
-        {
-          serviceCode: code,
-          serviceMessage: message,
-          retryable: isRetryableServiceCode(code),
-          ...this.#logDetails(),
-        },
-      ),
-    );
-  }
-
-  #ignore(
-    reason: AsrIgnoreReason,
-    detail: string,
-    sequence: number | undefined,
-    last: boolean,
-  ): void {
-    const counters = this.#stats.ignoredPayloads;
-    if (reason === 'empty') counters.empty += 1;
-    else if (reason === 'not-json') counters.notJson += 1;
-    else if (reason === 'invalid') counters.invalid += 1;
-    else counters.successCode += 1;
-    this.#emit('payload-ignore', { reason, detail, sequence, last });
-  }
-
-  #onResponse(envelope: FrameEnvelope): void {
-    const last = flagsAreLast(envelope.flags);
-    const sequence = envelope.sequence;
-    if (envelope.gzipError !== undefined) {
-      // E.g. a proxy's HTML error page sent with the gzip bit: unreadable, so not JSON.
-      this.#ignore('not-json', envelope.gzipError.message, sequence, last);
-      if (last) this.#complete(undefined);
-      return;
-    }
-    let payload: JsonObject;
-    try {
-      // The server answers in the client's serialization; the payload is read as JSON whatever
-      // the bits say, and anything unusable is ignored and counted, never fatal (section 2.4).
-      payload = parseJsonPayload({ ...envelope, serialization: 'json' });
-    } catch (error) {
-      const empty = isAsrProtocolError(error) && error.code === 'ASR_PAYLOAD_EMPTY';
-      this.#ignore(empty ? 'empty' : 'not-json', (error as Error).message, sequence, last);
-      if (last) this.#complete(undefined);
-      return;
-    }
-    const parsed = asrResponseSchema.safeParse(payload);
-    if (!parsed.success) {
-      const where = parsed.error.issues
-        .slice(0, 3)
-        .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-        .join('; ');
-      this.#ignore('invalid', `response does not fit the protocol: ${where}`, sequence, last);
-      if (last) this.#complete(undefined);
-      return;
-    }
-    const response = parsed.data;
-    this.#stats.responses += 1;
-    const audioDurationMs = response.audio_info?.duration;
-    if (audioDurationMs !== undefined) this.#stats.audioDurationMs = audioDurationMs;
-    const results = responseResults(response);
-    const text = results[0]?.text;
-    const utterances = results.flatMap((result) => result.utterances ?? []);
-    this.#emit('response-receive', { sequence, last, response, text, utterances, audioDurationMs });
-    if (results.some((result) => result.utterances !== undefined)) {
-      const update = this.#tracker.update(utterances);
-      for (const utterance of update.completed) {
-        this.#emit('utterance-complete', { utterance, audioDurationMs });
-      }
-      if (update.partialChanged) {
-        this.#emit('partial-update', {
-          text: update.partial?.text ?? '',
-          utterance: update.partial,
-          audioDurationMs,
-        });
-      }
-    } else if (text !== undefined && text !== (this.#lastText ?? '')) {
-      this.#emit('partial-update', { text, utterance: undefined, audioDurationMs });
-    }
-    if (text !== undefined) this.#lastText = text;
-    if (last) this.#complete(response);
-  }
-
-  #complete(response: AsrResponse | undefined): void {
-    const finalText = response === undefined ? undefined : responseResults(response)[0]?.text;
+  #complete(final: ReadFinal): void {
     this.#result = {
-      text: finalText ?? this.#lastText ?? '',
-      utterances: [...this.#tracker.completed],
-      response,
-      audioDurationMs: this.#stats.audioDurationMs,
+      ...final,
       logId: this.#logId,
       connectId: this.connectId,
       stats: this.stats,
@@ -1094,7 +607,7 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
    * exists), closes the socket, emits `error` (when failed) and `end`.
    */
   #end(state: 'closed' | 'failed', reason: AsrProtocolError): void {
-    if (this.#state === 'closed' || this.#state === 'failed') return;
+    if (this.#hasEnded()) return;
     const wasConnecting = this.#state === 'connecting';
     if (this.#finishTimer !== undefined) clearTimeout(this.#finishTimer);
     this.#signal?.removeEventListener('abort', this.#onAbort);
@@ -1104,7 +617,7 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
     for (const item of this.#queue.splice(0)) {
       if (item.kind !== 'request') item.settle.reject(reason);
     }
-    this.#stats.audioBytesQueued = 0;
+    this.#sent.audioBytesQueued = 0;
     if (this.#result !== undefined) this.#finishSettle?.resolve(this.#result);
     else this.#finishSettle?.reject(reason);
     if (wasConnecting) this.#opened.reject(reason);
@@ -1144,15 +657,15 @@ export class AsrStream implements AsyncIterable<AsrStreamEvent> {
  */
 export async function connectAsrStream(options: AsrStreamOptions): Promise<AsrStream> {
   checkStreamOptions(options);
-  const endpoint = options.endpoint ?? 'bigmodel_async';
-  const request = validateAsrRequest(options.request ?? DEFAULT_ASR_REQUEST, endpoint);
-  const url = endpointUrl(options.url ?? DEFAULT_ASR_BASE_URL, endpoint);
-  if (options.signal?.aborted) throw abortedError(options.signal);
+  const resolved = withStreamDefaults(options);
+  const request = validateAsrRequest(resolved.request, resolved.endpoint);
+  const url = endpointUrl(resolved.url, resolved.endpoint);
+  if (resolved.signal?.aborted) throw abortedError(resolved.signal);
   let opened!: { resolve(): void; reject(error: AsrProtocolError): void };
   const ready = new Promise<void>((resolve, reject) => {
     opened = { resolve, reject };
   });
-  const stream = new AsrStream({ ...options, endpoint, request, url }, opened);
+  const stream = new AsrStream({ ...resolved, request }, url, opened);
   await ready;
   return stream;
 }

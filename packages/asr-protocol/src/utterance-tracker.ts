@@ -20,7 +20,7 @@ export interface UtteranceTracker {
   readonly completed: readonly AsrUtterance[];
 }
 
-function keyOf(utterance: AsrUtterance): string {
+function utteranceKey(utterance: AsrUtterance): string {
   return `${utterance.start_time}\u0000${utterance.end_time}\u0000${utterance.text}`;
 }
 
@@ -51,7 +51,7 @@ export function createUtteranceTracker(): UtteranceTracker {
       let latestPartial: AsrUtterance | undefined;
       for (const utterance of utterances) {
         if (utterance.definite === true) {
-          const key = keyOf(utterance);
+          const key = utteranceKey(utterance);
           if (seen.has(key)) continue;
           seen.add(key);
           fresh.push(utterance);

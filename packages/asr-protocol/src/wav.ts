@@ -1,5 +1,5 @@
 // WAV (RIFF/WAVE) reading for the service's only PCM input: signed 16-bit little-endian,
-// 16 kHz, mono or stereo (protocol section 8). Chunks are walked, not assumed at fixed offsets,
+// 16 kHz, mono or stereo. Chunks are walked, not assumed at fixed offsets,
 // so files with LIST/fact/bext chunks or an odd-sized chunk (padded to even) read correctly.
 import { readFile } from 'node:fs/promises';
 import { AsrProtocolError } from './errors.ts';
@@ -49,11 +49,11 @@ const FORMAT_NAMES: Record<number, string> = {
   85: 'MP3',
 };
 
-function ascii(bytes: Uint8Array, offset: number): string {
+function fourCharacterCode(bytes: Uint8Array, offset: number): string {
   return String.fromCharCode(...bytes.subarray(offset, offset + 4));
 }
 
-function invalid(message: string): AsrProtocolError {
+function invalidWavError(message: string): AsrProtocolError {
   return new AsrProtocolError('ASR_WAV_INVALID', `not a usable WAV file: ${message}`);
 }
 
@@ -66,12 +66,12 @@ interface FormatChunk {
 }
 
 function readFormat(view: DataView, body: number, size: number): FormatChunk {
-  if (size < 16) throw invalid(`the fmt chunk is ${size} bytes (at least 16 needed)`);
+  if (size < 16) throw invalidWavError(`the fmt chunk is ${size} bytes (at least 16 needed)`);
   let encoding = view.getUint16(body, true);
   const bitsPerSample = view.getUint16(body + 14, true);
   if (encoding === WAVE_FORMAT_EXTENSIBLE) {
     // WAVE_FORMAT_EXTENSIBLE: the real format is the first two bytes of the SubFormat GUID.
-    if (size < 40) throw invalid(`the extensible fmt chunk is ${size} bytes (40 needed)`);
+    if (size < 40) throw invalidWavError(`the extensible fmt chunk is ${size} bytes (40 needed)`);
     encoding = view.getUint16(body + 24, true);
   }
   return {
@@ -119,17 +119,17 @@ export function parsePcmWav(bytes: Uint8Array): PcmWavAudio {
 
 function readPcmWav(bytes: Uint8Array, only16k: boolean): PcmWavAudio {
   if (bytes.byteLength < 12)
-    throw invalid(`only ${bytes.byteLength} bytes (a WAV header needs at least 44)`);
-  const riff = ascii(bytes, 0);
+    throw invalidWavError(`only ${bytes.byteLength} bytes (a WAV header needs at least 44)`);
+  const riff = fourCharacterCode(bytes, 0);
   if (riff === 'RIFX' || riff === 'RF64') {
     throw new AsrProtocolError(
       'ASR_WAV_UNSUPPORTED',
       `unsupported WAV: ${riff === 'RIFX' ? 'big-endian RIFX' : 'RF64 (64-bit)'} files are not read; need a RIFF file of PCM s16le`,
     );
   }
-  if (riff !== 'RIFF' || ascii(bytes, 8) !== 'WAVE') {
-    throw invalid(
-      `it does not start with "RIFF....WAVE" (starts with ${JSON.stringify(ascii(bytes, 0))})`,
+  if (riff !== 'RIFF' || fourCharacterCode(bytes, 8) !== 'WAVE') {
+    throw invalidWavError(
+      `it does not start with "RIFF....WAVE" (starts with ${JSON.stringify(fourCharacterCode(bytes, 0))})`,
     );
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -139,13 +139,15 @@ function readPcmWav(bytes: Uint8Array, only16k: boolean): PcmWavAudio {
     | undefined;
   let offset = 12;
   while (offset + 8 <= bytes.byteLength && data === undefined) {
-    const id = ascii(bytes, offset);
+    const id = fourCharacterCode(bytes, offset);
     const size = view.getUint32(offset + 4, true);
     const body = offset + 8;
     const available = bytes.byteLength - body;
     if (id === 'fmt ') {
       if (size > available)
-        throw invalid(`the fmt chunk declares ${size} bytes but the file ends after ${available}`);
+        throw invalidWavError(
+          `the fmt chunk declares ${size} bytes but the file ends after ${available}`,
+        );
       format = readFormat(view, body, size);
     } else if (id === 'data') {
       // 0xFFFFFFFF is what streaming writers leave when they never came back to fix the size.
@@ -160,8 +162,8 @@ function readPcmWav(bytes: Uint8Array, only16k: boolean): PcmWavAudio {
     }
     offset = body + size + (size & 1);
   }
-  if (format === undefined) throw invalid('no fmt chunk before the audio data');
-  if (data === undefined) throw invalid('no data chunk');
+  if (format === undefined) throw invalidWavError('no fmt chunk before the audio data');
+  if (data === undefined) throw invalidWavError('no data chunk');
   const problems: string[] = [];
   if (format.encoding !== WAVE_FORMAT_PCM) {
     const name =
@@ -187,7 +189,7 @@ function readPcmWav(bytes: Uint8Array, only16k: boolean): PcmWavAudio {
   const channels = format.channels as 1 | 2;
   const frameBytes = channels * 2;
   if (format.blockAlign !== frameBytes) {
-    throw invalid(
+    throw invalidWavError(
       `block align is ${format.blockAlign} bytes but ${channels} x 16-bit samples need ${frameBytes}`,
     );
   }

@@ -20,25 +20,35 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import { type AppCapture, createAppCapture } from './audio/app-capture.ts';
+import { captureFormat } from './audio/audio-source.ts';
 import { errorBody, isServerError, ServerError } from './errors.ts';
+import { type AlertSockets, createAlertSockets } from './events/alert-sockets.ts';
 import { createEventHub, type EventHub } from './events/event-hub.ts';
+import { localized, requestLanguage } from './language.ts';
 import { type Library, openLibrary } from './library/library.ts';
 import { type ClassAi, createClassAi } from './llm/class-ai.ts';
 import { createLlmService, type LlmClientFactory, type LlmService } from './llm/llm-client.ts';
 import { type CiteStore, createCiteStore } from './material/cite-store.ts';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './material/parse-material.ts';
+import type { ModelCatalogueEntry } from './models/model-catalogue.ts';
+import { createModelManager, type ModelManager } from './models/model-manager.ts';
 import { type ClassRecord, createClassRecord } from './monitor/class-record.ts';
 import { createKeywordService, type KeywordService } from './monitor/keyword-service.ts';
 import { createMonitor, type Monitor } from './monitor/monitor.ts';
 import { defaultRecognizerDefinitions } from './recognizers/default-recognizers.ts';
 import { createRecognizerRegistry, type RecognizerRegistry } from './recognizers/recognizer.ts';
 import { aiRoutes } from './routes/ai-routes.ts';
+import { CAPTURE_SOCKET_DOCUMENTATION, captureRoutes } from './routes/capture-routes.ts';
 import { desktopRoutes } from './routes/desktop-routes.ts';
 import { libraryRoutes } from './routes/library-routes.ts';
 import { liveRoutes } from './routes/live-routes.ts';
-import { materialRoutes } from './routes/material-routes.ts';
+import { materialRoutes, UPLOAD_NOT_MULTIPART } from './routes/material-routes.ts';
+import { modelsRoutes } from './routes/models-routes.ts';
 import { monitorRoutes } from './routes/monitor-routes.ts';
 import { notesRoutes } from './routes/notes-routes.ts';
+import { operationIdOf, serverEntry } from './routes/openapi.ts';
+import { webSocketDocumentation } from './routes/schemas.ts';
 import { settingsRoutes } from './routes/settings-routes.ts';
 import { systemRoutes } from './routes/system-routes.ts';
 import { installLocalGuard } from './security/local-guard.ts';
@@ -101,6 +111,13 @@ export interface BuildAppOptions {
    * tests. Default: the real ones.
    */
   filePrivacy?: FilePrivacyOptions;
+  /**
+   * The models the app offers to download (default: the official catalogue,
+   * src/models/model-catalogue.ts). The default recognizers' local mode names these too.
+   */
+  modelCatalogue?: readonly ModelCatalogueEntry[];
+  /** Free bytes where models are stored (default: `fs.statfs`); replaced in tests. */
+  modelFreeSpace?: (folder: string) => Promise<number>;
 }
 
 /**
@@ -141,15 +158,21 @@ export interface AppServices {
   /** Every class kept, searchable (data/classes, data/library.db). */
   library: Library;
   monitor: Monitor;
+  /** The app window's microphone (AUDIO_INPUT=app) and its socket. */
+  capture: AppCapture;
   recognizers: RecognizerRegistry;
+  /** The model catalogue, the installed models and their downloads. */
+  models: ModelManager;
   now: () => Date;
   startedAt: Date;
   /** The port the server answers on (the real one once listening). */
   port(): number;
   parseLimits: ParseLimits;
   sseHeartbeatMs: number;
-  /** Open SSE streams, ended before the server closes. */
+  /** Open SSE streams of /api/events, ended before the server closes (at most 64). */
   streams: Set<() => void>;
+  /** The original client's alert sockets (WS /api/ws/alerts): capped, and its failure notices. */
+  alertSockets: AlertSockets;
 }
 
 declare module 'fastify' {
@@ -197,6 +220,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.filePrivacy ? { privacy: options.filePrivacy } : {}),
     ...(options.environment ? { environment: options.environment } : {}),
   });
+  // A hand edit of the file applies like a save (names of changed keys only: never values).
+  settings.watch((changed) => app.log.info({ changed }, 'the settings file was edited on disk'));
   const hub = createEventHub();
   const cite = createCiteStore(options.dataDir);
   const keywords = createKeywordService(options.dataDir);
@@ -220,7 +245,43 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     onNotes: (notes) => library.saveLiveNotes(notes.summary),
   });
   const recognizers =
-    options.recognizers ?? createRecognizerRegistry(defaultRecognizerDefinitions());
+    options.recognizers ??
+    createRecognizerRegistry(
+      defaultRecognizerDefinitions(
+        options.modelCatalogue ? { local: { catalogue: options.modelCatalogue } } : {},
+      ),
+    );
+  const models = createModelManager({
+    dataDir: options.dataDir,
+    ...(options.modelCatalogue ? { catalogue: options.modelCatalogue } : {}),
+    ...(options.modelFreeSpace ? { freeSpace: options.modelFreeSpace } : {}),
+    baseUrl: () => settings.current().modelsBaseUrl,
+    onEvent(event) {
+      if (event.type === 'progress') {
+        hub.publish('model.progress', {
+          id: event.id,
+          name: event.name,
+          received_bytes: event.received,
+          total_bytes: event.total ?? null,
+        });
+      } else if (event.type === 'installed') {
+        hub.publish('model.installed', { id: event.id, name: event.name, path: event.path });
+      } else {
+        hub.publish('model.failed', {
+          id: event.id,
+          name: event.name,
+          code: event.code,
+          message: event.message,
+        });
+      }
+    },
+  });
+  await models.prepare();
+  const capture = createAppCapture({
+    format: () => captureFormat(settings.current()),
+    onStatus: (status) => hub.publish('capture.changed', status),
+    logger: app.log,
+  });
   const monitor = createMonitor({
     dataDir: options.dataDir,
     settings,
@@ -236,6 +297,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         { signal: context.signal },
       ),
     logger: app.log,
+    appCapture: capture,
     classHooks: library,
   });
   const configuredPort = options.port ?? 8765;
@@ -252,7 +314,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     record,
     library,
     monitor,
+    capture,
     recognizers,
+    models,
     now,
     startedAt: new Date(),
     port() {
@@ -262,6 +326,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     parseLimits: options.parseLimits ?? DEFAULT_PARSE_LIMITS,
     sseHeartbeatMs: options.sseHeartbeatMs ?? 15_000,
     streams: new Set(),
+    alertSockets: createAlertSockets(),
   };
   app.decorate('classAssistant', services);
 
@@ -274,7 +339,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const known = toServerError(error);
     if (known.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'internal error');
     else request.log.info({ code: known.code }, known.message);
-    return reply.code(known.statusCode).type('application/json').send(errorBody(known));
+    return reply
+      .code(known.statusCode)
+      .type('application/json')
+      .send(errorBody(known, requestLanguage(request)));
   });
   app.setNotFoundHandler((request, reply) => {
     const error = new ServerError(
@@ -282,7 +350,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       404,
       `No route ${request.method} ${request.url.split('?')[0]}. See /docs for the API.`,
     );
-    return reply.code(404).type('application/json').send(errorBody(error));
+    return reply
+      .code(404)
+      .type('application/json')
+      .send(errorBody(error, requestLanguage(request)));
   });
 
   await app.register(fastifySwagger, {
@@ -295,9 +366,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           (options.appVersion
             ? `Class Assistant ${options.appVersion} (backend package ${SERVER_VERSION}). `
             : '') +
-          'The local backend of Class Assistant: monitoring a class (recognition, transcript, keyword alerts), class material, AI rescue / catch-up / notes, settings. Compatible with the v1.2.0 desktop client. Errors are `{status:"error", code, message}`. Live events: GET /api/events (server-sent events) and WS /api/ws/alerts.',
+          'The local backend of Class Assistant: monitoring a class (recognition, transcript, keyword alerts), class material, AI rescue / catch-up / notes, settings. Compatible with the v1.2.0 desktop client. Errors are `{status:"error", code, message}`. Live events: GET /api/events (server-sent events) and WS /api/ws/alerts; the app window’s microphone: WS /api/ws/capture.',
       },
-      servers: [{ url: 'http://127.0.0.1:8765' }],
+      // Replaced with the listening address each time the document is made (transformObject).
+      servers: [serverEntry({ host: '127.0.0.1', port: configuredPort })],
       tags: [
         { name: 'system', description: 'Health and the microphone check' },
         { name: 'settings', description: 'The .env settings file' },
@@ -305,18 +377,43 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         { name: 'monitor', description: 'Monitoring a class, keywords and the transcript' },
         { name: 'ai', description: 'Rescue, catch-up, follow-up chats and notes (LLM)' },
         { name: 'live', description: 'Server-sent events and the alerts WebSocket' },
+        { name: 'models', description: 'Offline recognition models: catalogue, download, remove' },
         { name: 'library', description: 'Every class kept (data/classes): list, search, export' },
       ],
     },
-    transform: jsonSchemaTransform,
+    transform: (input) => {
+      const transformed = jsonSchemaTransform(input);
+      const method = [input.route.method].flat()[0] ?? 'GET';
+      return {
+        ...transformed,
+        schema: { operationId: operationIdOf(method, input.url), ...transformed.schema },
+      };
+    },
     transformObject: (input) => {
-      const document = jsonSchemaTransformObject(input) as { paths?: Record<string, unknown> };
-      // @fastify/websocket hides WebSocket routes from the document; describe the alert socket here.
-      document.paths = { ...document.paths, '/api/ws/alerts': ALERTS_SOCKET_DOCUMENTATION };
+      const document = jsonSchemaTransformObject(input) as {
+        paths?: Record<string, unknown>;
+        servers?: unknown;
+      };
+      const address = app.server.address();
+      document.servers = [
+        serverEntry(
+          address && typeof address === 'object'
+            ? { host: address.address, port: address.port }
+            : { host: '127.0.0.1', port: configuredPort },
+        ),
+      ];
+      // @fastify/websocket hides WebSocket routes from the document; describe the sockets here.
+      document.paths = {
+        ...document.paths,
+        '/api/ws/alerts': ALERTS_SOCKET_DOCUMENTATION,
+        '/api/ws/capture': CAPTURE_SOCKET_DOCUMENTATION,
+      };
       return document as ReturnType<typeof jsonSchemaTransformObject>;
     },
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  // The document where generators and tools look for it first.
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(fastifyMultipart, {
     limits: { files: 1, fields: 10, parts: 20, fieldSize: 4096, fileSize: 500 * 1024 * 1024 },
@@ -326,8 +423,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(settingsRoutes);
   await app.register(materialRoutes);
   await app.register(monitorRoutes);
+  await app.register(modelsRoutes);
   await app.register(aiRoutes);
   await app.register(liveRoutes);
+  await app.register(captureRoutes);
   await app.register(notesRoutes);
   await app.register(desktopRoutes);
   await app.register(libraryRoutes);
@@ -337,25 +436,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     services.streams.clear();
   });
   app.addHook('onClose', async () => {
+    settings.close();
+    await models.close();
     await monitor.close();
+    capture.close();
     await library.close();
     await store.close();
   });
   return app;
 }
 
-const ALERTS_SOCKET_DOCUMENTATION = {
-  get: {
-    tags: ['live'],
-    summary: 'Keyword alerts (WebSocket, the original client’s channel)',
-    description:
-      'Upgrade to a WebSocket (ws://127.0.0.1:8765/api/ws/alerts). Send the text `ping`, receive `pong`. Each keyword alert arrives as JSON text: `{"type":"keyword_alert","level":"danger"|"warning","keywords":[…],"text":"…","timestamp":"HH:MM:SS"}` (danger: roll call and questions; warning: homework, exams). Refused with 403 from a foreign Origin or Host.',
-    responses: {
-      '101': { description: 'Switching to the WebSocket protocol.' },
-      '403': { description: 'Foreign Origin or Host (ORIGIN_NOT_ALLOWED, HOST_NOT_ALLOWED).' },
-    },
-  },
-};
+const ALERTS_SOCKET_DOCUMENTATION = webSocketDocumentation(
+  '/api/ws/alerts',
+  'Keyword alerts (WebSocket, the original client’s channel)',
+  'Upgrade to a WebSocket (ws://127.0.0.1:8765/api/ws/alerts). Send the text `ping`, receive `pong`. Each keyword alert arrives as JSON text: `{"type":"keyword_alert","level":"danger"|"warning","keywords":[…],"text":"…","timestamp":"HH:MM:SS"}` (danger: roll call and questions; warning: homework, exams). A start_monitor that fails is reported the same way (level `warning`, keywords `["启动监控失败"]` or `["Start failed"]`, the reason as text, in the socket’s Accept-Language), also to sockets opened up to 15 s later: the original client shows these messages and does not read failed answers. Refused with 403 from a foreign Origin or Host, and with 503 TOO_MANY_SUBSCRIBERS beyond 64 open sockets.',
+  { '503': { description: '64 alert sockets are open already (TOO_MANY_SUBSCRIBERS).' } },
+);
 
 /**
  * An empty body sent as `application/json` means "no body" on every route, as in the original
@@ -426,29 +522,25 @@ function toServerError(error: FastifyError): ServerError {
       return new ServerError(
         'UPLOAD_TOO_LARGE',
         413,
-        'The file is larger than UPLOAD_MAX_MB allows.',
-        {
-          field: 'file',
-          hint: 'UPLOAD_MAX_MB',
-        },
+        localized(
+          '文件超过了 UPLOAD_MAX_MB 允许的大小。',
+          'The file is larger than UPLOAD_MAX_MB allows.',
+        ),
+        { field: 'file', hint: 'UPLOAD_MAX_MB' },
       );
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return new ServerError(
-        'UPLOAD_MISSING_FILE',
-        400,
-        'Send the file as multipart/form-data with the field "file".',
-        { field: 'file' },
-      );
+      return UPLOAD_NOT_MULTIPART;
     case 'FST_FILES_LIMIT':
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
       return new ServerError(
         'VALIDATION_FAILED',
         413,
-        'Upload one file per request (field "file").',
-        {
-          field: 'file',
-        },
+        localized(
+          '每次只能上传一个文件（字段 "file"）。',
+          'Upload one file per request (field "file").',
+        ),
+        { field: 'file' },
       );
   }
   const status = error.statusCode ?? 500;

@@ -8,6 +8,11 @@ import { BUNDLED_APP_VERSION } from './version.ts';
 export interface CliOptions {
   host: string;
   port: number;
+  /**
+   * True when neither `--port` nor CLASS_ASSISTANT_PORT gave the port: then the settings'
+   * API_PORT (the original product's key) is used, and `port` is only its default.
+   */
+  portFromSettings?: boolean;
   dataDir: string;
   envFile: string;
   /** A folder with a built web UI (index.html) to serve at `/`; absent: the landing page. */
@@ -37,11 +42,13 @@ export class CliUsageError extends Error {
 export const USAGE = `class-assistant-backend — the local backend of Class Assistant
 
 Usage: class-assistant-backend [options]
+       class-assistant-backend models list|pull|remove …   offline models (models --help)
 
 Options (each also as an environment variable):
   --host <host>       loopback address to bind: 127.0.0.1 (default), ::1 or localhost
                       (CLASS_ASSISTANT_HOST). Other addresses are refused: the API has no login.
-  --port <port>       port, default 8765 (CLASS_ASSISTANT_PORT)
+  --port <port>       port (CLASS_ASSISTANT_PORT); without it, API_PORT from the settings
+                      file, default 8765
   --data-dir <dir>    data folder: transcript, keywords, cite/, summaries/, _startup.log
                       (CLASS_ASSISTANT_DATA_DIR)
   --env-file <file>   settings file (CLASS_ASSISTANT_ENV_FILE); created from .env.example when missing
@@ -116,8 +123,11 @@ export function parseCli(
   }
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
-  const pick = (flag: string, variable: string): string | undefined => {
-    const value = (values[flag] as string | undefined) ?? environment[variable];
+  /** The flag's value, else the variable's (when given); blank counts as absent. */
+  const pick = (flag: string, variable?: string): string | undefined => {
+    const value =
+      (values[flag] as string | undefined) ??
+      (variable === undefined ? undefined : environment[variable]);
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   };
   const host = pick('host', 'CLASS_ASSISTANT_HOST') ?? '127.0.0.1';
@@ -126,7 +136,8 @@ export function parseCli(
       `--host ${host} is not a loopback address. The backend has no login and must only be reachable from this computer: use 127.0.0.1 (default), ::1 or localhost.`,
     );
   }
-  const portText = pick('port', 'CLASS_ASSISTANT_PORT') ?? '8765';
+  const givenPort = pick('port', 'CLASS_ASSISTANT_PORT');
+  const portText = givenPort ?? '8765';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port < 1 || port > 65535) {
     throw new CliUsageError(`--port must be a number from 1 to 65535, got "${portText}".`);
@@ -134,9 +145,8 @@ export function parseCli(
   if (values['env-file'] !== undefined && values['settings-file'] !== undefined) {
     throw new CliUsageError('Give either --env-file or --settings-file, not both.');
   }
-  const envFileOption =
-    pick('settings-file', 'CLASS_ASSISTANT_ENV_FILE') ??
-    pick('env-file', 'CLASS_ASSISTANT_ENV_FILE');
+  // Either flag wins over the variable (a packaged build sets the variable to its own default).
+  const envFileOption = pick('settings-file') ?? pick('env-file', 'CLASS_ASSISTANT_ENV_FILE');
   const dataDirOption = pick('data-dir', 'CLASS_ASSISTANT_DATA_DIR');
   const folder = defaultAppFolder(process.platform, environment);
   const envFile = envFileOption ? resolve(envFileOption) : join(folder, '.env');
@@ -158,6 +168,7 @@ export function parseCli(
     options: {
       host,
       port,
+      ...(givenPort === undefined ? { portFromSettings: true } : {}),
       dataDir,
       envFile,
       ...(uiDir ? { uiDir: resolve(uiDir) } : {}),

@@ -1,8 +1,18 @@
 /**
  * Every error the server reports has a stable string `code`, an HTTP status and a message meant
- * for the student. The routes turn it into `{status:"error", code, message, detail}` (`detail`
- * repeats the message because the original v1.2.0 client reads `err.detail`).
+ * for the student — in Chinese and English where a student reads it (see language.ts). The
+ * routes turn it into `{status:"error", code, message, detail}` in the request's language
+ * (`detail` repeats the message because the original v1.2.0 client reads `err.detail`).
  */
+import {
+  DEFAULT_LANGUAGE,
+  isLocalized,
+  type Language,
+  type Localized,
+  type MessageText,
+  textIn,
+} from './language.ts';
+
 export type ServerErrorCode =
   | 'HOST_NOT_ALLOWED'
   | 'ORIGIN_NOT_ALLOWED'
@@ -12,6 +22,7 @@ export type ServerErrorCode =
   | 'BODY_TOO_LARGE'
   | 'SETTINGS_INVALID'
   | 'SETTINGS_WRITE_FAILED'
+  | 'SETTINGS_SECRET_REQUIRED'
   | 'UPLOAD_MISSING_FILE'
   | 'UPLOAD_TOO_LARGE'
   | 'UPLOAD_UNSUPPORTED_TYPE'
@@ -34,6 +45,7 @@ export type ServerErrorCode =
   | 'NATIVE_MODULE_MISSING'
   | 'ASR_MODEL_MISSING'
   | 'MONITOR_BUSY'
+  | 'TOO_MANY_SUBSCRIBERS'
   | 'TRANSCRIPT_EMPTY'
   | 'LLM_NOT_CONFIGURED'
   | 'LLM_UNREACHABLE'
@@ -43,6 +55,15 @@ export type ServerErrorCode =
   | 'LLM_ERROR'
   | 'LLM_BAD_RESPONSE'
   | 'NOTES_WRITE_FAILED'
+  | 'MODEL_UNKNOWN'
+  | 'MODEL_NOT_FOUND'
+  | 'MODEL_NAME_INVALID'
+  | 'MODEL_BUSY'
+  | 'MODEL_NETWORK_FAILED'
+  | 'MODEL_CHECKSUM_MISMATCH'
+  | 'MODEL_DISK_SPACE'
+  | 'MODEL_ARCHIVE_INVALID'
+  | 'MODEL_DOWNLOAD_CANCELLED'
   | 'CLASS_ID_INVALID'
   | 'CLASS_NOT_FOUND'
   | 'CLASS_RUNNING'
@@ -57,7 +78,7 @@ export interface ServerErrorDetails {
   /** What to do about it, e.g. which setting to change. */
   hint?: string;
   /** Every field problem when several were found at once. */
-  fields?: Array<{ field: string; message: string }>;
+  fields?: Array<{ field: string; message: MessageText }>;
 }
 
 const marker = Symbol.for('class-assistant.server-error');
@@ -72,21 +93,29 @@ export class ServerError extends Error {
   readonly code: ServerErrorCode;
   readonly statusCode: number;
   readonly details: ServerErrorDetails;
+  /** The message in both languages (`message` is the English one, for logs). */
+  readonly localized: Localized | undefined;
   readonly [marker] = true;
 
   constructor(
     code: ServerErrorCode,
     statusCode: number,
-    message: string,
+    message: MessageText,
     details: ServerErrorDetails = {},
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(textIn(message, 'en'), options);
     this.name = 'ServerError';
     this.code = code;
     this.statusCode = statusCode;
     this.details = details;
+    this.localized = isLocalized(message) ? message : undefined;
   }
+}
+
+/** The message of an error in `language` (an error with one text has it in both). */
+export function errorMessage(error: ServerError, language: Language): string {
+  return error.localized ? error.localized[language] : error.message;
 }
 
 /** True for a {@link ServerError}, also across copies of this package (no `instanceof`). */
@@ -100,7 +129,8 @@ export function isServerError(error: unknown): error is ServerError {
 }
 
 /** The JSON body of every error response. */
-export interface ErrorBody extends ServerErrorDetails {
+export interface ErrorBody extends Omit<ServerErrorDetails, 'fields'> {
+  fields?: Array<{ field: string; message: string }>;
   status: 'error';
   code: string;
   message: string;
@@ -108,13 +138,23 @@ export interface ErrorBody extends ServerErrorDetails {
   detail: string;
 }
 
-/** Builds the response body for an error. */
-export function errorBody(error: ServerError): ErrorBody {
+/** The body of an error response, its messages in `language` (Chinese unless the request prefers English). */
+export function errorBody(error: ServerError, language: Language = DEFAULT_LANGUAGE): ErrorBody {
+  const message = errorMessage(error, language);
+  const { fields, ...details } = error.details;
   return {
     status: 'error',
     code: error.code,
-    message: error.message,
-    detail: error.message,
-    ...error.details,
+    message,
+    detail: message,
+    ...details,
+    ...(fields
+      ? {
+          fields: fields.map((field) => ({
+            field: field.field,
+            message: textIn(field.message, language),
+          })),
+        }
+      : {}),
   };
 }

@@ -33,3 +33,18 @@ export function isPlainFileName(name: string, extension: string): boolean {
     name.toLowerCase().endsWith(extension)
   );
 }
+
+/**
+ * A name from outside (an uploaded file's name, a name in a request) as a message may show it:
+ * without control, format (bidirectional overrides, zero-width characters) or line-separator
+ * characters — which could reorder or hide what the student reads — and at most `maxLength`
+ * characters.
+ *
+ * @example
+ * displayName('report\u202Etxt.exe'); // 'reporttxt.exe'
+ */
+export function displayName(name: string, maxLength = 120): string {
+  const clean = name.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu, '');
+  const characters = Array.from(clean);
+  return characters.length > maxLength ? `${characters.slice(0, maxLength).join('')}…` : clean;
+}

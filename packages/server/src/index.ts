@@ -2,6 +2,8 @@
 
 export type { AppServices, BuildAppOptions } from './app.ts';
 export { buildApp } from './app.ts';
+export type { AppCapture, AppCaptureOptions, CaptureFormat } from './audio/app-capture.ts';
+export { createAppCapture, DEFAULT_APP_CAPTURE_OPTIONS } from './audio/app-capture.ts';
 export type {
   AudioChildFailure,
   AudioChildMessage,
@@ -17,7 +19,11 @@ export type {
   AudioSourceInfo,
   AudioSourceOptions,
 } from './audio/audio-source.ts';
-export { audioInputAvailability, createAudioSource } from './audio/audio-source.ts';
+export {
+  audioInputAvailability,
+  captureFormat,
+  createAudioSource,
+} from './audio/audio-source.ts';
 export type {
   EnergyVadOptions,
   PhraseEndReason,
@@ -52,6 +58,10 @@ export type { EventHub, LiveEvent } from './events/event-hub.ts';
 export { createEventHub } from './events/event-hub.ts';
 export type {
   AlertLevel,
+  CaptureProblem,
+  CaptureServerMessage,
+  CaptureStatus,
+  CaptureWindowMessage,
   ErrorRaisedPayload,
   ErrorSource,
   KeywordAlertPayload,
@@ -63,6 +73,8 @@ export type {
   TranscriptLine,
 } from './events/live-events.ts';
 export { LIVE_EVENTS, liveEventsTable } from './events/live-events.ts';
+export type { Language, Localized, MessageText } from './language.ts';
+export { preferredLanguage } from './language.ts';
 export type { PromptName } from './llm/class-ai.ts';
 export type { LlmClientFactory, LlmConfig } from './llm/llm-client.ts';
 export { defaultLlmClientFactory } from './llm/llm-client.ts';
@@ -71,12 +83,64 @@ export type { ExtractedMaterial, MaterialKind } from './material/extract-materia
 export { detectMaterialKind, extractMaterial, pageMarker } from './material/extract-material.ts';
 export type { ZipLimits } from './material/zip-guard.ts';
 export { DEFAULT_ZIP_LIMITS, inspectZip } from './material/zip-guard.ts';
+export type { DownloadedFile, DownloadFileOptions } from './models/download-file.ts';
+export { DEFAULT_DOWNLOAD_MAX_BYTES, downloadFile } from './models/download-file.ts';
+export type {
+  ModelCatalogueEntry,
+  ModelEngine,
+  ModelLanguage,
+} from './models/model-catalogue.ts';
+export {
+  DEFAULT_MODELS_BASE_URL,
+  modelArchiveUrl,
+  OFFICIAL_MODEL_CATALOGUE,
+} from './models/model-catalogue.ts';
+export type {
+  DownloadStart,
+  ModelEvent,
+  ModelListItem,
+  ModelManager,
+  ModelManagerOptions,
+  ModelRequest,
+} from './models/model-manager.ts';
+export { createModelManager } from './models/model-manager.ts';
+export type { InstalledModel } from './models/model-store.ts';
+export { listInstalledModels, MODEL_INFO_FILE, modelLayout } from './models/model-store.ts';
+export type { UnpackLimits, UnpackResult } from './models/unpack-archive.ts';
+export { DEFAULT_UNPACK_LIMITS, unpackArchive } from './models/unpack-archive.ts';
 export type { CloudAsrClientFactory } from './recognizers/cloud-recognizer.ts';
 export {
   cloudRecognizerDefinition,
   createCloudRecognizerDefinition,
   transcriptionPrompt,
 } from './recognizers/cloud-recognizer.ts';
+export type {
+  DashscopeErrorCode,
+  DashscopeTask,
+  DashscopeTaskOptions,
+} from './recognizers/dashscope-client.ts';
+export {
+  DashscopeError,
+  isDashscopeError,
+  openDashscopeTask,
+} from './recognizers/dashscope-client.ts';
+export type {
+  DashscopeEvent,
+  DashscopeSentence,
+  DashscopeTaskParameters,
+} from './recognizers/dashscope-protocol.ts';
+export {
+  finishTaskInstruction,
+  readDashscopeEvent,
+  runTaskInstruction,
+} from './recognizers/dashscope-protocol.ts';
+export type { DashscopeRecognizerOptions } from './recognizers/dashscope-recognizer.ts';
+export {
+  createDashscopeRecognizer,
+  DASHSCOPE_PACKET_MS,
+  DASHSCOPE_TASK_PARAMETERS,
+  dashscopeRecognizerDefinition,
+} from './recognizers/dashscope-recognizer.ts';
 export { defaultRecognizerDefinitions } from './recognizers/default-recognizers.ts';
 export type {
   OfflineEngine,
@@ -99,9 +163,11 @@ export {
   fitHotwords,
   materialHotwords,
 } from './recognizers/hotwords.ts';
+export type { LocalModelChoice, LocalModelOptions } from './recognizers/local-model.ts';
+export { chooseLocalModel } from './recognizers/local-model.ts';
 export {
+  createLocalRecognizerDefinition,
   localRecognizerDefinition,
-  offlineEngineFor,
   releaseCachedOfflineEngine,
 } from './recognizers/local-recognizer.ts';
 export type { MockRecognizerOptions } from './recognizers/mock-recognizer.ts';
@@ -131,6 +197,17 @@ export type {
   RecognizerRegistry,
 } from './recognizers/recognizer.ts';
 export { createErrorReporter, createRecognizerRegistry } from './recognizers/recognizer.ts';
+export type {
+  OnlineService,
+  ResendingRecognizerOptions,
+  ServiceConnection,
+  ServiceConnectionEvents,
+  ServiceFailure,
+} from './recognizers/resending-recognizer.ts';
+export {
+  createResendingRecognizer,
+  DEFAULT_RESENDING_OPTIONS,
+} from './recognizers/resending-recognizer.ts';
 export type { StreamRecognizerOptions } from './recognizers/stream-recognizer.ts';
 export {
   buildStreamRequest,
@@ -140,14 +217,28 @@ export {
   streamRecognizerDefinition,
 } from './recognizers/stream-recognizer.ts';
 export { SHUTDOWN_TOKEN_FILE } from './routes/desktop-routes.ts';
-export { allowedOrigins, isAllowedHost, SHELL_ORIGINS } from './security/local-guard.ts';
+export {
+  allowedOrigins,
+  isAllowedHost,
+  isOriginalClient,
+  ORIGINAL_CLIENT_ORIGINS,
+  SHELL_ORIGINS,
+} from './security/local-guard.ts';
 export type { CommandRunner, FilePrivacyOptions, PrivacyLogger } from './security/private-file.ts';
 export type { RunningServer } from './server.ts';
 export { StartupError, startServer } from './server.ts';
 export type { EnvDocument, EnvLine } from './settings/env-file.ts';
 export { getEnvValue, parseEnv, serializeEnv, setEnvValue } from './settings/env-file.ts';
-export type { SettingApplies, SettingDefinition } from './settings/settings-schema.ts';
-export { ASR_MODES, SETTING_DEFINITIONS } from './settings/settings-schema.ts';
+export type { SecretDestination } from './settings/secret-destinations.ts';
+export { checkSecretDestinations, secretDestinations } from './settings/secret-destinations.ts';
+export { isSecretKey } from './settings/secret-mask.ts';
+export type { AsrMode, SettingApplies, SettingDefinition } from './settings/settings-schema.ts';
+export {
+  ASR_MODE_ALIASES,
+  ASR_MODES,
+  SETTING_DEFINITIONS,
+  settingDefinition,
+} from './settings/settings-schema.ts';
 export type {
   ResolvedSettings,
   SettingProblem,

@@ -3,6 +3,7 @@
 // memory cap instead of the server's.
 import { parentPort } from 'node:worker_threads';
 import { isServerError } from './errors.ts';
+import { localized } from './language.ts';
 import { extractMaterial } from './material/extract-material.ts';
 import type { ZipLimits } from './material/zip-guard.ts';
 
@@ -24,7 +25,7 @@ parentPort?.once('message', async (job: Job) => {
             error: {
               code: error.code,
               statusCode: error.statusCode,
-              message: error.message,
+              message: error.localized ?? error.message,
               details: error.details,
             },
           }
@@ -33,7 +34,10 @@ parentPort?.once('message', async (job: Job) => {
             error: {
               code: 'UPLOAD_CORRUPT',
               statusCode: 422,
-              message: `The file could not be read: ${(error as Error)?.message ?? String(error)}.`,
+              message: localized(
+                `无法读取这个文件：${(error as Error)?.message ?? String(error)}。`,
+                `The file could not be read: ${(error as Error)?.message ?? String(error)}.`,
+              ),
               details: {},
             },
           },

@@ -75,6 +75,8 @@ export async function startServer(
     environment: process.env,
     privacy,
   });
+  // The original product's API_PORT applies when the command line names no port.
+  const port = options.portFromSettings ? settings.current().apiPort : options.port;
   const { logger, flush } = createProcessLogger({
     level: settings.current().logLevel,
     file: join(options.dataDir, '_startup.log'),
@@ -104,7 +106,7 @@ export async function startServer(
       dataDir: options.dataDir,
       envFile: options.envFile,
       environment: process.env,
-      port: options.port,
+      port,
       logger,
       shutdownToken,
       ...(options.uiDir ? { uiDir: options.uiDir } : {}),
@@ -112,7 +114,7 @@ export async function startServer(
       ...(options.launcherPid ? { launcherPid: options.launcherPid } : {}),
       ...appOptions,
     });
-    await app.listen({ host: options.host, port: options.port });
+    await app.listen({ host: options.host, port });
     // Only once the port is ours: a second backend on the same data folder that cannot listen
     // must not replace the token of the one that runs.
     // Readable by this user only (0600; on Windows restricted before the token goes in).
@@ -122,9 +124,9 @@ export async function startServer(
     const code = (error as NodeJS.ErrnoException).code;
     const message =
       code === 'EADDRINUSE'
-        ? `Port ${options.port} is already in use: another Class Assistant backend may still be running. Stop it (or free the port) or start with --port.`
+        ? `Port ${port} is already in use: another Class Assistant backend may still be running. Stop it (or free the port) or start with --port.`
         : code === 'EACCES'
-          ? `Not allowed to use ${options.host}:${options.port} or to write ${options.dataDir}.`
+          ? `Not allowed to use ${options.host}:${port} or to write ${options.dataDir}.`
           : `The backend could not start: ${(error as Error).message}`;
     logger.fatal({ err: error }, message);
     await flush();

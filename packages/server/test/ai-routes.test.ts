@@ -10,6 +10,8 @@ import { openEventStream } from './support/sse-client.ts';
 let llm: FakeOpenAIServer;
 let harness: Harness;
 const fixedNow = new Date(2026, 2, 9, 10, 15, 30);
+/** These tests read the English messages (Chinese is the default). */
+const ENGLISH = { 'accept-language': 'en' };
 
 async function setup(extraEnv: string[] = []) {
   harness = await createHarness({
@@ -314,7 +316,10 @@ describe('streamed variants over a real socket', () => {
     await setup();
     const base = await harness.listen();
     llm.enqueueChat({ type: 'text', content: '### 现在讲到\n双向链表。', chunkSize: 3 });
-    const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+    const stream = await openEventStream(`${base}/api/catchup/stream`, {
+      method: 'POST',
+      headers: ENGLISH,
+    });
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toContain('text/event-stream');
     const end = await stream.next((event) => event.event === 'end');
@@ -354,7 +359,10 @@ describe('streamed variants over a real socket', () => {
       { type: 'error', status: 500, message: 'down' },
       { type: 'error', status: 500, message: 'down' },
     );
-    const stream = await openEventStream(`${base}/api/emergency_rescue/stream`, { method: 'POST' });
+    const stream = await openEventStream(`${base}/api/emergency_rescue/stream`, {
+      method: 'POST',
+      headers: ENGLISH,
+    });
     const failed = await stream.next((event) => event.event === 'error.raised');
     expect(failed.data).toMatchObject({ status: 'error', code: 'LLM_ERROR' });
     await harness.request({
@@ -362,7 +370,10 @@ describe('streamed variants over a real socket', () => {
       url: '/api/settings',
       payload: { fields: { LLM_API_KEY: '' } },
     });
-    const refused = await fetch(`${base}/api/generate_summary/stream`, { method: 'POST' });
+    const refused = await fetch(`${base}/api/generate_summary/stream`, {
+      method: 'POST',
+      headers: ENGLISH,
+    });
     expect(refused.status, await refused.clone().text()).toBe(503);
     expect(await refused.json()).toMatchObject({ code: 'LLM_NOT_CONFIGURED' });
   });
@@ -383,7 +394,10 @@ describe('streamed variants over a real socket', () => {
       const url = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/v1`;
       await setup(['LLM_TIMEOUT=0.5', `LLM_BASE_URL=${url}`]);
       const base = await harness.listen();
-      const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+      const stream = await openEventStream(`${base}/api/catchup/stream`, {
+        method: 'POST',
+        headers: ENGLISH,
+      });
       const failed = await stream.next((event) => event.event === 'error.raised');
       expect(failed.data, JSON.stringify(failed.data)).toMatchObject({
         code: 'LLM_TIMEOUT',
@@ -402,7 +416,10 @@ describe('streamed variants over a real socket', () => {
     const base = await harness.listen();
     const late = { type: 'text', content: 'too late', delayMs: 2000 } as const;
     llm.enqueueChat(late, late);
-    const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+    const stream = await openEventStream(`${base}/api/catchup/stream`, {
+      method: 'POST',
+      headers: ENGLISH,
+    });
     const failed = await stream.next((event) => event.event === 'error.raised');
     expect(failed.data).toMatchObject({
       code: 'LLM_TIMEOUT',
@@ -418,7 +435,10 @@ describe('streamed variants over a real socket', () => {
       { type: 'hang' },
       { type: 'text', content: '讲到双向链表的删除。', chunkSize: 3 },
     );
-    const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+    const stream = await openEventStream(`${base}/api/catchup/stream`, {
+      method: 'POST',
+      headers: ENGLISH,
+    });
     const end = await stream.next((event) => event.event === 'end');
     expect(end.data).toEqual({ status: 'success', summary: '讲到双向链表的删除。' });
     expect(llm.chatRequests).toHaveLength(2);
@@ -428,7 +448,10 @@ describe('streamed variants over a real socket', () => {
     await setup(['LLM_TIMEOUT=0.5']);
     const base = await harness.listen();
     llm.enqueueChat({ type: 'hang' }, { type: 'hang' });
-    const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+    const stream = await openEventStream(`${base}/api/catchup/stream`, {
+      method: 'POST',
+      headers: ENGLISH,
+    });
     const failed = await stream.next((event) => event.event === 'error.raised');
     expect(failed.data).toMatchObject({
       code: 'LLM_TIMEOUT',
@@ -451,14 +474,21 @@ describe('a provider that is not OpenAI-compatible', () => {
       await setup([`LLM_BASE_URL=${proxyUrl}`]);
       const base = await harness.listen();
       const expected = `The LLM at ${proxyUrl} answered the catch-up request with text/html ("<html><body>Please log in to the campus network</body></html>"), not an OpenAI-compatible response: check LLM_BASE_URL.`;
-      const plain = await harness.request({ method: 'POST', url: '/api/catchup' });
+      const plain = await harness.request({
+        method: 'POST',
+        url: '/api/catchup',
+        headers: ENGLISH,
+      });
       expect(plain.statusCode).toBe(502);
       expect(plain.json()).toMatchObject({
         code: 'LLM_BAD_RESPONSE',
         message: expected,
         field: 'LLM_BASE_URL',
       });
-      const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+      const stream = await openEventStream(`${base}/api/catchup/stream`, {
+        method: 'POST',
+        headers: ENGLISH,
+      });
       const failed = await stream.next((event) => event.event === 'error.raised');
       expect(failed.data).toMatchObject({ code: 'LLM_BAD_RESPONSE', message: expected });
     } finally {
@@ -469,7 +499,10 @@ describe('a provider that is not OpenAI-compatible', () => {
     await setup();
     const base = await harness.listen();
     llm.enqueueChat({ type: 'malformed', body: '<html>gateway</html>\n\n' });
-    const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+    const stream = await openEventStream(`${base}/api/catchup/stream`, {
+      method: 'POST',
+      headers: ENGLISH,
+    });
     const failed = await stream.next((event) => event.event === 'error.raised');
     expect(failed.data).toMatchObject({
       code: 'LLM_BAD_RESPONSE',
@@ -546,7 +579,10 @@ describe('gateways that label their event streams differently', () => {
       })),
     );
     for (const type of types) {
-      const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+      const stream = await openEventStream(`${base}/api/catchup/stream`, {
+        method: 'POST',
+        headers: ENGLISH,
+      });
       const end = await stream.next(
         (event) => event.event === 'end' || event.event === 'error.raised',
       );
@@ -567,7 +603,10 @@ describe('gateways that label their event streams differently', () => {
         body: '{"error":{"message":"Model Not Exist","type":"invalid_request_error"}}',
       },
     ]);
-    const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+    const stream = await openEventStream(`${base}/api/catchup/stream`, {
+      method: 'POST',
+      headers: ENGLISH,
+    });
     const failed = await stream.next((event) => event.event === 'error.raised');
     expect(failed.data).toMatchObject({
       code: 'LLM_BAD_RESPONSE',
@@ -584,14 +623,20 @@ describe('gateways that label their event streams differently', () => {
       { type: 'text/event-stream', body: eventStream([], 'length') },
     ]);
     for (let attempt = 0; attempt < 2; attempt++) {
-      const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+      const stream = await openEventStream(`${base}/api/catchup/stream`, {
+        method: 'POST',
+        headers: ENGLISH,
+      });
       const failed = await stream.next((event) => event.event === 'error.raised');
       expect(failed.data).toMatchObject({
         code: 'LLM_BAD_RESPONSE',
         message: `The LLM at ${url} sent an empty answer to the catch-up request: its stream ended ([DONE]) before any part of an answer.`,
       });
     }
-    const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+    const stream = await openEventStream(`${base}/api/catchup/stream`, {
+      method: 'POST',
+      headers: ENGLISH,
+    });
     const failed = await stream.next((event) => event.event === 'error.raised');
     expect(failed.data).toMatchObject({
       code: 'LLM_BAD_RESPONSE',
@@ -605,13 +650,19 @@ describe('gateways that label their event streams differently', () => {
       { type: 'application/octet-stream', body: 'Bad gateway: upstream closed\n' },
       { body: '' },
     ]);
-    const stream = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+    const stream = await openEventStream(`${base}/api/catchup/stream`, {
+      method: 'POST',
+      headers: ENGLISH,
+    });
     const failed = await stream.next((event) => event.event === 'error.raised');
     expect(failed.data).toMatchObject({
       code: 'LLM_BAD_RESPONSE',
       message: `The LLM at ${url} answered the catch-up request with a body of type application/octet-stream ("Bad gateway: upstream closed") holding no OpenAI-compatible event, not an OpenAI-compatible response: check LLM_BASE_URL.`,
     });
-    const empty = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
+    const empty = await openEventStream(`${base}/api/catchup/stream`, {
+      method: 'POST',
+      headers: ENGLISH,
+    });
     const nothing = await empty.next((event) => event.event === 'error.raised');
     expect(nothing.data).toMatchObject({
       message: `The LLM at ${url} answered the catch-up request with a body without a content type holding no OpenAI-compatible event, not an OpenAI-compatible response: check LLM_BASE_URL.`,

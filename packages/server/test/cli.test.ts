@@ -1,16 +1,15 @@
 // The `class-assistant-backend` bin as a user runs it: a real process, real port, real signals.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCli } from '../src/cli-options.ts';
+import { spawnBin } from './support/bin-process.ts';
 import { waitFor } from './support/harness.ts';
 import { freePort } from './support/ports.ts';
 
-const BIN = fileURLToPath(new URL('../bin/class-assistant-backend.js', import.meta.url));
 const children: ChildProcess[] = [];
 const folders: string[] = [];
 
@@ -20,21 +19,9 @@ afterEach(async () => {
 });
 
 function run(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, output: () => ({ stdout, stderr }) };
+  const started = spawnBin(args, env);
+  children.push(started.child);
+  return started;
 }
 
 describe('parseCli', () => {
@@ -59,7 +46,26 @@ describe('parseCli', () => {
       }),
     ).toEqual({
       kind: 'run',
-      options: { host: '::1', port: 8765, envFile: '/e/.env', dataDir: '/d' },
+      // No port given: the settings' API_PORT decides (8765 by default).
+      options: {
+        host: '::1',
+        port: 8765,
+        portFromSettings: true,
+        envFile: '/e/.env',
+        dataDir: '/d',
+      },
+    });
+  });
+
+  it('takes --env-file and --settings-file over CLASS_ASSISTANT_ENV_FILE (the packaged default)', () => {
+    const packaged = { CLASS_ASSISTANT_ENV_FILE: '/opt/release/backend/.env' };
+    for (const flag of ['--env-file', '--settings-file']) {
+      expect(parseCli([flag, '/home/me/class.env'], packaged)).toMatchObject({
+        options: { envFile: '/home/me/class.env', dataDir: '/home/me/data' },
+      });
+    }
+    expect(parseCli([], packaged)).toMatchObject({
+      options: { envFile: '/opt/release/backend/.env' },
     });
   });
 

@@ -215,15 +215,15 @@ describe('modes that cannot run', () => {
     expect(response.json()).toMatchObject({
       status: 'error',
       code: 'RECOGNIZER_UNAVAILABLE',
-      field: 'VOSK_MODEL_PATH',
-      hint: 'Settings to check: VOSK_MODEL_PATH, LOCAL_ASR_ENGINE.',
+      field: 'LOCAL_ASR_LANGUAGE',
+      hint: 'Settings to check: LOCAL_ASR_LANGUAGE, VOSK_MODEL_PATH.',
     });
     const { message } = response.json();
-    // Where to get a model, which ones, and the way out on this machine (PocketSphinx is installed).
-    expect(message).toContain('VOSK_MODEL_PATH is not set');
-    expect(message).toContain('https://alphacephei.com/vosk/models');
-    expect(message).toContain('vosk-model-small-cn-0.22');
-    expect(message).toContain('LOCAL_ASR_ENGINE=pocketsphinx');
+    // Which model to download and how, and the way out on this machine (PocketSphinx is installed).
+    expect(message).toContain('No offline model for Chinese (LOCAL_ASR_LANGUAGE=zh)');
+    expect(message).toContain('class-assistant-backend models pull vosk-small-cn');
+    expect(message).toContain('VOSK_MODEL_PATH');
+    expect(message).toContain('LOCAL_ASR_LANGUAGE=en works without a download');
     expect(message).toContain('ASR_MODE=mock');
     expect(harness.app.classAssistant.monitor.status().is_monitoring).toBe(false);
   });
@@ -238,7 +238,7 @@ describe('modes that cannot run', () => {
     expect(stream.json()).toMatchObject({
       code: 'RECOGNIZER_UNAVAILABLE',
       field: 'STREAM_ASR_APP_KEY',
-      message: expect.stringContaining('STREAM_ASR_APP_KEY and STREAM_ASR_ACCESS_KEY'),
+      message: expect.stringContaining('需要 STREAM_ASR_APP_KEY 和 STREAM_ASR_ACCESS_KEY'),
     });
     await harness.request({
       method: 'POST',

@@ -2,6 +2,7 @@
 // names a folder beside the executable holding koffi (+ @koromix/koffi-<platform>), naudiodon and
 // vosk. Each case runs in a fresh process (native modules are loaded once per process).
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -94,9 +95,41 @@ describe('CLASS_ASSISTANT_NATIVE_MODULES', () => {
     expect(result.addon).toBe(
       join(await packageFolder('naudiodon'), 'build', 'Release', 'naudiodon.node'),
     );
-    expect(result.vosk).toBe(
-      join(await packageFolder('vosk'), 'lib', 'linux-x86_64', 'libvosk.so'),
+    // Our per-platform package first (once built or installed from npm), else the vosk package.
+    const own = join(
+      await packageFolder('@class-assistant/libvosk-linux-x64'),
+      'lib',
+      'libvosk.so',
     );
+    expect(result.vosk).toBe(
+      existsSync(own)
+        ? own
+        : join(await packageFolder('vosk'), 'lib', 'linux-x86_64', 'libvosk.so'),
+    );
+  });
+
+  it('prefers our per-platform libvosk package to the vosk package in the folder', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'native-modules-'));
+    folders.push(folder);
+    const vosk = await packageFolder('vosk');
+    const ownPackage = join(folder, '@class-assistant', 'libvosk-linux-x64');
+    await mkdir(join(ownPackage, 'lib'), { recursive: true });
+    await cp(
+      join(await packageFolder('@class-assistant/libvosk-linux-x64'), 'package.json'),
+      join(ownPackage, 'package.json'),
+    );
+    await cp(
+      join(vosk, 'lib', 'linux-x86_64', 'libvosk.so'),
+      join(ownPackage, 'lib', 'libvosk.so'),
+    );
+    await mkdir(join(folder, 'vosk', 'lib', 'linux-x86_64'), { recursive: true });
+    await cp(join(vosk, 'package.json'), join(folder, 'vosk', 'package.json'));
+    const pick = () =>
+      inFreshProcess(folder, 'console.log(JSON.stringify(native.voskLibraryPath()));');
+    expect(await pick()).toBe(join(ownPackage, 'lib', 'libvosk.so'));
+    // Without its library file, the package is passed over with a message naming both places.
+    await rm(join(ownPackage, 'lib'), { recursive: true });
+    await expect(pick()).rejects.toThrow(/libvosk is missing from .*libvosk-linux-x64.*and .*vosk/);
   });
 
   it('a backend with an empty native folder starts, runs a mock class, and says what is missing', async () => {

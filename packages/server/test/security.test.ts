@@ -68,6 +68,8 @@ describe('isAllowedHost', () => {
       'http://[::1]:8765',
       'tauri://localhost',
       'http://tauri.localhost',
+      'http://localhost:1420',
+      'http://127.0.0.1:1420',
       'http://localhost:5173',
     ]);
   });

@@ -166,11 +166,19 @@ describe('POST /api/settings', () => {
       url: '/api/settings',
       payload: { content },
     });
+    // The original client is Chinese: messages are Chinese unless the request prefers English.
     expect(response.json()).toMatchObject({
       status: 'success',
       changed: [],
-      message: 'Settings saved; nothing changed.',
+      message: '设置已保存，没有改动。',
     });
+    const english = await harness.request({
+      method: 'POST',
+      url: '/api/settings',
+      headers: { 'accept-language': 'en-GB,en;q=0.9,zh;q=0.5' },
+      payload: { content },
+    });
+    expect(english.json().message).toBe('Settings saved; nothing changed.');
     expect(await readFile(harness.envFile, 'utf8')).toBe(`${ENV.join('\n')}\n`);
   });
 
@@ -178,7 +186,12 @@ describe('POST /api/settings', () => {
     const content = (await harness.request({ url: '/api/settings' })).json().content as string;
     const edited = `${content.replace('ASR_MODE=mock', 'ASR_MODE=local')}LOG_LEVEL=debug\nLLM_MODEL=qwen-plus\n`;
     const body = (
-      await harness.request({ method: 'POST', url: '/api/settings', payload: { content: edited } })
+      await harness.request({
+        method: 'POST',
+        url: '/api/settings',
+        headers: { 'accept-language': 'en' },
+        payload: { content: edited },
+      })
     ).json();
     expect(body).toMatchObject({
       changed: ['ASR_MODE', 'LLM_MODEL', 'LOG_LEVEL'],
@@ -215,11 +228,14 @@ describe('POST /api/settings', () => {
 
   it('refuses bad values with 400 SETTINGS_INVALID naming the field, and writes nothing', async () => {
     const before = await readFile(harness.envFile, 'utf8');
-    const response = await harness.request({
-      method: 'POST',
-      url: '/api/settings',
-      payload: { fields: { AUDIO_SAMPLE_RATE: '44', ASR_MODE: 'psychic' } },
-    });
+    const post = (language?: string) =>
+      harness.request({
+        method: 'POST',
+        url: '/api/settings',
+        ...(language ? { headers: { 'accept-language': language } } : {}),
+        payload: { fields: { AUDIO_SAMPLE_RATE: '44', ASR_MODE: 'psychic' } },
+      });
+    const response = await post('en');
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
       status: 'error',
@@ -230,8 +246,19 @@ describe('POST /api/settings', () => {
           field: 'AUDIO_SAMPLE_RATE',
           message: 'must be a whole number from 8000 to 48000, got "44"',
         },
-        { field: 'ASR_MODE', message: 'must be one of local, stream, cloud, mock, got "psychic"' },
+        {
+          field: 'ASR_MODE',
+          message: 'must be one of local, stream, cloud, mock, dashscope, seed-asr, got "psychic"',
+        },
       ],
+    });
+    // The same refusal in Chinese by default: the same code and fields, the messages translated.
+    const chinese = await post();
+    expect(chinese.json()).toMatchObject({
+      code: 'SETTINGS_INVALID',
+      field: 'AUDIO_SAMPLE_RATE',
+      message:
+        'AUDIO_SAMPLE_RATE 应为 8000 到 48000 之间的整数，当前为 "44"；ASR_MODE 应为 local、stream、cloud、mock、dashscope、seed-asr 之一，当前为 "psychic"',
     });
     expect(await readFile(harness.envFile, 'utf8')).toBe(before);
   });

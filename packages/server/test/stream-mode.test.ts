@@ -12,18 +12,16 @@ import {
 } from '@class-assistant/asr-protocol/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { samplesToBytes } from '../src/audio/pcm.ts';
-import { type ClassClient, classClient } from './support/class-client.ts';
-import { createHarness, type Harness } from './support/harness.ts';
+import type { Harness } from './support/harness.ts';
+import { type LectureClass, startLectureClass } from './support/lecture-class.ts';
 import { LECTURE, type SpeechRecording, speechRecording } from './support/speech.ts';
 
+let running: LectureClass | undefined;
 let harness: Harness | undefined;
-let client: ClassClient | undefined;
 let service: AsrTestServer | undefined;
 afterEach(async () => {
-  client?.close();
-  client = undefined;
-  await harness?.close();
-  harness = undefined;
+  await running?.close();
+  running = undefined;
   await service?.close();
   service = undefined;
 });
@@ -36,7 +34,13 @@ const TEXTS = [
 
 async function startClass(
   lecture: SpeechRecording,
-  options: { faults?: AsrFault[]; extraEnv?: string[]; appKey?: string } = {},
+  options: {
+    faults?: AsrFault[];
+    extraEnv?: string[];
+    appKey?: string;
+    /** The settings lines naming the service (default: the STREAM_ASR_* keys). */
+    serviceEnv?: (url: string) => string[];
+  } = {},
 ) {
   service = await createAsrTestServer({
     auth: { appKey: 'app-id', accessKey: 'access-token' },
@@ -48,19 +52,18 @@ async function startClass(
     })),
     faults: options.faults ?? [],
   });
-  harness = await createHarness({
-    env: [
+  running = await startLectureClass(
+    lecture,
+    options.serviceEnv?.(service.url) ?? [
       'ASR_MODE=stream',
       `STREAM_ASR_URL=${service.url}`,
       `STREAM_ASR_APP_KEY=${options.appKey ?? 'app-id'}`,
       'STREAM_ASR_ACCESS_KEY=access-token',
-      `AUDIO_INPUT=file:${lecture.path}`,
-      'AUDIO_FILE_PACE=fast',
-      ...(options.extraEnv ?? []),
     ],
-  });
-  client = await classClient(await harness.listen());
-  return client;
+    options.extraEnv,
+  );
+  harness = running.harness;
+  return running.client;
 }
 
 describe('ASR_MODE=stream', () => {
@@ -120,6 +123,33 @@ describe('ASR_MODE=stream', () => {
     // 200 ms packets (6400 bytes), the last one shorter, all of the lecture's audio once.
     const audioFrames = connection!.frames.filter((frame) => frame.type === 'audio-only-request');
     expect(audioFrames.slice(0, -2).every((frame) => frame.payload.byteLength === 6400)).toBe(true);
+    expect(connection!.audio.byteLength).toBe(lecture.samples.byteLength);
+  });
+
+  it('runs a class from the original product’s settings file, its key names and seed-asr unchanged', async () => {
+    const lecture = await speechRecording(LECTURE);
+    const live = await startClass(lecture, {
+      serviceEnv: (url) => [
+        'ASR_MODE=seed-asr',
+        // The original's full address names its endpoint: that endpoint is used.
+        `SEED_ASR_WS_URL=${url}/api/v3/sauc/bigmodel`,
+        'SEED_ASR_APP_KEY=app-id',
+        'SEED_ASR_ACCESS_KEY=access-token',
+        'SEED_ASR_RESOURCE_ID=volc.bigasr.sauc.concurrent',
+        'AUDIO_CHUNK_SIZE=1024',
+      ],
+    });
+    const started = await live.start({ course_name: 'Trees' });
+    expect(started.body).toMatchObject({ status: 'started', effective_asr_mode: 'stream' });
+    await live.recognizerState('ended');
+    expect((await live.transcript()).map((entry) => entry.text)).toEqual(TEXTS);
+    const [connection] = service!.connections;
+    expect(connection!.endpoint).toBe('bigmodel');
+    expect(connection!.headers).toMatchObject({
+      'x-api-app-key': 'app-id',
+      'x-api-access-key': 'access-token',
+      'x-api-resource-id': 'volc.bigasr.sauc.concurrent',
+    });
     expect(connection!.audio.byteLength).toBe(lecture.samples.byteLength);
   });
 

@@ -24,12 +24,12 @@ describe('GET /api/health', () => {
       asr: {
         mode: 'local',
         available: false,
-        settings: ['VOSK_MODEL_PATH', 'LOCAL_ASR_ENGINE'],
+        settings: ['LOCAL_ASR_LANGUAGE', 'VOSK_MODEL_PATH'],
       },
       llm: { configured: false, missing: ['LLM_API_KEY'], model: 'deepseek-chat' },
       not_configured: [
         'AI features (rescue, catch-up, notes): set LLM_API_KEY in the settings.',
-        expect.stringContaining('Recognition: ASR_MODE=local'),
+        expect.stringContaining('Recognition: No offline model for Chinese'),
       ],
     });
   });
@@ -163,6 +163,7 @@ describe('the OpenAPI document', () => {
       'POST /api/update_keywords',
       'POST /api/reload_keywords',
       'GET /api/ws/alerts',
+      'GET /api/ws/capture',
       'GET /api/events',
       'GET /api/transcript',
       'POST /api/catchup/stream',
@@ -174,6 +175,28 @@ describe('the OpenAPI document', () => {
     )) {
       for (const operation of Object.values(methods)) expect(operation.summary).toBeTruthy();
     }
+    // Every operation has its own stable name, for generated clients.
+    const ids = Object.values(
+      document.paths as Record<string, Record<string, { operationId?: string }>>,
+    ).flatMap((methods) => Object.values(methods).map((operation) => operation.operationId));
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]*$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toContain('postStartMonitor');
+    expect(ids).toContain('getWsAlerts');
+  });
+
+  it('is served at /openapi.json too, naming the address the backend really listens on', async () => {
+    harness = await createHarness();
+    const base = await harness.listen();
+    const document = (await (await fetch(`${base}/openapi.json`)).json()) as {
+      servers: Array<{ url: string }>;
+      paths: Record<string, unknown>;
+    };
+    expect(base).not.toBe('http://127.0.0.1:8765');
+    expect(document.servers).toEqual([{ url: base }]);
+    expect(Object.keys(document.paths)).toContain('/api/health');
+    const docs = (await (await fetch(`${base}/docs/json`)).json()) as typeof document;
+    expect(docs.servers).toEqual([{ url: base }]);
   });
 
   it('matches the snapshot (a changed API is a reviewed change)', async () => {

@@ -1,66 +1,28 @@
-// Stale-backend cleanup (backend.md 1.8, 7.2): before the backend starts and when the window
-// closes, stop (1) whatever listens on the backend's port, (2) stale processes named
-// class-assistant-backend, and (3) on Windows, console windows titled ClassAssistant-Backend.
+// Stale-backend cleanup: before the backend starts and when the window closes, stop (1) whatever
+// listens on the backend's port, (2) stale processes named class-assistant-backend, and (3) on
+// Windows, console windows titled ClassAssistant-Backend.
 //
 // Stale means: no live launcher owns it. A backend reports its launcher in /api/health
 // (`launcher_pid`); one whose launcher runs is another running Class Assistant and is never
 // stopped — a second launch must not end a class in progress. Our own backends are asked to stop
 // over HTTP with their run's token (read from their data folder; never sent to another user's
 // process), anything else is stopped politely, then by force.
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { askBackendToStop, type BackendHealth, classAssistantHealth } from './backend-client.ts';
 import {
-  type Command,
-  listeningInodes,
-  listeningPortsByInode,
-  lsofListeningPortsCommand,
-  lsofPortOwnersCommand,
-  type NamedProcess,
-  netstatCommand,
-  parseLsofPorts,
-  parseNetstatListeners,
-  parseNetstatPortsOf,
-  parseOwnerLine,
-  parsePidLines,
-  parsePidPathLines,
-  parsePsProcesses,
-  parseTasklistCsv,
-  parseTasklistUser,
-  procStatusUid,
-  programName,
-  psCommand,
-  psUidCommand,
-  socketInode,
-  taskkillByTitleCommand,
-  taskkillCommand,
-  tasklistCommand,
-  tasklistUserCommand,
-  windowsListeningPortsCommand,
-  windowsPortOwnersCommand,
-  windowsProcessOwnerCommand,
-  windowsProcessPathsCommand,
-} from './process-queries.ts';
+  findListeningPorts,
+  findPortOwners,
+  findProcessesByName,
+  ownedByThisUser,
+  runCommand,
+} from './process-discovery.ts';
+import { type NamedProcess, taskkillByTitleCommand, taskkillCommand } from './process-queries.ts';
 import type { LauncherSystem } from './system.ts';
 
 /** The backend's executable name (without `.exe`). */
-export const BACKEND_NAME = 'class-assistant-backend';
+const BACKEND_NAME = 'class-assistant-backend';
 /** The console window title the original's backend ran under. */
-export const BACKEND_WINDOW_TITLE = 'ClassAssistant-Backend';
-/**
- * Where a backend keeps its run's shutdown token, in its data folder (the server's
- * SHUTDOWN_TOKEN_FILE; the app talks to the server over HTTP only, so it is named here again).
- */
-export const SHUTDOWN_TOKEN_FILE = '_shutdown.token';
-
-/** What /api/health says about the backend answering it. */
-export interface BackendHealth {
-  status: string;
-  compatible_client?: string;
-  pid?: number;
-  launcher_pid?: number | null;
-  data_dir?: string;
-  app_version?: string | null;
-  monitor?: { state?: string };
-}
+const BACKEND_WINDOW_TITLE = 'ClassAssistant-Backend';
 
 /**
  * A running Class Assistant: a backend whose launcher is alive, or one started without a
@@ -111,124 +73,7 @@ export interface CleanupOptions {
   orphans?: readonly number[];
 }
 
-async function runCommand(system: LauncherSystem, command: Command) {
-  return system.run(command.file, command.args);
-}
-
-/** The processes listening on 127.0.0.1:`port` (any address), by OS. */
-export async function findPortOwners(system: LauncherSystem, port: number): Promise<number[]> {
-  if (system.platform === 'win32') {
-    const powershell = await runCommand(system, windowsPortOwnersCommand(port));
-    if (!powershell.error && powershell.code === 0) return parsePidLines(powershell.stdout);
-    const netstat = await runCommand(system, netstatCommand());
-    return parseNetstatListeners(netstat.stdout, port);
-  }
-  if (system.platform === 'darwin') {
-    return parsePidLines((await runCommand(system, lsofPortOwnersCommand(port))).stdout);
-  }
-  // Linux: the listening socket's inode in /proc/net/tcp{,6}, then the process holding it.
-  const inodes = new Set<string>();
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    for (const inode of listeningInodes((await system.readText(table)) ?? '', port))
-      inodes.add(inode);
-  }
-  if (inodes.size === 0) return [];
-  const owners: number[] = [];
-  for (const entry of await system.listDir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    if ((await socketInodesOf(system, Number(entry))).some((inode) => inodes.has(inode))) {
-      owners.push(Number(entry));
-    }
-  }
-  return owners;
-}
-
-async function socketInodesOf(system: LauncherSystem, pid: number): Promise<string[]> {
-  const fdFolder = join('/proc', String(pid), 'fd');
-  const inodes: string[] = [];
-  for (const fd of await system.listDir(fdFolder)) {
-    const inode = socketInode((await system.readLink(join(fdFolder, fd))) ?? '');
-    if (inode) inodes.push(inode);
-  }
-  return inodes;
-}
-
-/** The TCP ports process `pid` listens on, by OS. */
-export async function listeningPortsOf(system: LauncherSystem, pid: number): Promise<number[]> {
-  if (system.platform === 'win32') {
-    const powershell = await runCommand(system, windowsListeningPortsCommand(pid));
-    if (!powershell.error && powershell.code === 0) return parsePidLines(powershell.stdout);
-    return parseNetstatPortsOf((await runCommand(system, netstatCommand())).stdout, pid);
-  }
-  if (system.platform === 'darwin') {
-    return parseLsofPorts((await runCommand(system, lsofListeningPortsCommand(pid))).stdout);
-  }
-  const byInode = new Map<string, number>();
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    for (const [inode, port] of listeningPortsByInode((await system.readText(table)) ?? '')) {
-      byInode.set(inode, port);
-    }
-  }
-  const ports = new Set<number>();
-  for (const inode of await socketInodesOf(system, pid)) {
-    const port = byInode.get(inode);
-    if (port !== undefined) ports.add(port);
-  }
-  return [...ports];
-}
-
-/** Processes whose program is `name` (`name.exe` on Windows), with their executables. */
-export async function findProcessesByName(
-  system: LauncherSystem,
-  name: string,
-): Promise<NamedProcess[]> {
-  if (system.platform === 'win32') {
-    const powershell = await runCommand(system, windowsProcessPathsCommand(`${name}.exe`));
-    if (!powershell.error && powershell.code === 0) {
-      return parsePidPathLines(powershell.stdout, `${name}.exe`);
-    }
-    return parseTasklistCsv((await runCommand(system, tasklistCommand(`${name}.exe`))).stdout);
-  }
-  if (system.platform === 'darwin') {
-    return parsePsProcesses((await runCommand(system, psCommand())).stdout, name);
-  }
-  const found: NamedProcess[] = [];
-  for (const entry of await system.listDir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const exe = await system.readLink(join('/proc', entry, 'exe'));
-    const argv0 =
-      ((await system.readText(join('/proc', entry, 'cmdline'))) ?? '').split('\0')[0] ?? '';
-    if ((exe && programName(exe) === name) || (argv0 !== '' && programName(argv0) === name)) {
-      const path = exe?.replace(/ \(deleted\)$/, '');
-      found.push({ pid: Number(entry), name, ...(path ? { path } : {}) });
-    }
-  }
-  return found;
-}
-
-/**
- * True when process `pid` runs as this user. Unknown counts as another user's: a token is
- * only ever sent to a process known to be ours.
- */
-export async function ownedByThisUser(system: LauncherSystem, pid: number): Promise<boolean> {
-  if (system.platform === 'win32') {
-    if (!system.userName) return false;
-    // PowerShell answers in UTF-8 (a user named 张三 compares right); tasklist where it is missing.
-    const powershell = await runCommand(system, windowsProcessOwnerCommand(pid));
-    const user =
-      !powershell.error && powershell.code === 0
-        ? parseOwnerLine(powershell.stdout)
-        : parseTasklistUser((await runCommand(system, tasklistUserCommand(pid))).stdout);
-    return user !== undefined && user.toLowerCase() === system.userName.toLowerCase();
-  }
-  if (system.uid === undefined) return false;
-  if (system.platform === 'darwin') {
-    const answer = (await runCommand(system, psUidCommand(pid))).stdout.trim();
-    return answer !== '' && Number(answer) === system.uid;
-  }
-  return procStatusUid((await system.readText(`/proc/${pid}/status`)) ?? '') === system.uid;
-}
-
+/** Polls `check` every 100 ms until it holds (true) or `timeoutMs` passes (false). */
 async function waitUntil(
   system: LauncherSystem,
   check: () => boolean | Promise<boolean>,
@@ -243,7 +88,7 @@ async function waitUntil(
 }
 
 /** Stops one process: politely (SIGTERM / taskkill), then by force after `graceMs`. */
-export async function stopProcess(
+async function stopProcess(
   system: LauncherSystem,
   pid: number,
   graceMs: number,
@@ -264,96 +109,34 @@ export async function stopProcess(
   return { stopped: await waitUntil(system, exited, 5000), forced: true };
 }
 
-/** GET `url`/api/health: whatever JSON answers within `timeoutMs`, undefined when nothing does. */
-export async function readHealth(
-  system: LauncherSystem,
-  url: string,
-  timeoutMs = 2000,
-): Promise<BackendHealth | undefined> {
-  try {
-    const response = await system.fetch(`${url}/api/health`, {
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    return (await response.json()) as BackendHealth;
-  } catch {
-    return undefined;
-  }
+/**
+ * What keeps a backend running: its live launcher (`launcherPid`), or — `launcherPid` null — a
+ * class in progress on a backend started without a launcher (someone is using it).
+ */
+interface Keeper {
+  launcherPid: number | null;
 }
 
-/** Asks 127.0.0.1:`port` for /api/health; the answer when a Class Assistant backend gives it. */
-export async function backendHealth(
-  system: LauncherSystem,
-  port: number,
-): Promise<BackendHealth | undefined> {
-  const body = await readHealth(system, `http://127.0.0.1:${port}`);
-  return body?.status === 'healthy' && body.compatible_client !== undefined ? body : undefined;
-}
-
-/** The run's shutdown token a backend keeps in its data folder, when it is there. */
-export async function readShutdownToken(
-  system: LauncherSystem,
-  dataDir: string,
-): Promise<string | undefined> {
-  return (await system.readText(join(dataDir, SHUTDOWN_TOKEN_FILE)))?.trim() || undefined;
-}
-
-/** POST `url`/api/shutdown with the run's token; true when the backend said it would stop. */
-export async function postShutdown(
-  system: LauncherSystem,
-  url: string,
-  token: string,
-): Promise<boolean> {
-  try {
-    const answer = await system.fetch(`${url}/api/shutdown`, {
-      method: 'POST',
-      headers: { 'x-shutdown-token': token },
-      signal: AbortSignal.timeout(2000),
-    });
-    return answer.status === 202;
-  } catch {
-    return false;
-  }
-}
-
-/** The launcher that owns a backend, when it is alive (and not this launcher). */
-function liveLauncher(system: LauncherSystem, health: BackendHealth): number | undefined {
+/**
+ * The {@link Keeper} of the backend that gave `health`, or undefined when nothing keeps it: it is
+ * stale. A backend whose launcher is gone is stale even mid-class: it is asked to stop, which
+ * saves the class.
+ */
+function keeperOf(system: LauncherSystem, health: BackendHealth): Keeper | undefined {
   const launcher = health.launcher_pid;
-  if (typeof launcher !== 'number' || launcher === system.selfPid) return undefined;
-  return system.isAlive(launcher) ? launcher : undefined;
-}
-
-/**
- * Who keeps a backend running: its live launcher's pid, null for a backend started without a
- * launcher that is in the middle of a class (someone is using it), undefined when it is stale.
- * A backend whose launcher is gone is stale even mid-class: it is asked to stop, which saves it.
- */
-function keeper(system: LauncherSystem, health: BackendHealth): number | null | undefined {
-  const launcher = liveLauncher(system, health);
-  if (launcher !== undefined) return launcher;
-  const ownerless = typeof health.launcher_pid !== 'number';
+  if (typeof launcher === 'number') {
+    const alive = launcher !== system.selfPid && system.isAlive(launcher);
+    return alive ? { launcherPid: launcher } : undefined;
+  }
   const state = health.monitor?.state;
-  return ownerless && (state === 'running' || state === 'paused') ? null : undefined;
+  return state === 'running' || state === 'paused' ? { launcherPid: null } : undefined;
 }
 
-/**
- * Asks the backend on `port` to stop with its run's token (from its data folder). Only for a
- * backend of this user: another user's process could claim our data folder to get our token.
- */
-export async function requestShutdown(
-  system: LauncherSystem,
-  port: number,
-  health: BackendHealth,
-): Promise<boolean> {
-  if (typeof health.pid !== 'number' || !health.data_dir) return false;
-  const token = await readShutdownToken(system, health.data_dir);
-  return token !== undefined && postShutdown(system, `http://127.0.0.1:${port}`, token);
-}
-
+/** True when `a` and `b` name the same file (case-insensitively where the file system is). */
 function samePath(platform: NodeJS.Platform, a: string, b: string): boolean {
-  const clean = (path: string) => resolve(path);
   return platform === 'win32' || platform === 'darwin'
-    ? clean(a).toLowerCase() === clean(b).toLowerCase()
-    : clean(a) === clean(b);
+    ? resolve(a).toLowerCase() === resolve(b).toLowerCase()
+    : resolve(a) === resolve(b);
 }
 
 /** How a process named class-assistant-backend (or a recorded orphan) is doing. */
@@ -364,14 +147,14 @@ type BackendState =
   | { kind: 'not-listening' };
 
 async function backendState(system: LauncherSystem, pid: number): Promise<BackendState> {
-  const ports = await listeningPortsOf(system, pid);
+  const ports = await findListeningPorts(system, pid);
   if (ports.length === 0) return { kind: 'not-listening' };
   for (const port of ports) {
-    const health = await backendHealth(system, port);
+    const health = await classAssistantHealth(system, port);
     if (!health || health.pid !== pid) continue;
-    const launcherPid = keeper(system, health);
-    return launcherPid !== undefined
-      ? { kind: 'live', launcherPid, port }
+    const keeper = keeperOf(system, health);
+    return keeper
+      ? { kind: 'live', launcherPid: keeper.launcherPid, port }
       : { kind: 'stale', port, health };
   }
   return { kind: 'silent' };
@@ -414,7 +197,7 @@ export async function cleanupStaleBackends(options: CleanupOptions): Promise<Cle
         report.messages.push(
           `did not ask the backend on port ${healthPort} (process ${pid}) to stop over HTTP: it belongs to another user`,
         );
-      } else if (await requestShutdown(system, healthPort, health)) {
+      } else if (await askBackendToStop(system, healthPort, health)) {
         report.messages.push(
           `asked the stale Class Assistant backend on port ${healthPort} (process ${pid}) to stop`,
         );
@@ -440,15 +223,11 @@ export async function cleanupStaleBackends(options: CleanupOptions): Promise<Cle
 
   // (1) The port.
   if (await system.isListening(port)) {
-    const health = await backendHealth(system, port);
-    const launcherPid = health ? keeper(system, health) : undefined;
-    if (health && launcherPid !== undefined) {
-      report.liveInstance = {
-        port,
-        pid: health.pid,
-        launcherPid,
-        dataDir: health.data_dir,
-      };
+    const health = await classAssistantHealth(system, port);
+    const keeper = health ? keeperOf(system, health) : undefined;
+    if (health && keeper) {
+      const { launcherPid } = keeper;
+      report.liveInstance = { port, pid: health.pid, launcherPid, dataDir: health.data_dir };
       report.messages.push(
         launcherPid === null
           ? `left running: the Class Assistant on port ${port} (process ${health.pid}) was started without the launcher and has a class in progress`

@@ -20,7 +20,7 @@ export interface LauncherCommand {
 }
 
 /** A command-line mistake. */
-export class LauncherUsageError extends Error {
+class LauncherUsageError extends Error {
   readonly code = 'LAUNCHER_USAGE';
   constructor(message: string) {
     super(message);
@@ -29,7 +29,7 @@ export class LauncherUsageError extends Error {
 }
 
 /** Usage of `class-assistant --help`. */
-export const LAUNCHER_USAGE = `class-assistant — start Class Assistant: the backend and its floating window
+const LAUNCHER_USAGE = `class-assistant — start Class Assistant: the backend and its floating window
 
 Usage: class-assistant [options]
 

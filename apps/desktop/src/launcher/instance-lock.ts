@@ -82,7 +82,7 @@ function parseRecord(text: string): InstanceRecord | undefined {
 }
 
 /** Writes next to the lock, then renames over it: a reader never sees half a record. */
-async function replace(path: string, record: InstanceRecord): Promise<void> {
+async function writeRecordAtomically(path: string, record: InstanceRecord): Promise<void> {
   const temp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}`;
   await writeFile(temp, `${JSON.stringify(record)}\n`);
   await rename(temp, path);
@@ -211,11 +211,11 @@ function heldLock(path: string, record: InstanceRecord): InstanceLock {
     },
     async setBackend(pid) {
       current = { ...current, backend_pid: pid };
-      if (await ours()) await replace(path, current);
+      if (await ours()) await writeRecordAtomically(path, current);
     },
     async setStopping() {
       current = { ...current, stopping: true };
-      if (await ours()) await replace(path, current);
+      if (await ours()) await writeRecordAtomically(path, current);
     },
     async release() {
       if (await ours()) await rm(path, { force: true });

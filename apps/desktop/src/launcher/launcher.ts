@@ -1,10 +1,12 @@
-// The launcher (backend.md 1.7–1.9, design.md 7): take the data folder's instance lock (or open
-// the Class Assistant that already runs with it), clean up stale backends, start the backend
-// silently, wait until it is healthy, open the app window (or print the address), and when the
-// window closes or the launcher is stopped, stop the backend gracefully and clean up again.
+// The launcher (its steps are in apps/desktop/README.md): take the data folder's instance lock
+// (or open the Class Assistant that already runs with it), clean up stale backends, start the
+// backend silently, wait until it is healthy, open the app window (or print the address), and
+// when the window closes or the launcher is stopped, stop the backend gracefully and clean up
+// again.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { access, appendFile, constants, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { postShutdown, readHealth, readShutdownToken } from './backend-client.ts';
 import {
   appWindowArguments,
   type Environment,
@@ -12,7 +14,7 @@ import {
   hasDisplay,
   profileInUse,
 } from './browser.ts';
-import { cleanupStaleBackends, postShutdown, readHealth, readShutdownToken } from './cleanup.ts';
+import { cleanupStaleBackends } from './cleanup.ts';
 import {
   acquireInstanceLock,
   type InstanceLock,
@@ -55,7 +57,7 @@ export interface LauncherOptions {
  * Waits until `child` itself answers GET /api/health healthy (the answer names its pid: another
  * backend on the port does not count), the process exits, or `timeoutMs` passes.
  */
-export async function waitForHealth(
+async function waitForHealth(
   system: LauncherSystem,
   url: string,
   child: ChildProcess,
@@ -72,7 +74,8 @@ export async function waitForHealth(
   return gone() ? 'exited' : 'timeout';
 }
 
-function exited(child: ChildProcess): Promise<void> {
+/** Resolves once `child` has exited (at once when it already has). */
+function whenExited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
@@ -101,7 +104,7 @@ export async function stopBackend(
   if (!asked && system.platform !== 'win32') child.kill('SIGTERM');
   let timer: ReturnType<typeof setTimeout> | undefined;
   const done = await Promise.race([
-    exited(child).then(() => true),
+    whenExited(child).then(() => true),
     new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), timeoutMs);
     }),
@@ -109,10 +112,11 @@ export async function stopBackend(
   clearTimeout(timer);
   if (done) return 'graceful';
   child.kill('SIGKILL');
-  await exited(child);
+  await whenExited(child);
   return 'killed';
 }
 
+/** True for a file this user may run (on Windows: any file). */
 async function isExecutable(path: string): Promise<boolean> {
   try {
     if (!(await stat(path)).isFile()) return false;
@@ -123,6 +127,10 @@ async function isExecutable(path: string): Promise<boolean> {
   }
 }
 
+/**
+ * True when another process holds `path` open: Windows refuses to delete such a file. A file
+ * nobody holds is deleted (the browser's stale profile lock).
+ */
 async function lockHeld(path: string): Promise<boolean> {
   try {
     await rm(path);

@@ -87,7 +87,7 @@ export const POWERSHELL_UTF8 = '[Console]::OutputEncoding = [System.Text.Encodin
  * PowerShell running `script`, its output in UTF-8: a path or user name such as
  * `C:\Users\张三` must arrive intact (code page 936 would garble it).
  */
-export function powershellCommand(script: string): Command {
+function powershellCommand(script: string): Command {
   return {
     file: 'powershell.exe',
     args: ['-NoProfile', '-NonInteractive', '-Command', `${POWERSHELL_UTF8}${script}`],

@@ -1,15 +1,21 @@
 // Runs first in the packaged backend (release/backend/class-assistant-backend): its defaults are
 // the files beside it, so it also works when started by hand. Flags and variables set by the
-// caller still win.
+// caller still win, and a settings file given on the command line brings its own data folder
+// ("data" next to it), exactly as with the source bin.
 import { dirname, join } from 'node:path';
 
 const backendDir = dirname(process.execPath);
+const given = (flag: string) =>
+  process.argv.some((argument) => argument === flag || argument.startsWith(`${flag}=`));
+const settingsGiven = given('--env-file') || given('--settings-file');
 const defaults: Record<string, string> = {
-  CLASS_ASSISTANT_ENV_FILE: join(backendDir, '.env'),
-  CLASS_ASSISTANT_DATA_DIR: join(backendDir, '..', 'data'),
   CLASS_ASSISTANT_UI_DIR: join(backendDir, 'ui'),
   // The live-audio modes load koffi, naudiodon and vosk from here (never bundled: native code).
   CLASS_ASSISTANT_NATIVE_MODULES: join(backendDir, 'node_modules'),
+  ...(settingsGiven ? {} : { CLASS_ASSISTANT_ENV_FILE: join(backendDir, '.env') }),
+  ...(settingsGiven || given('--data-dir')
+    ? {}
+    : { CLASS_ASSISTANT_DATA_DIR: join(backendDir, '..', 'data') }),
 };
 for (const [name, value] of Object.entries(defaults)) {
   if (!process.env[name]) process.env[name] = value;

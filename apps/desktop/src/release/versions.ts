@@ -1,5 +1,5 @@
-// `pnpm release:build <version>` sets the app's version (backend.md 9): in the manifests of the
-// app — the workspace root and every private package under apps/ — and in the app's config
+// `pnpm release:build <version>` sets the app's version in the manifests of the app — the
+// workspace root and every private package under apps/ — and in the app's config
 // (apps/desktop/app.json). Published libraries keep the versions changesets gives them.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';

@@ -4,7 +4,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp } from '@class-assistant/server';
+import { type BuildAppOptions, buildApp } from '@class-assistant/server';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 
@@ -44,6 +44,8 @@ export async function startBackend(options: {
   uiDir: string;
   env: string[];
   port?: number;
+  /** More buildApp options (a model catalogue, recognizers…). */
+  options?: Partial<BuildAppOptions>;
 }): Promise<TestBackend> {
   const root = await mkdtemp(join(tmpdir(), 'desktop-ui-'));
   const dataDir = join(root, 'data');
@@ -58,6 +60,7 @@ export async function startBackend(options: {
       uiDir: options.uiDir,
       port,
       sseHeartbeatMs: 1000,
+      ...options.options,
     });
     await app.listen({ host: '127.0.0.1', port });
     port = app.classAssistant.port();
@@ -112,15 +115,18 @@ const RECORDER = `
   };
 `;
 
-/** A fresh browser profile with Chromium: launch it once per file. */
-export async function launchBrowser(): Promise<{
+/**
+ * A fresh browser profile with Chromium: launch it once per file. `args` adds flags (a fake
+ * microphone, for one).
+ */
+export async function launchBrowser(options: { args?: string[] } = {}): Promise<{
   context: BrowserContext;
   close(): Promise<void>;
 }> {
   const profile = await mkdtemp(join(tmpdir(), 'desktop-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
-    args: [...CHROMIUM_ARGS, '--autoplay-policy=no-user-gesture-required'],
+    args: [...CHROMIUM_ARGS, '--autoplay-policy=no-user-gesture-required', ...(options.args ?? [])],
     // No emulated viewport: a page's size is its window's, so a popup that resizes itself (as
     // the launcher's --app window does) really changes size. openApp sets the tab's size.
     viewport: null,

@@ -1,8 +1,14 @@
 // Calls to the backend (same origin): JSON routes, the upload with progress and the streamed AI
 // answers. Every failure becomes an ApiError with the server's stable code, or one of ours when
 // the backend could not be reached at all.
+import { lang } from './i18n.ts';
 import { readEventStream } from './sse.ts';
 import type { UploadResult } from './types.ts';
+
+/** The backend writes its messages in the language the request prefers: the UI's own. */
+function languageHeader(): { 'accept-language': string } {
+  return { 'accept-language': lang() === 'en' ? 'en' : 'zh-CN,zh' };
+}
 
 const marker = Symbol.for('class-assistant.ui.api-error');
 
@@ -101,8 +107,12 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
       method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
       headers:
         options.body === undefined
-          ? { accept: 'application/json' }
-          : { accept: 'application/json', 'content-type': 'application/json' },
+          ? { accept: 'application/json', ...languageHeader() }
+          : {
+              accept: 'application/json',
+              'content-type': 'application/json',
+              ...languageHeader(),
+            },
       ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
     });
   } catch (error) {
@@ -137,6 +147,7 @@ export function uploadMaterial(
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', '/api/upload_ppt');
+    request.setRequestHeader('accept-language', languageHeader()['accept-language']);
     request.responseType = 'json';
     request.upload.addEventListener('progress', (event) => {
       if (event.lengthComputable) onProgress(event.loaded / event.total);
@@ -182,7 +193,11 @@ export async function streamAnswer<T>(
   try {
     response = await fetch(path, {
       method: 'POST',
-      headers: { accept: 'text/event-stream', 'content-type': 'application/json' },
+      headers: {
+        accept: 'text/event-stream',
+        'content-type': 'application/json',
+        ...languageHeader(),
+      },
       body: JSON.stringify(body ?? {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });

@@ -9,6 +9,8 @@ import {
   unlockAudio,
 } from './alert-effects.ts';
 import { api } from './api.ts';
+import { captureMessage } from './capture/capture-message.ts';
+import { createWindowCapture } from './capture/window-capture.ts';
 import type { AppContext } from './context.ts';
 import { h, icon } from './dom.ts';
 import { describeError } from './errors.ts';
@@ -85,6 +87,7 @@ export function startApp(host: HTMLElement): { store: Store } {
     notifications: preference('notifications', 'true') === 'true',
     toast: null,
     pinned: false,
+    capture: null,
   });
 
   const liveListeners = new Set<(message: LiveMessage) => void>();
@@ -192,6 +195,27 @@ export function startApp(host: HTMLElement): { store: Store } {
     },
   });
 
+  // ---------------------------------------------------------------- this window's microphone
+  // It follows the backend: capturing while a class listens to the window (AUDIO_INPUT=app).
+  const capture = createWindowCapture();
+  store.subscribe((state, previous) => {
+    if (state.capture !== previous.capture) capture.follow(state.capture);
+  });
+  // A class that stops hearing the room says so in the bar, whatever panel is open.
+  let captureProblem = '';
+  const toastCaptureProblem = () => {
+    const message = captureMessage(capture.state(), store.get().capture);
+    const key = message.tone === 'bad' ? message.key : '';
+    if (key !== '' && key !== captureProblem && capture.state().forClass) {
+      toast(t(message.key, message.values), 'error');
+    }
+    captureProblem = key;
+  };
+  capture.subscribe(toastCaptureProblem);
+  store.subscribe((state, previous) => {
+    if (state.capture !== previous.capture) toastCaptureProblem();
+  });
+
   // ---------------------------------------------------------------- actions for the views
   let panels = new Map<PanelName, Panel>();
   let rescuePanel: ReturnType<typeof createRescuePanel> | undefined;
@@ -219,6 +243,7 @@ export function startApp(host: HTMLElement): { store: Store } {
 
   const context: AppContext = {
     store,
+    capture,
     openPanel,
     togglePanel(panel) {
       openPanel(store.get().panel === panel ? null : panel);

@@ -1,10 +1,13 @@
 // What the views get from the app: the store and the actions.
+import type { WindowCapture } from './capture/window-capture.ts';
 import type { AppState, PanelName, Store } from './store.ts';
 import type { LiveMessage, StopResult } from './types.ts';
 
 /** The app as the views see it. */
 export interface AppContext {
   store: Store;
+  /** This window's microphone, for classes with AUDIO_INPUT=app. */
+  capture: WindowCapture;
   /** Opens a panel (480x520), or closes the panel with `null` (back to the 320x80 bar). */
   openPanel(panel: PanelName | null): void;
   /** Opens the panel, or closes it when it is the one open. */

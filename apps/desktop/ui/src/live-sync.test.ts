@@ -51,6 +51,7 @@ function setup(initial: Partial<AppState> = {}) {
     notifications: false,
     toast: null,
     pinned: false,
+    capture: null,
     ...initial,
   });
   const effects: string[] = [];
@@ -154,5 +155,37 @@ describe('the live-state sync', () => {
     ];
     for (const message of messages) sync.apply(message);
     expect(effects).toEqual(['alert:danger:张三', 'notes:x.md', 'error:recognizer:X', 'ended']);
+  });
+
+  it('keeps the app window’s capture status from the stream’s opening and its events', () => {
+    const { store, sync } = setup();
+    const off = {
+      state: 'off',
+      connected: false,
+      device: '',
+      problem: null,
+      message: 'No class is listening to the app window.',
+    } as const;
+    sync.opened(
+      {
+        last_event_id: 0,
+        replayed: 0,
+        gap: false,
+        monitor: IDLE_MONITOR,
+        partial: '',
+        capture: off,
+      },
+      false,
+    );
+    expect(store.get().capture).toEqual(off);
+    const stopped = {
+      ...off,
+      state: 'stopped',
+      connected: true,
+      problem: 'no-audio',
+      message: 'silent',
+    } as const;
+    sync.apply({ name: 'capture.changed', data: stopped });
+    expect(store.get().capture).toEqual(stopped);
   });
 });

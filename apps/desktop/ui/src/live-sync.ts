@@ -144,6 +144,9 @@ export function createLiveSync(options: LiveSyncOptions): LiveSync {
       case 'error.raised':
         effects.backgroundError(message.data);
         return;
+      case 'capture.changed':
+        store.set({ capture: message.data });
+        return;
       case 'material.uploaded':
       case 'library.changed':
         // Panels that show them listen through onLiveEvent.
@@ -157,7 +160,8 @@ export function createLiveSync(options: LiveSyncOptions): LiveSync {
     reload,
     opened(data, reloadNow) {
       const monitor = monitorOf(data.monitor);
-      store.set({ partial: data.partial });
+      // (A backend from before the app window's capture does not say.)
+      store.set({ partial: data.partial, capture: data.capture ?? null });
       if (reloadNow) {
         store.set({ monitor });
         void reload(true);

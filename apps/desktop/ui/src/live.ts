@@ -43,8 +43,12 @@ const KNOWN_EVENTS: Readonly<Record<LiveEventName, true>> = {
   'history.folded': true,
   'notes.written': true,
   'material.uploaded': true,
+  'model.progress': true,
+  'model.installed': true,
+  'model.failed': true,
   'library.changed': true,
   'error.raised': true,
+  'capture.changed': true,
 };
 
 /** Waits before attempt `attempt` (0-based) after a failed connection: 0.5 s doubling to 5 s. */

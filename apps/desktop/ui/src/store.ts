@@ -1,6 +1,12 @@
 // The UI's one state object; views subscribe and update the parts that changed.
 import type { Lang } from './i18n.ts';
-import type { Health, KeywordAlert, MonitorStatus, TranscriptLine } from './types.ts';
+import type {
+  CaptureStatus,
+  Health,
+  KeywordAlert,
+  MonitorStatus,
+  TranscriptLine,
+} from './types.ts';
 
 /** The panels of the 480x520 window. */
 export type PanelName =
@@ -44,6 +50,8 @@ export interface AppState {
   toast: { text: string; kind: 'info' | 'error' } | null;
   /** True while the app sits in a Document Picture-in-Picture window. */
   pinned: boolean;
+  /** The app window's microphone as the backend sees it (AUDIO_INPUT=app); null before it said. */
+  capture: CaptureStatus | null;
 }
 
 /** Lines kept in memory for the transcript panel. */

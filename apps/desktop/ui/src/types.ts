@@ -4,6 +4,10 @@
 // the server is bundled; the rest mirror the routes' answers.
 import type {
   AlertLevel,
+  CaptureProblem,
+  CaptureServerMessage,
+  CaptureStatus,
+  CaptureWindowMessage,
   ErrorRaisedPayload,
   KeywordAlertPayload,
   LiveEventMap,
@@ -14,7 +18,17 @@ import type {
   TranscriptLine,
 } from '@class-assistant/server/live-events';
 
-export type { AlertLevel, LiveEventMap, LiveEventName, LiveMessage, TranscriptLine };
+export type {
+  AlertLevel,
+  CaptureProblem,
+  CaptureServerMessage,
+  CaptureStatus,
+  CaptureWindowMessage,
+  LiveEventMap,
+  LiveEventName,
+  LiveMessage,
+  TranscriptLine,
+};
 export type MonitorStatus = MonitorStatusPayload;
 export type MonitorState = MonitorStatus['state'];
 export type KeywordAlert = KeywordAlertPayload;
@@ -35,6 +49,8 @@ export interface Health {
   monitor: { state: string; is_monitoring: boolean; is_paused: boolean };
   asr: { mode: string; available: boolean; message: string; settings: string[] };
   llm: { configured: boolean; base_url: string; model: string; missing: string[] };
+  /** AUDIO_INPUT (`app`: this window's microphone). */
+  audio: { input: string };
   not_configured: string[];
 }
 
@@ -84,6 +100,7 @@ export interface MicCheck {
   status: 'ok' | 'error';
   message: string;
   error_code?: string;
+  input?: 'microphone' | 'app' | 'file';
   device?: string;
 }
 
@@ -163,6 +180,34 @@ export interface SettingsSaved {
   next_class: string[];
   restart_required: string[];
   overridden_by_environment: string[];
+}
+
+/** One row of GET /api/models: a catalogue model or an installed one. */
+export interface ModelItem {
+  id: string;
+  name: string;
+  language: 'zh' | 'en' | null;
+  engine: 'vosk' | 'pocketsphinx';
+  size_bytes: number;
+  description: string;
+  installed: boolean;
+  path?: string;
+  downloading?: { received_bytes: number; total_bytes: number | null };
+}
+
+export interface ModelList {
+  status: 'success';
+  models_dir: string;
+  base_url: string;
+  items: ModelItem[];
+}
+
+/** The answer of POST /api/models/download. */
+export interface ModelDownloadStart {
+  status: 'success';
+  id: string;
+  name: string;
+  state: 'started' | 'running' | 'installed';
 }
 
 /** A class of the library (GET /api/classes). */

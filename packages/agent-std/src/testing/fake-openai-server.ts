@@ -264,19 +264,19 @@ function sendError(response: ServerResponse, status: number, message: string, co
   });
 }
 
-type AnsweredAlike = { type: 'hang' } | { type: 'disconnect' } | { type: 'error' };
+type CommonReply = { type: 'hang' } | { type: 'disconnect' } | { type: 'error' };
 
 /**
  * Answers what every route answers alike — an exhausted script, a hang, a disconnect, an error —
  * after the reply's delay (streamed replies pace their chunks instead). Returns the reply when
  * it is the route's own kind to answer, undefined when already answered.
  */
-async function answerAlike<Reply extends FakeChatReply | FakeTranscriptionReply>(
+async function answerCommonReply<Reply extends FakeChatReply | FakeTranscriptionReply>(
   response: ServerResponse,
   reply: Reply | undefined,
   what: 'chat' | 'transcription',
   stream: boolean,
-): Promise<Exclude<Reply, AnsweredAlike> | undefined> {
+): Promise<Exclude<Reply, CommonReply> | undefined> {
   if (reply === undefined) {
     sendError(
       response,
@@ -296,7 +296,7 @@ async function answerAlike<Reply extends FakeChatReply | FakeTranscriptionReply>
     sendError(response, reply.status, reply.message, reply.code ?? 'fake_error');
     return undefined;
   }
-  return reply as Exclude<Reply, AnsweredAlike>;
+  return reply as Exclude<Reply, CommonReply>;
 }
 
 async function answerChat(
@@ -305,7 +305,7 @@ async function answerChat(
   stream: boolean,
   model: string,
 ): Promise<void> {
-  const reply = await answerAlike(response, scripted, 'chat', stream);
+  const reply = await answerCommonReply(response, scripted, 'chat', stream);
   if (!reply) return;
   if (reply.type === 'malformed') {
     response.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
@@ -377,7 +377,7 @@ async function answerTranscription(
   response: ServerResponse,
   scripted: FakeTranscriptionReply | undefined,
 ): Promise<void> {
-  const reply = await answerAlike(response, scripted, 'transcription', false);
+  const reply = await answerCommonReply(response, scripted, 'transcription', false);
   if (!reply) return;
   sendJson(response, 200, { text: reply.text });
 }

@@ -1,3 +1,14 @@
+import {
+  add,
+  divide,
+  multiply,
+  negate,
+  type Rational,
+  rationalFromDecimal,
+  reduce,
+  subtract,
+} from './rational.ts';
+
 /** Thrown by {@link evaluateArithmetic}; `column` is 1-based in the expression. */
 export class ArithmeticError extends Error {
   readonly column: number;
@@ -13,7 +24,7 @@ export const MAX_EXPRESSION_LENGTH = 10_000;
 export const MAX_NESTING = 200;
 
 type Token =
-  | { kind: 'number'; value: number; column: number; text: string }
+  | { kind: 'number'; value: Rational; column: number; text: string }
   | { kind: 'operator'; value: '+' | '-' | '*' | '/'; column: number }
   | { kind: 'open' | 'close'; column: number }
   | { kind: 'end'; column: number };
@@ -33,7 +44,7 @@ function tokenize(expression: string): Token[] {
       if (!/^(\d+(\.\d*)?|\.\d+)$/.test(text)) {
         throw new ArithmeticError(`"${text}" at column ${column} is not a number`, column);
       }
-      tokens.push({ kind: 'number', value: Number(text), column, text });
+      tokens.push({ kind: 'number', value: rationalFromDecimal(text), column, text });
     } else if (character === '*' && expression[index + 1] === '*') {
       throw new ArithmeticError(
         `"**" (power) at column ${column} is not supported; only + - * / and parentheses`,
@@ -73,12 +84,14 @@ function tokenize(expression: string): Token[] {
 
 /**
  * Evaluates an arithmetic expression over digits, `+ - * / . ( )` and spaces with the usual
- * precedence (`*` `/` before `+` `-`, left to right) and unary `+`/`-`. A recursive-descent
- * parser — nothing is ever handed to `eval`. Errors name the column: disallowed characters,
- * `**`, names, empty parentheses, missing operands, unbalanced parentheses, division by zero, and
- * results that overflow to infinity.
+ * precedence (`*` `/` before `+` `-`, left to right) and unary `+`/`-`, exactly: numbers are
+ * fractions of integers of any size, so `0.1 + 0.2` is 3/10 and `99999999999999999999 *
+ * 99999999999999999999` every one of its 40 digits. A recursive-descent parser — nothing is ever
+ * handed to `eval`. Errors name the column: disallowed characters, `**`, names, empty
+ * parentheses, missing operands, unbalanced parentheses, division by zero. The result is in
+ * lowest terms.
  */
-export function evaluateArithmetic(expression: string): number {
+export function evaluateArithmetic(expression: string): Rational {
   if (expression.length > MAX_EXPRESSION_LENGTH) {
     throw new ArithmeticError(
       `the expression is longer than ${MAX_EXPRESSION_LENGTH} characters`,
@@ -103,44 +116,44 @@ export function evaluateArithmetic(expression: string): number {
   };
 
   // expression := term (('+' | '-') term)*
-  const parseExpression = (): number => {
+  const parseExpression = (): Rational => {
     let value = parseTerm();
     for (;;) {
       const token = peek();
       if (token.kind !== 'operator' || (token.value !== '+' && token.value !== '-')) return value;
       position++;
       const right = parseTerm();
-      value = token.value === '+' ? value + right : value - right;
+      value = token.value === '+' ? add(value, right) : subtract(value, right);
     }
   };
   // term := unary (('*' | '/') unary)*
-  const parseTerm = (): number => {
+  const parseTerm = (): Rational => {
     let value = parseUnary();
     for (;;) {
       const token = peek();
       if (token.kind !== 'operator' || (token.value !== '*' && token.value !== '/')) return value;
       position++;
       const right = parseUnary();
-      if (token.value === '/' && right === 0) {
+      if (token.value === '/' && right.numerator === 0n) {
         throw new ArithmeticError(`division by zero at column ${token.column}`, token.column);
       }
-      value = token.value === '*' ? value * right : value / right;
+      value = token.value === '*' ? multiply(value, right) : divide(value, right);
     }
   };
   // unary := ('+' | '-') unary | primary
-  const parseUnary = (): number => {
+  const parseUnary = (): Rational => {
     const token = peek();
     if (token.kind === 'operator' && (token.value === '-' || token.value === '+')) {
       position++;
       nest(token.column);
       const value = parseUnary();
       depth--;
-      return token.value === '-' ? -value : value;
+      return token.value === '-' ? negate(value) : value;
     }
     return parsePrimary();
   };
   // primary := number | '(' expression ')'
-  const parsePrimary = (): number => {
+  const parsePrimary = (): Rational => {
     const token = peek();
     if (token.kind === 'number') {
       position++;
@@ -176,8 +189,5 @@ export function evaluateArithmetic(expression: string): number {
         : `expected an operator, found ${describe(rest)}`;
     throw new ArithmeticError(message, rest.column);
   }
-  if (!Number.isFinite(value)) {
-    throw new ArithmeticError('the result is too large to represent', 1);
-  }
-  return Object.is(value, -0) ? 0 : value;
+  return reduce(value);
 }

@@ -73,15 +73,24 @@ async function askOnTerminal(
 export const askHuman = defineTool({
   name: 'ask_human',
   namespace: 'std.ask_human',
+  title: 'Ask the human',
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   description:
     'Ask the human user a question and wait for the typed answer. If they enter nothing, the default is returned. Use only when you cannot proceed without them.',
-  inputSchema: z
-    .object({
-      prompt: z.string().min(1).describe('The question to show.'),
-      default: z.string().default('').describe('Answer used when the user enters nothing.'),
-    })
-    .strict(),
-  outputSchema: z.string().describe("The user's answer (or the default)."),
+  schemas: () => ({
+    input: z
+      .object({
+        prompt: z.string().min(1).describe('The question to show.'),
+        default: z.string().default('').describe('Answer used when the user enters nothing.'),
+      })
+      .strict(),
+    output: z.string().describe("The user's answer (or the default)."),
+  }),
   async execute({ prompt, default: fallback }, { policy, signal }) {
     const tool = 'ask_human';
     const seconds = policy.askHuman.timeoutSeconds;

@@ -4,9 +4,9 @@ import { ToolError } from '../errors.ts';
 /** Encodings the fs tools write. Reading accepts these and every WHATWG label (gbk, big5, …). */
 export const WRITABLE_ENCODINGS = ['utf-8', 'utf-16le', 'latin-1', 'ascii'] as const;
 
-type Canonical = (typeof WRITABLE_ENCODINGS)[number];
+type WritableEncoding = (typeof WRITABLE_ENCODINGS)[number];
 
-function canonical(label: string): Canonical | undefined {
+function canonicalEncoding(label: string): WritableEncoding | undefined {
   const name = label.trim().toLowerCase().replaceAll('_', '-');
   if (name === 'utf-8' || name === 'utf8') return 'utf-8';
   if (name === 'utf-16le' || name === 'utf-16' || name === 'utf16' || name === 'utf16le') {
@@ -22,7 +22,7 @@ function canonical(label: string): Canonical | undefined {
  * true ISO-8859-1 (as in Python), not the WHATWG alias for windows-1252.
  */
 export function decoderFor(label: string, tool: string): (bytes: Uint8Array) => string {
-  const name = canonical(label);
+  const name = canonicalEncoding(label);
   if (name === 'latin-1') return (bytes) => Buffer.from(bytes).toString('latin1');
   if (name === 'ascii') {
     return (bytes) => {
@@ -62,7 +62,7 @@ export function decoderFor(label: string, tool: string): (bytes: Uint8Array) => 
 
 /** Returns an encoder for `label`; characters the encoding cannot hold fail, naming the first. */
 export function encoderFor(label: string, tool: string): (text: string) => Uint8Array {
-  const name = canonical(label);
+  const name = canonicalEncoding(label);
   if (name === undefined) {
     throw new ToolError(
       'TOOL_BAD_INPUT',
@@ -70,8 +70,12 @@ export function encoderFor(label: string, tool: string): (text: string) => Uint8
       { tool, field: 'encoding' },
     );
   }
-  if (name === 'utf-8') return (text) => Buffer.from(text, 'utf8');
-  if (name === 'utf-16le') return (text) => Buffer.from(text, 'utf16le');
+  if (name === 'utf-8' || name === 'utf-16le') {
+    return (text) => {
+      requireWellFormed(text, { tool, field: 'content' });
+      return Buffer.from(text, name === 'utf-8' ? 'utf8' : 'utf16le');
+    };
+  }
   const limit = name === 'ascii' ? 0x7f : 0xff;
   return (text) => {
     for (let index = 0; index < text.length; index++) {
@@ -86,6 +90,24 @@ export function encoderFor(label: string, tool: string): (text: string) => Uint8
     }
     return Buffer.from(text, 'latin1');
   };
+}
+
+// Half of a UTF-16 surrogate pair without its other half (matched on code units: no `u` flag).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Fails with `TOOL_BAD_INPUT` when `text` holds a lone surrogate: half of a UTF-16 pair, which is
+ * no character and has no UTF-8 form. (Node would silently put U+FFFD in its place.)
+ */
+export function requireWellFormed(text: string, where: { tool: string; field: string }): void {
+  const match = LONE_SURROGATE.exec(text);
+  if (match === null) return;
+  const unit = match[0].charCodeAt(0).toString(16).toUpperCase();
+  throw new ToolError(
+    'TOOL_BAD_INPUT',
+    `${where.field} has a lone surrogate U+${unit} at index ${match.index}: half of a UTF-16 pair, not a character, so it has no UTF-8 form`,
+    where,
+  );
 }
 
 /** Number of characters as Python counts them (code points, not UTF-16 units). */

@@ -26,6 +26,21 @@ export function errorCode(error: unknown): string | undefined {
     : undefined;
 }
 
+/** The real path of the policy's fs root, or `TOOL_BAD_POLICY` when it is missing or no folder. */
+export async function realRoot(policyRoot: string, tool: string): Promise<string> {
+  try {
+    const root = await realpath(policyRoot);
+    if (!(await stat(root)).isDirectory()) throw new Error('not a directory');
+    return root;
+  } catch (cause) {
+    throw new ToolError(
+      'TOOL_BAD_POLICY',
+      `the allowed folder policy.fs.root (${policyRoot}) does not exist or is not a folder`,
+      { tool, field: 'policy.fs.root', cause },
+    );
+  }
+}
+
 /**
  * Resolves a path given to an fs tool inside `policyRoot` or refuses it. Checks, in order:
  * NUL bytes and empty paths (`TOOL_BAD_INPUT`); the lexical path (`..`, absolute paths outside,
@@ -49,17 +64,7 @@ export async function confinePath(
   if (input.trim() === '') {
     throw new ToolError('TOOL_BAD_INPUT', `${field} is empty`, { tool, field });
   }
-  let root: string;
-  try {
-    root = await realpath(policyRoot);
-    if (!(await stat(root)).isDirectory()) throw new Error('not a directory');
-  } catch (cause) {
-    throw new ToolError(
-      'TOOL_BAD_POLICY',
-      `the allowed folder policy.fs.root (${policyRoot}) does not exist or is not a folder`,
-      { tool, field: 'policy.fs.root', cause },
-    );
-  }
+  const root = await realRoot(policyRoot, tool);
 
   let target: string;
   if (isAbsolute(input)) {
@@ -133,9 +138,10 @@ async function physicalPath(
 /**
  * Writes `data` to `target` atomically: a temp file in the same folder (created exclusively, so it
  * never follows a symlink), fsync, rename over the target, fsync of the folder. A reader sees the
- * old content or the new one, never half a file. Keeps the permission bits (rwx, not set-user-ID,
- * set-group-ID or sticky) of a replaced file; a new file gets 0o666 less the umask, like any file
- * a program creates.
+ * old content or the new one, never half a file. The rename puts a new file under the name, so an
+ * old file with other hard links is never written through: its other names keep the old content.
+ * Keeps the permission bits (rwx, not set-user-ID, set-group-ID or sticky) of a replaced file; a
+ * new file gets 0o666 less the umask, like any file a program creates.
  */
 export async function writeFileAtomic(target: string, data: Uint8Array): Promise<void> {
   const folder = dirname(target);

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import {
   chmod,
+  link,
   mkdir,
   mkdtemp,
   readdir,
@@ -34,6 +35,52 @@ afterEach(async () => {
 
 const toolbox = (fs: ToolPolicy['fs'] = {}) =>
   createToolbox({ uses: ['std.fs'], policy: { fs: { root, ...fs } } });
+
+describe('hard links (a name inside the root for a file outside it)', () => {
+  beforeEach(async () => {
+    await link(join(outside, 'secret.txt'), join(root, 'linked.txt'));
+  });
+
+  test('reading and appending through a hard link are refused; the file outside is unchanged', async () => {
+    const fs = toolbox();
+    await expect(fs.call('file_read', { path: 'linked.txt' })).rejects.toMatchObject({
+      code: 'TOOL_POLICY_DENIED',
+      field: 'path',
+      message: expect.stringMatching(/2 hard links.*policy\.fs\.allowHardLinks/),
+    });
+    await expect(
+      fs.call('file_append', { path: 'linked.txt', content: ' leaked' }),
+    ).rejects.toMatchObject({ code: 'TOOL_POLICY_DENIED', field: 'path' });
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('top secret');
+  });
+
+  test('writing replaces the name with a new file: the file outside keeps its content', async () => {
+    const fs = toolbox();
+    await fs.call('file_write', { path: 'linked.txt', content: 'new' });
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('top secret');
+    expect((await stat(join(outside, 'secret.txt'))).nlink).toBe(1);
+    expect(await fs.call('file_read', { path: 'linked.txt' })).toBe('new');
+  });
+
+  test('deleting removes only the name inside the root', async () => {
+    await toolbox().call('file_delete', { path: 'linked.txt' });
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('top secret');
+  });
+
+  test('policy.fs.allowHardLinks lets them be read and appended to', async () => {
+    const fs = toolbox({ allowHardLinks: true });
+    expect(await fs.call('file_read', { path: 'linked.txt' })).toBe('top secret');
+    await fs.call('file_append', { path: 'linked.txt', content: '!' });
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('top secret!');
+  });
+
+  test('a file with a single link is read and appended to as before', async () => {
+    const fs = toolbox();
+    await fs.call('file_append', { path: 'single.txt', content: 'a' });
+    await fs.call('file_append', { path: 'single.txt', content: 'b' });
+    expect(await fs.call('file_read', { path: 'single.txt' })).toBe('ab');
+  });
+});
 
 describe('fs confinement (each test tries to escape the root)', () => {
   test('".." paths are refused for reading, writing, appending, listing and deleting', async () => {
@@ -204,7 +251,7 @@ describe('fs confinement (each test tries to escape the root)', () => {
     await symlink(outside, join(root, 'escape'));
     const fs = toolbox();
     const listing = await fs.call('file_list', { directory: '.', pattern: '**/*' });
-    expect(listing.files).toEqual(['escape', 'own.txt']);
+    expect(listing.files).toEqual(['./escape', './own.txt']);
   });
 
   test('reading a FIFO is refused at once instead of hanging', async () => {
@@ -421,6 +468,26 @@ describe('file_exists / file_list / file_delete', () => {
     expect(
       await fs.call('file_list', { directory: 'notes', pattern: '{a.txt,sub/c.txt}' }),
     ).toEqual({ files: ['notes/a.txt', 'notes/sub/c.txt'], count: 2 });
+  });
+
+  test('a lone surrogate in content is bad input, not written as U+FFFD', async () => {
+    for (const encoding of ['utf-8', 'utf-16le']) {
+      await expect(
+        toolbox().call('file_write', { path: 'odd.txt', content: 'a\uD800', encoding }),
+      ).rejects.toMatchObject({ code: 'TOOL_BAD_INPUT', field: 'content' });
+    }
+  });
+
+  test('file_list keeps the directory as given in every path, "." included', async () => {
+    const fs = toolbox();
+    await writeFile(join(root, 'top.txt'), '');
+    const listed = async (directory: string) =>
+      (await fs.call('file_list', { directory, pattern: '*.txt' })).files;
+    expect(await listed('.')).toEqual(['./top.txt']);
+    expect(await listed('./')).toEqual(['./top.txt']);
+    expect(await listed('./notes')).toEqual(['./notes/a.txt']);
+    expect(await listed('notes/')).toEqual(['notes/a.txt']);
+    expect(await listed(`${root}/notes`)).toEqual([`${root}/notes/a.txt`]);
   });
 
   test('file_list cuts long listings and says so; bad patterns and missing folders are clear', async () => {

@@ -1,25 +1,39 @@
-import { constants, type Dirent } from 'node:fs';
+import { constants, type Dirent, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readdir, rmdir, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
+import type { ResolvedToolPolicy } from '../policy.ts';
 import { defineTool } from '../tool.ts';
 import { countCharacters, decoderFor, encoderFor } from './encoding.ts';
 import { confinePath, syncFolder, writeFileAtomic } from './fs-guard.ts';
 import { compileGlob, GlobSyntaxError } from './glob.ts';
-import { fsFailure, throwIfAborted } from './shared.ts';
+import { throwFsError, throwIfAborted } from './shared.ts';
 
-const pathField = z
-  .string()
-  .describe(
-    'Path of the file, relative to the allowed folder (absolute paths must lie inside it).',
-  );
-const encodingField = z
-  .string()
-  .default('utf-8')
-  .describe(
-    'Text encoding: utf-8 (default), utf-16le, latin-1 or ascii; reading also gbk, big5, …',
-  );
+const pathField = () =>
+  z
+    .string()
+    .describe(
+      'Path of the file, relative to the allowed folder (absolute paths must lie inside it).',
+    );
+const encodingField = () =>
+  z
+    .string()
+    .default('utf-8')
+    .describe(
+      'Text encoding: utf-8 (default), utf-16le, latin-1 or ascii; reading also gbk, big5, …',
+    );
+
+/** Refuses a writing tool when the policy makes the files read-only. */
+function refuseWhenReadOnly(policy: ResolvedToolPolicy, tool: string): void {
+  if (policy.fs.readOnly) {
+    throw new ToolError(
+      'TOOL_POLICY_DENIED',
+      `the files are read-only here (policy.fs.readOnly); ${tool} cannot change them`,
+      { tool },
+    );
+  }
+}
 
 /** Most entries `file_list` visits while searching a folder tree with `**` or `/`. */
 const MAX_VISITED_ENTRIES = 100_000;
@@ -27,10 +41,19 @@ const MAX_VISITED_ENTRIES = 100_000;
 export const fileRead = defineTool({
   name: 'file_read',
   namespace: 'std.fs',
+  title: 'Read a file',
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   description:
     'Read a text file and return its whole content. Paths are relative to the allowed folder.',
-  inputSchema: z.object({ path: pathField, encoding: encodingField }).strict(),
-  outputSchema: z.string().describe('The file content.'),
+  schemas: () => ({
+    input: z.object({ path: pathField(), encoding: encodingField() }).strict(),
+    output: z.string().describe('The file content.'),
+  }),
   async execute({ path, encoding }, { policy }) {
     const tool = 'file_read';
     const decode = decoderFor(encoding, tool);
@@ -62,6 +85,7 @@ export const fileRead = defineTool({
             field: 'path',
           });
         }
+        refuseHardLinked(info, policy, { tool, path });
         const limit = policy.fs.maxReadBytes;
         if (info.size > limit) {
           throw new ToolError(
@@ -91,11 +115,31 @@ export const fileRead = defineTool({
         await handle.close();
       }
     } catch (error) {
-      fsFailure(error, tool, path);
+      throwFsError(error, tool, path);
     }
     return decode(bytes);
   },
 });
+
+/**
+ * Refuses a regular file with more than one hard link unless `policy.fs.allowHardLinks`: each of
+ * its names is the same file, and nothing tells where the others are — one may lie outside the
+ * allowed folder, which a link inside it would open up. Checked on the opened handle, so it is
+ * the file actually read or written.
+ */
+function refuseHardLinked(
+  info: Stats,
+  policy: ResolvedToolPolicy,
+  where: { tool: string; path: string },
+): void {
+  if (info.isFile() && info.nlink > 1 && !policy.fs.allowHardLinks) {
+    throw new ToolError(
+      'TOOL_POLICY_DENIED',
+      `"${where.path}" has ${info.nlink} hard links; another of its names may lie outside the allowed folder, so it is refused (policy.fs.allowHardLinks allows it)`,
+      { tool: where.tool, field: 'path' },
+    );
+  }
+}
 
 function checkWriteSize(bytes: Uint8Array, limit: number, tool: string): void {
   if (bytes.byteLength > limit) {
@@ -110,18 +154,28 @@ function checkWriteSize(bytes: Uint8Array, limit: number, tool: string): void {
 export const fileWrite = defineTool({
   name: 'file_write',
   namespace: 'std.fs',
+  title: 'Write a file',
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   description:
     'Write text to a file, replacing it if it exists. Missing folders are created. The write is atomic: readers never see half a file.',
-  inputSchema: z
-    .object({
-      path: pathField,
-      content: z.string().describe('The complete new content of the file.'),
-      encoding: encodingField,
-    })
-    .strict(),
-  outputSchema: z.string().describe('A success message with the number of characters written.'),
+  schemas: () => ({
+    input: z
+      .object({
+        path: pathField(),
+        content: z.string().describe('The complete new content of the file.'),
+        encoding: encodingField(),
+      })
+      .strict(),
+    output: z.string().describe('A success message with the number of characters written.'),
+  }),
   async execute({ path, content, encoding }, { policy }) {
     const tool = 'file_write';
+    refuseWhenReadOnly(policy, tool);
     const bytes = encoderFor(encoding, tool)(content);
     checkWriteSize(bytes, policy.fs.maxWriteBytes, tool);
     const target = await confinePath(policy.fs.root, path, { tool, field: 'path' });
@@ -134,7 +188,7 @@ export const fileWrite = defineTool({
     try {
       await writeFileAtomic(target.path, bytes);
     } catch (error) {
-      fsFailure(error, tool, path);
+      throwFsError(error, tool, path);
     }
     return `Wrote ${countCharacters(content)} characters to ${path}`;
   },
@@ -143,18 +197,28 @@ export const fileWrite = defineTool({
 export const fileAppend = defineTool({
   name: 'file_append',
   namespace: 'std.fs',
+  title: 'Append to a file',
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   description:
     'Append text to the end of a file, creating the file (and missing folders) if it does not exist.',
-  inputSchema: z
-    .object({
-      path: pathField,
-      content: z.string().describe('The text to add at the end of the file.'),
-      encoding: encodingField,
-    })
-    .strict(),
-  outputSchema: z.string().describe('A success message with the number of characters appended.'),
+  schemas: () => ({
+    input: z
+      .object({
+        path: pathField(),
+        content: z.string().describe('The text to add at the end of the file.'),
+        encoding: encodingField(),
+      })
+      .strict(),
+    output: z.string().describe('A success message with the number of characters appended.'),
+  }),
   async execute({ path, content, encoding }, { policy }) {
     const tool = 'file_append';
+    refuseWhenReadOnly(policy, tool);
     const bytes = encoderFor(encoding, tool)(content);
     const limit = policy.fs.maxWriteBytes;
     checkWriteSize(bytes, limit, tool);
@@ -178,6 +242,7 @@ export const fileAppend = defineTool({
             field: 'path',
           });
         }
+        refuseHardLinked(info, policy, { tool, path });
         if (info.size + bytes.byteLength > limit) {
           throw new ToolError(
             'TOOL_LIMIT_EXCEEDED',
@@ -192,7 +257,7 @@ export const fileAppend = defineTool({
       }
       if (!target.exists) await syncFolder(dirname(target.path));
     } catch (error) {
-      fsFailure(error, tool, path);
+      throwFsError(error, tool, path);
     }
     return `Appended ${countCharacters(content)} characters to ${path}`;
   },
@@ -201,13 +266,20 @@ export const fileAppend = defineTool({
 export const fileExists = defineTool({
   name: 'file_exists',
   namespace: 'std.fs',
+  title: 'Check whether a file exists',
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   description: 'Check whether a file or folder exists inside the allowed folder.',
-  inputSchema: z
-    .object({ path: z.string().describe('Path of the file or folder to check.') })
-    .strict(),
-  outputSchema: z.object({
-    exists: z.boolean().describe('Whether the file or folder exists.'),
-    path: z.string().describe('The path as given.'),
+  schemas: () => ({
+    input: z.object({ path: z.string().describe('Path of the file or folder to check.') }).strict(),
+    output: z.object({
+      exists: z.boolean().describe('Whether the file or folder exists.'),
+      path: z.string().describe('The path as given.'),
+    }),
   }),
   async execute({ path }, { policy }) {
     const target = await confinePath(policy.fs.root, path, { tool: 'file_exists', field: 'path' });
@@ -218,28 +290,37 @@ export const fileExists = defineTool({
 export const fileList = defineTool({
   name: 'file_list',
   namespace: 'std.fs',
+  title: 'List files',
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   description:
     'List the entries of a folder whose names match a glob pattern (default "*": everything except hidden entries). Folders are listed with a trailing "/". Use "**/*.txt" to search sub-folders.',
-  inputSchema: z
-    .object({
-      directory: z
-        .string()
-        .describe('Folder to list, relative to the allowed folder ("." for the folder itself).'),
-      pattern: z
-        .string()
-        .default('*')
-        .describe('Glob pattern: * ? [abc] {a,b} and ** for any depth. Default "*".'),
-    })
-    .strict(),
-  outputSchema: z.object({
-    files: z
-      .array(z.string())
-      .describe('Matching paths, sorted, starting with the directory as given.'),
-    count: z.number().int().describe('How many entries matched.'),
-    truncated: z
-      .boolean()
-      .optional()
-      .describe('Present and true when more entries matched than were returned.'),
+  schemas: () => ({
+    input: z
+      .object({
+        directory: z
+          .string()
+          .describe('Folder to list, relative to the allowed folder ("." for the folder itself).'),
+        pattern: z
+          .string()
+          .default('*')
+          .describe('Glob pattern: * ? [abc] {a,b} and ** for any depth. Default "*".'),
+      })
+      .strict(),
+    output: z.object({
+      files: z
+        .array(z.string())
+        .describe('Matching paths, sorted, starting with the directory as given.'),
+      count: z.number().int().describe('How many entries matched.'),
+      truncated: z
+        .boolean()
+        .optional()
+        .describe('Present and true when more entries matched than were returned.'),
+    }),
   }),
   async execute({ directory, pattern }, { policy, signal }) {
     const tool = 'file_list';
@@ -269,7 +350,7 @@ export const fileList = defineTool({
         });
       }
     } catch (error) {
-      fsFailure(error, tool, directory, 'directory');
+      throwFsError(error, tool, directory, 'directory');
     }
 
     const matched: string[] = [];
@@ -283,7 +364,7 @@ export const fileList = defineTool({
       try {
         entries = await readdir(join(target.path, ...segments), { withFileTypes: true });
       } catch (error) {
-        if (segments.length === 0) fsFailure(error, tool, directory, 'directory');
+        if (segments.length === 0) throwFsError(error, tool, directory, 'directory');
         continue; // a sub-folder that vanished or is unreadable is skipped
       }
       for (const entry of entries) {
@@ -308,9 +389,10 @@ export const fileList = defineTool({
       }
     }
     matched.sort();
-    const prefix = directory.replaceAll('\\', '/').replace(/\/+$/, '');
-    const shown = (relativePath: string) =>
-      prefix === '' || prefix === '.' ? relativePath : `${prefix}/${relativePath}`;
+    // Every path starts with the directory as given (`.` gives `./a`, `./sub` gives `./sub/a`),
+    // trailing slashes folded into one.
+    const given = directory.replaceAll('\\', '/').replace(/\/+$/, '');
+    const shown = (relativePath: string) => `${given}/${relativePath}`;
     const limit = policy.fs.maxListEntries;
     const files = matched.slice(0, limit).map(shown);
     return matched.length > limit
@@ -322,12 +404,22 @@ export const fileList = defineTool({
 export const fileDelete = defineTool({
   name: 'file_delete',
   namespace: 'std.fs',
+  title: 'Delete a file',
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   description:
     'Delete a file (or an empty folder). A symbolic link is removed itself, never its target.',
-  inputSchema: z.object({ path: z.string().describe('Path of the file to delete.') }).strict(),
-  outputSchema: z.string().describe('A success message.'),
+  schemas: () => ({
+    input: z.object({ path: z.string().describe('Path of the file to delete.') }).strict(),
+    output: z.string().describe('A success message.'),
+  }),
   async execute({ path }, { policy }) {
     const tool = 'file_delete';
+    refuseWhenReadOnly(policy, tool);
     const target = await confinePath(
       policy.fs.root,
       path,
@@ -349,7 +441,7 @@ export const fileDelete = defineTool({
       else await unlink(target.path);
       await syncFolder(dirname(target.path));
     } catch (error) {
-      fsFailure(error, tool, path);
+      throwFsError(error, tool, path);
     }
     return `Deleted ${path}`;
   },

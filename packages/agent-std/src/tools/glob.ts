@@ -1,4 +1,5 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { re2 } from './re2.ts';
 
 /**
  * A compiled glob pattern for `file_list`, matched segment by segment against relative paths
@@ -26,7 +27,7 @@ const MAX_ALTERNATIVES = 64;
 /** Thrown for a pattern that cannot be compiled; the caller turns it into `TOOL_BAD_INPUT`. */
 export class GlobSyntaxError extends Error {}
 
-function expandBraces(pattern: string): string[] {
+function expandAlternatives(pattern: string): string[] {
   // Find the first top-level {…} group with a comma, expand it, recurse on each result.
   let depth = 0;
   let start = -1;
@@ -59,7 +60,7 @@ function expandBraces(pattern: string): string[] {
         const results: string[] = [];
         for (let part = 0; part < bounds.length - 1; part++) {
           const middle = pattern.slice((bounds[part] ?? 0) + 1, bounds[part + 1]);
-          for (const expanded of expandBraces(head + middle + tail)) {
+          for (const expanded of expandAlternatives(head + middle + tail)) {
             results.push(expanded);
             if (results.length > MAX_ALTERNATIVES) {
               throw new GlobSyntaxError(
@@ -140,7 +141,7 @@ export function compileGlob(pattern: string): GlobMatcher {
   if (pattern.startsWith('/')) {
     throw new GlobSyntaxError('the pattern must be relative to the directory (no leading "/")');
   }
-  const alternatives = expandBraces(pattern).map((alternative): Segment[] =>
+  const alternatives = expandAlternatives(pattern).map((alternative): Segment[] =>
     alternative
       .split('/')
       .filter((segment) => segment !== '' && segment !== '.')
@@ -151,7 +152,7 @@ export function compileGlob(pattern: string): GlobMatcher {
         if (segment === '**') return { kind: 'globstar' };
         let regex: RE2JS;
         try {
-          regex = RE2JS.compile(segmentToRegex(segment));
+          regex = re2().compile(segmentToRegex(segment));
         } catch (cause) {
           throw new GlobSyntaxError(`the segment "${segment}" is not a valid glob`, { cause });
         }

@@ -41,6 +41,23 @@ describe('hash tools', () => {
     });
   });
 
+  test('a lone surrogate is bad input, never silently replaced', async () => {
+    for (const name of ['hash_md5', 'hash_sha256', 'base64_encode'] as const) {
+      for (const [text, unit, index] of [
+        ['a\uD800b', 'D800', 1],
+        ['\uDC00', 'DC00', 0],
+        ['ok😀\uD83D', 'D83D', 4],
+      ] as const) {
+        await expect(hash.call(name, { text }), name).rejects.toMatchObject({
+          code: 'TOOL_BAD_INPUT',
+          field: 'text',
+          message: `text has a lone surrogate U+${unit} at index ${index}: half of a UTF-16 pair, not a character, so it has no UTF-8 form`,
+        });
+      }
+      await expect(hash.call(name, { text: '😀' })).resolves.toEqual(expect.any(String));
+    }
+  });
+
   property.prop([fc.string({ unit: 'grapheme' })])(
     'decode(encode(text)) is text',
     async (input) => {

@@ -1,51 +1,74 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool, PURE_TOOL } from '../tool.ts';
+import { requireWellFormed } from './encoding.ts';
 
-const textField = z.string().describe('The text (hashed as UTF-8).');
+/** The UTF-8 bytes of `text`; a lone surrogate is bad input, not silently replaced. */
+function utf8Bytes(text: string, tool: string): Buffer {
+  requireWellFormed(text, { tool, field: 'text' });
+  return Buffer.from(text, 'utf8');
+}
+
+const textField = () => z.string().describe('The text (hashed as UTF-8).');
 
 export const hashMd5 = defineTool({
   name: 'hash_md5',
   namespace: 'std.hash',
+  title: 'MD5 hash',
+  annotations: PURE_TOOL,
   description:
     'MD5 digest of text (UTF-8) as 32 lowercase hex characters. For checksums only, not security.',
-  inputSchema: z.object({ text: textField }).strict(),
-  outputSchema: z.string().length(32).describe('32 hex characters.'),
+  schemas: () => ({
+    input: z.object({ text: textField() }).strict(),
+    output: z.string().length(32).describe('32 hex characters.'),
+  }),
   async execute({ text }) {
-    return createHash('md5').update(text, 'utf8').digest('hex');
+    return createHash('md5').update(utf8Bytes(text, 'hash_md5')).digest('hex');
   },
 });
 
 export const hashSha256 = defineTool({
   name: 'hash_sha256',
   namespace: 'std.hash',
+  title: 'SHA-256 hash',
+  annotations: PURE_TOOL,
   description: 'SHA-256 digest of text (UTF-8) as 64 lowercase hex characters.',
-  inputSchema: z.object({ text: textField }).strict(),
-  outputSchema: z.string().length(64).describe('64 hex characters.'),
+  schemas: () => ({
+    input: z.object({ text: textField() }).strict(),
+    output: z.string().length(64).describe('64 hex characters.'),
+  }),
   async execute({ text }) {
-    return createHash('sha256').update(text, 'utf8').digest('hex');
+    return createHash('sha256').update(utf8Bytes(text, 'hash_sha256')).digest('hex');
   },
 });
 
 export const base64Encode = defineTool({
   name: 'base64_encode',
   namespace: 'std.hash',
+  title: 'Base64-encode text',
+  annotations: PURE_TOOL,
   description: 'Encode text (as UTF-8 bytes) to standard Base64 with padding.',
-  inputSchema: z.object({ text: z.string().describe('The text to encode.') }).strict(),
-  outputSchema: z.string().describe('The Base64 string.'),
+  schemas: () => ({
+    input: z.object({ text: z.string().describe('The text to encode.') }).strict(),
+    output: z.string().describe('The Base64 string.'),
+  }),
   async execute({ text }) {
-    return Buffer.from(text, 'utf8').toString('base64');
+    return utf8Bytes(text, 'base64_encode').toString('base64');
   },
 });
 
 export const base64Decode = defineTool({
   name: 'base64_decode',
   namespace: 'std.hash',
+  title: 'Base64-decode text',
+  annotations: PURE_TOOL,
   description:
     'Decode Base64 (standard or URL-safe alphabet, padding optional, whitespace ignored) back to UTF-8 text.',
-  inputSchema: z.object({ text: z.string().describe('The Base64 string.') }).strict(),
-  outputSchema: z.string().describe('The decoded text.'),
+  schemas: () => ({
+    input: z.object({ text: z.string().describe('The Base64 string.') }).strict(),
+    output: z.string().describe('The decoded text.'),
+  }),
   async execute({ text }) {
     const tool = 'base64_decode';
     const compact = text.replace(/\s+/g, '');

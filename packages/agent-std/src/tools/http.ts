@@ -1,10 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Transform } from 'node:stream';
 import { TextDecoder } from 'node:util';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { z } from 'zod';
 import { isToolError, ToolError } from '../errors.ts';
 import type { ResolvedToolPolicy } from '../policy.ts';
@@ -34,49 +32,52 @@ function hasControlCharacter(value: string): boolean {
   return false;
 }
 
-const headersField = z
-  .record(z.string(), z.string())
-  .superRefine((headers, context) => {
-    for (const [name, value] of Object.entries(headers)) {
-      if (!TOKEN.test(name)) {
-        context.addIssue({
-          code: 'custom',
-          path: [name],
-          message: "is not a valid header name (letters, digits and !#$%&'*+.^_`|~- only)",
-        });
-      } else if (RESERVED_HEADERS.has(name.toLowerCase())) {
-        context.addIssue({
-          code: 'custom',
-          path: [name],
-          message: 'is set by the tool itself and cannot be given',
-        });
+const headersField = () =>
+  z
+    .record(z.string(), z.string())
+    .superRefine((headers, context) => {
+      for (const [name, value] of Object.entries(headers)) {
+        if (!TOKEN.test(name)) {
+          context.addIssue({
+            code: 'custom',
+            path: [name],
+            message: "is not a valid header name (letters, digits and !#$%&'*+.^_`|~- only)",
+          });
+        } else if (RESERVED_HEADERS.has(name.toLowerCase())) {
+          context.addIssue({
+            code: 'custom',
+            path: [name],
+            message: 'is set by the tool itself and cannot be given',
+          });
+        }
+        // CR/LF would split the header block (header injection); other controls are refused too.
+        if (hasControlCharacter(value)) {
+          context.addIssue({
+            code: 'custom',
+            path: [name],
+            message: 'contains a line break or control character',
+          });
+        }
       }
-      // CR/LF would split the header block (header injection); other controls are refused too.
-      if (hasControlCharacter(value)) {
-        context.addIssue({
-          code: 'custom',
-          path: [name],
-          message: 'contains a line break or control character',
-        });
-      }
-    }
-  })
-  .default({})
-  .describe('Extra request headers, e.g. {"Authorization": "Bearer …"}.');
+    })
+    .default({})
+    .describe('Extra request headers, e.g. {"Authorization": "Bearer …"}.');
 
-const urlField = z.string().describe('Absolute http:// or https:// URL.');
-const timeoutField = z
-  .number()
-  .int()
-  .min(1)
-  .default(30)
-  .describe('Seconds before the request is abandoned (default 30).');
-const dataField = z.string().describe('The request body.');
+const urlField = () => z.string().describe('Absolute http:// or https:// URL.');
+const timeoutField = () =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .default(30)
+    .describe('Seconds before the request is abandoned (default 30).');
+const dataField = () => z.string().describe('The request body.');
 
-const statusBody = z.object({
-  status: z.number().int().describe('HTTP status code.'),
-  body: z.string().describe('Response body as text.'),
-});
+const statusBody = () =>
+  z.object({
+    status: z.number().int().describe('HTTP status code.'),
+    body: z.string().describe('Response body as text.'),
+  });
 
 interface HttpResult {
   status: number;
@@ -200,8 +201,11 @@ function pinnedLookup(target: { address: string; family: 4 | 6 }): LookupFunctio
   };
 }
 
-/** Sends one request to the checked address (DNS is never consulted again for this hop). */
-function sendOnce(
+/**
+ * Sends one request to the checked address (DNS is never consulted again for this hop). Node's
+ * HTTP client and zlib are loaded on the first request, not when the library is imported.
+ */
+async function sendOnce(
   url: URL,
   target: { address: string; family: 4 | 6 },
   method: string,
@@ -212,7 +216,11 @@ function sendOnce(
   tool: string,
 ): Promise<{ response: IncomingMessage; read: () => Promise<Buffer> }> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const [{ request: send }, { createBrotliDecompress, createGunzip, createInflate }] =
+    await Promise.all([
+      url.protocol === 'https:' ? import('node:https') : import('node:http'),
+      import('node:zlib'),
+    ]);
   return new Promise((resolve, reject) => {
     const request = send(
       {
@@ -424,10 +432,19 @@ async function performRequest(
 export const httpGet = defineTool({
   name: 'http_get',
   namespace: 'std.http',
+  title: 'HTTP GET',
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
   description:
     'Fetch a URL with GET and return the response body as text. Fails on an HTTP error status (4xx/5xx). Only public http/https addresses.',
-  inputSchema: z.object({ url: urlField, headers: headersField, timeout: timeoutField }).strict(),
-  outputSchema: z.string().describe('The response body.'),
+  schemas: () => ({
+    input: z.object({ url: urlField(), headers: headersField(), timeout: timeoutField() }).strict(),
+    output: z.string().describe('The response body.'),
+  }),
   async execute({ url, headers, timeout }, { policy, signal }) {
     const tool = 'http_get';
     const result = await performRequest(
@@ -450,25 +467,34 @@ export const httpGet = defineTool({
 export const httpPost = defineTool({
   name: 'http_post',
   namespace: 'std.http',
+  title: 'HTTP POST',
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   description:
     'Send data with POST and return the status code and response body (any status). Only public http/https addresses.',
-  inputSchema: z
-    .object({
-      url: urlField,
-      data: dataField,
-      headers: headersField,
-      content_type: z
-        .string()
-        .refine(
-          (value) => !hasControlCharacter(value),
-          'contains a line break or control character',
-        )
-        .default('application/json')
-        .describe('Content-Type of data (default application/json).'),
-      timeout: timeoutField,
-    })
-    .strict(),
-  outputSchema: statusBody,
+  schemas: () => ({
+    input: z
+      .object({
+        url: urlField(),
+        data: dataField(),
+        headers: headersField(),
+        content_type: z
+          .string()
+          .refine(
+            (value) => !hasControlCharacter(value),
+            'contains a line break or control character',
+          )
+          .default('application/json')
+          .describe('Content-Type of data (default application/json).'),
+        timeout: timeoutField(),
+      })
+      .strict(),
+    output: statusBody(),
+  }),
   async execute({ url, data, headers, content_type, timeout }, { policy, signal }) {
     const hasContentType = Object.keys(headers).some(
       (name) => name.toLowerCase() === 'content-type',
@@ -493,12 +519,26 @@ export const httpPost = defineTool({
 export const httpPut = defineTool({
   name: 'http_put',
   namespace: 'std.http',
+  title: 'HTTP PUT',
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
   description:
     'Send data with PUT and return the status code and response body (any status). Set Content-Type through headers. Only public http/https addresses.',
-  inputSchema: z
-    .object({ url: urlField, data: dataField, headers: headersField, timeout: timeoutField })
-    .strict(),
-  outputSchema: statusBody,
+  schemas: () => ({
+    input: z
+      .object({
+        url: urlField(),
+        data: dataField(),
+        headers: headersField(),
+        timeout: timeoutField(),
+      })
+      .strict(),
+    output: statusBody(),
+  }),
   async execute({ url, data, headers, timeout }, { policy, signal }) {
     const result = await performRequest(
       { tool: 'http_put', method: 'PUT', url, headers, body: data, timeoutSeconds: timeout },
@@ -512,10 +552,19 @@ export const httpPut = defineTool({
 export const httpDelete = defineTool({
   name: 'http_delete',
   namespace: 'std.http',
+  title: 'HTTP DELETE',
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
   description:
     'Send a DELETE request and return the status code and response body (any status). Only public http/https addresses.',
-  inputSchema: z.object({ url: urlField, headers: headersField, timeout: timeoutField }).strict(),
-  outputSchema: statusBody,
+  schemas: () => ({
+    input: z.object({ url: urlField(), headers: headersField(), timeout: timeoutField() }).strict(),
+    output: statusBody(),
+  }),
   async execute({ url, headers, timeout }, { policy, signal }) {
     const result = await performRequest(
       { tool: 'http_delete', method: 'DELETE', url, headers, timeoutSeconds: timeout },

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { createToolbox } from '../toolbox.ts';
+import { isRawJsonNumber } from './exact-json.ts';
 import { splitJsonPath } from './json.ts';
 
 const json = createToolbox({ uses: ['std.json'] });
@@ -22,7 +23,7 @@ describe('json tools', () => {
     });
   });
 
-  test('json_get walks keys and array indices as in the seed example', async () => {
+  test('json_get walks keys and array indices (items.0.name)', async () => {
     expect(await json.call('json_get', { text: doc, path: 'items.0.name' })).toBe('first');
     expect(await json.call('json_get', { text: doc, path: 'items.0.tags.1' })).toBe('b');
     expect(await json.call('json_get', { text: doc, path: 'items.1' })).toEqual({ name: 'second' });
@@ -91,6 +92,39 @@ describe('json tools', () => {
     });
   });
 
+  test('numbers keep their exact value and spelling: big integers, 1.0, exponents', async () => {
+    const text = '{"id":12345678901234567890,"price":1.0,"rate":2.50E-3,"tiny":1e-400}';
+    expect(await json.call('json_stringify', { data: text, indent: 0 })).toBe(text);
+    expect(await json.call('json_parse', { text: '[12345678901234567890, 1.0]' })).toBe(
+      '[\n  12345678901234567890,\n  1.0\n]',
+    );
+    const big = await json.call('json_get', { text, path: 'id' });
+    expect(JSON.stringify(big)).toBe('12345678901234567890');
+    expect(isRawJsonNumber(big)).toBe(true);
+    expect((await json.callForModel('json_get', { text, path: 'id' })).content).toBe(
+      '12345678901234567890',
+    );
+    expect((await json.callForModel('json_get', { text, path: '' })).content).toBe(
+      '{"id":12345678901234567890,"price":1,"rate":0.0025,"tiny":1e-400}',
+    );
+    // Numbers a double holds exactly come back as plain numbers.
+    expect(await json.call('json_get', { text, path: 'price' })).toBe(1);
+    expect(await json.call('json_get', { text: '{"a":[2]}', path: 'a' })).toEqual([2]);
+  });
+
+  test('non-finite numbers are refused naming the number', async () => {
+    for (const [name, input] of [
+      ['json_parse', { text: '{"a":1e400}' }],
+      ['json_stringify', { data: '[-1e400]' }],
+      ['json_get', { text: '{"a":1e400}', path: 'a' }],
+    ] as const) {
+      await expect(json.call(name, input as never), name).rejects.toMatchObject({
+        code: 'TOOL_BAD_INPUT',
+        message: expect.stringContaining('1e400 is beyond the range of a floating-point number'),
+      });
+    }
+  });
+
   test('path splitting', () => {
     expect(splitJsonPath('')).toEqual([]);
     expect(splitJsonPath('a.b')).toEqual(['a', 'b']);
@@ -108,7 +142,8 @@ describe('json tools', () => {
     await expect(json.call('json_parse', { text: wide })).rejects.toMatchObject({
       code: 'TOOL_LIMIT_EXCEEDED',
     });
-    const value = JSON.stringify({ a: [1, 'x', { b: null, c: [] }], d: {}, 'e"f': true, g: 'é' });
+    const value =
+      '{"a":[1.0,"x",{"b":null,"c":[]}],"d":{},"e\\"f":true,"g":"é","h":12345678901234567890}';
     for (const indent of [0, 2, 7]) {
       const expected = await json.call('json_stringify', { data: value, indent });
       const capped = (maxOutputLength: number) =>

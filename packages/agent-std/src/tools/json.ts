@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
 import type { ResolvedToolPolicy } from '../policy.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool, PURE_TOOL } from '../tool.ts';
+import {
+  type ExactJsonValue,
+  isRawJsonNumber,
+  NonFiniteNumberError,
+  parseExactJson,
+} from './exact-json.ts';
 
 function tooDeep(tool: string, field: string, maxDepth: number): ToolError {
   return new ToolError(
@@ -28,18 +34,27 @@ export function jsonDepth(text: string): number {
   return deepest;
 }
 
+/**
+ * Parses JSON text for a tool, losing no number (see exact-json.ts): `'as-written'` keeps every
+ * number's text (json_parse, json_stringify), `'where-needed'` only those a double would change
+ * (json_get, which returns values).
+ */
 function parseOrFail(
   text: string,
-  tool: string,
-  field: string,
+  where: { tool: string; field: string },
   policy: ResolvedToolPolicy,
+  numbers: 'as-written' | 'where-needed',
 ): unknown {
+  const { tool, field } = where;
   // Deep nesting would overflow the stack of whatever walks the value later (stringify, zod).
   if (jsonDepth(text) > policy.json.maxDepth) throw tooDeep(tool, field, policy.json.maxDepth);
   try {
-    return JSON.parse(text);
+    return parseExactJson(text, numbers);
   } catch (error) {
     if (error instanceof RangeError) throw tooDeep(tool, field, policy.json.maxDepth);
+    if (error instanceof NonFiniteNumberError) {
+      throw new ToolError('TOOL_BAD_INPUT', `${field}: ${error.message}`, { tool, field });
+    }
     const reason = error instanceof Error ? error.message : String(error);
     throw new ToolError('TOOL_BAD_INPUT', `${field} is not valid JSON: ${reason}`, {
       tool,
@@ -56,6 +71,10 @@ export function jsonTextLength(value: unknown, indent: number, limit: number): n
   let total = 0;
   const visit = (node: unknown, level: number): void => {
     if (total > limit) return;
+    if (isRawJsonNumber(node)) {
+      total += node.rawJSON.length;
+      return;
+    }
     if (node === null || typeof node !== 'object') {
       total += (JSON.stringify(node) ?? 'null').length;
       return;
@@ -91,16 +110,9 @@ function formatJson(value: unknown, indent: number, tool: string, policy: Resolv
   return JSON.stringify(value, null, indent);
 }
 
-/** A JSON value, as `json_get` returns it. */
-export type JsonValue =
-  | string
-  | number
-  | boolean
-  | null
-  | JsonValue[]
-  | { [key: string]: JsonValue };
-
-const jsonValue: z.ZodType<JsonValue> = z.json();
+// What json_get returns: any JSON value, numbers a double cannot hold exactly as RawJsonNumbers.
+// z.json() accepts those at run time (as objects) and describes any JSON value in JSON Schema.
+const jsonValue = () => z.json() as unknown as z.ZodType<ExactJsonValue>;
 
 /**
  * Splits a `json_get` path on unescaped dots; `\.` is a literal dot in a key, `\\` a backslash.
@@ -131,29 +143,50 @@ const ARRAY_INDEX = /^(0|[1-9]\d*)$/;
 export const jsonParse = defineTool({
   name: 'json_parse',
   namespace: 'std.json',
+  title: 'Parse JSON',
+  annotations: PURE_TOOL,
   description: 'Parse JSON text and return it re-indented (2 spaces) for easy reading.',
-  inputSchema: z.object({ text: z.string().describe('The JSON text.') }).strict(),
-  outputSchema: z.string().describe('The same JSON, indented.'),
+  schemas: () => ({
+    input: z.object({ text: z.string().describe('The JSON text.') }).strict(),
+    output: z.string().describe('The same JSON, indented.'),
+  }),
   async execute({ text }, { policy }) {
-    return formatJson(parseOrFail(text, 'json_parse', 'text', policy), 2, 'json_parse', policy);
+    const tool = 'json_parse';
+    return formatJson(
+      parseOrFail(text, { tool, field: 'text' }, policy, 'as-written'),
+      2,
+      tool,
+      policy,
+    );
   },
 });
 
 export const jsonGet = defineTool({
   name: 'json_get',
   namespace: 'std.json',
+  title: 'Get a value from JSON',
+  annotations: PURE_TOOL,
   description:
     'Get the value at a path in JSON text. Levels are separated by dots and array items are numbers: "items.0.name". On an object a number is a key ("0"), on an array an index. Write \\. for a dot inside a key.',
-  inputSchema: z
-    .object({
-      text: z.string().describe('The JSON text.'),
-      path: z.string().describe('Dot-separated path, e.g. items.0.name ("" for the whole value).'),
-    })
-    .strict(),
-  outputSchema: jsonValue.describe('The value at the path (any JSON value).'),
+  schemas: () => ({
+    input: z
+      .object({
+        text: z.string().describe('The JSON text.'),
+        path: z
+          .string()
+          .describe('Dot-separated path, e.g. items.0.name ("" for the whole value).'),
+      })
+      .strict(),
+    output: jsonValue().describe('The value at the path (any JSON value).'),
+  }),
   async execute({ text, path }, { policy }) {
     const tool = 'json_get';
-    let value = parseOrFail(text, tool, 'text', policy) as JsonValue;
+    let value = parseOrFail(
+      text,
+      { tool, field: 'text' },
+      policy,
+      'where-needed',
+    ) as ExactJsonValue;
     const segments = splitJsonPath(path);
     const walked: string[] = [];
     for (const segment of segments) {
@@ -174,8 +207,8 @@ export const jsonGet = defineTool({
             { tool, field: 'path' },
           );
         }
-        value = value[index] as JsonValue;
-      } else if (value !== null && typeof value === 'object') {
+        value = value[index] as ExactJsonValue;
+      } else if (value !== null && typeof value === 'object' && !isRawJsonNumber(value)) {
         // Own keys only: "constructor" or "__proto__" never reach Object.prototype.
         if (!Object.hasOwn(value, segment)) {
           throw new ToolError('TOOL_NOT_FOUND', `path "${path}": no key "${segment}" at ${at}`, {
@@ -183,11 +216,11 @@ export const jsonGet = defineTool({
             field: 'path',
           });
         }
-        value = value[segment] as JsonValue;
+        value = value[segment] as ExactJsonValue;
       } else {
         throw new ToolError(
           'TOOL_NOT_FOUND',
-          `path "${path}": ${at} is ${value === null ? 'null' : `a ${typeof value}`}, which has no "${segment}"`,
+          `path "${path}": ${at} is ${value === null ? 'null' : isRawJsonNumber(value) ? 'a number' : `a ${typeof value}`}, which has no "${segment}"`,
           { tool, field: 'path' },
         );
       }
@@ -200,24 +233,33 @@ export const jsonGet = defineTool({
 export const jsonStringify = defineTool({
   name: 'json_stringify',
   namespace: 'std.json',
+  title: 'Format JSON',
+  annotations: PURE_TOOL,
   description:
     'Re-format JSON text with the given indentation (default 2 spaces; 0 gives one compact line).',
-  inputSchema: z
-    .object({
-      data: z.string().describe('The JSON text to format.'),
-      indent: z
-        .number()
-        .int()
-        .min(0)
-        .max(10)
-        .default(2)
-        .describe('Spaces per level, 0-10 (default 2; 0 = compact).'),
-    })
-    .strict(),
-  outputSchema: z.string().describe('The formatted JSON.'),
+  schemas: () => ({
+    input: z
+      .object({
+        data: z.string().describe('The JSON text to format.'),
+        indent: z
+          .number()
+          .int()
+          .min(0)
+          .max(10)
+          .default(2)
+          .describe('Spaces per level, 0-10 (default 2; 0 = compact).'),
+      })
+      .strict(),
+    output: z.string().describe('The formatted JSON.'),
+  }),
   async execute({ data, indent }, { policy }) {
     const tool = 'json_stringify';
-    return formatJson(parseOrFail(data, tool, 'data', policy), indent, tool, policy);
+    return formatJson(
+      parseOrFail(data, { tool, field: 'data' }, policy, 'as-written'),
+      indent,
+      tool,
+      policy,
+    );
   },
 });
 

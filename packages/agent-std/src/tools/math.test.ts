@@ -2,6 +2,8 @@ import { fc, test as property } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
 import { createToolbox } from '../toolbox.ts';
 import { ArithmeticError, evaluateArithmetic } from './arithmetic.ts';
+import { isRawJsonNumber } from './exact-json.ts';
+import type { Rational } from './rational.ts';
 
 const math = createToolbox({ uses: ['std.math'] });
 
@@ -16,12 +18,51 @@ describe('math_calc', () => {
     ['--4', 4],
     ['+5', 5],
     ['.5 + 1.', 1.5],
-    ['0.1 + 0.2', 0.30000000000000004],
+    ['0.1 + 0.2', 0.3],
     ['  7\t* 6 ', 42],
     ['((((1))))', 1],
     ['-0 * 5', 0],
-  ])('%s = %d', async (expression, result) => {
-    expect(await math.call('math_calc', { expression })).toEqual({ result, expression });
+    ['1 / 8', 0.125],
+    ['9007199254740992 + 0', 9007199254740992],
+  ])('%s = %d, exactly', async (expression, result) => {
+    expect(await math.call('math_calc', { expression })).toEqual({
+      result,
+      expression,
+      exact: true,
+    });
+  });
+
+  test('integers of any size are exact; JSON writes every digit', async () => {
+    const expression = '99999999999999999999*99999999999999999999';
+    const reply = await math.callForModel('math_calc', { expression });
+    expect(reply.content).toBe(
+      `{"result":9999999999999999999800000000000000000001,"expression":"${expression}","exact":true}`,
+    );
+    const { result } = await math.call('math_calc', { expression: '9007199254740993 - 0' });
+    expect(isRawJsonNumber(result)).toBe(true);
+    expect(JSON.stringify(result)).toBe('9007199254740993');
+    const huge = await math.call('math_calc', { expression: `${'9'.repeat(400)} + 1` });
+    expect(JSON.stringify(huge.result)).toBe(`1${'0'.repeat(400)}`);
+  });
+
+  test('decimals with more digits than a double holds are exact too', async () => {
+    const { result, exact } = await math.call('math_calc', {
+      expression: '0.1000000000000000000001 * 10',
+    });
+    expect(exact).toBe(true);
+    expect(JSON.stringify(result)).toBe('1.000000000000000000001');
+  });
+
+  test('a result without a finite decimal form is rounded and says so', async () => {
+    expect(await math.call('math_calc', { expression: '1 / 3' })).toEqual({
+      result: 0.3333333333333333,
+      expression: '1 / 3',
+      exact: false,
+    });
+    expect(await math.call('math_calc', { expression: '-2 / 3' })).toMatchObject({
+      result: -0.6666666666666666,
+      exact: false,
+    });
   });
 
   test.each([
@@ -41,7 +82,7 @@ describe('math_calc', () => {
     ['1e5', 'names such as "e5"'],
     ['1 % 2', '"%" at column 3 is not allowed'],
     ['１ + 1', '"１" at column 1 is not allowed'],
-    ['9'.repeat(400), 'too large'],
+    [`1${'0'.repeat(400)} / 3`, 'too large for a floating-point number'],
   ])('%s is refused: %s', async (expression, message) => {
     await expect(math.call('math_calc', { expression })).rejects.toMatchObject({
       code: 'TOOL_BAD_INPUT',
@@ -76,35 +117,43 @@ describe('math_calc', () => {
       : 'neg' in node
         ? `-(${render(node.neg)})`
         : `(${render(node.left)} ${node.op} ${render(node.right)})`;
-  const value = (node: Tree): number => {
-    if (typeof node === 'number') return node;
-    if ('neg' in node) return -value(node.neg);
-    const left = value(node.left);
-    const right = value(node.right);
-    if (node.op === '/' && right === 0) throw new Error('division by zero');
-    return node.op === '+'
-      ? left + right
-      : node.op === '-'
-        ? left - right
-        : node.op === '*'
-          ? left * right
-          : left / right;
+  // The reference: the tree evaluated directly with fractions [numerator, denominator].
+  type Fraction = [bigint, bigint];
+  const fraction = (decimal: number): Fraction => [BigInt(Math.round(decimal * 100)), 100n];
+  const apply = (op: '+' | '-' | '*' | '/', [a, b]: Fraction, [c, d]: Fraction): Fraction => {
+    if (op === '+') return [a * d + c * b, b * d];
+    if (op === '-') return [a * d - c * b, b * d];
+    if (op === '*') return [a * c, b * d];
+    if (c === 0n) throw new Error('division by zero');
+    return [a * d, b * c];
   };
+  const value = (node: Tree): Fraction => {
+    if (typeof node === 'number') return fraction(node);
+    if ('neg' in node) {
+      const [a, b] = value(node.neg);
+      return [-a, b];
+    }
+    return apply(node.op, value(node.left), value(node.right));
+  };
+  const same = ([a, b]: Fraction, { numerator, denominator }: Rational) =>
+    a * denominator === numerator * b;
 
-  property.prop([tree])('agrees with direct evaluation of random expression trees', (node) => {
-    let expected: number | 'error';
-    try {
-      expected = value(node);
-      if (!Number.isFinite(expected)) expected = 'error';
-    } catch {
-      expected = 'error';
-    }
-    if (expected === 'error') {
-      expect(() => evaluateArithmetic(render(node))).toThrow(ArithmeticError);
-    } else {
-      expect(evaluateArithmetic(render(node))).toBe(Object.is(expected, -0) ? 0 : expected);
-    }
-  });
+  property.prop([tree])(
+    'agrees exactly with direct evaluation of random expression trees',
+    (node) => {
+      let expected: Fraction | 'error';
+      try {
+        expected = value(node);
+      } catch {
+        expected = 'error';
+      }
+      if (expected === 'error') {
+        expect(() => evaluateArithmetic(render(node))).toThrow(ArithmeticError);
+      } else {
+        expect(same(expected, evaluateArithmetic(render(node)))).toBe(true);
+      }
+    },
+  );
 
   property.prop([
     fc.array(fc.tuple(fc.constantFrom('+', '-', '*', '/'), fc.integer({ min: 1, max: 99 })), {
@@ -113,14 +162,13 @@ describe('math_calc', () => {
     fc.integer({ min: 1, max: 99 }),
   ])('applies * and / before + and -, left to right', (rest, first) => {
     const expression = `${first}${rest.map(([op, n]) => ` ${op} ${n}`).join('')}`;
-    const terms: number[] = [first];
+    const terms: Fraction[] = [fraction(first)];
     for (const [op, n] of rest) {
-      if (op === '*') terms.push((terms.pop() as number) * n);
-      else if (op === '/') terms.push((terms.pop() as number) / n);
-      else terms.push(op === '+' ? n : -n);
+      if (op === '*' || op === '/') terms.push(apply(op, terms.pop() as Fraction, fraction(n)));
+      else terms.push(fraction(op === '+' ? n : -n));
     }
-    const expected = terms.reduce((sum, term, index) => (index === 0 ? term : sum + term));
-    expect(evaluateArithmetic(expression)).toBeCloseTo(expected, 9);
+    const expected = terms.reduce((sum, term) => apply('+', sum, term), [0n, 1n] as Fraction);
+    expect(same(expected, evaluateArithmetic(expression))).toBe(true);
   });
 });
 

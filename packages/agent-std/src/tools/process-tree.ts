@@ -75,7 +75,7 @@ async function carriesMarker(pid: number, marker: Buffer): Promise<boolean> {
   }
 }
 
-function signal(pid: number, name: NodeJS.Signals): void {
+function sendSignal(pid: number, name: NodeJS.Signals): void {
   try {
     process.kill(pid, name);
   } catch {
@@ -144,7 +144,7 @@ export async function collectDescendants(
     unknown.forEach((pid, index) => {
       if (marked[index]) take(pid);
     });
-    if (options.stop) for (const pid of fresh) signal(pid, 'SIGSTOP');
+    if (options.stop) for (const pid of fresh) sendSignal(pid, 'SIGSTOP');
     if (fresh.length === 0) break;
   }
   return found;
@@ -168,5 +168,5 @@ export function processStartTime(pid: number): string | undefined {
 
 /** Sends `name` to each process (errors for vanished processes ignored). */
 export function signalAll(processes: Iterable<number>, name: NodeJS.Signals): void {
-  for (const pid of processes) signal(pid, name);
+  for (const pid of processes) sendSignal(pid, name);
 }

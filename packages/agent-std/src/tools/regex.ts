@@ -1,19 +1,21 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
 import type { ResolvedToolPolicy } from '../policy.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool, PURE_TOOL } from '../tool.ts';
+import { re2 } from './re2.ts';
 
-const flagsField = z
-  .string()
-  .regex(
-    /^[ims]*$/,
-    'may only contain the letters i (ignore case), m (multiline), s (dot matches newline)',
-  )
-  .default('')
-  .describe(
-    'Letters: i ignore case, m ^/$ match at line breaks, s . matches newlines. Default none.',
-  );
+const flagsField = () =>
+  z
+    .string()
+    .regex(
+      /^[ims]*$/,
+      'may only contain the letters i (ignore case), m (multiline), s (dot matches newline)',
+    )
+    .default('')
+    .describe(
+      'Letters: i ignore case, m ^/$ match at line breaks, s . matches newlines. Default none.',
+    );
 
 /**
  * Compiles a pattern with RE2 semantics (re2js, a pure-JS port of RE2): matching time is linear in
@@ -42,11 +44,11 @@ export function compileRegex(
     );
   }
   let bits = 0;
-  if (flags.includes('i')) bits |= RE2JS.CASE_INSENSITIVE;
-  if (flags.includes('m')) bits |= RE2JS.MULTILINE;
-  if (flags.includes('s')) bits |= RE2JS.DOTALL;
+  if (flags.includes('i')) bits |= re2().CASE_INSENSITIVE;
+  if (flags.includes('m')) bits |= re2().MULTILINE;
+  if (flags.includes('s')) bits |= re2().DOTALL;
   try {
-    return RE2JS.compile(pattern, bits);
+    return re2().compile(pattern, bits);
   } catch (error) {
     const unsupported = /\(\?<?[=!]|\\[1-9]/.test(pattern)
       ? ' (lookahead, lookbehind and backreferences are not supported: matching runs in linear time with RE2 syntax)'
@@ -165,22 +167,26 @@ function replacedLength(regex: RE2JS, replacement: string, text: string, limit: 
 export const regexMatch = defineTool({
   name: 'regex_match',
   namespace: 'std.regex',
+  title: 'Find regex matches',
+  annotations: PURE_TOOL,
   description:
     'Find every non-overlapping match of a regular expression (RE2 syntax: no lookaround or backreferences) in text; returns the matched substrings (whole matches, not groups).',
-  inputSchema: z
-    .object({
-      pattern: z.string().describe('The regular expression, e.g. "\\\\d{4}-\\\\d{2}-\\\\d{2}".'),
-      text: z.string().describe('The text to search.'),
-      flags: flagsField,
-    })
-    .strict(),
-  outputSchema: z.object({
-    matches: z.array(z.string()).describe('The matched substrings, in order.'),
-    count: z.number().int().describe('How many matches were found.'),
-    truncated: z
-      .boolean()
-      .optional()
-      .describe('Present and true when more matches were found than returned.'),
+  schemas: () => ({
+    input: z
+      .object({
+        pattern: z.string().describe('The regular expression, e.g. "\\\\d{4}-\\\\d{2}-\\\\d{2}".'),
+        text: z.string().describe('The text to search.'),
+        flags: flagsField(),
+      })
+      .strict(),
+    output: z.object({
+      matches: z.array(z.string()).describe('The matched substrings, in order.'),
+      count: z.number().int().describe('How many matches were found.'),
+      truncated: z
+        .boolean()
+        .optional()
+        .describe('Present and true when more matches were found than returned.'),
+    }),
   }),
   async execute({ pattern, text, flags }, { policy }) {
     const matcher = compileRegex(pattern, flags, text, policy, 'regex_match').matcher(text);
@@ -198,17 +204,21 @@ export const regexMatch = defineTool({
 export const regexReplace = defineTool({
   name: 'regex_replace',
   namespace: 'std.regex',
+  title: 'Replace regex matches',
+  annotations: PURE_TOOL,
   description:
     'Replace every match of a regular expression (RE2 syntax) in text. In the replacement, $1 or $<name> insert a group, $& the whole match, $$ a dollar sign.',
-  inputSchema: z
-    .object({
-      pattern: z.string().describe('The regular expression.'),
-      replacement: z.string().describe('The replacement; $1, $<name>, $& and $$ are expanded.'),
-      text: z.string().describe('The text to change.'),
-      flags: flagsField,
-    })
-    .strict(),
-  outputSchema: z.string().describe('The text after replacement.'),
+  schemas: () => ({
+    input: z
+      .object({
+        pattern: z.string().describe('The regular expression.'),
+        replacement: z.string().describe('The replacement; $1, $<name>, $& and $$ are expanded.'),
+        text: z.string().describe('The text to change.'),
+        flags: flagsField(),
+      })
+      .strict(),
+    output: z.string().describe('The text after replacement.'),
+  }),
   async execute({ pattern, replacement, text, flags }, { policy }) {
     const tool = 'regex_replace';
     if (replacement.length > policy.regex.maxReplacementLength) {

@@ -1,3 +1,6 @@
+import { constants as fsConstants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
 import { isToolError, ToolError } from '../errors.ts';
 import { errorCode } from './fs-guard.ts';
 
@@ -7,7 +10,12 @@ export function throwIfAborted(signal: AbortSignal, tool: string): void {
 }
 
 /** Turns a Node file-system error into a {@link ToolError} that names the path as given. */
-export function fsFailure(error: unknown, tool: string, shownPath: string, field = 'path'): never {
+export function throwFsError(
+  error: unknown,
+  tool: string,
+  shownPath: string,
+  field = 'path',
+): never {
   if (isToolError(error)) throw error;
   const code = errorCode(error);
   const reasons: Record<string, [ToolError['code'], string]> = {
@@ -46,4 +54,28 @@ export function sleep(ms: number, signal: AbortSignal, tool: string): Promise<vo
     };
     signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/**
+ * The first executable file named `name` in the folders of `searchPath` (a PATH value) that
+ * `accept` lets through, like `which`; undefined when there is none.
+ */
+export async function findExecutable(
+  name: string,
+  searchPath: string,
+  accept: (path: string) => boolean = () => true,
+): Promise<string | undefined> {
+  for (const folder of searchPath.split(delimiter)) {
+    if (folder === '') continue;
+    const candidate = join(folder, name);
+    if (!accept(candidate)) continue;
+    try {
+      if (!(await stat(candidate)).isFile()) continue;
+      await access(candidate, fsConstants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
 }

@@ -1,9 +1,16 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell parameter expansions (${…}), on purpose.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import {
+  allTaggedGone,
+  newTag,
+  TAG_VARIABLE,
+  waitForTagged,
+  watchTagged,
+} from '../../test/helpers/tagged-processes.ts';
 import type { ToolPolicy } from '../policy.ts';
 import { createToolbox } from '../toolbox.ts';
 
@@ -20,24 +27,6 @@ const shell = (extra: ToolPolicy['shell'] = {}) =>
     uses: ['std.shell'],
     policy: { fs: { root }, shell: { enabled: true, ...extra } },
   });
-
-/** True while `pid` is a live (not zombie) process. */
-async function alive(pid: number): Promise<boolean> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) [ZX]/.test(stat);
-  } catch {
-    return false;
-  }
-}
-
-async function waitUntilDead(pid: number): Promise<boolean> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if (!(await alive(pid))) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
-}
 
 describe('shell policy', () => {
   test('the shell is off unless the policy enables it', async () => {
@@ -75,54 +64,6 @@ describe('shell policy', () => {
     }
   });
 
-  test('a timeout kills the whole process tree, background children included', async () => {
-    const started = Date.now();
-    const failure = await shell()
-      .call('shell_exec', {
-        command: 'sleep 60 & echo $! > bg.pid; echo started; sleep 60',
-        timeout: 1,
-      })
-      .catch((error: unknown) => error);
-    expect(failure).toMatchObject({
-      code: 'TOOL_TIMEOUT',
-      details: { stdout: 'started\n' },
-    });
-    expect(Date.now() - started).toBeLessThan(30_000);
-    const pid = Number(await readFile(join(root, 'bg.pid'), 'utf8'));
-    expect(await waitUntilDead(pid)).toBe(true);
-  });
-
-  test.runIf(process.platform === 'linux')(
-    'a timeout also kills descendants that left the process group (setsid)',
-    async () => {
-      const failure = await shell()
-        .call('shell_exec', {
-          command: "setsid sh -c 'echo $$ > escaped.pid; exec sleep 60' & sleep 60",
-          timeout: 1,
-        })
-        .catch((error: unknown) => error);
-      expect(failure).toMatchObject({ code: 'TOOL_TIMEOUT' });
-      const pid = Number(await readFile(join(root, 'escaped.pid'), 'utf8'));
-      expect(pid).toBeGreaterThan(0);
-      expect(await waitUntilDead(pid)).toBe(true);
-    },
-  );
-
-  test.runIf(process.platform === 'linux')(
-    'a finished command takes along what it left running in another session, even reparented',
-    async () => {
-      // The subshell exits at once: the setsid'd process is an orphan before the command ends.
-      const result = await shell().call('shell_exec', {
-        command:
-          "(setsid sh -c 'echo $$ > escaped.pid; exec sleep 60' > /dev/null 2>&1 &); sleep 0.5",
-      });
-      expect(result.success).toBe(true);
-      const pid = Number(await readFile(join(root, 'escaped.pid'), 'utf8'));
-      expect(pid).toBeGreaterThan(0);
-      expect(await waitUntilDead(pid)).toBe(true);
-    },
-  );
-
   test('allowCommands: a substitution hidden in ${…} is refused and does not run', async () => {
     await expect(
       shell({ allowCommands: ['echo', 'ls'] }).call('shell_exec', {
@@ -132,29 +73,96 @@ describe('shell policy', () => {
     expect(existsSync(join(root, 'PWNED'))).toBe(false);
   });
 
+  test('a timeout above the policy cap is refused', async () => {
+    await expect(
+      shell({ maxTimeoutSeconds: 5 }).call('shell_exec', { command: 'true', timeout: 6 }),
+    ).rejects.toMatchObject({ code: 'TOOL_POLICY_DENIED', field: 'timeout' });
+  });
+});
+
+// The process lifecycle holds the same with and without the sandbox. Each command carries a tag
+// in its environment (policy.shell.env) by which the test finds its processes on the host.
+describe.each([
+  ['in the sandbox', {}],
+  ['unsandboxed', { unsandboxed: true }],
+] as const)('shell process lifecycle, %s', (_mode, mode) => {
+  const tagged = (tag: string, extra: ToolPolicy['shell'] = {}) =>
+    shell({ ...mode, env: { [TAG_VARIABLE]: tag }, ...extra });
+
+  test('a timeout kills the whole process tree, background children included', async () => {
+    const tag = newTag();
+    const watcher = watchTagged(tag);
+    const started = Date.now();
+    const failure = await tagged(tag)
+      .call('shell_exec', { command: 'sleep 60 & echo started; sleep 60', timeout: 1 })
+      .catch((error: unknown) => error);
+    const seen = await watcher.stop();
+    expect(failure).toMatchObject({
+      code: 'TOOL_TIMEOUT',
+      details: { stdout: 'started\n' },
+    });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect([...seen.values()].filter((line) => line === 'sleep 60')).toHaveLength(2);
+    expect(await allTaggedGone(tag)).toBe(true);
+  });
+
+  test.runIf(process.platform === 'linux')(
+    'a timeout also kills descendants that left the process group (setsid)',
+    async () => {
+      const tag = newTag();
+      const watcher = watchTagged(tag);
+      const failure = await tagged(tag)
+        .call('shell_exec', { command: "setsid sh -c 'exec sleep 60' & sleep 60", timeout: 1 })
+        .catch((error: unknown) => error);
+      const seen = await watcher.stop();
+      expect(failure).toMatchObject({ code: 'TOOL_TIMEOUT' });
+      expect([...seen.values()].filter((line) => line === 'sleep 60')).toHaveLength(2);
+      expect(await allTaggedGone(tag)).toBe(true);
+    },
+  );
+
+  test.runIf(process.platform === 'linux')(
+    'a finished command takes along what it left running in another session, even reparented',
+    async () => {
+      const tag = newTag();
+      const watcher = watchTagged(tag);
+      // The subshell exits at once: the setsid'd process is an orphan before the command ends.
+      const result = await tagged(tag).call('shell_exec', {
+        command: "(setsid sh -c 'exec sleep 60' > /dev/null 2>&1 &); sleep 1",
+      });
+      const seen = await watcher.stop();
+      expect(result.success).toBe(true);
+      expect([...seen.values()]).toContain('sleep 60');
+      expect(await allTaggedGone(tag)).toBe(true);
+    },
+  );
+
   test('background processes left behind by a finished command are ended with it', async () => {
-    const result = await shell().call('shell_exec', { command: 'sleep 60 & echo $!' });
+    const tag = newTag();
+    const watcher = watchTagged(tag);
+    const result = await tagged(tag).call('shell_exec', { command: 'sleep 60 & sleep 1' });
+    const seen = await watcher.stop();
     expect(result.success).toBe(true);
-    expect(await waitUntilDead(Number(result.stdout.trim()))).toBe(true);
+    expect([...seen.values()]).toContain('sleep 60');
+    expect(await allTaggedGone(tag)).toBe(true);
   });
 
   test('an aborted call kills the command', async () => {
+    const tag = newTag();
     const controller = new AbortController();
-    const pending = shell().call(
+    const pending = tagged(tag).call(
       'shell_exec',
-      { command: 'echo $$ > sh.pid; sleep 60' },
+      { command: 'sleep 60; echo never' },
       { signal: controller.signal },
     );
-    for (let attempt = 0; attempt < 200 && !existsSync(join(root, 'sh.pid')); attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await waitForTagged(tag, 'sleep 60');
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'TOOL_ABORTED' });
-    expect(await waitUntilDead(Number(await readFile(join(root, 'sh.pid'), 'utf8')))).toBe(true);
+    expect(await allTaggedGone(tag)).toBe(true);
   });
 
   test('output beyond the cap is dropped and marked; the command still completes', async () => {
-    const result = await shell({ maxOutputBytes: 1000 }).call('shell_exec', {
+    const result = await shell({ ...mode, maxOutputBytes: 1000 }).call('shell_exec', {
       command: "head -c 3000000 /dev/zero | tr '\\0' x; echo done >&2",
     });
     expect(result.success).toBe(true);
@@ -163,32 +171,34 @@ describe('shell policy', () => {
     expect(result.stderr).toBe('done\n');
   });
 
-  test('a timeout above the policy cap is refused', async () => {
-    await expect(
-      shell({ maxTimeoutSeconds: 5 }).call('shell_exec', { command: 'true', timeout: 6 }),
-    ).rejects.toMatchObject({ code: 'TOOL_POLICY_DENIED', field: 'timeout' });
-  });
-});
-
-describe('shell_exec and shell_which', () => {
-  test('returns the seed record: stdout, stderr, returncode, success; runs in the fs root', async () => {
-    expect(await shell().call('shell_exec', { command: 'pwd; echo oops >&2; exit 3' })).toEqual({
-      stdout: `${root}\n`,
-      stderr: 'oops\n',
-      returncode: 3,
-      success: false,
-    });
-    expect(await shell().call('shell_exec', { command: 'printf "%s" 你好' })).toEqual({
+  test('returns the documented record: stdout, stderr, returncode, success; runs in the fs root', async () => {
+    expect(await shell(mode).call('shell_exec', { command: 'pwd; echo oops >&2; exit 3' })).toEqual(
+      {
+        stdout: `${root}\n`,
+        stderr: 'oops\n',
+        returncode: 3,
+        success: false,
+      },
+    );
+    expect(await shell(mode).call('shell_exec', { command: 'printf "%s" 你好' })).toEqual({
       stdout: '你好',
       stderr: '',
       returncode: 0,
       success: true,
     });
   });
+});
 
+describe('shell_exec and shell_which', () => {
   test('a command killed by a signal reports minus the signal number', async () => {
+    expect(
+      await shell({ unsandboxed: true }).call('shell_exec', { command: 'kill -TERM $$' }),
+    ).toMatchObject({ returncode: -15, success: false });
+  });
+
+  test('in the sandbox a signal death reports 128 + the signal number, as a shell does', async () => {
     expect(await shell().call('shell_exec', { command: 'kill -TERM $$' })).toMatchObject({
-      returncode: -15,
+      returncode: 143,
       success: false,
     });
   });

@@ -1,8 +1,6 @@
 import { spawn } from 'node:child_process';
-import { constants as fsConstants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
-import { delimiter, join } from 'node:path';
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
 import type { ResolvedToolPolicy } from '../policy.ts';
@@ -15,6 +13,8 @@ import {
   RUN_MARKER_VARIABLE,
   signalAll,
 } from './process-tree.ts';
+import { type PreparedCommand, prepareCommand, visibleInSandbox } from './sandbox.ts';
+import { findExecutable } from './shared.ts';
 import { checkShellCommand } from './shell-guard.ts';
 
 /** Environment variables passed on to commands; everything else (API keys, tokens) is dropped. */
@@ -40,15 +40,21 @@ const PIPE_GRACE_MS = 1000;
 /** How long a command gets between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 1000;
 
-/** The clean environment commands run with. */
-export function shellEnvironment(policy: ResolvedToolPolicy): Record<string, string> {
+/**
+ * The clean environment commands run with: the kept variables of the host process, then what the
+ * sandbox sets (`sandboxEnv`: HOME and TMPDIR), then `policy.shell.env`.
+ */
+export function shellEnvironment(
+  policy: ResolvedToolPolicy,
+  sandboxEnv: Readonly<Record<string, string>> = {},
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const key of SHELL_ENV_KEPT) {
     const value = process.env[key];
     if (value !== undefined) env[key] = value;
   }
   env.PATH ??= DEFAULT_PATH;
-  return { ...env, ...policy.shell.env };
+  return { ...env, ...sandboxEnv, ...policy.shell.env };
 }
 
 function requireEnabled(policy: ResolvedToolPolicy, tool: string): void {
@@ -96,7 +102,8 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   }
 }
 
-interface ShellResult {
+/** What `shell_exec` returns. */
+export interface ShellResult {
   stdout: string;
   stderr: string;
   returncode: number;
@@ -104,7 +111,7 @@ interface ShellResult {
 }
 
 function runCommand(
-  command: string,
+  prepared: PreparedCommand,
   timeoutSeconds: number,
   policy: ResolvedToolPolicy,
   signal: AbortSignal,
@@ -113,12 +120,13 @@ function runCommand(
   return new Promise((resolve, reject) => {
     const stdout = new OutputBuffer(policy.shell.maxOutputBytes);
     const stderr = new OutputBuffer(policy.shell.maxOutputBytes);
-    // detached: the shell leads a new process group, so a timeout can kill the whole tree. The
-    // marker in the environment finds, on Linux, what left the group (see process-tree.ts).
+    // detached: the shell (or the sandbox program) leads a new process group in a new session,
+    // so a timeout can kill the whole tree. The marker in the environment finds, on Linux, what
+    // left the group (see process-tree.ts).
     const marker = newRunMarker();
-    const child = spawn('/bin/sh', ['-c', command], {
+    const child = spawn(prepared.file, prepared.args, {
       cwd: policy.shell.cwd,
-      env: { ...shellEnvironment(policy), [RUN_MARKER_VARIABLE]: marker },
+      env: { ...shellEnvironment(policy, prepared.env), [RUN_MARKER_VARIABLE]: marker },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -239,27 +247,63 @@ function runCommand(
   });
 }
 
+/**
+ * Runs `command` the way `shell_exec` does once its checks passed: in the OS sandbox (unless
+ * `policy.shell.unsandboxed`), with the clean environment, the timeout, the output caps and the
+ * process-tree kill — but without the deny list, the allow list and the policy switch. The
+ * sandbox tests use it to run what the deny list would refuse.
+ */
+export async function runShellCommand(
+  command: string,
+  timeoutSeconds: number,
+  policy: ResolvedToolPolicy,
+  signal: AbortSignal,
+): Promise<ShellResult> {
+  const prepared = await prepareCommand(policy, command);
+  try {
+    return await runCommand(prepared, timeoutSeconds, policy, signal);
+  } finally {
+    await prepared.dispose();
+  }
+}
+
 export const shellExec = defineTool({
   name: 'shell_exec',
   namespace: 'std.shell',
+  title: 'Run a shell command',
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   description:
-    'Run a command with /bin/sh in the allowed folder and return its stdout, stderr and exit code. Only when the shell is enabled by policy; dangerous commands are refused; runs with a clean environment and a timeout (default 30 s).',
-  inputSchema: z
-    .object({
-      command: z.string().min(1).describe('The shell command line.'),
-      timeout: z
+    'Run a command with /bin/sh in the allowed folder and return its stdout, stderr and exit code. Only when the shell is enabled by policy. Commands run in an OS sandbox: only the allowed folder is writable, /tmp is private, there is no home folder and no network unless the policy allows it; obviously dangerous commands are refused; a clean environment and a timeout (default 30 s).',
+  schemas: () => ({
+    input: z
+      .object({
+        command: z.string().min(1).describe('The shell command line.'),
+        timeout: z
+          .number()
+          .int()
+          .min(1)
+          .default(30)
+          .describe(
+            'Seconds before the command and everything it started are killed (default 30).',
+          ),
+      })
+      .strict(),
+    output: z.object({
+      stdout: z.string().describe('Standard output (capped).'),
+      stderr: z.string().describe('Standard error (capped).'),
+      returncode: z
         .number()
         .int()
-        .min(1)
-        .default(30)
-        .describe('Seconds before the command and everything it started are killed (default 30).'),
-    })
-    .strict(),
-  outputSchema: z.object({
-    stdout: z.string().describe('Standard output (capped).'),
-    stderr: z.string().describe('Standard error (capped).'),
-    returncode: z.number().int().describe('Exit code; minus the signal number if killed.'),
-    success: z.boolean().describe('True when the exit code is 0.'),
+        .describe(
+          'Exit code; minus the signal number if killed (in the sandbox 128 + the signal number, as a shell reports it).',
+        ),
+      success: z.boolean().describe('True when the exit code is 0.'),
+    }),
   }),
   async execute({ command, timeout }, { policy, signal }) {
     const tool = 'shell_exec';
@@ -294,22 +338,29 @@ export const shellExec = defineTool({
         { tool, field: 'policy.shell.cwd', cause },
       );
     }
-    return runCommand(command, timeout, policy, signal);
+    return runShellCommand(command, timeout, policy, signal);
   },
 });
 
 export const shellWhich = defineTool({
   name: 'shell_which',
   namespace: 'std.shell',
+  title: 'Find a program',
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   description:
     'Find where an executable is on the PATH (like `which`). Only when the shell is enabled by policy.',
-  inputSchema: z
-    .object({ command: z.string().describe('A bare command name, e.g. "git".') })
-    .strict(),
-  outputSchema: z.object({
-    command: z.string().describe('The name as given.'),
-    path: z.string().describe('Full path of the executable, or "" when not found.'),
-    found: z.boolean().describe('Whether it was found.'),
+  schemas: () => ({
+    input: z.object({ command: z.string().describe('A bare command name, e.g. "git".') }).strict(),
+    output: z.object({
+      command: z.string().describe('The name as given.'),
+      path: z.string().describe('Full path of the executable, or "" when not found.'),
+      found: z.boolean().describe('Whether it was found.'),
+    }),
   }),
   async execute({ command }, { policy }) {
     const tool = 'shell_which';
@@ -321,19 +372,14 @@ export const shellWhich = defineTool({
         { tool, field: 'command' },
       );
     }
-    const searchPath = shellEnvironment(policy).PATH ?? DEFAULT_PATH;
-    for (const folder of searchPath.split(delimiter)) {
-      if (folder === '') continue;
-      const candidate = join(folder, command);
-      try {
-        if (!(await stat(candidate)).isFile()) continue;
-        await access(candidate, fsConstants.X_OK);
-        return { command, path: candidate, found: true };
-      } catch {
-        // not here
-      }
-    }
-    return { command, path: '', found: false };
+    const path = await findExecutable(
+      command,
+      shellEnvironment(policy).PATH ?? DEFAULT_PATH,
+      (candidate) => visibleInSandbox(candidate, policy),
+    );
+    return path === undefined
+      ? { command, path: '', found: false }
+      : { command, path, found: true };
   },
 });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool, PURE_TOOL } from '../tool.ts';
 
 /** Python's `str.split(sep, maxsplit)` for a non-empty separator. */
 export function splitText(text: string, delimiter: string, maxSplits: number): string[] {
@@ -106,23 +106,27 @@ function changeCase(
 export const textSplit = defineTool({
   name: 'text_split',
   namespace: 'std.text',
+  title: 'Split text',
+  annotations: PURE_TOOL,
   description:
     'Split text on a delimiter (default newline). max_splits limits the number of splits (-1 = unlimited); the rest stays in the last part.',
-  inputSchema: z
-    .object({
-      text: z.string().describe('The text to split.'),
-      delimiter: z.string().default('\n').describe('The separator (default "\\n"); not empty.'),
-      max_splits: z
-        .number()
-        .int()
-        .min(-1)
-        .default(-1)
-        .describe('Most splits to make; -1 (default) for all.'),
-    })
-    .strict(),
-  outputSchema: z.object({
-    parts: z.array(z.string()).describe('The pieces, in order.'),
-    count: z.number().int().describe('How many pieces.'),
+  schemas: () => ({
+    input: z
+      .object({
+        text: z.string().describe('The text to split.'),
+        delimiter: z.string().default('\n').describe('The separator (default "\\n"); not empty.'),
+        max_splits: z
+          .number()
+          .int()
+          .min(-1)
+          .default(-1)
+          .describe('Most splits to make; -1 (default) for all.'),
+      })
+      .strict(),
+    output: z.object({
+      parts: z.array(z.string()).describe('The pieces, in order.'),
+      count: z.number().int().describe('How many pieces.'),
+    }),
   }),
   async execute({ text, delimiter, max_splits }) {
     if (delimiter === '') {
@@ -139,22 +143,26 @@ export const textSplit = defineTool({
 export const textReplace = defineTool({
   name: 'text_replace',
   namespace: 'std.text',
+  title: 'Replace text',
+  annotations: PURE_TOOL,
   description:
     'Replace occurrences of a substring (plain text, not a regex). count limits the replacements (-1 = all).',
-  inputSchema: z
-    .object({
-      text: z.string().describe('The text to change.'),
-      old: z.string().describe('The substring to find.'),
-      new: z.string().describe('What to put in its place.'),
-      count: z
-        .number()
-        .int()
-        .min(-1)
-        .default(-1)
-        .describe('Most replacements; -1 (default) for all.'),
-    })
-    .strict(),
-  outputSchema: z.string().describe('The text after replacement.'),
+  schemas: () => ({
+    input: z
+      .object({
+        text: z.string().describe('The text to change.'),
+        old: z.string().describe('The substring to find.'),
+        new: z.string().describe('What to put in its place.'),
+        count: z
+          .number()
+          .int()
+          .min(-1)
+          .default(-1)
+          .describe('Most replacements; -1 (default) for all.'),
+      })
+      .strict(),
+    output: z.string().describe('The text after replacement.'),
+  }),
   async execute(input, { policy }) {
     const tool = 'text_replace';
     const { maxReplacementLength, maxOutputLength } = policy.text;
@@ -175,9 +183,13 @@ export const textReplace = defineTool({
 export const textUpper = defineTool({
   name: 'text_upper',
   namespace: 'std.text',
+  title: 'Upper-case text',
+  annotations: PURE_TOOL,
   description: 'Convert text to upper case (Unicode-aware, locale-independent).',
-  inputSchema: z.object({ text: z.string().describe('The text.') }).strict(),
-  outputSchema: z.string().describe('The text in upper case.'),
+  schemas: () => ({
+    input: z.object({ text: z.string().describe('The text.') }).strict(),
+    output: z.string().describe('The text in upper case.'),
+  }),
   async execute({ text }, { policy }) {
     return changeCase(
       text,
@@ -191,9 +203,13 @@ export const textUpper = defineTool({
 export const textLower = defineTool({
   name: 'text_lower',
   namespace: 'std.text',
+  title: 'Lower-case text',
+  annotations: PURE_TOOL,
   description: 'Convert text to lower case (Unicode-aware, locale-independent).',
-  inputSchema: z.object({ text: z.string().describe('The text.') }).strict(),
-  outputSchema: z.string().describe('The text in lower case.'),
+  schemas: () => ({
+    input: z.object({ text: z.string().describe('The text.') }).strict(),
+    output: z.string().describe('The text in lower case.'),
+  }),
   async execute({ text }, { policy }) {
     return changeCase(
       text,

@@ -6,7 +6,8 @@ export interface WallTime {
   hour: number;
   minute: number;
   second: number;
-  millisecond: number;
+  /** 0-999 999. */
+  microsecond: number;
 }
 
 /** A parsed ISO string: its wall time and, when the string carries one, its UTC offset in minutes. */
@@ -36,10 +37,14 @@ function formatterFor(zone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** The wall time in `zone` at instant `epochMs`. */
+/**
+ * The wall time in `zone` at instant `epochMs`; a fractional `epochMs` (a clock finer than
+ * milliseconds) keeps its microseconds.
+ */
 export function wallTimeIn(epochMs: number, zone: string): WallTime {
   const parts: Record<string, string> = {};
-  for (const part of formatterFor(zone).formatToParts(epochMs)) parts[part.type] = part.value;
+  const second = Math.floor(epochMs / 1000) * 1000;
+  for (const part of formatterFor(zone).formatToParts(second)) parts[part.type] = part.value;
   const yearOfEra = Number(parts.year);
   const year = parts.era === 'BC' || parts.era === 'B' ? 1 - yearOfEra : yearOfEra;
   return {
@@ -49,14 +54,14 @@ export function wallTimeIn(epochMs: number, zone: string): WallTime {
     hour: Number(parts.hour),
     minute: Number(parts.minute),
     second: Number(parts.second),
-    millisecond: ((epochMs % 1000) + 1000) % 1000,
+    microsecond: Math.min(Math.round((epochMs - second) * 1000), 999_999),
   };
 }
 
 function wallToUtcMs(wall: WallTime): number {
   const date = new Date(0);
   date.setUTCFullYear(wall.year, wall.month - 1, wall.day);
-  date.setUTCHours(wall.hour, wall.minute, wall.second, wall.millisecond);
+  date.setUTCHours(wall.hour, wall.minute, wall.second, Math.floor(wall.microsecond / 1000));
   return date.getTime();
 }
 
@@ -64,7 +69,7 @@ function wallToUtcMs(wall: WallTime): number {
 export function offsetMinutesAt(epochMs: number, zone: string): number {
   const wall = wallTimeIn(epochMs, zone);
   return Math.round(
-    (wallToUtcMs({ ...wall, millisecond: 0 }) - Math.floor(epochMs / 1000) * 1000) / 60_000,
+    (wallToUtcMs({ ...wall, microsecond: 0 }) - Math.floor(epochMs / 1000) * 1000) / 60_000,
   );
 }
 
@@ -121,7 +126,8 @@ export function parseIso(text: string): ParsedIso | string {
     hour: Number(h ?? 0),
     minute: Number(mi ?? 0),
     second: Number(s ?? 0),
-    millisecond: fraction ? Math.floor(Number(`0.${fraction}`) * 1000) : 0,
+    // Digits past the sixth are cut, as Python's datetime does.
+    microsecond: fraction ? Number(fraction.slice(0, 6).padEnd(6, '0')) : 0,
   };
   if (wall.month < 1 || wall.month > 12) return `"${text}" has month ${wall.month} (01-12)`;
   if (wall.day < 1 || wall.day > daysInMonth(wall.year, wall.month)) {
@@ -146,11 +152,20 @@ export function parseIso(text: string): ParsedIso | string {
   return { wall, offsetMinutes };
 }
 
-/** The instant a parsed ISO string names; strings without an offset are read in `zone`. */
+/**
+ * The instant a parsed ISO string names, in milliseconds since the epoch (microseconds cut);
+ * strings without an offset are read in `zone`.
+ */
 export function isoToEpoch(parsed: ParsedIso, zone: string): number {
   return parsed.offsetMinutes === undefined
     ? wallTimeToEpoch(parsed.wall, zone)
     : wallToUtcMs(parsed.wall) - parsed.offsetMinutes * 60_000;
+}
+
+/** The instant a parsed ISO string names, in microseconds since the epoch, exactly. */
+export function isoToEpochMicroseconds(parsed: ParsedIso, zone: string): bigint {
+  const whole = isoToEpoch({ ...parsed, wall: { ...parsed.wall, microsecond: 0 } }, zone);
+  return BigInt(whole) * 1000n + BigInt(parsed.wall.microsecond);
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -230,7 +245,7 @@ export function strftime(
     '%p': () => (wall.hour < 12 ? 'AM' : 'PM'),
     '%M': () => pad(wall.minute),
     '%S': () => pad(wall.second),
-    '%f': () => pad(wall.millisecond * 1000, 6),
+    '%f': () => pad(wall.microsecond, 6),
     '%j': () => pad(dayOfYear, 3),
     '%a': () => (WEEKDAYS[weekday] as string).slice(0, 3),
     '%A': () => WEEKDAYS[weekday] as string,

@@ -14,7 +14,7 @@ afterEach(() => {
 });
 
 describe('time_now and time_timestamp', () => {
-  test('format in the policy time zone, default format as in the seed', async () => {
+  test('format in the policy time zone, default format %Y-%m-%d %H:%M:%S', async () => {
     expect(await time('Asia/Shanghai').call('time_now', {})).toBe('2024-05-01 09:02:03');
     expect(await time('America/New_York').call('time_now', {})).toBe('2024-04-30 21:02:03');
     expect(
@@ -22,6 +22,19 @@ describe('time_now and time_timestamp', () => {
         format: '%a %d %b %Y %I:%M:%S.%f %p %z %Z %j %%',
       }),
     ).toBe('Wed 01 May 2024 06:32:03.456000 AM +0530 Asia/Kolkata 122 %');
+  });
+
+  test('%f shows microseconds: of the ISO string as written, of a clock finer than 1 ms', async () => {
+    const utc = time('UTC', () => Date.parse('2024-05-01T01:02:03.456Z') + 0.789);
+    expect(await utc.call('time_now', { format: '%S.%f' })).toBe('03.456789');
+    for (const [iso, shown] of [
+      ['2024-05-01T09:30:15.123456+08:00', '15.123456'],
+      ['2024-05-01T09:30:15.000001Z', '15.000001'],
+      ['2024-05-01T09:30:15.1234567', '15.123456'],
+      ['2024-05-01T09:30:15.5', '15.500000'],
+    ] as const) {
+      expect(await utc.call('time_format', { iso_string: iso, format: '%S.%f' }), iso).toBe(shown);
+    }
   });
 
   test('unknown directives are refused naming the directive', async () => {
@@ -48,7 +61,7 @@ describe('time_now and time_timestamp', () => {
 });
 
 describe('time_diff', () => {
-  test('the seed record: value in the unit, unit, whole days, seconds', async () => {
+  test('the record: value in the unit, unit, whole days, seconds', async () => {
     expect(
       await time('UTC').call('time_diff', {
         start: '2024-05-01T00:00:00Z',
@@ -68,6 +81,22 @@ describe('time_diff', () => {
         })
       ).value,
     ).toBe(1.25);
+  });
+
+  test('microseconds count', async () => {
+    expect(
+      await time('UTC').call('time_diff', {
+        start: '2024-05-01T00:00:00.000001Z',
+        end: '2024-05-01T00:00:00.000003Z',
+      }),
+    ).toEqual({ value: 0.000002, unit: 'seconds', days: 0, seconds: 0.000002 });
+    expect(
+      await time('Asia/Shanghai').call('time_diff', {
+        start: '2024-05-01T23:59:59.999999',
+        end: '2024-05-02T00:00:00.5',
+        unit: 'minutes',
+      }),
+    ).toMatchObject({ seconds: 0.500001, value: 0.500001 / 60, days: 0 });
   });
 
   test('strings without an offset are read in the policy zone, across DST changes', async () => {

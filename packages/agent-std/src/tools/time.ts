@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool, PURE_TOOL } from '../tool.ts';
 import { sleep } from './shared.ts';
 import {
   checkFormat,
   isoToEpoch,
+  isoToEpochMicroseconds,
   offsetMinutesAt,
   type ParsedIso,
   parseIso,
@@ -12,14 +13,15 @@ import {
   wallTimeIn,
 } from './time-format.ts';
 
-const formatField = z
-  .string()
-  .default('%Y-%m-%d %H:%M:%S')
-  .describe(
-    'strftime format: %Y year, %m month, %d day, %H hour, %M minute, %S second (also %y %I %p %f %j %a %A %b %B %z %Z %%).',
-  );
+const formatField = () =>
+  z
+    .string()
+    .default('%Y-%m-%d %H:%M:%S')
+    .describe(
+      'strftime format: %Y year, %m month, %d day, %H hour, %M minute, %S second (also %y %I %p %f %j %a %A %b %B %z %Z %%).',
+    );
 
-function parsedOrFail(text: string, tool: string, field: string): ParsedIso {
+function parseIsoOrFail(text: string, tool: string, field: string): ParsedIso {
   const parsed = parseIso(text);
   if (typeof parsed === 'string') {
     throw new ToolError('TOOL_BAD_INPUT', `${field}: ${parsed}`, { tool, field });
@@ -27,7 +29,7 @@ function parsedOrFail(text: string, tool: string, field: string): ParsedIso {
   return parsed;
 }
 
-function checkedFormat(format: string, tool: string): string {
+function checkFormatOrFail(format: string, tool: string): string {
   const problem = checkFormat(format);
   if (problem)
     throw new ToolError('TOOL_BAD_INPUT', `format: ${problem}`, { tool, field: 'format' });
@@ -44,12 +46,21 @@ function offsetName(offsetMinutes: number): string {
 export const timeNow = defineTool({
   name: 'time_now',
   namespace: 'std.time',
+  title: 'Current time',
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   description:
     "Return the current date and time in the configured time zone, formatted with strftime directives (default '%Y-%m-%d %H:%M:%S'). Use %z to include the UTC offset.",
-  inputSchema: z.object({ format: formatField }).strict(),
-  outputSchema: z.string().describe('The formatted current time.'),
+  schemas: () => ({
+    input: z.object({ format: formatField() }).strict(),
+    output: z.string().describe('The formatted current time.'),
+  }),
   async execute({ format }, { policy }) {
-    checkedFormat(format, 'time_now');
+    checkFormatOrFail(format, 'time_now');
     const now = policy.time.now();
     const zone = policy.time.timezone;
     return strftime(wallTimeIn(now, zone), offsetMinutesAt(now, zone), zone, format);
@@ -61,35 +72,41 @@ const UNIT_SECONDS = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 } as c
 export const timeDiff = defineTool({
   name: 'time_diff',
   namespace: 'std.time',
+  title: 'Time between two dates',
+  annotations: PURE_TOOL,
   description:
     'Compute end minus start for two ISO 8601 date-times (e.g. 2024-05-01T09:00:00, optionally with Z or +08:00; without an offset they are read in the configured time zone), in seconds, minutes, hours or days.',
-  inputSchema: z
-    .object({
-      start: z.string().describe('Start, ISO 8601.'),
-      end: z.string().describe('End, ISO 8601.'),
-      unit: z
-        .enum(['seconds', 'minutes', 'hours', 'days'])
-        .default('seconds')
-        .describe('Unit of value: seconds (default), minutes, hours or days.'),
-    })
-    .strict(),
-  outputSchema: z.object({
-    value: z.number().describe('end - start in the requested unit (negative if end is earlier).'),
-    unit: z.string().describe('The unit of value.'),
-    days: z.number().int().describe('Whole days in the difference, truncated toward zero.'),
-    seconds: z.number().describe('The difference in seconds.'),
+  schemas: () => ({
+    input: z
+      .object({
+        start: z.string().describe('Start, ISO 8601.'),
+        end: z.string().describe('End, ISO 8601.'),
+        unit: z
+          .enum(['seconds', 'minutes', 'hours', 'days'])
+          .default('seconds')
+          .describe('Unit of value: seconds (default), minutes, hours or days.'),
+      })
+      .strict(),
+    output: z.object({
+      value: z.number().describe('end - start in the requested unit (negative if end is earlier).'),
+      unit: z.string().describe('The unit of value.'),
+      days: z.number().int().describe('Whole days in the difference, truncated toward zero.'),
+      seconds: z.number().describe('The difference in seconds.'),
+    }),
   }),
   async execute({ start, end, unit }, { policy }) {
     const tool = 'time_diff';
     const zone = policy.time.timezone;
-    const startMs = isoToEpoch(parsedOrFail(start, tool, 'start'), zone);
-    const endMs = isoToEpoch(parsedOrFail(end, tool, 'end'), zone);
-    const seconds = (endMs - startMs) / 1000;
+    // In whole microseconds, like Python's timedelta: no digit of the inputs is lost.
+    const difference =
+      isoToEpochMicroseconds(parseIsoOrFail(end, tool, 'end'), zone) -
+      isoToEpochMicroseconds(parseIsoOrFail(start, tool, 'start'), zone);
+    const microseconds = Number(difference);
     return {
-      value: seconds / UNIT_SECONDS[unit],
+      value: microseconds / (UNIT_SECONDS[unit] * 1_000_000),
       unit,
-      days: Math.trunc(seconds / 86_400) + 0,
-      seconds,
+      days: Number(difference / 86_400_000_000n) + 0,
+      seconds: microseconds / 1_000_000,
     };
   },
 });
@@ -97,19 +114,25 @@ export const timeDiff = defineTool({
 export const timeFormat = defineTool({
   name: 'time_format',
   namespace: 'std.time',
+  title: 'Format a date',
+  annotations: PURE_TOOL,
   description:
     "Reformat an ISO 8601 date-time with strftime directives (default '%Y-%m-%d %H:%M:%S'). The date and time are shown as written (no zone conversion); %z shows the string's offset, or the configured zone's when it has none.",
-  inputSchema: z
-    .object({
-      iso_string: z.string().describe('The date-time, ISO 8601 (e.g. 2024-05-01T09:30:00+08:00).'),
-      format: formatField,
-    })
-    .strict(),
-  outputSchema: z.string().describe('The formatted date-time.'),
+  schemas: () => ({
+    input: z
+      .object({
+        iso_string: z
+          .string()
+          .describe('The date-time, ISO 8601 (e.g. 2024-05-01T09:30:00+08:00).'),
+        format: formatField(),
+      })
+      .strict(),
+    output: z.string().describe('The formatted date-time.'),
+  }),
   async execute({ iso_string, format }, { policy }) {
     const tool = 'time_format';
-    checkedFormat(format, tool);
-    const parsed = parsedOrFail(iso_string, tool, 'iso_string');
+    checkFormatOrFail(format, tool);
+    const parsed = parseIsoOrFail(iso_string, tool, 'iso_string');
     if (parsed.offsetMinutes !== undefined) {
       return strftime(parsed.wall, parsed.offsetMinutes, offsetName(parsed.offsetMinutes), format);
     }
@@ -122,11 +145,15 @@ export const timeFormat = defineTool({
 export const timeSleep = defineTool({
   name: 'time_sleep',
   namespace: 'std.time',
+  title: 'Wait',
+  annotations: PURE_TOOL,
   description: 'Wait for a number of seconds (bounded by policy, 60 by default), then return.',
-  inputSchema: z
-    .object({ seconds: z.number().int().min(0).describe('Whole seconds to wait.') })
-    .strict(),
-  outputSchema: z.object({ sleep: z.number().int().describe('The seconds waited.') }),
+  schemas: () => ({
+    input: z
+      .object({ seconds: z.number().int().min(0).describe('Whole seconds to wait.') })
+      .strict(),
+    output: z.object({ sleep: z.number().int().describe('The seconds waited.') }),
+  }),
   async execute({ seconds }, { policy, signal }) {
     const limit = policy.time.maxSleepSeconds;
     if (seconds > limit) {
@@ -144,9 +171,18 @@ export const timeSleep = defineTool({
 export const timeTimestamp = defineTool({
   name: 'time_timestamp',
   namespace: 'std.time',
+  title: 'Current Unix timestamp',
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   description: 'Return the current Unix timestamp (whole seconds since 1970-01-01T00:00:00Z).',
-  inputSchema: z.object({}).strict(),
-  outputSchema: z.object({ timestamp: z.number().int().describe('Unix time in seconds.') }),
+  schemas: () => ({
+    input: z.object({}).strict(),
+    output: z.object({ timestamp: z.number().int().describe('Unix time in seconds.') }),
+  }),
   async execute(_input, { policy }) {
     return { timestamp: Math.floor(policy.time.now() / 1000) };
   },

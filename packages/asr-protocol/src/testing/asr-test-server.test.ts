@@ -274,8 +274,24 @@ describe('strict decoding of client frames', () => {
 describe('replies', () => {
   const script = [{ text: 'Open your books.', start_time: 0, end_time: 600 }];
 
-  it('flags like the real service: request reply 0b0001 seq 1, partials 0b0000, final 0b0011 with a positive sequence', async () => {
+  it('numbers every reply by default, like the real service: request 1, partials 2.., final 0b0011 positive', async () => {
     const server = await start({ utterances: script });
+    const client = await open(server);
+    client.send(request());
+    for (let index = 0; index < 3; index += 1) client.send(audio(6400));
+    client.send(audio(6400, 2));
+    const { frames } = await client.closed;
+    expect(frames.map((frame) => [frame.flags, frame.sequence])).toEqual([
+      [1, 1],
+      [1, 2],
+      [1, 3],
+      [1, 4],
+      [3, 5],
+    ]);
+  });
+
+  it('with sequencedPartials false: request reply 0b0001 seq 1, partials 0b0000, final 0b0011 with a positive sequence', async () => {
+    const server = await start({ utterances: script, sequencedPartials: false });
     const client = await open(server);
     client.send(request());
     for (let index = 0; index < 3; index += 1) client.send(audio(6400));
@@ -469,7 +485,11 @@ describe('replies', () => {
   });
 
   it('delays replies by responseDelayMs, keeping their order', async () => {
-    const server = await start({ utterances: script, responseDelayMs: 30 });
+    const server = await start({
+      utterances: script,
+      responseDelayMs: 30,
+      sequencedPartials: false,
+    });
     const client = await open(server);
     client.send(request());
     client.send(audio(6400));
@@ -527,6 +547,7 @@ describe('faults', () => {
 
   it('sends empty and non-JSON payloads as extra responses', async () => {
     const server = await start({
+      sequencedPartials: false,
       faults: [
         { type: 'empty-payload', at: { afterRequest: true } },
         { type: 'non-json-payload', body: 'oops', at: { afterPackets: 1 } },

@@ -1,4 +1,4 @@
-// Responses in the shapes the real service sends (protocol section 2.4): result.text,
+// Responses in the shapes the real service sends: result.text,
 // result.utterances with words, audio_info.duration.
 import type { JsonObject } from '../frame-codec.ts';
 
@@ -23,7 +23,7 @@ export interface ResponseUtterance {
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /** Words of a text: each CJK character alone, other words split at spaces (punctuation kept). */
-export function splitWords(text: string): string[] {
+function splitWords(text: string): string[] {
   const words: string[] = [];
   for (const part of text.split(/\s+/)) {
     let latin = '';
@@ -55,11 +55,11 @@ function joinWords(words: readonly string[]): string {
 }
 
 /** Joins sentence texts the way the service does: no space around CJK, one space otherwise. */
-export function joinTexts(texts: readonly string[]): string {
+function joinTexts(texts: readonly string[]): string {
   return joinWords(texts.filter((text) => text !== ''));
 }
 
-function wordsOf(utterance: ResponseUtterance): JsonObject[] {
+function timedWords(utterance: ResponseUtterance): JsonObject[] {
   const words = splitWords(utterance.text);
   const span = Math.max(0, utterance.end_time - utterance.start_time);
   return words.map((text, index) => ({
@@ -99,7 +99,7 @@ export function buildAsrResponsePayload(options: ResponsePayloadOptions): JsonOb
         end_time: utterance.end_time,
         start_time: utterance.start_time,
         text: utterance.text,
-        words: wordsOf(utterance),
+        words: timedWords(utterance),
       };
       if (utterance.additions !== undefined) item.additions = utterance.additions;
       return item;

@@ -32,6 +32,13 @@ describe('parseAudioInput', () => {
     });
   });
 
+  it('reads app as the app window’s microphone; a device called "app" is mic:app', () => {
+    for (const value of ['app', ' APP ']) {
+      expect(parseAudioInput(value, '/app/data')).toEqual({ kind: 'app' });
+    }
+    expect(parseAudioInput('mic:app', '/app/data')).toEqual({ kind: 'microphone', device: 'app' });
+  });
+
   it('refuses file: without a path, naming AUDIO_INPUT', () => {
     expect(() => parseAudioInput('file:  ', '/app/data')).toThrow(
       expect.objectContaining({ code: 'AUDIO_INPUT_INVALID', details: { field: 'AUDIO_INPUT' } }),
@@ -43,5 +50,6 @@ describe('parseAudioInput', () => {
       'the default microphone',
     );
     expect(describeAudioInput({ kind: 'file', path: '/a.wav' })).toBe('the WAV file /a.wav');
+    expect(describeAudioInput({ kind: 'app' })).toBe('the microphone of the app window');
   });
 });

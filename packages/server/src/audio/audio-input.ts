@@ -1,15 +1,20 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { ServerError } from '../errors.ts';
 
-/** What AUDIO_INPUT selects: a microphone (the default one, or one whose name matches) or a WAV file. */
+/**
+ * What AUDIO_INPUT selects: a microphone (the default one, or one whose name matches), the
+ * microphone of the app window, or a WAV file.
+ */
 export type AudioInput =
   | { kind: 'microphone'; device: string | undefined }
+  | { kind: 'app' }
   | { kind: 'file'; path: string };
 
 /**
  * Reads AUDIO_INPUT: `mic` (or `default`, or empty) for the default microphone, `mic:NAME` for the
- * input device whose name contains NAME, `file:PATH` for a WAV file (a value ending in `.wav` is
- * a file too). A bare name that is none of these is taken as a device name. Relative file paths
+ * input device whose name contains NAME, `app` for the microphone of the app window (the desktop
+ * UI captures it and streams it to `WS /api/ws/capture`), `file:PATH` for a WAV file (a value
+ * ending in `.wav` is a file too). A bare name that is none of these is taken as a device name. Relative file paths
  * are resolved from the folder that holds the data folder (where `.env` lives).
  *
  * @example
@@ -21,6 +26,7 @@ export function parseAudioInput(value: string, dataDir: string): AudioInput {
   if (text === '' || lower === 'mic' || lower === 'default' || lower === 'microphone') {
     return { kind: 'microphone', device: undefined };
   }
+  if (lower === 'app') return { kind: 'app' };
   const file = (path: string): AudioInput => {
     if (path.trim() === '') {
       throw new ServerError(
@@ -47,9 +53,7 @@ export function parseAudioInput(value: string, dataDir: string): AudioInput {
 
 /** How an input is named in messages. */
 export function describeAudioInput(input: AudioInput): string {
-  return input.kind === 'file'
-    ? `the WAV file ${input.path}`
-    : input.device
-      ? `the microphone "${input.device}"`
-      : 'the default microphone';
+  if (input.kind === 'file') return `the WAV file ${input.path}`;
+  if (input.kind === 'app') return 'the microphone of the app window';
+  return input.device ? `the microphone "${input.device}"` : 'the default microphone';
 }

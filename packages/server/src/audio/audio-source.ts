@@ -1,11 +1,14 @@
 /**
  * Audio sources behind one interface (AUDIO_INPUT): the microphone (a child process running
- * naudiodon) or a WAV file played at real-time pace or as fast as the recognizer takes it. Every
- * source delivers 16 kHz mono samples on the class clock, whatever it captures.
+ * naudiodon), the microphone of the app window (streamed by the desktop UI over a WebSocket) or
+ * a WAV file played at real-time pace or as fast as the recognizer takes it. Every source
+ * delivers 16 kHz mono samples on the class clock, whatever it captures.
  */
 import { stat } from 'node:fs/promises';
+import { ServerError } from '../errors.ts';
 import type { RecognizerAvailability, RecognizerInput } from '../recognizers/recognizer.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
+import type { AppCapture, CaptureFormat } from './app-capture.ts';
 import { type AudioInput, describeAudioInput, parseAudioInput } from './audio-input.ts';
 import { createMicrophoneSource } from './microphone-source.ts';
 import { naudiodonAddonPath } from './native.ts';
@@ -23,8 +26,8 @@ export interface AudioChunk {
 
 /** What a source is, once open. */
 export interface AudioSourceInfo {
-  kind: 'microphone' | 'file';
-  /** The device name or the file path. */
+  kind: 'microphone' | 'app' | 'file';
+  /** The device name (for the app window: the one it reported) or the file path. */
   name: string;
   /** The captured format (before conversion to 16 kHz mono). */
   sampleRate: number;
@@ -59,6 +62,8 @@ export interface AudioSourceOptions {
   environment?: NodeJS.ProcessEnv;
   /** Called with problems that do not stop the source (audio dropped under load). */
   onWarning?: (message: string) => void;
+  /** The app window's capture, for AUDIO_INPUT=app (buildApp provides it). */
+  appCapture?: AppCapture;
 }
 
 /**
@@ -82,6 +87,20 @@ export function createAudioSource(
       chunkMs: chunkMilliseconds(settings),
     });
   }
+  if (input.kind === 'app') {
+    if (!options.appCapture) {
+      throw new ServerError(
+        'AUDIO_INPUT_INVALID',
+        503,
+        'AUDIO_INPUT=app listens to the app window, whose capture socket only the backend app (buildApp) serves.',
+        { field: 'AUDIO_INPUT' },
+      );
+    }
+    return options.appCapture.createSource(
+      captureFormat(settings),
+      options.onWarning ? { onWarning: options.onWarning } : {},
+    );
+  }
   return createMicrophoneSource({
     device: input.device,
     sampleRate: settings.audioSampleRate,
@@ -92,6 +111,15 @@ export function createAudioSource(
   });
 }
 
+/** The capture format of the settings: AUDIO_SAMPLE_RATE, AUDIO_CHANNELS, AUDIO_CHUNK_SIZE. */
+export function captureFormat(settings: ResolvedSettings): CaptureFormat {
+  return {
+    sampleRate: settings.audioSampleRate,
+    channels: settings.audioChannels,
+    chunkBytes: settings.audioChunkSize,
+  };
+}
+
 /** Duration of one AUDIO_CHUNK_SIZE chunk of the capture format (100 ms by default). */
 export function chunkMilliseconds(settings: ResolvedSettings): number {
   return (settings.audioChunkSize / (2 * settings.audioChannels * settings.audioSampleRate)) * 1000;
@@ -99,8 +127,8 @@ export function chunkMilliseconds(settings: ResolvedSettings): number {
 
 /**
  * Cheap checks of AUDIO_INPUT for /api/health and start_monitor: the file exists, or the
- * microphone addon is built. Whether a microphone is plugged in is only known when it is opened
- * (start_monitor, /api/check_mic).
+ * microphone addon is built (the app window needs neither). Whether a microphone is plugged in is
+ * only known when it is opened (start_monitor, /api/check_mic, the app window).
  */
 export async function audioInputAvailability(
   settings: ResolvedSettings,
@@ -128,6 +156,7 @@ export async function audioInputAvailability(
       detail: `${describeAudioInput(input)} (${settings.audioFilePace === 'fast' ? 'as fast as recognition goes' : 'at real-time pace'})`,
     };
   }
+  if (input.kind === 'app') return { available: true, detail: describeAudioInput(input) };
   try {
     naudiodonAddonPath();
   } catch (error) {

@@ -1,7 +1,8 @@
 import { ServerError } from '../errors.ts';
 import type { AudioChildMessage } from './audio-child.ts';
 import { type AudioChild, startAudioChild, summariseChildOutput } from './audio-child-process.ts';
-import type { AudioChunk, AudioSource, AudioSourceInfo } from './audio-source.ts';
+import type { AudioSource, AudioSourceInfo } from './audio-source.ts';
+import { createChunkQueue } from './chunk-queue.ts';
 import { createRecognizerConverter, frameEnergy, RECOGNIZER_SAMPLE_RATE } from './pcm.ts';
 
 /** Options of {@link createMicrophoneSource}. */
@@ -70,16 +71,10 @@ export function createMicrophoneSource(options: MicrophoneSourceOptions): AudioS
   let failure: Error | undefined;
   let level = 0;
   let clockSamples = 0;
-  let queuedSamples = 0;
-  let droppedWarned = false;
-  const queue: AudioChunk[] = [];
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    const resolve = wake;
-    wake = undefined;
-    resolve?.();
-  };
-  const maxQueued = ((options.maxQueuedMs ?? 30_000) * RECOGNIZER_SAMPLE_RATE) / 1000;
+  const queue = createChunkQueue({
+    ...(options.maxQueuedMs === undefined ? {} : { maxQueuedMs: options.maxQueuedMs }),
+    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+  });
   const convert = createRecognizerConverter(options);
 
   const onAudio = (data: Uint8Array) => {
@@ -90,17 +85,6 @@ export function createMicrophoneSource(options: MicrophoneSourceOptions): AudioS
     level = frameEnergy(samples);
     if (paused || closing) return;
     queue.push({ samples, atMs });
-    queuedSamples += samples.length;
-    while (queuedSamples > maxQueued && queue.length > 1) {
-      queuedSamples -= queue.shift()!.samples.length;
-      if (!droppedWarned) {
-        droppedWarned = true;
-        options.onWarning?.(
-          'Recognition is slower than real time: the oldest audio is being dropped.',
-        );
-      }
-    }
-    notify();
   };
 
   return {
@@ -165,41 +149,26 @@ export function createMicrophoneSource(options: MicrophoneSourceOptions): AudioS
               `the microphone process ended unexpectedly (${exit.signal ?? `exit code ${exit.code}`})${summariseChildOutput(exit.output) ? `: ${summariseChildOutput(exit.output)}` : ''}`,
             );
           }
-          notify();
+          queue.notify();
         });
       });
       await opened;
     },
     chunks() {
       return {
-        async *[Symbol.asyncIterator](): AsyncGenerator<AudioChunk> {
-          for (;;) {
-            const next = queue.shift();
-            if (next) {
-              queuedSamples -= next.samples.length;
-              yield next;
-              continue;
-            }
-            if (failure) throw failure;
-            if (ended || closing) return;
-            await new Promise<void>((resolve) => {
-              wake = resolve;
-            });
-          }
-        },
+        [Symbol.asyncIterator]: () => queue.read(() => failure ?? (ended || closing)),
       };
     },
     pause() {
       paused = true;
-      queue.length = 0;
-      queuedSamples = 0;
+      queue.clear();
     },
     resume() {
       paused = false;
     },
     async close() {
       closing = true;
-      notify();
+      queue.notify();
       await child?.stop();
     },
   };

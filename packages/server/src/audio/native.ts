@@ -1,6 +1,7 @@
 /**
  * The one place native code is located and loaded: koffi (FFI), naudiodon's addon (microphone),
- * libvosk (from the `vosk` package) and libpocketsphinx (from the system). Nothing here runs at
+ * libvosk (from our per-platform package `@class-assistant/libvosk-<platform>`, or the `vosk`
+ * package) and libpocketsphinx (from the system). Nothing here runs at
  * import time; each piece is loaded on first use by the mode that needs it, so the server starts
  * and mock mode works without any of them, and a missing piece is an error of that mode only.
  *
@@ -163,10 +164,11 @@ export function loadKoffi(): KoffiModule {
 
 /** Path of naudiodon's compiled addon, or a NATIVE_MODULE_MISSING error saying how to build it. */
 export function naudiodonAddonPath(): string {
-  const hint =
+  const build =
     process.platform === 'linux'
-      ? 'Install the ALSA headers (Debian/Ubuntu: apt install libasound2-dev) and a C++ compiler, then reinstall so naudiodon builds (it is listed in onlyBuiltDependencies).'
-      : 'Reinstall the backend so naudiodon builds (it needs a C++ compiler and node-gyp).';
+      ? 'install the ALSA headers (Debian/Ubuntu: apt install libasound2-dev) and a C++ compiler, then reinstall so naudiodon builds (it is listed in onlyBuiltDependencies)'
+      : 'reinstall the backend so naudiodon builds (it needs a C++ compiler and node-gyp)';
+  const hint = `Set AUDIO_INPUT=app to capture the microphone in the app window instead (no addon needed), or ${build}.`;
   const root = packageRoot('naudiodon');
   if (!root) throw missing('naudiodon', 'microphone capture', hint);
   const addon = join(root, 'build', 'Release', 'naudiodon.node');
@@ -199,31 +201,56 @@ export function voskLibraryFile(platform = process.platform, arch = process.arch
   throw new ServerError(
     'NATIVE_MODULE_MISSING',
     503,
-    `The vosk package ships libvosk for Linux x64, Windows x64 and macOS only, not ${platform}-${arch}.`,
+    `libvosk is available for Linux x64, Windows x64 and macOS only, not ${platform}-${arch}.`,
     { hint: 'Use LOCAL_ASR_ENGINE=pocketsphinx or ASR_MODE=stream/cloud on this machine.' },
   );
 }
 
-/** Path of libvosk for this machine, or NATIVE_MODULE_MISSING. */
+/**
+ * Our per-platform package carrying libvosk for this machine, and the file inside it:
+ * `@class-assistant/libvosk-linux-x64` (lib/libvosk.so), `-win32-x64` (lib/libvosk.dll and its
+ * runtime DLLs) or `-darwin-universal` (lib/libvosk.dylib). Package managers install only the one
+ * whose `os`/`cpu` fit, as optional dependencies of this package.
+ */
+export function libvoskPackage(
+  platform = process.platform,
+  arch = process.arch,
+): { name: string; file: string } {
+  // Throws the unsupported-platform error first.
+  const file = voskLibraryFile(platform, arch).split(/[\\/]/).at(-1)!;
+  const target = platform === 'darwin' ? 'darwin-universal' : `${platform}-${arch}`;
+  return { name: `@class-assistant/libvosk-${target}`, file: join('lib', file) };
+}
+
+/**
+ * Path of libvosk for this machine, or NATIVE_MODULE_MISSING. Looked for in our per-platform
+ * package ({@link libvoskPackage}) first, then in the `vosk` package (which carries every
+ * platform's files; a development checkout has it); with CLASS_ASSISTANT_NATIVE_MODULES set (the
+ * packaged release), in that folder only, in the same order.
+ */
 export function voskLibraryPath(): string {
-  const root = packageRoot('vosk');
-  if (!root) {
-    throw missing(
-      'vosk',
-      'the offline recognizer library of the local mode',
-      'Reinstall the backend with its optional dependencies (the vosk package carries libvosk).',
-    );
+  const own = libvoskPackage();
+  const candidates: Array<{ root: string | undefined; file: string }> = [
+    { root: packageRoot(own.name), file: own.file },
+    { root: packageRoot('vosk'), file: voskLibraryFile() },
+  ];
+  for (const { root, file } of candidates) {
+    if (root && existsSync(join(root, file))) return join(root, file);
   }
-  const file = join(root, voskLibraryFile());
-  if (!existsSync(file)) {
+  const found = candidates.filter((candidate) => candidate.root !== undefined);
+  if (found.length > 0) {
     throw new ServerError(
       'NATIVE_MODULE_MISSING',
       503,
-      `The vosk package at ${root} has no ${voskLibraryFile()}.`,
-      { hint: 'Reinstall the vosk package.' },
+      `libvosk is missing from ${found.map(({ root, file }) => join(root!, file)).join(' and ')}.`,
+      { hint: `Reinstall the backend (its optional dependency ${own.name} carries libvosk).` },
     );
   }
-  return file;
+  throw missing(
+    own.name,
+    'libvosk, the offline recognizer library of the local mode',
+    'Reinstall the backend with its optional dependencies (npm install without --omit=optional).',
+  );
 }
 
 const loadedLibraries = new Map<string, Koffi.LibraryHandle>();

@@ -1,7 +1,8 @@
 /**
  * The live-event contract: every event the backend pushes over `GET /api/events` (server-sent
  * events) and, for alerts, over the original client's `WS /api/ws/alerts` — its name, what it
- * means and its payload. This module is the one owner of that contract: the event hub's types,
+ * means and its payload — and the text messages of the app window's capture socket
+ * (`WS /api/ws/capture`). This module is the one owner of that contract: the event hub's types,
  * the SSE route's documentation and the desktop UI's types (a type-only import of
  * `@class-assistant/server/live-events`) all come from here. It imports nothing but zod, so a
  * browser build can type-check against it.
@@ -70,6 +71,34 @@ export const ErrorRaisedSchema = z.object({
   mode: z.string().optional().describe('For source "recognizer": the ASR_MODE of the class.'),
 });
 
+/** Why the app window's audio is not reaching the backend. */
+export const CaptureProblemSchema = z.enum([
+  'disconnected',
+  'no-audio',
+  'permission-denied',
+  'no-device',
+  'device-lost',
+  'failed',
+]);
+
+/**
+ * The app window's microphone (AUDIO_INPUT=app) as the backend sees it. `state`:
+ * - `off`: no class listens to the app window;
+ * - `waiting`: a class listens and the window is opening its microphone;
+ * - `receiving`: audio arrives;
+ * - `stopped`: no audio — `problem` says why: `disconnected` (no window connected for 2 s: it
+ *   was closed or lost the backend), `no-audio` (connected, but nothing for 2 s: hidden and
+ *   throttled, frozen), or what the window reported (`permission-denied`, `no-device`,
+ *   `device-lost`, `failed`). Listening resumes by itself when audio comes back.
+ */
+export const CaptureStatusSchema = z.object({
+  state: z.enum(['off', 'waiting', 'receiving', 'stopped']),
+  connected: z.boolean().describe('A window’s capture socket (/api/ws/capture) is open.'),
+  device: z.string().describe('The input device the window captures ("" when none).'),
+  problem: CaptureProblemSchema.nullable(),
+  message: z.string().describe('The state in a sentence, for logs and clients without their own.'),
+});
+
 /** The first event of every SSE connection (it has no id and is not replayed). */
 export const StreamOpenedSchema = z.object({
   last_event_id: z.number().int(),
@@ -79,7 +108,44 @@ export const StreamOpenedSchema = z.object({
     .describe('True when missed events were dropped: reload /api/transcript and the status.'),
   monitor: MonitorStatusSchema,
   partial: z.string(),
+  capture: CaptureStatusSchema,
 });
+
+/**
+ * What the app window sends on `WS /api/ws/capture` as text: `hello` once its microphone runs
+ * (again after a device change), naming the device and the format of the binary frames that
+ * follow (little-endian 16-bit PCM, channels interleaved); `problem` when it cannot capture.
+ */
+export const CaptureWindowMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('hello'),
+    device: z.string().max(500),
+    sample_rate: z.number().int().min(8000).max(192000),
+    channels: z.union([z.literal(1), z.literal(2)]),
+  }),
+  z.object({
+    type: z.literal('problem'),
+    problem: CaptureProblemSchema.exclude(['disconnected', 'no-audio']),
+    message: z.string().max(1000),
+  }),
+]);
+
+/**
+ * What the backend sends on `WS /api/ws/capture` as text: `format` on connection (and when a
+ * class with other settings starts) — the PCM it wants: AUDIO_SAMPLE_RATE, AUDIO_CHANNELS, frames
+ * of AUDIO_CHUNK_SIZE bytes; `error` before it closes a socket that broke the protocol;
+ * `replaced` before it closes a socket another window took over from.
+ */
+export const CaptureServerMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('format'),
+    sample_rate: z.number().int(),
+    channels: z.number().int(),
+    chunk_bytes: z.number().int(),
+  }),
+  z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
+  z.object({ type: z.literal('replaced'), message: z.string() }),
+]);
 
 /** Every live event: what it means and its payload schema, by event name. */
 export const LIVE_EVENTS = {
@@ -125,6 +191,25 @@ export const LIVE_EVENTS = {
     description: 'a material file was uploaded',
     data: z.object({ cite_filename: z.string(), text_length: z.number().int() }),
   },
+  'model.progress': {
+    description:
+      'a model download is under way (at most five a second per download); `id` is the download id POST /api/models/download answered',
+    data: z.object({
+      id: z.string(),
+      name: z.string().describe('The model folder it installs as.'),
+      received_bytes: z.number().int(),
+      total_bytes: z.number().int().nullable().describe('null while the size is unknown.'),
+    }),
+  },
+  'model.installed': {
+    description: 'a downloaded model was verified and installed',
+    data: z.object({ id: z.string(), name: z.string(), path: z.string() }),
+  },
+  'model.failed': {
+    description:
+      'a model download failed or was cancelled; `code` is MODEL_CHECKSUM_MISMATCH, MODEL_NETWORK_FAILED, MODEL_DISK_SPACE, MODEL_ARCHIVE_INVALID, MODEL_DOWNLOAD_CANCELLED, …',
+    data: z.object({ id: z.string(), name: z.string(), code: z.string(), message: z.string() }),
+  },
   'library.changed': {
     description:
       'a class of the library was added (a class started), updated (ended, notes, re-indexed) or deleted',
@@ -137,6 +222,11 @@ export const LIVE_EVENTS = {
     description:
       'a background failure; `source` is `recognizer` (with `mode`, the ASR_MODE), `history folding`, `transcript`, `notes` or `library`',
     data: ErrorRaisedSchema,
+  },
+  'capture.changed': {
+    description:
+      'the app window’s microphone (AUDIO_INPUT=app): a class started or stopped listening to it, audio arrives, or it stopped and why',
+    data: CaptureStatusSchema,
   },
 } as const;
 
@@ -167,6 +257,14 @@ export type ErrorSource = z.infer<typeof ErrorSourceSchema>;
 export type ErrorRaisedPayload = z.infer<typeof ErrorRaisedSchema>;
 /** The `stream.opened` payload. */
 export type StreamOpenedPayload = z.infer<typeof StreamOpenedSchema>;
+/** Why the app window's audio is not arriving. */
+export type CaptureProblem = z.infer<typeof CaptureProblemSchema>;
+/** The app window's microphone as the backend sees it (`capture.changed`). */
+export type CaptureStatus = z.infer<typeof CaptureStatusSchema>;
+/** A text message of the app window on the capture socket. */
+export type CaptureWindowMessage = z.infer<typeof CaptureWindowMessageSchema>;
+/** A text message of the backend on the capture socket. */
+export type CaptureServerMessage = z.infer<typeof CaptureServerMessageSchema>;
 
 /** `{a, b:"x"|"y", c?}`: the fields of an object schema, literal and enum values spelled out. */
 function describeFields(schema: z.ZodObject): string {
@@ -177,9 +275,14 @@ function describeFields(schema: z.ZodObject): string {
       optional = '?';
       inner = inner.unwrap() as z.ZodType;
     }
+    let nullable = '';
+    if (inner instanceof z.ZodNullable) {
+      nullable = '\\|null';
+      inner = inner.unwrap() as z.ZodType;
+    }
     if (inner instanceof z.ZodLiteral) return `${key}${optional}:${JSON.stringify(inner.value)}`;
     if (inner instanceof z.ZodEnum) {
-      return `${key}${optional}:${inner.options.map((value) => JSON.stringify(value)).join('\\|')}`;
+      return `${key}${optional}:${inner.options.map((value) => JSON.stringify(value)).join('\\|')}${nullable}`;
     }
     return `${key}${optional}`;
   });

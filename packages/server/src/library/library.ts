@@ -20,6 +20,7 @@ import {
 import { ServerError } from '../errors.ts';
 import type { KeywordAlertPayload } from '../events/live-events.ts';
 import { createSerialQueue, readTextIfExists } from '../files.ts';
+import { localized } from '../language.ts';
 import type { ClassHooks } from '../monitor/monitor.ts';
 import { documentsOf } from './class-documents.ts';
 import {
@@ -213,7 +214,10 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       throw new ServerError(
         'LIBRARY_UNAVAILABLE',
         503,
-        'The library index was damaged and is being rebuilt from the class folders: try again in a moment.',
+        localized(
+          '课程库的索引损坏了，正在根据课堂文件夹重建：请稍后再试。',
+          'The library index was damaged and is being rebuilt from the class folders: try again in a moment.',
+        ),
       );
     }
   };
@@ -402,14 +406,17 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       throw new ServerError(
         'CLASS_ID_INVALID',
         400,
-        `"${id}" is not a class id (ids look like 20261123-101500-k3f9; see GET /api/classes).`,
+        localized(
+          `"${id}" 不是课堂编号（编号形如 20261123-101500-k3f9，见 GET /api/classes）。`,
+          `"${id}" is not a class id (ids look like 20261123-101500-k3f9; see GET /api/classes).`,
+        ),
         { field: 'id' },
       );
     }
     const folder = folderOf(id);
     const info = await stat(folder).catch(() => null);
     if (!info?.isDirectory()) {
-      throw new ServerError('CLASS_NOT_FOUND', 404, `No class ${id} in the library.`, {
+      throw new ServerError('CLASS_NOT_FOUND', 404, notFound(id), {
         field: 'id',
       });
     }
@@ -421,7 +428,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
     const folder = await existingFolder(id);
     const content = await readClassFolder(folder, id);
     if (!content) {
-      throw new ServerError('CLASS_NOT_FOUND', 404, `No class ${id} in the library.`, {
+      throw new ServerError('CLASS_NOT_FOUND', 404, notFound(id), {
         field: 'id',
       });
     }
@@ -588,7 +595,10 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         throw new ServerError(
           'SEARCH_QUERY_INVALID',
           400,
-          `The search "${query}" has no letters or digits to look for.`,
+          localized(
+            `搜索“${query}”里没有可以查找的文字或数字。`,
+            `The search "${query}" has no letters or digits to look for.`,
+          ),
           { field: 'q' },
         );
       }
@@ -636,7 +646,10 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         throw new ServerError(
           'CLASS_RUNNING',
           409,
-          `Class ${id} is being monitored right now: stop it before deleting it.`,
+          localized(
+            `课堂 ${id} 正在上课：请先下课再删除。`,
+            `Class ${id} is being monitored right now: stop it before deleting it.`,
+          ),
           { field: 'id' },
         );
       }
@@ -667,6 +680,10 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       index.close();
     },
   };
+}
+
+function notFound(id: string) {
+  return localized(`课程库里没有课堂 ${id}。`, `No class ${id} in the library.`);
 }
 
 /** Creates a class folder; false when the name is taken. */

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assetPath } from '../assets.ts';
 import { ServerError } from '../errors.ts';
+import { localized } from '../language.ts';
 import type { ChatMessage, LlmService } from './llm-client.ts';
 import { selectMaterial } from './material-context.ts';
 
@@ -286,7 +287,11 @@ export function parseRescueAnswer(text: string): RescueResult {
   }
   const answer = text.trim();
   if (answer === '') {
-    throw new ServerError('LLM_BAD_RESPONSE', 502, 'The LLM sent an empty rescue answer.');
+    throw new ServerError(
+      'LLM_BAD_RESPONSE',
+      502,
+      localized('大模型返回了空的救场回答。', 'The LLM sent an empty rescue answer.'),
+    );
   }
   return { question: '', context: '', answer, format: 'text' };
 }

@@ -1,6 +1,21 @@
 import type OpenAI from 'openai';
 import { isServerError, ServerError } from '../errors.ts';
+import { localized } from '../language.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
+
+/** The name of a request's purpose ("rescue", "notes", …) in Chinese, for messages. */
+const PURPOSES_ZH: Record<string, string> = {
+  rescue: '救场',
+  'rescue follow-up': '救场追问',
+  'catch-up': '跟进度',
+  'catch-up follow-up': '跟进度追问',
+  notes: '课堂笔记',
+  'history folding': '历史摘要',
+};
+
+function purposeZh(purpose: string): string {
+  return PURPOSES_ZH[purpose] ?? purpose;
+}
 
 /** What the OpenAI-compatible client is built from (LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_TIMEOUT). */
 export interface LlmConfig {
@@ -85,7 +100,10 @@ export function createLlmService(
       throw new ServerError(
         'LLM_NOT_CONFIGURED',
         503,
-        `The AI features need an OpenAI-compatible LLM: set ${missing.join(', ')} in the settings (now: LLM_BASE_URL=${current.llmBaseUrl || '(empty)'}, LLM_MODEL=${current.llmModel || '(empty)'}).`,
+        localized(
+          `AI 功能需要一个 OpenAI 兼容的大模型：请在设置中填写 ${missing.join('、')}（当前 LLM_BASE_URL=${current.llmBaseUrl || '（空）'}，LLM_MODEL=${current.llmModel || '（空）'}）。`,
+          `The AI features need an OpenAI-compatible LLM: set ${missing.join(', ')} in the settings (now: LLM_BASE_URL=${current.llmBaseUrl || '(empty)'}, LLM_MODEL=${current.llmModel || '(empty)'}).`,
+        ),
         {
           field: missing[0]!,
           hint: 'Open the settings panel or /api/settings and fill in the LLM fields.',
@@ -111,7 +129,10 @@ export function createLlmService(
     new ServerError(
       'LLM_BAD_RESPONSE',
       502,
-      `The LLM at ${config.baseURL} answered the ${purpose} request with ${what}, not an OpenAI-compatible response: check LLM_BASE_URL.`,
+      localized(
+        `${config.baseURL} 的大模型对${purposeZh(purpose)}请求返回了 ${what}，不是 OpenAI 兼容的响应：请检查 LLM_BASE_URL。`,
+        `The LLM at ${config.baseURL} answered the ${purpose} request with ${what}, not an OpenAI-compatible response: check LLM_BASE_URL.`,
+      ),
       { field: 'LLM_BASE_URL' },
     );
 
@@ -251,7 +272,10 @@ export function createLlmService(
         throw new ServerError(
           'LLM_BAD_RESPONSE',
           502,
-          `The LLM at ${config.baseURL} answered the ${request.purpose} request without any text (finish reason: ${completion.choices[0]?.finish_reason ?? 'unknown'}).`,
+          localized(
+            `${config.baseURL} 的大模型对${purposeZh(request.purpose)}请求的回答没有任何文字（结束原因：${completion.choices[0]?.finish_reason ?? '未知'}）。`,
+            `The LLM at ${config.baseURL} answered the ${request.purpose} request without any text (finish reason: ${completion.choices[0]?.finish_reason ?? 'unknown'}).`,
+          ),
         );
       }
       return content;
@@ -283,8 +307,14 @@ export function createLlmService(
               'LLM_TIMEOUT',
               504,
               progress.delivered
-                ? `The LLM at ${config.baseURL} stopped sending the ${request.purpose} answer part-way: nothing arrived for ${config.timeoutMs / 1000} s (LLM_TIMEOUT).`
-                : `The LLM at ${config.baseURL} began the ${request.purpose} answer but sent nothing for ${config.timeoutMs / 1000} s, also after one retry (LLM_TIMEOUT).`,
+                ? localized(
+                    `${config.baseURL} 的大模型在${purposeZh(request.purpose)}回答中途停了下来：${config.timeoutMs / 1000} 秒内没有新内容（LLM_TIMEOUT）。`,
+                    `The LLM at ${config.baseURL} stopped sending the ${request.purpose} answer part-way: nothing arrived for ${config.timeoutMs / 1000} s (LLM_TIMEOUT).`,
+                  )
+                : localized(
+                    `${config.baseURL} 的大模型开始了${purposeZh(request.purpose)}回答，但 ${config.timeoutMs / 1000} 秒内没有发送内容，重试一次后仍然如此（LLM_TIMEOUT）。`,
+                    `The LLM at ${config.baseURL} began the ${request.purpose} answer but sent nothing for ${config.timeoutMs / 1000} s, also after one retry (LLM_TIMEOUT).`,
+                  ),
               { field: 'LLM_TIMEOUT' },
             );
           }
@@ -295,8 +325,14 @@ export function createLlmService(
             'LLM_BAD_RESPONSE',
             502,
             answer.onlyDone
-              ? `The LLM at ${config.baseURL} sent an empty answer to the ${request.purpose} request: its stream ended ([DONE]) before any part of an answer.`
-              : `The LLM at ${config.baseURL} sent an empty answer to the ${request.purpose} request: no text in its ${answer.chunks} streamed chunk${answer.chunks === 1 ? '' : 's'} (finish reason: ${answer.finishReason ?? 'unknown'}).`,
+              ? localized(
+                  `${config.baseURL} 的大模型对${purposeZh(request.purpose)}请求返回了空回答：流在任何内容之前就结束了（[DONE]）。`,
+                  `The LLM at ${config.baseURL} sent an empty answer to the ${request.purpose} request: its stream ended ([DONE]) before any part of an answer.`,
+                )
+              : localized(
+                  `${config.baseURL} 的大模型对${purposeZh(request.purpose)}请求返回了空回答：${answer.chunks} 个流式片段里都没有文字（结束原因：${answer.finishReason ?? '未知'}）。`,
+                  `The LLM at ${config.baseURL} sent an empty answer to the ${request.purpose} request: no text in its ${answer.chunks} streamed chunk${answer.chunks === 1 ? '' : 's'} (finish reason: ${answer.finishReason ?? 'unknown'}).`,
+                ),
           );
         }
         return answer.text;
@@ -419,7 +455,10 @@ export function toLlmError(
     return new ServerError(
       'LLM_TIMEOUT',
       504,
-      `The LLM at ${where} did not answer the ${purpose} request within ${config.timeoutMs / 1000} s, also after one retry (LLM_TIMEOUT).`,
+      localized(
+        `${where} 的大模型在 ${config.timeoutMs / 1000} 秒内没有回答${purposeZh(purpose)}请求，重试一次后仍然如此（LLM_TIMEOUT）。`,
+        `The LLM at ${where} did not answer the ${purpose} request within ${config.timeoutMs / 1000} s, also after one retry (LLM_TIMEOUT).`,
+      ),
       { field: 'LLM_TIMEOUT' },
       { cause: error },
     );
@@ -428,7 +467,7 @@ export function toLlmError(
     return new ServerError(
       'LLM_ERROR',
       499,
-      `The ${purpose} request was cancelled.`,
+      localized(`${purposeZh(purpose)}请求已取消。`, `The ${purpose} request was cancelled.`),
       {},
       { cause: error },
     );
@@ -437,7 +476,10 @@ export function toLlmError(
     return new ServerError(
       'LLM_UNREACHABLE',
       502,
-      `Cannot reach the LLM at ${where} (also after one retry): check LLM_BASE_URL and the network.`,
+      localized(
+        `无法连接 ${where} 的大模型（重试一次后仍然失败）：请检查 LLM_BASE_URL 和网络。`,
+        `Cannot reach the LLM at ${where} (also after one retry): check LLM_BASE_URL and the network.`,
+      ),
       { field: 'LLM_BASE_URL' },
       { cause: error },
     );
@@ -446,7 +488,10 @@ export function toLlmError(
     return new ServerError(
       'LLM_AUTH_FAILED',
       502,
-      `The LLM at ${where} refused the API key (HTTP ${error.status}): check LLM_API_KEY.`,
+      localized(
+        `${where} 的大模型拒绝了 API 密钥（HTTP ${error.status}）：请检查 LLM_API_KEY。`,
+        `The LLM at ${where} refused the API key (HTTP ${error.status}): check LLM_API_KEY.`,
+      ),
       { field: 'LLM_API_KEY' },
       { cause: error },
     );
@@ -455,7 +500,10 @@ export function toLlmError(
     return new ServerError(
       'LLM_RATE_LIMITED',
       429,
-      `The LLM at ${where} is rate-limiting requests (HTTP 429), also after one retry; try again shortly.`,
+      localized(
+        `${where} 的大模型正在限流（HTTP 429），重试一次后仍然如此，请稍后再试。`,
+        `The LLM at ${where} is rate-limiting requests (HTTP 429), also after one retry; try again shortly.`,
+      ),
       {},
       { cause: error },
     );
@@ -465,7 +513,10 @@ export function toLlmError(
     return new ServerError(
       'LLM_ERROR',
       502,
-      `The LLM at ${where} answered the ${purpose} request with HTTP ${error.status ?? '?'}${detail ? `: ${detail}` : ''}.`,
+      localized(
+        `${where} 的大模型对${purposeZh(purpose)}请求返回了 HTTP ${error.status ?? '?'}${detail ? `：${detail}` : ''}。`,
+        `The LLM at ${where} answered the ${purpose} request with HTTP ${error.status ?? '?'}${detail ? `: ${detail}` : ''}.`,
+      ),
       error.status === 404 ? { field: 'LLM_MODEL', hint: 'Check LLM_BASE_URL and LLM_MODEL.' } : {},
       { cause: error },
     );
@@ -473,7 +524,10 @@ export function toLlmError(
   return new ServerError(
     'LLM_BAD_RESPONSE',
     502,
-    `The LLM at ${where} sent an answer to the ${purpose} request that is not a valid OpenAI-compatible response (${(error as Error)?.message ?? String(error)}).`,
+    localized(
+      `${where} 的大模型对${purposeZh(purpose)}请求的回答不是有效的 OpenAI 兼容响应（${(error as Error)?.message ?? String(error)}）。`,
+      `The LLM at ${where} sent an answer to the ${purpose} request that is not a valid OpenAI-compatible response (${(error as Error)?.message ?? String(error)}).`,
+    ),
     {},
     { cause: error },
   );

@@ -2,7 +2,8 @@ import { access, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '@class-assistant/transcript-core';
 import { ServerError } from '../errors.ts';
-import { isPlainFileName, readTextIfExists } from '../files.ts';
+import { displayName, isPlainFileName, readTextIfExists } from '../files.ts';
+import { localized } from '../language.ts';
 
 /** One material text in data/cite (the original's `{filename, updated_at, size}`). */
 export interface CiteFileInfo {
@@ -85,11 +86,15 @@ export function createCiteStore(dataDir: string): CiteStore {
   const reserved = new Set<string>();
 
   const existingMaterialPath = async (filename: string): Promise<string> => {
+    const shown = displayName(filename);
     if (!isPlainFileName(filename, '.txt')) {
       throw new ServerError(
         'CITE_FILENAME_INVALID',
         400,
-        `"${filename}" is not the name of a material file (a plain .txt name from /api/cite_files).`,
+        localized(
+          `"${shown}" 不是资料文件名（应为 /api/cite_files 列出的 .txt 文件名）。`,
+          `"${shown}" is not the name of a material file (a plain .txt name from /api/cite_files).`,
+        ),
         { field: 'cite_filename' },
       );
     }
@@ -100,7 +105,10 @@ export function createCiteStore(dataDir: string): CiteStore {
       throw new ServerError(
         'CITE_FILE_NOT_FOUND',
         404,
-        `No material named "${filename}" in data/cite. Pick one from /api/cite_files or upload it again.`,
+        localized(
+          `data/cite 中没有名为 "${shown}" 的资料，请从 /api/cite_files 中选择，或重新上传。`,
+          `No material named "${shown}" in data/cite. Pick one from /api/cite_files or upload it again.`,
+        ),
         { field: 'cite_filename' },
       );
     }

@@ -1,5 +1,6 @@
 import mammoth from 'mammoth';
 import { isServerError, ServerError } from '../errors.ts';
+import { localized } from '../language.ts';
 import { openOfficeZip } from './office-zip.ts';
 import type { ZipLimits } from './zip-guard.ts';
 
@@ -27,7 +28,10 @@ export async function extractDocxPages(bytes: Uint8Array, limits?: ZipLimits): P
     throw new ServerError(
       'UPLOAD_CONTENT_MISMATCH',
       415,
-      'The file is a ZIP archive but not a Word document (word/document.xml is missing).',
+      localized(
+        '文件是 ZIP 压缩包，但不是 Word 文档（缺少 word/document.xml）。',
+        'The file is a ZIP archive but not a Word document (word/document.xml is missing).',
+      ),
     );
   }
   for (const name of office.entries.keys()) {
@@ -52,13 +56,20 @@ export async function extractDocxPages(bytes: Uint8Array, limits?: ZipLimits): P
     throw new ServerError(
       'UPLOAD_CORRUPT',
       422,
-      `The Word document could not be read: ${(error as Error).message}.`,
+      localized(
+        `无法读取这个 Word 文档：${(error as Error).message}。`,
+        `The Word document could not be read: ${(error as Error).message}.`,
+      ),
       {},
       { cause: error },
     );
   }
   if (!document) {
-    throw new ServerError('UPLOAD_CORRUPT', 422, 'The Word document has no readable body.');
+    throw new ServerError(
+      'UPLOAD_CORRUPT',
+      422,
+      localized('这个 Word 文档没有可读取的正文。', 'The Word document has no readable body.'),
+    );
   }
   const pages: string[][] = [[]];
   const page = () => pages[pages.length - 1]!;

@@ -1,4 +1,6 @@
 import { ServerError } from '../errors.ts';
+import { displayName } from '../files.ts';
+import { type Localized, localized } from '../language.ts';
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-guard.ts';
 
 /** Material formats the upload accepts. */
@@ -42,12 +44,17 @@ export function extensionOf(filename: string): string {
  */
 export function detectMaterialKind(filename: string, bytes: Uint8Array): MaterialKind {
   const extension = extensionOf(filename);
+  // The extension is part of a name the uploader chose: shown without control characters.
+  const shown = displayName(extension, 20);
   const modern = LEGACY[extension];
   if (modern) {
     throw new ServerError(
       'UPLOAD_LEGACY_FORMAT',
       415,
-      `${extension} is the old binary Office format, which is not supported. Open the file in PowerPoint, Word, WPS or LibreOffice and save it as ${modern}, then upload that.`,
+      localized(
+        `${shown} 是旧的二进制 Office 格式，无法读取。请用 PowerPoint、Word、WPS 或 LibreOffice 打开它，另存为 ${modern} 后再上传。`,
+        `${shown} is the old binary Office format, which is not supported. Open the file in PowerPoint, Word, WPS or LibreOffice and save it as ${modern}, then upload that.`,
+      ),
       { field: 'file' },
     );
   }
@@ -55,12 +62,20 @@ export function detectMaterialKind(filename: string, bytes: Uint8Array): Materia
     throw new ServerError(
       'UPLOAD_UNSUPPORTED_TYPE',
       415,
-      `Cannot read "${extension || 'files without an extension'}": upload a .pptx, .pdf or .docx file.`,
+      localized(
+        `无法读取${shown ? ` "${shown}" 文件` : '没有扩展名的文件'}：请上传 .pptx、.pdf 或 .docx 文件。`,
+        `Cannot read "${shown || 'files without an extension'}": upload a .pptx, .pdf or .docx file.`,
+      ),
       { field: 'file' },
     );
   }
   if (bytes.length === 0) {
-    throw new ServerError('UPLOAD_CORRUPT', 422, 'The uploaded file is empty.', { field: 'file' });
+    throw new ServerError(
+      'UPLOAD_CORRUPT',
+      422,
+      localized('上传的文件是空的。', 'The uploaded file is empty.'),
+      { field: 'file' },
+    );
   }
   const content = sniff(bytes);
   const kind = extension.slice(1) as MaterialKind;
@@ -68,24 +83,25 @@ export function detectMaterialKind(filename: string, bytes: Uint8Array): Materia
   if (kind !== 'pdf' && content === 'zip') return kind;
   if (kind !== 'pdf' && content === 'ole') {
     if (containsUtf16(bytes, 'EncryptedPackage')) {
-      throw new ServerError(
-        'UPLOAD_ENCRYPTED',
-        422,
-        'The document is password-protected. Remove the password (save an unprotected copy) and upload it again.',
-        { field: 'file' },
-      );
+      throw new ServerError('UPLOAD_ENCRYPTED', 422, PASSWORD_PROTECTED, { field: 'file' });
     }
     throw new ServerError(
       'UPLOAD_LEGACY_FORMAT',
       415,
-      `The file is named ${extension} but is really an old binary Office file. Open it and save it as ${extension}, then upload that.`,
+      localized(
+        `文件名是 ${extension}，内容却是旧的二进制 Office 文件。请打开它另存为 ${extension} 后再上传。`,
+        `The file is named ${extension} but is really an old binary Office file. Open it and save it as ${extension}, then upload that.`,
+      ),
       { field: 'file' },
     );
   }
   throw new ServerError(
     'UPLOAD_CONTENT_MISMATCH',
     415,
-    `The file is named ${extension} but its content is ${describe(content)}. Upload the original ${extension} file.`,
+    localized(
+      `文件名是 ${extension}，内容却是${describe(content).zh}。请上传原始的 ${extension} 文件。`,
+      `The file is named ${extension} but its content is ${describe(content).en}. Upload the original ${extension} file.`,
+    ),
     { field: 'file' },
   );
 }
@@ -138,8 +154,14 @@ export async function extractMaterial(
       'UPLOAD_NO_TEXT',
       422,
       kind === 'pdf'
-        ? `The PDF has ${pages} page(s) but no text layer (a scan or images only). Run it through OCR first or upload the original slides.`
-        : `The document has ${pages} ${kind === 'pptx' ? 'slide(s)' : 'page(s)'} but no text to use as class material.`,
+        ? localized(
+            `这个 PDF 有 ${pages} 页，但没有文字层（扫描件或只有图片）。请先做文字识别（OCR），或上传原始课件。`,
+            `The PDF has ${pages} page(s) but no text layer (a scan or images only). Run it through OCR first or upload the original slides.`,
+          )
+        : localized(
+            `这个文档有 ${pages} ${kind === 'pptx' ? '张幻灯片' : '页'}，但没有可用作课程资料的文字。`,
+            `The document has ${pages} ${kind === 'pptx' ? 'slide(s)' : 'page(s)'} but no text to use as class material.`,
+          ),
     );
   }
   return { kind, pages, text: `${blocks.join('\n\n')}\n` };
@@ -164,24 +186,30 @@ function sniff(bytes: Uint8Array): Content {
   return 'unknown';
 }
 
-function describe(content: Content): string {
+function describe(content: Content): Localized {
   switch (content) {
     case 'zip':
-      return 'a ZIP archive (an Office document?)';
+      return localized('ZIP 压缩包（Office 文档？）', 'a ZIP archive (an Office document?)');
     case 'pdf':
-      return 'a PDF document';
+      return localized(' PDF 文档', 'a PDF document');
     case 'ole':
-      return 'an old binary Office file';
+      return localized('旧的二进制 Office 文件', 'an old binary Office file');
     case 'png':
     case 'jpeg':
     case 'gif':
-      return `a ${content.toUpperCase()} image`;
+      return localized(` ${content.toUpperCase()} 图片`, `a ${content.toUpperCase()} image`);
     case 'text':
-      return 'plain text';
+      return localized('纯文本', 'plain text');
     default:
-      return 'not a recognisable document';
+      return localized('无法识别的内容', 'not a recognisable document');
   }
 }
+
+/** A password-protected Office document or PDF. */
+export const PASSWORD_PROTECTED = localized(
+  '文档设置了密码。请去掉密码（另存一份不加密的副本）后再上传。',
+  'The document is password-protected. Remove the password (save an unprotected copy) and upload it again.',
+);
 
 function containsUtf16(bytes: Uint8Array, text: string): boolean {
   const needle = Buffer.from(text, 'utf16le');

@@ -1,5 +1,6 @@
 import { extractText, getDocumentProxy } from 'unpdf';
 import { ServerError } from '../errors.ts';
+import { localized } from '../language.ts';
 
 /**
  * Extracts the text of a PDF page by page with unpdf (PDF.js). Password-protected files are
@@ -35,7 +36,10 @@ function pdfError(error: unknown): ServerError {
     return new ServerError(
       'UPLOAD_ENCRYPTED',
       422,
-      'The PDF is password-protected. Save a copy without a password and upload it again.',
+      localized(
+        '这个 PDF 设置了密码。请另存一份不加密的副本后再上传。',
+        'The PDF is password-protected. Save a copy without a password and upload it again.',
+      ),
       {},
       { cause: error },
     );
@@ -43,7 +47,7 @@ function pdfError(error: unknown): ServerError {
   return new ServerError(
     'UPLOAD_CORRUPT',
     422,
-    `The PDF could not be read: ${message}.`,
+    localized(`无法读取这个 PDF：${message}。`, `The PDF could not be read: ${message}.`),
     {},
     { cause: error },
   );

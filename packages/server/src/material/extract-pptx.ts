@@ -1,4 +1,5 @@
 import { ServerError } from '../errors.ts';
+import { localized } from '../language.ts';
 import { type OfficeZip, openOfficeZip, readRelationships, walkXml } from './office-zip.ts';
 import type { ZipLimits } from './zip-guard.ts';
 
@@ -32,7 +33,10 @@ export async function extractPptxSlides(
     throw new ServerError(
       'UPLOAD_CONTENT_MISMATCH',
       415,
-      'The file is a ZIP archive but not a PowerPoint presentation (ppt/presentation.xml is missing).',
+      localized(
+        '文件是 ZIP 压缩包，但不是 PowerPoint 演示文稿（缺少 ppt/presentation.xml）。',
+        'The file is a ZIP archive but not a PowerPoint presentation (ppt/presentation.xml is missing).',
+      ),
     );
   }
   const relationships = await readRelationships(office, 'ppt/presentation.xml');
@@ -74,7 +78,10 @@ function checkSlideList(parts: readonly string[]): void {
     throw new ServerError(
       'UPLOAD_ARCHIVE_TOO_LARGE',
       422,
-      `The presentation lists ${parts.length} slides (at most ${MAX_SLIDES} are read); it may be built to exhaust the reader.`,
+      localized(
+        `演示文稿列出了 ${parts.length} 张幻灯片（最多读取 ${MAX_SLIDES} 张），它可能是故意构造来耗尽资源的文件。`,
+        `The presentation lists ${parts.length} slides (at most ${MAX_SLIDES} are read); it may be built to exhaust the reader.`,
+      ),
     );
   }
   const counts = new Map<string, number>();
@@ -84,7 +91,10 @@ function checkSlideList(parts: readonly string[]): void {
       throw new ServerError(
         'UPLOAD_CORRUPT',
         422,
-        `The presentation lists its slide ${part} ${count} times (a real presentation lists each slide once); it may be built to exhaust the reader.`,
+        localized(
+          `演示文稿把幻灯片 ${part} 列了 ${count} 次（正常的文稿每张只列一次），它可能是故意构造来耗尽资源的文件。`,
+          `The presentation lists its slide ${part} ${count} times (a real presentation lists each slide once); it may be built to exhaust the reader.`,
+        ),
       );
     }
   }

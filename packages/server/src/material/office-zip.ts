@@ -1,6 +1,8 @@
 import JSZip from 'jszip';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { ServerError } from '../errors.ts';
+import { localized } from '../language.ts';
+import { PASSWORD_PROTECTED } from './extract-material.ts';
 import {
   DEFAULT_ZIP_LIMITS,
   formatBytes,
@@ -28,11 +30,7 @@ export async function openOfficeZip(
 ): Promise<OfficeZip> {
   const list = inspectZip(bytes, limits);
   if (list.some((entry) => entry.encrypted)) {
-    throw new ServerError(
-      'UPLOAD_ENCRYPTED',
-      422,
-      'The document is password-protected. Remove the password (save an unprotected copy) and upload it again.',
-    );
+    throw new ServerError('UPLOAD_ENCRYPTED', 422, PASSWORD_PROTECTED);
   }
   let zip: JSZip;
   try {
@@ -41,7 +39,10 @@ export async function openOfficeZip(
     throw new ServerError(
       'UPLOAD_CORRUPT',
       422,
-      `The file is not a readable Office document: ${(error as Error).message}.`,
+      localized(
+        `文件不是可读取的 Office 文档：${(error as Error).message}。`,
+        `The file is not a readable Office document: ${(error as Error).message}.`,
+      ),
       {},
       { cause: error },
     );
@@ -59,7 +60,10 @@ export async function openOfficeZip(
     return new ServerError(
       'UPLOAD_ARCHIVE_TOO_LARGE',
       422,
-      `Reading the document unpacked more than the ${formatBytes(budget)} its parts declare; it may be built to exhaust the reader.`,
+      localized(
+        `读取文档时解压出的内容超过了各部分声明的 ${formatBytes(budget)}，它可能是故意构造来耗尽资源的文件。`,
+        `Reading the document unpacked more than the ${formatBytes(budget)} its parts declare; it may be built to exhaust the reader.`,
+      ),
     );
   };
   return {
@@ -102,7 +106,10 @@ function readCapped(
           new ServerError(
             'UPLOAD_ARCHIVE_TOO_LARGE',
             422,
-            `The document entry ${name} unpacks to more than the ${formatBytes(declared)} it declares; it may be a zip bomb.`,
+            localized(
+              `文档条目 ${name} 解压后超过它声明的 ${formatBytes(declared)}，可能是压缩炸弹。`,
+              `The document entry ${name} unpacks to more than the ${formatBytes(declared)} it declares; it may be a zip bomb.`,
+            ),
           ),
         );
         return;
@@ -119,7 +126,10 @@ function readCapped(
         new ServerError(
           'UPLOAD_CORRUPT',
           422,
-          `The document entry ${name} is damaged: ${error.message}.`,
+          localized(
+            `文档条目 ${name} 已损坏：${error.message}。`,
+            `The document entry ${name} is damaged: ${error.message}.`,
+          ),
           {},
           { cause: error },
         ),
@@ -159,7 +169,10 @@ export function walkXml(xml: string, part: string, walker: XmlWalker): void {
     throw new ServerError(
       'UPLOAD_CORRUPT',
       422,
-      `The document part ${part} is not well-formed XML: ${(error as Error).message}.`,
+      localized(
+        `文档部分 ${part} 不是格式正确的 XML：${(error as Error).message}。`,
+        `The document part ${part} is not well-formed XML: ${(error as Error).message}.`,
+      ),
       {},
       { cause: error },
     );

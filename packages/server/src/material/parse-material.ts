@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { workerUrl } from '../assets.ts';
 import { ServerError, type ServerErrorCode, type ServerErrorDetails } from '../errors.ts';
+import { localized, type MessageText } from '../language.ts';
 import type { ExtractedMaterial } from './extract-material.ts';
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-guard.ts';
 
@@ -27,7 +28,7 @@ type Reply =
       error: {
         code: ServerErrorCode;
         statusCode: number;
-        message: string;
+        message: MessageText;
         details: ServerErrorDetails;
       };
     };
@@ -60,7 +61,10 @@ export function parseMaterialInWorker(
             new ServerError(
               'UPLOAD_CORRUPT',
               422,
-              `Reading the file took longer than ${Math.round(limits.timeoutMs / 1000)} s; it is too complex or damaged.`,
+              localized(
+                `读取文件超过了 ${Math.round(limits.timeoutMs / 1000)} 秒，文件太复杂或已损坏。`,
+                `Reading the file took longer than ${Math.round(limits.timeoutMs / 1000)} s; it is too complex or damaged.`,
+              ),
             ),
           ),
         ),
@@ -87,7 +91,10 @@ export function parseMaterialInWorker(
             ? new ServerError(
                 'UPLOAD_ARCHIVE_TOO_LARGE',
                 422,
-                `Reading the file needed more than ${limits.heapMb} MiB of memory; it is too large or built to exhaust memory.`,
+                localized(
+                  `读取文件需要超过 ${limits.heapMb} MiB 内存，文件太大或是故意构造来耗尽内存的。`,
+                  `Reading the file needed more than ${limits.heapMb} MiB of memory; it is too large or built to exhaust memory.`,
+                ),
               )
             : new ServerError(
                 'INTERNAL_ERROR',

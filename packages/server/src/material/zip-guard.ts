@@ -1,4 +1,5 @@
 import { ServerError } from '../errors.ts';
+import { localized } from '../language.ts';
 
 /** One entry of a ZIP central directory. */
 export interface ZipEntryInfo {
@@ -51,7 +52,14 @@ export function isXmlPart(name: string): boolean {
 }
 
 const tooLarge = (message: string) =>
-  new ServerError('UPLOAD_ARCHIVE_TOO_LARGE', 422, `${message}; it may be a zip bomb.`);
+  new ServerError(
+    'UPLOAD_ARCHIVE_TOO_LARGE',
+    422,
+    localized(
+      `文件解压后过大（${message}），可能是压缩炸弹。`,
+      `${message}; it may be a zip bomb.`,
+    ),
+  );
 
 /**
  * Reads the central directory of a ZIP archive (ZIP64 included) without decompressing anything,
@@ -64,7 +72,14 @@ export function inspectZip(
 ): ZipEntryInfo[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const corrupt = (why: string) =>
-    new ServerError('UPLOAD_CORRUPT', 422, `The file is not a readable Office document: ${why}.`);
+    new ServerError(
+      'UPLOAD_CORRUPT',
+      422,
+      localized(
+        `文件不是可读取的 Office 文档：${why}。`,
+        `The file is not a readable Office document: ${why}.`,
+      ),
+    );
   // End of central directory: 22 bytes + a comment of up to 65535 bytes, at the very end.
   let eocd = -1;
   for (let offset = bytes.length - 22; offset >= Math.max(0, bytes.length - 22 - 65535); offset--) {

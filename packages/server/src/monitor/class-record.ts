@@ -6,6 +6,7 @@ import type {
 } from '@class-assistant/transcript-core';
 import { writeFileAtomic } from '@class-assistant/transcript-core';
 import { ServerError } from '../errors.ts';
+import { localized } from '../language.ts';
 import type { AiCallOptions, ClassAi, ClassContext, TranscriptLine } from '../llm/class-ai.ts';
 import {
   type CiteStore,
@@ -92,7 +93,10 @@ export async function writeNotesFile(
     throw new ServerError(
       'TRANSCRIPT_EMPTY',
       409,
-      'There is no class transcript to summarise yet: start monitoring and let the class run first.',
+      localized(
+        '还没有可以总结的课堂记录：请先开始监听，让课堂进行一会儿。',
+        'There is no class transcript to summarise yet: start monitoring and let the class run first.',
+      ),
     );
   }
   const course = source.courseName || document.header.courseName || '';
@@ -116,7 +120,10 @@ export async function writeNotesFile(
     throw new ServerError(
       'NOTES_WRITE_FAILED',
       500,
-      `Could not write the notes to ${path}: ${(error as Error).message}`,
+      localized(
+        `无法把笔记写入 ${path}：${(error as Error).message}`,
+        `Could not write the notes to ${path}: ${(error as Error).message}`,
+      ),
       {},
       { cause: error },
     );

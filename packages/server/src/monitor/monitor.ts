@@ -5,6 +5,7 @@ import {
   TranscriptPipeline,
   type TranscriptStore,
 } from '@class-assistant/transcript-core';
+import type { AppCapture } from '../audio/app-capture.ts';
 import { isServerError, ServerError } from '../errors.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type {
@@ -14,6 +15,7 @@ import type {
   TranscriptLine,
 } from '../events/live-events.ts';
 import { createSerialQueue } from '../files.ts';
+import { localized } from '../language.ts';
 import type { CiteStore } from '../material/cite-store.ts';
 import type {
   Recognizer,
@@ -69,6 +71,8 @@ export interface MonitorOptions {
   /** History folding; called by the pipeline every HISTORY_FOLD_ENTRIES entries. */
   summarize: Summarize;
   logger: RecognizerLogger;
+  /** The app window's capture, for classes with AUDIO_INPUT=app. */
+  appCapture?: AppCapture;
   /** The class library (optional: without it classes are not kept). */
   classHooks?: ClassHooks;
 }
@@ -84,7 +88,7 @@ export interface Monitor {
   partial(): string;
   /** Applies a new keyword matcher to the running class. */
   refreshKeywords(): void;
-  /** What the running class listens to (microphone or file), if anything. */
+  /** What the running class listens to (microphone, app window or file), if anything. */
   input(): RecognizerInput | undefined;
   /** Stops monitoring (if running) and waits for every write: for shutdown. */
   close(): Promise<void>;
@@ -296,7 +300,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
           throw new ServerError(
             'RECOGNIZER_UNAVAILABLE',
             503,
-            `ASR_MODE=${settings.asrMode} is not a recognition mode of this build (${options.recognizers.modes().join(', ')}).`,
+            localized(
+              `ASR_MODE=${settings.asrMode} 不是这个版本支持的识别方式（${options.recognizers.modes().join('、')}）。`,
+              `ASR_MODE=${settings.asrMode} is not a recognition mode of this build (${options.recognizers.modes().join(', ')}).`,
+            ),
             { field: 'ASR_MODE' },
           );
         }
@@ -323,6 +330,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           logger: options.logger,
           keywords: matcher.keywords.map((keyword) => keyword.text),
           material: material.text,
+          ...(options.appCapture ? { appCapture: options.appCapture } : {}),
         });
         const abandon = async () => {
           deliver = () => undefined;

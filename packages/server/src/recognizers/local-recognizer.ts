@@ -5,31 +5,24 @@
  */
 import { audioInputAvailability } from '../audio/audio-source.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
-import type { OfflineEngine, OfflineEngineDefinition } from './engines/offline-engine.ts';
-import { pocketsphinxEngineDefinition } from './engines/pocketsphinx-engine.ts';
-import { voskEngineDefinition } from './engines/vosk-engine.ts';
+import type { OfflineEngine } from './engines/offline-engine.ts';
+import { chooseLocalModel, type LocalModelChoice, type LocalModelOptions } from './local-model.ts';
 import { createPhraseRecognizer } from './phrase-recognizer.ts';
 import type { RecognizerAvailability, RecognizerDefinition } from './recognizer.ts';
 
-/** The engine LOCAL_ASR_ENGINE selects. */
-export function offlineEngineFor(settings: ResolvedSettings): OfflineEngineDefinition {
-  return settings.localAsrEngine === 'pocketsphinx'
-    ? pocketsphinxEngineDefinition
-    : voskEngineDefinition;
-}
+type Found = Extract<LocalModelChoice, { found: true }>;
 
 // Loading a model takes from a fraction of a second (PocketSphinx) to many seconds (a large Vosk
 // model): the last one loaded stays in memory, so the next class starts at once.
 let cached: { key: string; engine: OfflineEngine; busy: boolean } | undefined;
 
-async function acquireEngine(settings: ResolvedSettings): Promise<OfflineEngine> {
-  const definition = offlineEngineFor(settings);
-  const key = `${definition.name}\u0000${settings.voskModelPath}\u0000${settings.pocketsphinxModelPath}`;
+async function acquireEngine(settings: ResolvedSettings, choice: Found): Promise<OfflineEngine> {
+  const key = `${choice.engine.name}\u0000${choice.model ?? `${settings.voskModelPath}\u0000${settings.pocketsphinxModelPath}`}`;
   if (cached && cached.key === key && !cached.busy) {
     cached.busy = true;
     return cached.engine;
   }
-  const engine = await definition.load(settings);
+  const engine = await choice.engine.load(settings, choice.model);
   if (cached && !cached.busy) cached.engine.close();
   cached = { key, engine, busy: true };
   return engine;
@@ -46,27 +39,44 @@ export function releaseCachedOfflineEngine(): void {
   cached = undefined;
 }
 
-/** ASR_MODE=local. */
-export const localRecognizerDefinition: RecognizerDefinition = {
-  mode: 'local',
-  description: 'offline recognition (Vosk or PocketSphinx) of the phrases the energy VAD detects',
-  async availability(settings, where): Promise<RecognizerAvailability> {
-    const engine = await offlineEngineFor(settings).availability(settings);
-    if (!engine.available) return engine;
-    const input = await audioInputAvailability(settings, where?.dataDir ?? '.');
-    if (!input.available) return input;
-    return { available: true, detail: `${engine.detail}; listening to ${input.detail}` };
-  },
-  create: (context) =>
-    createPhraseRecognizer({
-      context,
-      emitAs: 'segment',
-      async prepare() {
-        const engine = await acquireEngine(context.settings);
-        return {
-          transcribe: (phrase) => engine.transcribe(phrase.samples),
-          close: () => releaseEngine(engine),
-        };
-      },
-    }),
-};
+/**
+ * ASR_MODE=local, choosing its model as {@link chooseLocalModel} says. `options` name the
+ * system's PocketSphinx folders and the catalogue (tests pass `systemPocketsphinxModels: []` to
+ * act as a machine without PocketSphinx).
+ */
+export function createLocalRecognizerDefinition(
+  options: LocalModelOptions = {},
+): RecognizerDefinition {
+  return {
+    mode: 'local',
+    description: 'offline recognition (Vosk or PocketSphinx) of the phrases the energy VAD detects',
+    async availability(settings, where): Promise<RecognizerAvailability> {
+      const dataDir = where?.dataDir ?? '.';
+      const choice = await chooseLocalModel(settings, dataDir, options);
+      if (!choice.found)
+        return { available: false, message: choice.message, settings: choice.settings };
+      const engine = await choice.engine.availability(settings, choice.model);
+      if (!engine.available) return engine;
+      const input = await audioInputAvailability(settings, dataDir);
+      if (!input.available) return input;
+      return { available: true, detail: `${engine.detail}; listening to ${input.detail}` };
+    },
+    create: (context) =>
+      createPhraseRecognizer({
+        context,
+        emitAs: 'segment',
+        async prepare() {
+          const choice = await chooseLocalModel(context.settings, context.dataDir, options);
+          if (!choice.found) throw new Error(choice.message);
+          const engine = await acquireEngine(context.settings, choice);
+          return {
+            transcribe: (phrase) => engine.transcribe(phrase.samples),
+            close: () => releaseEngine(engine),
+          };
+        },
+      }),
+  };
+}
+
+/** ASR_MODE=local with the system's PocketSphinx and the official catalogue. */
+export const localRecognizerDefinition: RecognizerDefinition = createLocalRecognizerDefinition();

@@ -183,6 +183,7 @@ export function createPhraseRecognizer(options: PhraseRecognizerOptions): Recogn
         options.source ??
         createAudioSource(settings, context.dataDir, {
           onWarning: (message) => report('AUDIO_DROPPED', message, false),
+          ...(context.appCapture ? { appCapture: context.appCapture } : {}),
         });
       try {
         await current.open();

@@ -4,6 +4,8 @@
  * monitor session feeds those events into the transcript pipeline, so a new mode never touches
  * cleaning, merging, alerts or files.
  */
+import type { AppCapture } from '../audio/app-capture.ts';
+import type { MessageText } from '../language.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 
 /**
@@ -25,7 +27,7 @@ export type RecognizerEvent =
 
 /** What a running recognizer listens to, for the microphone check. */
 export interface RecognizerInput {
-  kind: 'microphone' | 'file';
+  kind: 'microphone' | 'app' | 'file';
   /** Device name or file path. */
   name: string;
   sampleRate: number;
@@ -73,6 +75,8 @@ export interface RecognizerContext {
    * data/current_class_material.txt only once the recognizer has started, so read it from here.
    */
   material?: string;
+  /** The app window's capture, for AUDIO_INPUT=app (buildApp provides it). */
+  appCapture?: AppCapture;
 }
 
 /** Whether a mode can start with the current settings and machine. */
@@ -80,8 +84,8 @@ export type RecognizerAvailability =
   | { available: true; detail?: string }
   | {
       available: false;
-      /** Why not, for the student. */
-      message: string;
+      /** Why not, for the student (in both languages where it is translated). */
+      message: MessageText;
       /** Settings keys that would fix it. */
       settings: string[];
     };

@@ -1,8 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorMessage, isServerError, ServerError } from '../errors.ts';
+import { requestLanguage } from '../language.ts';
 import type { AiCallOptions } from '../llm/class-ai.ts';
 import { CATCHUP_WINDOW_MINUTES, RESCUE_WINDOW_MINUTES } from '../monitor/class-record.ts';
+import { isOriginalClient } from '../security/local-guard.ts';
 import { LLM_ERRORS, STREAM_DESCRIPTION, serveAi } from './ai-serve.ts';
 import { ChatTurnSchema } from './schemas.ts';
 
@@ -71,19 +74,82 @@ const NotesSchema = z.object({
   summary: z.string().describe('The notes (Markdown).'),
 });
 
+/**
+ * A failure answered to the original desktop client (its Origin): HTTP 200, as the original
+ * backend answered, because that client ignores the body of any other status. The reason is in
+ * the field it displays (`answer`, `summary`), in the request's language.
+ */
+const OriginalClientFailureSchema = z.object({
+  status: z.literal('error'),
+  code: z.string(),
+  message: z.string(),
+  detail: z.string(),
+});
+
+/** The 200 answer of a route: its success, or (original client only) a failure in `shown`. */
+function orOriginalFailure<Success extends z.ZodObject>(
+  success: Success,
+  shown: Record<string, z.ZodString>,
+) {
+  return z.union([
+    success,
+    OriginalClientFailureSchema.extend(shown).describe(
+      'Only for the original desktop client (Origin tauri://localhost, http://tauri.localhost, http://localhost:1420, http://127.0.0.1:1420): a failure answered with HTTP 200, the reason in the field that client shows.',
+    ),
+  ]);
+}
+
+/** Where the original client shows an answer of each route (its failure reason goes there too). */
+const SHOWN_FIELD = {
+  rescue: { answer: z.string(), context: z.string(), question: z.string() },
+  answer: { answer: z.string() },
+  summary: { summary: z.string() },
+} as const;
+
 /** Rescue, catch-up, their follow-up chats and notes; each also as a streamed `/stream` route. */
 export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.classAssistant;
   const { ai, record, llm, monitor } = services;
   const courseName = () => monitor.status().course_name;
 
-  /** Runs a feature as JSON, or as SSE on the `/stream` variant. */
-  const serve = <Result extends object>(
+  /**
+   * Runs a feature as JSON, or as SSE on the `/stream` variant. For the original client a
+   * failure of the JSON variant is an HTTP 200 answer with the reason in the `shown` fields.
+   */
+  const serve = async <Result extends object>(
     request: FastifyRequest,
     reply: FastifyReply,
     streamed: boolean,
+    shown: keyof typeof SHOWN_FIELD,
     run: (options: AiCallOptions) => Promise<Result>,
-  ) => serveAi(llm, request, reply, streamed, run);
+  ): Promise<Result | Record<string, string> | undefined> => {
+    if (!streamed && isOriginalClient(request)) {
+      try {
+        llm.assertConfigured();
+        return await run({});
+      } catch (error) {
+        if (!isServerError(error)) request.log.error({ err: error }, 'AI request failed');
+        const known = isServerError(error)
+          ? error
+          : new ServerError(
+              'INTERNAL_ERROR',
+              500,
+              'Internal error; the server log has the details.',
+            );
+        const language = requestLanguage(request);
+        const message = errorMessage(known, language);
+        request.log.info({ code: known.code }, known.message);
+        const fields = Object.fromEntries(
+          Object.keys(SHOWN_FIELD[shown]).map((field, index) => [
+            field,
+            index === 0 ? message : '',
+          ]),
+        );
+        return { status: 'error', code: known.code, message, detail: message, ...fields };
+      }
+    }
+    return serveAi(llm, request, reply, streamed, run);
+  };
 
   for (const streamed of [false, true]) {
     const suffix = streamed ? '/stream' : '';
@@ -98,11 +164,11 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
           summary: `Rescue: what was just asked and how to answer${streamed ? ' (streamed)' : ''}`,
           description: `Reads the last ~${RESCUE_WINDOW_MINUTES} minutes of the transcript (or the last lines) and the class material; the LLM returns the teacher's question, the context and a suggested answer grounded in the material. With no transcript yet: \`status:"warning"\` and placeholder texts (as the original).${streamNote}`,
           ...produces,
-          response: { 200: RescueSchema, ...LLM_ERRORS },
+          response: { 200: orOriginalFailure(RescueSchema, SHOWN_FIELD.rescue), ...LLM_ERRORS },
         },
       },
       async (request, reply) =>
-        serve(request, reply, streamed, async (options) => {
+        serve(request, reply, streamed, 'rescue', async (options) => {
           if (!(await record.hasEntries())) {
             return {
               status: 'warning' as const,
@@ -127,11 +193,11 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
           description: `Continues from a rescue answer with a follow-up question, using the last ~${CATCHUP_WINDOW_MINUTES} minutes and the material.${streamNote}`,
           body: RescueChatBodySchema,
           ...produces,
-          response: { 200: AnswerSchema, ...LLM_ERRORS },
+          response: { 200: orOriginalFailure(AnswerSchema, SHOWN_FIELD.answer), ...LLM_ERRORS },
         },
       },
       async (request, reply) =>
-        serve(request, reply, streamed, async (options) => {
+        serve(request, reply, streamed, 'answer', async (options) => {
           const context = await record.context(CATCHUP_WINDOW_MINUTES, courseName());
           const answer = await ai.rescueChat(request.body, context, options);
           return { status: 'success' as const, answer };
@@ -146,11 +212,11 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
           summary: `Catch-up: where is the teacher now${streamed ? ' (streamed)' : ''}`,
           description: `Summarises the last ~${CATCHUP_WINDOW_MINUTES} minutes with the material: where the teacher is, key points, homework and deadlines (Markdown). With no transcript yet: \`status:"warning"\`.${streamNote}`,
           ...produces,
-          response: { 200: CatchupSchema, ...LLM_ERRORS },
+          response: { 200: orOriginalFailure(CatchupSchema, SHOWN_FIELD.summary), ...LLM_ERRORS },
         },
       },
       async (request, reply) =>
-        serve(request, reply, streamed, async (options) => {
+        serve(request, reply, streamed, 'summary', async (options) => {
           if (!(await record.hasEntries())) {
             return {
               status: 'warning' as const,
@@ -171,11 +237,11 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
           body: CatchupChatBodySchema,
           ...produces,
           description: `A question about the catch-up summary, answered from the transcript and the material.${streamNote}`,
-          response: { 200: AnswerSchema, ...LLM_ERRORS },
+          response: { 200: orOriginalFailure(AnswerSchema, SHOWN_FIELD.answer), ...LLM_ERRORS },
         },
       },
       async (request, reply) =>
-        serve(request, reply, streamed, async (options) => {
+        serve(request, reply, streamed, 'answer', async (options) => {
           const context = await record.context(CATCHUP_WINDOW_MINUTES, courseName());
           const answer = await ai.catchupChat(request.body, context, options);
           return { status: 'success' as const, answer };
@@ -190,11 +256,11 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
           summary: `Write post-class notes${streamed ? ' (streamed)' : ''}`,
           description: `Structured Markdown notes of the whole class (history summary and transcript) with the material, written to data/summaries/{course}_{YYYYMMDD}_{HHMMSS}.md. 409 TRANSCRIPT_EMPTY without a transcript; LLM failures write no file.${streamNote}`,
           ...produces,
-          response: { 200: NotesSchema, ...LLM_ERRORS },
+          response: { 200: orOriginalFailure(NotesSchema, SHOWN_FIELD.summary), ...LLM_ERRORS },
         },
       },
       async (request, reply) =>
-        serve(request, reply, streamed, async (options) => {
+        serve(request, reply, streamed, 'summary', async (options) => {
           const notes = await record.writeNotes(courseName(), options);
           services.hub.publish('notes.written', {
             filename: notes.filename,

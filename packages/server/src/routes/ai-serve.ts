@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, isServerError, ServerError } from '../errors.ts';
 import { openSse } from '../events/sse.ts';
+import { requestLanguage } from '../language.ts';
 import type { AiCallOptions } from '../llm/class-ai.ts';
 import type { LlmService } from '../llm/llm-client.ts';
 import { errors } from './schemas.ts';
@@ -38,7 +39,7 @@ export async function serveAi<Result extends object>(
       ? error
       : new ServerError('INTERNAL_ERROR', 500, 'Internal error; the server log has the details.');
     if (!isServerError(error)) request.log.error({ err: error }, 'streamed AI request failed');
-    stream.send('error.raised', errorBody(known));
+    stream.send('error.raised', errorBody(known, requestLanguage(request)));
   }
   stream.end();
   return undefined;

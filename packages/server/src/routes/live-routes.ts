@@ -1,9 +1,28 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ServerError } from '../errors.ts';
 import type { LiveEvent } from '../events/event-hub.ts';
 import { liveEventsTable } from '../events/live-events.ts';
 import { openSse } from '../events/sse.ts';
+import { localized, requestLanguage } from '../language.ts';
+import { refuse } from '../security/local-guard.ts';
 import { errors } from './schemas.ts';
+
+/** Most `/api/events` streams open at once: each holds memory; a page leaking them must not. */
+export const MAX_EVENT_STREAMS = 64;
+
+/** The refusal of one subscriber too many (503), naming the channel and the cap. */
+function tooManySubscribers(channel: string, limit: number): ServerError {
+  return new ServerError(
+    'TOO_MANY_SUBSCRIBERS',
+    503,
+    localized(
+      `${channel} 已有 ${limit} 个连接，已达上限：请关闭多余的窗口或标签页后再试。`,
+      `${channel} already has ${limit} open connections, the most it accepts: close other windows or tabs of the app and try again.`,
+    ),
+  );
+}
 
 const EVENTS_DESCRIPTION = `Server-sent events of everything the UI shows live. Each event has an \`id\` (growing number); reconnect with the \`Last-Event-ID\` header (EventSource does it) or \`?last_event_id=\` to receive what you missed (the last 1000 events are kept). A comment line \`: heartbeat\` comes every 15 s.
 
@@ -12,7 +31,7 @@ ${liveEventsTable()}`;
 /** GET /api/events (SSE) and WS /api/ws/alerts (the original's alert socket). */
 export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.classAssistant;
-  const { hub, monitor } = services;
+  const { hub, monitor, alertSockets } = services;
 
   app.get(
     '/api/events',
@@ -31,10 +50,13 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
             .describe('Same as the Last-Event-ID header.'),
         }),
         headers: z.object({ 'last-event-id': z.string().optional() }),
-        response: { ...errors(400) },
+        response: { ...errors(400, 503) },
       },
     },
     async (request, reply) => {
+      if (services.streams.size >= MAX_EVENT_STREAMS) {
+        throw tooManySubscribers('/api/events', MAX_EVENT_STREAMS);
+      }
       const header = Number.parseInt(request.headers['last-event-id'] ?? '', 10);
       const requestedId = Number.isFinite(header) ? header : request.query.last_event_id;
       // An id above the newest one comes from before a restart (ids start again at 1): the
@@ -63,6 +85,7 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
         gap: fromEarlierRun || missed === undefined,
         monitor: monitor.status(),
         partial: monitor.partial(),
+        capture: services.capture.status(),
       });
       for (const event of [...(missed ?? []), ...queued]) {
         if (event.id > sentUpTo) {
@@ -82,20 +105,30 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  // Keyword alerts come from the event hub; notices (a failed start) straight from the registry.
+  hub.subscribe((event) => {
+    if (event.name === 'alert.raised') alertSockets.send(event.data);
+  });
+
   app.get(
     '/api/ws/alerts',
-    // Documented in the OpenAPI document by app.ts (@fastify/websocket hides the route).
-    { websocket: true },
-    (socket) => {
-      const unsubscribe = hub.subscribe((event) => {
-        if (event.name !== 'alert.raised') return;
-        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(event.data));
-      });
+    {
+      // Documented in the OpenAPI document by app.ts (@fastify/websocket hides the route).
+      websocket: true,
+      // Refused before the upgrade: a 503 the client can read, and no socket held open.
+      preValidation: async (_request: FastifyRequest, reply: FastifyReply) => {
+        if (alertSockets.size >= alertSockets.limit) {
+          return refuse(reply, tooManySubscribers('/api/ws/alerts', alertSockets.limit));
+        }
+      },
+    },
+    (socket, request) => {
+      const remove = alertSockets.add(socket, requestLanguage(request));
       socket.on('message', (data, isBinary) => {
         if (!isBinary && data.toString() === 'ping') socket.send('pong');
       });
-      socket.on('close', unsubscribe);
-      socket.on('error', unsubscribe);
+      socket.on('close', remove);
+      socket.on('error', remove);
     },
   );
 };

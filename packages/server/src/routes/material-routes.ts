@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ServerError } from '../errors.ts';
+import { displayName } from '../files.ts';
+import { type Language, localized, requestLanguage } from '../language.ts';
 import { parseMaterialInWorker } from '../material/parse-material.ts';
 import { formatBytes } from '../material/zip-guard.ts';
 import { errors } from './schemas.ts';
@@ -41,6 +43,34 @@ const CiteFilesSchema = z.object({
   ),
 });
 
+/** A request that is not multipart/form-data (also the answer to fastify's own check). */
+export const UPLOAD_NOT_MULTIPART = new ServerError(
+  'UPLOAD_MISSING_FILE',
+  400,
+  localized(
+    '请用 multipart/form-data 发送文件，字段名为 "file"。',
+    'Send the file as multipart/form-data with the field "file".',
+  ),
+  { field: 'file' },
+);
+
+/** What an upload read, for the student (the file's name without control characters). */
+function uploadMessage(
+  language: Language,
+  name: string,
+  material: { kind: string; pages: number; text: string },
+  citeFilename: string,
+): string {
+  const { pages } = material;
+  const characters = material.text.length;
+  if (language === 'zh') {
+    const unit = material.kind === 'pptx' ? '张幻灯片' : '页';
+    return `已读取 ${name}：${pages} ${unit}，${characters} 个字符。已保存为 ${citeFilename}。`;
+  }
+  const unit = material.kind === 'pptx' ? 'slide' : 'page';
+  return `Read ${name}: ${pages} ${unit}${pages === 1 ? '' : 's'}, ${characters} characters. Saved as ${citeFilename}.`;
+}
+
 /** POST /api/upload_ppt and GET /api/cite_files. */
 export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.classAssistant;
@@ -64,29 +94,24 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new ServerError(
           'UPLOAD_TOO_LARGE',
           413,
-          `The file is ${formatBytes(declared)}; at most ${formatBytes(maxBytes)} is accepted (UPLOAD_MAX_MB).`,
+          localized(
+            `文件有 ${formatBytes(declared)}，最多只接受 ${formatBytes(maxBytes)}（UPLOAD_MAX_MB）。`,
+            `The file is ${formatBytes(declared)}; at most ${formatBytes(maxBytes)} is accepted (UPLOAD_MAX_MB).`,
+          ),
           { field: 'file', hint: 'UPLOAD_MAX_MB' },
         );
       }
-      if (!request.isMultipart()) {
-        throw new ServerError(
-          'UPLOAD_MISSING_FILE',
-          400,
-          'Send the file as multipart/form-data with the field "file".',
-          {
-            field: 'file',
-          },
-        );
-      }
+      if (!request.isMultipart()) throw UPLOAD_NOT_MULTIPART;
       const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
       if (!part) {
         throw new ServerError(
           'UPLOAD_MISSING_FILE',
           400,
-          'The request has no file: send it in the field "file".',
-          {
-            field: 'file',
-          },
+          localized(
+            '请求里没有文件：请放在字段 "file" 中发送。',
+            'The request has no file: send it in the field "file".',
+          ),
+          { field: 'file' },
         );
       }
       let bytes: Buffer;
@@ -97,7 +122,10 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
           throw new ServerError(
             'UPLOAD_TOO_LARGE',
             413,
-            `The file is larger than ${formatBytes(maxBytes)} (UPLOAD_MAX_MB).`,
+            localized(
+              `文件超过了 ${formatBytes(maxBytes)}（UPLOAD_MAX_MB）。`,
+              `The file is larger than ${formatBytes(maxBytes)} (UPLOAD_MAX_MB).`,
+            ),
             { field: 'file', hint: 'UPLOAD_MAX_MB' },
           );
         }
@@ -118,10 +146,14 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
         { citeFilename, kind: material.kind, pages: material.pages },
         'material uploaded',
       );
-      const unit = material.kind === 'pptx' ? 'slide' : 'page';
       return {
         status: 'success' as const,
-        message: `Read ${filename}: ${material.pages} ${unit}${material.pages === 1 ? '' : 's'}, ${material.text.length} characters. Saved as ${citeFilename}.`,
+        message: uploadMessage(
+          requestLanguage(request),
+          displayName(filename),
+          material,
+          citeFilename,
+        ),
         text_length: material.text.length,
         cite_filename: citeFilename,
         kind: material.kind,

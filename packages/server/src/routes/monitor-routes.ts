@@ -1,8 +1,29 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isServerError } from '../errors.ts';
+import { errorMessage, isServerError, ServerError } from '../errors.ts';
+import type { KeywordAlertPayload } from '../events/live-events.ts';
 import { MonitorStatusSchema, TranscriptLineSchema } from '../events/live-events.ts';
+import { type Language, requestLanguage } from '../language.ts';
 import { errors, StatusMessageSchema } from './schemas.ts';
+
+/**
+ * The alert-socket notice of a start_monitor that failed: the original client shows keyword
+ * alerts and nothing of a failed answer, so the reason goes there as one.
+ */
+function startFailureNotice(error: unknown, at: Date): (language: Language) => KeywordAlertPayload {
+  const known = isServerError(error)
+    ? error
+    : new ServerError('INTERNAL_ERROR', 500, 'Internal error; the server log has the details.');
+  const pad = (value: number) => String(value).padStart(2, '0');
+  const timestamp = `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
+  return (language) => ({
+    type: 'keyword_alert',
+    level: 'warning',
+    keywords: [language === 'zh' ? '启动监控失败' : 'Start failed'],
+    text: errorMessage(known, language),
+    timestamp,
+  });
+}
 
 const StartBodySchema = z
   .object({
@@ -34,6 +55,9 @@ const KeywordsSchema = z.object({
   custom: z.array(z.string()).describe('Added through /api/update_keywords (until restart).'),
   all: z.array(z.string()),
   file: z.string(),
+  warning_file: z
+    .string()
+    .describe('Where the attention-level keywords live: the [注意] section of the same file.'),
   homophones: z.string(),
   problems: z.array(z.object({ line: z.number(), content: z.string(), message: z.string() })),
 });
@@ -63,7 +87,7 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['monitor'],
         summary: 'Start monitoring a class',
         description:
-          'Activates the chosen material (copies it to data/current_class_material.txt, or empties that file), reloads data/keywords.txt, starts a new transcript and the recognizer of ASR_MODE. `already_running` when a class is running. A mode that cannot run answers 503 RECOGNIZER_UNAVAILABLE naming the settings to change.',
+          'Activates the chosen material (copies it to data/current_class_material.txt, or empties that file), reloads data/keywords.txt, starts a new transcript and the recognizer of ASR_MODE. `already_running` when a class is running. A mode that cannot run answers 503 RECOGNIZER_UNAVAILABLE naming the settings to change. Any failure is also sent to the alert WebSocket as a `keyword_alert` (level `warning`, keywords `["启动监控失败"]`, the reason as text): the original client shows those and not the answer.',
         body: StartBodySchema.nullish(),
         response: {
           200: StatusMessageSchema.extend({ effective_asr_mode: z.string().optional() }),
@@ -71,11 +95,19 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) =>
-      monitor.start({
-        courseName: (request.body?.course_name ?? '').trim(),
-        citeFilename: request.body?.cite_filename?.trim() || null,
-      }),
+    async (request) => {
+      try {
+        const answer = await monitor.start({
+          courseName: (request.body?.course_name ?? '').trim(),
+          citeFilename: request.body?.cite_filename?.trim() || null,
+        });
+        if (answer.status === 'started') services.alertSockets.clearNotice();
+        return answer;
+      } catch (error) {
+        services.alertSockets.notice(startFailureNotice(error, services.now()));
+        throw error;
+      }
+    },
   );
 
   app.post(
@@ -110,7 +142,7 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch (error) {
         const code = isServerError(error) ? error.code : 'INTERNAL_ERROR';
         const message = isServerError(error)
-          ? error.message
+          ? errorMessage(error, requestLanguage(request))
           : 'Writing the notes failed; see the server log.';
         if (!isServerError(error)) request.log.error({ err: error }, 'notes after stop failed');
         services.hub.publish('error.raised', { source: 'notes', code, message });
@@ -169,7 +201,7 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: KeywordsSchema, ...errors() },
       },
     },
-    async () => ({ status: 'success' as const, ...keywords.view() }),
+    async () => ({ status: 'success' as const, ...keywords.view(), warning_file: keywords.path }),
   );
 
   app.post(
@@ -202,11 +234,14 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['monitor'],
         summary: 'Re-read data/keywords.txt',
-        description: 'After editing the file by hand. Applies to the running class at once.',
+        description:
+          'After editing the file by hand. Applies to the running class at once. `danger` and `warning` are the original’s lists by level (danger: the [提醒] keywords and the custom ones; warning: the [注意] ones).',
         response: {
           200: z.object({
             status: z.literal('success'),
             keywords: z.array(z.string()),
+            danger: z.array(z.string()),
+            warning: z.array(z.string()),
             file: z.string(),
             problems: z.array(
               z.object({ line: z.number(), content: z.string(), message: z.string() }),
@@ -223,6 +258,8 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         status: 'success' as const,
         keywords: view.all,
+        danger: [...new Set([...view.builtin, ...view.custom])],
+        warning: view.warning,
         file: view.file,
         problems: view.problems,
       };

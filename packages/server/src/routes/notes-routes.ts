@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ServerError } from '../errors.ts';
-import { isPlainFileName } from '../files.ts';
+import { displayName, isPlainFileName } from '../files.ts';
+import { localized } from '../language.ts';
 import { localDateTime } from '../material/cite-store.ts';
 import { parseNotesFilename } from '../monitor/class-record.ts';
 import { errors } from './schemas.ts';
@@ -21,11 +22,15 @@ export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
   const folder = join(app.classAssistant.dataDir, 'summaries');
 
   const existingNotesPath = async (filename: string) => {
+    const shown = displayName(filename);
     if (!isPlainFileName(filename, '.md')) {
       throw new ServerError(
         'NOTES_FILENAME_INVALID',
         400,
-        `"${filename}" is not the name of a notes file (a plain .md name from /api/notes).`,
+        localized(
+          `"${shown}" 不是笔记文件名（应为 /api/notes 列出的 .md 文件名）。`,
+          `"${shown}" is not the name of a notes file (a plain .md name from /api/notes).`,
+        ),
         { field: 'filename' },
       );
     }
@@ -39,7 +44,10 @@ export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
     throw new ServerError(
       'NOTES_NOT_FOUND',
       404,
-      `No notes named "${filename}" in data/summaries. See /api/notes for the list.`,
+      localized(
+        `data/summaries 中没有名为 "${shown}" 的笔记，请在 /api/notes 的列表中选择。`,
+        `No notes named "${shown}" in data/summaries. See /api/notes for the list.`,
+      ),
       { field: 'filename' },
     );
   };

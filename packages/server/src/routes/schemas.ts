@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { operationIdOf } from './openapi.ts';
 
 /** The error body of every route: `{status: "error", code, message}` (docs/architecture.md). */
 export const ErrorSchema = z
@@ -42,3 +43,28 @@ export const ChatTurnSchema = z.object({
   role: z.enum(['user', 'assistant']),
   content: z.string().max(20_000),
 });
+
+/**
+ * A WebSocket route in the OpenAPI document (@fastify/websocket hides them): GET with the upgrade
+ * answer and the Host/Origin refusal every route has.
+ */
+export function webSocketDocumentation(
+  path: string,
+  summary: string,
+  description: string,
+  responses: Record<string, { description: string }> = {},
+) {
+  return {
+    get: {
+      operationId: operationIdOf('GET', path),
+      tags: ['live'],
+      summary,
+      description,
+      responses: {
+        '101': { description: 'Switching to the WebSocket protocol.' },
+        '403': { description: 'Foreign Origin or Host (ORIGIN_NOT_ALLOWED, HOST_NOT_ALLOWED).' },
+        ...responses,
+      },
+    },
+  };
+}

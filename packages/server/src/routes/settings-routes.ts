@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SETTING_DEFINITIONS } from '../settings/settings-schema.ts';
+import { type Language, requestLanguage } from '../language.ts';
+import { SETTING_DEFINITIONS, type SettingDefinition } from '../settings/settings-schema.ts';
 import type { SettingsSaveResult } from '../settings/settings-store.ts';
 import { errors } from './schemas.ts';
 
@@ -27,6 +28,9 @@ const SettingsViewSchema = z
     definitions: z.array(
       z.object({
         key: z.string(),
+        aliases: z
+          .array(z.string())
+          .describe('Other names the key may have in the file (the original product’s).'),
         group: z.string(),
         description: z.string(),
         default: z.string(),
@@ -89,20 +93,24 @@ const SaveResultSchema = z.object({
     .describe('Saved, but an environment variable wins until it is unset.'),
 });
 
-function describeSave(result: SettingsSaveResult): string {
-  if (result.changed.length === 0) return 'Settings saved; nothing changed.';
-  const parts = [`Settings saved (${result.changed.join(', ')}).`];
-  if (result.appliedNow.length > 0) parts.push(`In effect now: ${result.appliedNow.join(', ')}.`);
-  if (result.nextClass.length > 0)
-    parts.push(`In effect from the next class: ${result.nextClass.join(', ')}.`);
-  if (result.restartRequired.length > 0)
-    parts.push(`Restart the backend for: ${result.restartRequired.join(', ')}.`);
-  if (result.overriddenByEnvironment.length > 0) {
-    parts.push(
-      `Environment variables still override: ${result.overriddenByEnvironment.join(', ')}.`,
-    );
-  }
-  return parts.join(' ');
+/** What a save did, for the student, in their language. */
+function describeSave(result: SettingsSaveResult, language: Language): string {
+  const zh = language === 'zh';
+  const list = (keys: string[]) => keys.join(zh ? '、' : ', ');
+  if (result.changed.length === 0)
+    return zh ? '设置已保存，没有改动。' : 'Settings saved; nothing changed.';
+  const parts = [
+    zh ? `设置已保存（${list(result.changed)}）。` : `Settings saved (${list(result.changed)}).`,
+  ];
+  const add = (keys: string[], chinese: string, english: string) => {
+    if (keys.length > 0)
+      parts.push(zh ? `${chinese}：${list(keys)}。` : `${english}: ${list(keys)}.`);
+  };
+  add(result.appliedNow, '立即生效', 'In effect now');
+  add(result.nextClass, '下一节课开始生效', 'In effect from the next class');
+  add(result.restartRequired, '重启后端后生效', 'Restart the backend for');
+  add(result.overriddenByEnvironment, '仍被环境变量覆盖', 'Environment variables still override');
+  return parts.join(zh ? '' : ' ');
 }
 
 /** GET and POST /api/settings. */
@@ -136,6 +144,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         invalid_lines: view.invalidLines,
         definitions: SETTING_DEFINITIONS.map((definition) => ({
           key: definition.key,
+          aliases: [...((definition as SettingDefinition).aliases ?? [])],
           group: definition.group,
           description: definition.description,
           default: definition.defaultValue,
@@ -154,7 +163,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['settings'],
         summary: 'Save the settings file',
         description:
-          'Either `{content}` (the whole file, as the original client sends it) or `{fields, extra_lines?}`. Bad values of main keys are refused with 400 SETTINGS_INVALID naming the field; nothing is written then. Lines you did not change keep their bytes. The file is written atomically (temp file, fsync, rename). The answer says which changes apply now, from the next class, or after a restart.',
+          'Either `{content}` (the whole file, as the original client sends it) or `{fields, extra_lines?}`. Bad values of main keys are refused with 400 SETTINGS_INVALID naming the field; nothing is written then. Pointing an address that receives a stored key (LLM_BASE_URL, CLOUD_ASR_BASE_URL, STREAM_ASR_URL, DASHSCOPE_WS_URL) at another origin needs that key typed in the same request: a masked one is refused with 400 SETTINGS_SECRET_REQUIRED naming the key to re-enter, and nothing is written. Messages are in Chinese, or English when Accept-Language prefers it. Lines you did not change keep their bytes. The file is written atomically (temp file, fsync, rename). The answer says which changes apply now, from the next class, or after a restart.',
         body: SaveBodySchema,
         response: { 200: SaveResultSchema, ...errors(400) },
       },
@@ -173,7 +182,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
             );
       return {
         status: 'success' as const,
-        message: describeSave(result),
+        message: describeSave(result, requestLanguage(request)),
         path: settings.path,
         changed: result.changed,
         applied_now: result.appliedNow,

@@ -6,6 +6,7 @@ import { probeMicrophone } from '../audio/microphone-probe.ts';
 import { nativeModulesFolder, nativeModulesReport } from '../audio/native.ts';
 import { createWavFileSource } from '../audio/wav-file-source.ts';
 import { isServerError } from '../errors.ts';
+import { textIn } from '../language.ts';
 import { COMPATIBLE_CLIENT_VERSION, SERVER_VERSION } from '../version.ts';
 import { errors } from './schemas.ts';
 
@@ -133,7 +134,9 @@ export async function configurationReport(
       `AI features (rescue, catch-up, notes): set ${missing.join(', ')} in the settings.`,
     );
   }
-  if (!availability.available) notConfigured.push(`Recognition: ${availability.message}`);
+  if (!availability.available) {
+    notConfigured.push(`Recognition: ${textIn(availability.message, 'en')}`);
+  }
   for (const problem of services.settings.problems()) {
     notConfigured.push(`Settings: ${problem.message} (the default is used).`);
   }
@@ -156,7 +159,9 @@ export async function configurationReport(
     asr: {
       mode: settings.asrMode,
       available: availability.available,
-      message: availability.available ? (availability.detail ?? 'ready') : availability.message,
+      message: availability.available
+        ? (availability.detail ?? 'ready')
+        : textIn(availability.message, 'en'),
       settings: availability.available ? [] : availability.settings,
     },
     llm: {
@@ -200,14 +205,14 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['system'],
         summary: 'Check the microphone (or the audio file) the next class will listen to',
         description:
-          'Answers with HTTP 200 either way, as the original: `{status:"ok", device, sample_rate, channels, message}` or `{status:"error", message}`. The device is opened in a short-lived child process and one chunk is read (`level` is its RMS energy: 0 means silence, a muted or unplugged microphone). While a class runs, the running capture is reported instead of opening the device twice. With AUDIO_INPUT=file:PATH the file is checked. `devices` lists the input devices found.',
+          'Answers with HTTP 200 either way, as the original: `{status:"ok", device, sample_rate, channels, message}` or `{status:"error", message}`. The device is opened in a short-lived child process and one chunk is read (`level` is its RMS energy: 0 means silence, a muted or unplugged microphone). While a class runs, the running capture is reported instead of opening the device twice. With AUDIO_INPUT=file:PATH the file is checked. With AUDIO_INPUT=app the microphone is in the app window: the answer says so, with the device the window captures and, when its audio stopped, `status:"error"` and `error_code:"AUDIO_CAPTURE_STOPPED"` (the `capture.changed` live event has the details). `devices` lists the input devices found.',
         response: {
           200: z.object({
             status: z.enum(['ok', 'error']),
             message: z.string(),
             error_code: z.string().optional(),
             hint: z.string().optional(),
-            input: z.enum(['microphone', 'file']).optional(),
+            input: z.enum(['microphone', 'app', 'file']).optional(),
             device: z.string().optional(),
             sample_rate: z.number().optional(),
             channels: z.number().optional(),
@@ -223,10 +228,11 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 };
 
-/** The microphone check: the running capture, the WAV file, or a probe of the device. */
+/** The microphone check: the running capture, the app window, the WAV file, or a probe of the device. */
 async function checkMicrophone(services: AppServices) {
   const settings = services.settings.current();
   const running = services.monitor.input();
+  if (running?.kind === 'app') return checkAppWindow(services, running);
   if (running) {
     return {
       status: 'ok' as const,
@@ -249,6 +255,7 @@ async function checkMicrophone(services: AppServices) {
       message: (error as Error).message,
     };
   }
+  if (input.kind === 'app') return checkAppWindow(services, undefined);
   if (input.kind === 'file') {
     const source = createWavFileSource(input.path, { pace: 'fast', chunkMs: 100 });
     try {
@@ -301,5 +308,30 @@ async function checkMicrophone(services: AppServices) {
     in_use: false,
     devices,
     message: `Microphone "${probe.device.name}" works: ${probe.sampleRate} Hz, ${probe.channels} channel(s), level ${probe.level}.${quiet}`,
+  };
+}
+
+/** The microphone check with AUDIO_INPUT=app: what the backend hears from the app window. */
+function checkAppWindow(
+  services: AppServices,
+  running: ReturnType<AppServices['monitor']['input']>,
+) {
+  const capture = services.capture.status();
+  const stopped = capture.state === 'stopped';
+  return {
+    status: stopped ? ('error' as const) : ('ok' as const),
+    input: 'app' as const,
+    ...(stopped
+      ? {
+          error_code: 'AUDIO_CAPTURE_STOPPED',
+          hint: 'The app window captures the microphone (AUDIO_INPUT=app): keep it open, allow the microphone, or set AUDIO_INPUT=mic to capture here.',
+        }
+      : {}),
+    device: capture.device,
+    in_use: running !== undefined,
+    ...(running
+      ? { sample_rate: running.sampleRate, channels: running.channels, level: running.level }
+      : {}),
+    message: `The microphone is in the app window (AUDIO_INPUT=app). ${capture.message}`,
   };
 }

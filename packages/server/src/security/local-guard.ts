@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, ServerError } from '../errors.ts';
+import { requestLanguage } from '../language.ts';
 
 /**
  * Guards a server that only its own UI should reach (docs/architecture.md, "Security"):
@@ -8,7 +9,8 @@ import { errorBody, ServerError } from '../errors.ts';
  * - Cross-origin: a request carrying an Origin that is not allowed is refused with 403
  *   ORIGIN_NOT_ALLOWED whatever its method — CORS alone only hides responses, it does not stop a
  *   form POST or a WebSocket, both of which a hostile page can send. Allowed: the app's own
- *   origins, `tauri://localhost`, `http://tauri.localhost` and CORS_ORIGINS from the settings.
+ *   origins, the original client's (`tauri://localhost`, `http://tauri.localhost`, and its
+ *   development UI's `http://localhost:1420`, `http://127.0.0.1:1420`) and CORS_ORIGINS.
  * - Allowed origins get `Access-Control-Allow-Origin: <origin>` (never `*`) and preflight answers.
  * - A state-changing request without Origin whose `Sec-Fetch-Site` says another site sent it is
  *   refused too (older browsers omit Origin on some requests).
@@ -23,11 +25,31 @@ export interface LocalGuardOptions {
 /** Origins the original desktop shell (Tauri) used. */
 export const SHELL_ORIGINS = ['tauri://localhost', 'http://tauri.localhost'] as const;
 
+/** Origins of the original client's development UI (its Vite server). */
+export const ORIGINAL_DEV_ORIGINS = ['http://localhost:1420', 'http://127.0.0.1:1420'] as const;
+
+/** Every origin of the original desktop client: its shell and its development UI. */
+export const ORIGINAL_CLIENT_ORIGINS: readonly string[] = [
+  ...SHELL_ORIGINS,
+  ...ORIGINAL_DEV_ORIGINS,
+];
+
+/**
+ * True for a request from the original desktop client (its Origin), which ignores the body of
+ * any answer that is not HTTP 200.
+ */
+export function isOriginalClient(request: { headers: { origin?: string | undefined } }): boolean {
+  return (
+    request.headers.origin !== undefined && ORIGINAL_CLIENT_ORIGINS.includes(request.headers.origin)
+  );
+}
+
 const ALLOWED_METHODS = 'GET, POST, OPTIONS';
 const ALLOWED_HEADERS = [
   'content-type',
   'last-event-id',
   'accept',
+  'accept-language',
   'cache-control',
   'x-requested-with',
 ];
@@ -47,7 +69,7 @@ export function allowedOrigins(port: number, extra: readonly string[]): Set<stri
     `http://127.0.0.1:${port}`,
     `http://localhost:${port}`,
     `http://[::1]:${port}`,
-    ...SHELL_ORIGINS,
+    ...ORIGINAL_CLIENT_ORIGINS,
     ...extra,
   ]);
 }
@@ -129,7 +151,11 @@ export function installLocalGuard(app: FastifyInstance, options: LocalGuardOptio
   });
 }
 
-function refuse(reply: FastifyReply, error: ServerError): FastifyReply {
+/**
+ * Answers a request with an error, in its language. A refused WebSocket upgrade's socket is
+ * closed once the answer is out.
+ */
+export function refuse(reply: FastifyReply, error: ServerError): FastifyReply {
   if (reply.request.headers.upgrade) {
     // A refused WebSocket upgrade owns its socket: close it once the answer is out, or it
     // would stay open (and keep the server from closing).
@@ -137,5 +163,8 @@ function refuse(reply: FastifyReply, error: ServerError): FastifyReply {
     const socket = reply.request.raw.socket;
     reply.raw.once('finish', () => socket.destroy());
   }
-  return reply.code(error.statusCode).type('application/json').send(errorBody(error));
+  return reply
+    .code(error.statusCode)
+    .type('application/json')
+    .send(errorBody(error, requestLanguage(reply.request)));
 }

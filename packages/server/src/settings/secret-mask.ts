@@ -1,10 +1,12 @@
 /**
  * Secret values in a settings file: masking them for display and restoring them when a masked
- * value is posted back. Pure functions over parsed `.env` documents; which keys are secrets comes
- * from the setting definitions.
+ * value is posted back. Pure functions over parsed `.env` documents. A main key is a secret when
+ * its definition says so; any other key is one when its name looks like one — it contains KEY,
+ * TOKEN, SECRET, PASSWORD (or PASSWD, CREDENTIAL) in any case and any spelling
+ * (`OPENAI_API_KEY`, `MY_LLM_API_KEY`, `llm_api_key`, `llm-api-key`, `apiKey`).
  */
 import { type EnvDocument, type EnvLine, encodeEnvValue, parseEnv } from './env-file.ts';
-import { SETTING_DEFINITIONS, settingDefinition } from './settings-schema.ts';
+import { settingDefinition } from './settings-schema.ts';
 
 const MASK = '••••••••';
 
@@ -14,10 +16,22 @@ export function maskSecret(value: string): string {
   return value.length >= 12 ? `${MASK}${value.slice(-4)}` : MASK;
 }
 
+const SECRET_NAME = /key|token|secret|passw(?:or)?d|credential/i;
+
 /**
- * One secret value written in a line: the value of an assignment of a secret key, or `KEY=value`
- * text of a secret key inside a comment (a key commented out, a note after an entry) or an
- * otherwise invalid line. `start`/`end` delimit the value token (quotes included) in the raw line.
+ * True when the values of `name` are masked: a main key that is a secret, or any other key whose
+ * name looks secret (a main key that is not a secret, such as KEYWORD_HOMOPHONES, is shown).
+ */
+export function isSecretKey(name: string): boolean {
+  const definition = settingDefinition(name);
+  return definition ? definition.secret : SECRET_NAME.test(name);
+}
+
+/**
+ * One secret value written in a line: the value of an assignment of a secret key, or a secret
+ * key's value written in a comment (a key commented out, a note after an entry) or in a line that
+ * is not an assignment (`OPENAI_API_KEY: sk-…`, `LLM_API_KEY sk-…`). `start`/`end` delimit the
+ * value token (quotes included) in the raw line.
  */
 interface SecretToken {
   key: string;
@@ -29,25 +43,62 @@ interface SecretToken {
   assignment: boolean;
 }
 
-const SECRET_KEYS = SETTING_DEFINITIONS.filter((definition) => definition.secret).map(
-  (definition) => definition.key,
-);
-
-/** `KEY =` of a secret key not preceded by a key character (so `MY_LLM_API_KEY=` is not one). */
-const SECRET_IN_TEXT = `(?<![A-Za-z0-9_.-])(?:${SECRET_KEYS.join('|')})\\s*=`;
+/** `NAME =` not preceded by a key character (so `X_LLM_API_KEY=` is read as that whole name). */
+const ASSIGNMENT_IN_TEXT = /(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]*)\s*=/g;
 
 /**
- * Every secret value of a line, left to right: the entry's own value when its key is a secret,
- * then each `KEY=value` of a secret key in its comment part (the whole line for comments and
- * invalid lines, the text after the value for entries). A commented value is read with the rules
- * of a real assignment (quotes, `export`, a value ending at ` #`), so it is exactly the value the
- * line would set if it were uncommented.
+ * `NAME: value` or `NAME value` at the start of a line (after `#` and `export` in a comment):
+ * a key written the YAML or shell-history way. The value is a quoted string or a run of non-space
+ * characters.
+ */
+const KEY_VALUE_AT_START =
+  /^(\s*(?:#\s*)?(?:export\s+)?)([A-Za-z_][A-Za-z0-9_.-]*)(\s*:\s*|\s+)("[^"]*"|'[^']*'|`[^`]*`|[^\s"'`=:][^\s]*)/;
+
+/**
+ * A comment is prose as much as settings ("# One KEY=value per line", "# Key of the API…"):
+ * there only names that cannot be a word count — with `_`, `.` or `-`, or camelCase.
+ */
+function isKeyNameInComment(name: string): boolean {
+  return /[_.-]/.test(name) || /[a-z][A-Z]/.test(name);
+}
+
+/** A word after a key name in a comment is prose unless it has digits or symbols, or is long. */
+function looksLikeSecretValue(token: string): boolean {
+  return /[0-9_\-./+=]/.test(token) || token.length >= 16;
+}
+
+/** The `NAME: value` / `NAME value` token at the start of a comment or non-assignment line. */
+function keyValueAtStart(line: EnvLine): SecretToken | undefined {
+  const match = KEY_VALUE_AT_START.exec(line.raw);
+  if (!match) return undefined;
+  const [, prefix = '', name = '', separator = '', token = ''] = match;
+  if (!isSecretKey(name)) return undefined;
+  if (line.kind === 'comment') {
+    if (!isKeyNameInComment(name)) return undefined;
+    // "# SEED_ASR_ACCESS_KEY and …" is prose; "# LLM_API_KEY sk-…" is a key.
+    if (separator.trim() === '' && !looksLikeSecretValue(token)) return undefined;
+  }
+  const opener = token[0];
+  const quote = opener === '"' || opener === "'" || opener === '`' ? opener : '';
+  const value = quote ? token.slice(1, -1) : token;
+  if (value === '') return undefined;
+  const start = prefix.length + name.length + separator.length;
+  return { key: name, value, start, end: start + token.length, quote, assignment: false };
+}
+
+/**
+ * Every secret value of a line, left to right: the entry's own value when its key is a secret;
+ * a `NAME: value` or `NAME value` at the start of a comment or invalid line; then each
+ * `NAME=value` of a secret key in its comment part (the whole line for comments and invalid
+ * lines, the text after the value for entries). A value after `=` is read with the rules of a
+ * real assignment (quotes, `export`, a value ending at ` #`), so it is exactly the value the line
+ * would set if it were uncommented.
  */
 function secretTokens(line: EnvLine): SecretToken[] {
   const tokens: SecretToken[] = [];
   let from = 0;
   if (line.kind === 'entry') {
-    if (line.value && settingDefinition(line.key!)?.secret) {
+    if (line.value && isSecretKey(line.key!)) {
       tokens.push({
         key: line.key!,
         value: line.value,
@@ -60,10 +111,20 @@ function secretTokens(line: EnvLine): SecretToken[] {
     from = line.valueEnd!;
   } else if (line.kind === 'blank') {
     return tokens;
+  } else {
+    const atStart = keyValueAtStart(line);
+    if (atStart) {
+      tokens.push(atStart);
+      from = atStart.end;
+    }
   }
-  const pattern = new RegExp(SECRET_IN_TEXT, 'g');
+  const pattern = new RegExp(ASSIGNMENT_IN_TEXT);
   pattern.lastIndex = from;
+  // Text after an entry's value is its comment; so is a comment line.
+  const inComment = line.kind !== 'invalid';
   for (let match = pattern.exec(line.raw); match; match = pattern.exec(line.raw)) {
+    const name = match[1]!;
+    if (!isSecretKey(name) || (inComment && !isKeyNameInComment(name))) continue;
     const entry = parseEnv(line.raw.slice(match.index)).lines[0];
     if (entry?.kind !== 'entry') continue;
     const start = match.index + entry.valueStart!;

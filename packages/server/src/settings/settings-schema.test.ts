@@ -31,13 +31,14 @@ describe('the setting definitions', () => {
       'http://a.test',
       'http://b.test:5173',
     ]);
-    expect(read('CLOUD_ASR_BASE_URL', '')).toBe('https://llm.example/v1');
+    expect(settingDefinition('CLOUD_ASR_BASE_URL')!.fallback).toBe('LLM_BASE_URL');
+    expect(settingDefinition('CLOUD_ASR_API_KEY')!.fallback).toBe('LLM_API_KEY');
     expect(read('CLOUD_ASR_API_KEY', 'sk-cloud')).toBe('sk-cloud');
   });
 
   it('derive the type of the resolved settings', () => {
     expectTypeOf<ResolvedSettings['asrMode']>().toEqualTypeOf<
-      'local' | 'stream' | 'cloud' | 'mock'
+      'local' | 'stream' | 'cloud' | 'mock' | 'dashscope'
     >();
     expectTypeOf<ResolvedSettings['llmTimeoutMs']>().toEqualTypeOf<number>();
     expectTypeOf<ResolvedSettings['corsOrigins']>().toEqualTypeOf<string[]>();

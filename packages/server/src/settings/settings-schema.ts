@@ -2,14 +2,18 @@
  * The main keys of the settings file — the one place each is defined: its default, whether it is
  * a secret, how a value is checked, which field of {@link ResolvedSettings} it fills and how the
  * text is turned into that field's value, and when a change takes effect. The type of the
- * resolved settings and the mapping from the file are both derived from these definitions.
+ * resolved settings and the mapping from the file are both derived from these definitions, and
+ * so are the other names a key may have in a user's file (the original product's) and where a
+ * secret is sent.
  */
+import { localized, type MessageText } from '../language.ts';
+import { forbiddenProviderHost } from '../security/provider-address.ts';
 
 /** When a saved change takes effect. */
 export type SettingApplies = 'now' | 'next-class' | 'restart';
 
-/** The outcome of checking one value. */
-export type SettingCheck = { ok: true } | { ok: false; message: string };
+/** The outcome of checking one value; the message follows the key's name ("must be …"). */
+export type SettingCheck = { ok: true } | { ok: false; message: MessageText };
 
 /** How a kind of value is checked and read. */
 export interface SettingKind<Value> {
@@ -26,14 +30,35 @@ export interface SettingKind<Value> {
 export interface SettingDefinition<Field extends string = string, Value = unknown>
   extends SettingKind<Value> {
   key: string;
+  /**
+   * Other names of the key, e.g. the original product's (`SEED_ASR_APP_KEY`). A file that uses
+   * one works unchanged: it is read when the main key is absent, and a save updates the line the
+   * user wrote instead of adding the main key.
+   */
+  aliases?: readonly string[];
   /** The field of {@link ResolvedSettings} it fills. */
   field: Field;
-  group: 'recognition' | 'streaming-asr' | 'cloud-asr' | 'llm' | 'audio' | 'mock' | 'server';
+  group:
+    | 'recognition'
+    | 'streaming-asr'
+    | 'dashscope-asr'
+    | 'cloud-asr'
+    | 'llm'
+    | 'audio'
+    | 'mock'
+    | 'server';
   description: string;
   /** The value used when the key is absent or empty (secrets: always empty). */
   defaultValue: string;
   /** Secrets are masked on read and never logged. */
   secret: boolean;
+  /**
+   * For secrets: the main key of the address the secret is sent to. Pointing that address at
+   * another origin needs the secret in the same request (see secret-destinations.ts).
+   */
+  sentTo?: string;
+  /** An empty value means "use this other main key's value" (after the environment and defaults). */
+  fallback?: string;
   applies: SettingApplies;
   /** An example shown in /docs and .env.example. */
   example: string;
@@ -41,12 +66,20 @@ export interface SettingDefinition<Field extends string = string, Value = unknow
 
 const ok: SettingCheck = { ok: true };
 
+/** A refusal in both languages. */
+function refuse(zh: string, en: string): SettingCheck {
+  return { ok: false, message: localized(zh, en) };
+}
+
 function wholeNumber(min: number, max: number): SettingKind<number> {
   return {
     check: (value) =>
       /^\d+$/.test(value) && Number(value) >= min && Number(value) <= max
         ? ok
-        : { ok: false, message: `must be a whole number from ${min} to ${max}, got "${value}"` },
+        : refuse(
+            `应为 ${min} 到 ${max} 之间的整数，当前为 "${value}"`,
+            `must be a whole number from ${min} to ${max}, got "${value}"`,
+          ),
     parse: Number,
   };
 }
@@ -56,26 +89,39 @@ function decimal(min: number, max: number): SettingKind<number> {
     check: (value) =>
       /^\d+(\.\d+)?$/.test(value) && Number(value) >= min && Number(value) <= max
         ? ok
-        : { ok: false, message: `must be a number from ${min} to ${max}, got "${value}"` },
+        : refuse(
+            `应为 ${min} 到 ${max} 之间的数字，当前为 "${value}"`,
+            `must be a number from ${min} to ${max}, got "${value}"`,
+          ),
     parse: Number,
   };
 }
 
-function url(protocols: string[]): SettingKind<string> {
+/**
+ * A URL with one of `protocols`. A provider's address (`provider: true`: where API keys are
+ * sent) must not be a link-local or cloud-metadata address.
+ */
+function url(protocols: string[], options: { provider?: boolean } = {}): SettingKind<string> {
   return {
     check(value) {
       let parsed: URL;
       try {
         parsed = new URL(value);
       } catch {
-        return { ok: false, message: `must be a URL (${protocols.join(' or ')}), got "${value}"` };
+        return refuse(
+          `应为网址（${protocols.join(' 或 ')}），当前为 "${value}"`,
+          `must be a URL (${protocols.join(' or ')}), got "${value}"`,
+        );
       }
-      return protocols.includes(parsed.protocol)
-        ? ok
-        : {
-            ok: false,
-            message: `must start with ${protocols.map((p) => `${p}//`).join(' or ')}, got "${value}"`,
-          };
+      if (!protocols.includes(parsed.protocol)) {
+        const starts = protocols.map((protocol) => `${protocol}//`);
+        return refuse(
+          `应以 ${starts.join(' 或 ')} 开头，当前为 "${value}"`,
+          `must start with ${starts.join(' or ')}, got "${value}"`,
+        );
+      }
+      const forbidden = options.provider ? forbiddenProviderHost(parsed.hostname) : undefined;
+      return forbidden ? { ok: false, message: forbidden } : ok;
     },
     parse: String,
   };
@@ -86,7 +132,10 @@ function choice<const Value extends string>(values: readonly Value[]): SettingKi
     check: (value) =>
       (values as readonly string[]).includes(value)
         ? ok
-        : { ok: false, message: `must be one of ${values.join(', ')}, got "${value}"` },
+        : refuse(
+            `应为 ${values.join('、')} 之一，当前为 "${value}"`,
+            `must be one of ${values.join(', ')}, got "${value}"`,
+          ),
     parse: (value) => value as Value,
   };
 }
@@ -95,9 +144,9 @@ function text(maxLength: number): SettingKind<string> {
   return {
     check: (value) =>
       /[\r\n]/.test(value)
-        ? { ok: false, message: 'must be a single line' }
+        ? refuse('只能是一行', 'must be a single line')
         : value.length > maxLength
-          ? { ok: false, message: `must be at most ${maxLength} characters` }
+          ? refuse(`最多 ${maxLength} 个字符`, `must be at most ${maxLength} characters`)
           : ok,
     parse: String,
   };
@@ -121,19 +170,45 @@ export function checkOrigin(value: string): SettingCheck {
   try {
     parsed = new URL(value);
   } catch {
-    return { ok: false, message: `"${value}" is not an origin like http://localhost:5173` };
+    return refuse(
+      `"${value}" 不是 http://localhost:5173 这样的来源`,
+      `"${value}" is not an origin like http://localhost:5173`,
+    );
   }
   if (value === '*' || parsed.origin === 'null' || parsed.origin !== value.replace(/\/$/, '')) {
-    return {
-      ok: false,
-      message: `"${value}" is not an origin like http://localhost:5173 (scheme://host[:port], no path, no *)`,
-    };
+    return refuse(
+      `"${value}" 不是 http://localhost:5173 这样的来源（协议://主机[:端口]，不带路径，不能用 *）`,
+      `"${value}" is not an origin like http://localhost:5173 (scheme://host[:port], no path, no *)`,
+    );
   }
   return ok;
 }
 
 /** The ASR modes the product defines; the recognizer registry says which are available. */
-export const ASR_MODES = ['local', 'stream', 'cloud', 'mock'] as const;
+export const ASR_MODES = ['local', 'stream', 'cloud', 'mock', 'dashscope'] as const;
+
+/** One of {@link ASR_MODES}. */
+export type AsrMode = (typeof ASR_MODES)[number];
+
+/**
+ * ASR_MODE values of the original product that name one of {@link ASR_MODES}: its settings
+ * dropdown saves `seed-asr` for the online streaming service.
+ */
+export const ASR_MODE_ALIASES: Readonly<Record<string, AsrMode>> = {
+  'seed-asr': 'stream',
+};
+
+/** The endpoint path a full streaming URL may end with (`…/api/v3/sauc/bigmodel_async`). */
+const STREAM_ENDPOINT_PATH = /\/api\/v3\/sauc\/(bigmodel|bigmodel_async|bigmodel_nostream)\/*$/;
+
+/** The streaming endpoint a full URL names (the original's SEED_ASR_WS_URL holds one), if any. */
+export function streamEndpointInUrl(value: string): string | undefined {
+  try {
+    return STREAM_ENDPOINT_PATH.exec(new URL(value).pathname)?.[1];
+  } catch {
+    return undefined;
+  }
+}
 
 /** Every main key, in the order the settings form and .env.example show them. */
 export const SETTING_DEFINITIONS = [
@@ -142,60 +217,81 @@ export const SETTING_DEFINITIONS = [
     field: 'asrMode',
     group: 'recognition',
     description:
-      'Recognition mode: local (offline, microphone + local model), stream (online streaming ASR), cloud (OpenAI-compatible transcription), mock (scripted lecture for demos and tests).',
+      "Recognition mode: local (offline, microphone + local model), stream (online streaming ASR; the original product's seed-asr is the same), dashscope (Alibaba Cloud Model Studio real-time recognition, fun-asr-realtime), cloud (OpenAI-compatible transcription), mock (scripted lecture for demos and tests).",
     defaultValue: 'local',
     secret: false,
     applies: 'next-class',
     example: 'mock',
-    ...choice(ASR_MODES),
+    check: choice([...ASR_MODES, ...Object.keys(ASR_MODE_ALIASES)]).check,
+    parse: (value): AsrMode =>
+      Object.hasOwn(ASR_MODE_ALIASES, value) ? ASR_MODE_ALIASES[value]! : (value as AsrMode),
   }),
   setting({
     key: 'STREAM_ASR_URL',
+    aliases: ['SEED_ASR_WS_URL'],
     field: 'streamAsrUrl',
     group: 'streaming-asr',
-    description: 'Base address of the streaming ASR service (wss://host).',
+    description:
+      "Base address of the streaming ASR service (wss://host). A full address ending in /api/v3/sauc/<endpoint> (the original product's SEED_ASR_WS_URL) works too: its endpoint is used.",
     defaultValue: 'wss://openspeech.bytedance.com',
     secret: false,
     applies: 'next-class',
     example: 'wss://openspeech.bytedance.com',
-    ...url(['wss:', 'ws:']),
+    ...url(['wss:', 'ws:'], { provider: true }),
+    parse: (value) => {
+      const endpoint = streamEndpointInUrl(value);
+      if (!endpoint) return value;
+      const base = new URL(value);
+      base.pathname = base.pathname.replace(STREAM_ENDPOINT_PATH, '');
+      return base.toString().replace(/\/$/, '');
+    },
   }),
   setting({
     key: 'STREAM_ASR_ENDPOINT',
     field: 'streamAsrEndpoint',
     group: 'streaming-asr',
     description:
-      'Which streaming endpoint: bigmodel_async (optimised bidirectional, answers on change), bigmodel (bidirectional), bigmodel_nostream.',
+      'Which streaming endpoint: bigmodel_async (optimised bidirectional, answers on change), bigmodel (bidirectional), bigmodel_nostream. An endpoint named in STREAM_ASR_URL wins.',
     defaultValue: 'bigmodel_async',
     secret: false,
     applies: 'next-class',
     example: 'bigmodel_async',
     ...choice(['bigmodel_async', 'bigmodel', 'bigmodel_nostream']),
+    parse: (value, values) =>
+      (streamEndpointInUrl(values.STREAM_ASR_URL ?? '') ?? value) as
+        | 'bigmodel_async'
+        | 'bigmodel'
+        | 'bigmodel_nostream',
   }),
   setting({
     key: 'STREAM_ASR_APP_KEY',
+    aliases: ['SEED_ASR_APP_KEY'],
     field: 'streamAsrAppKey',
     group: 'streaming-asr',
     description: 'Streaming provider application id (X-Api-App-Key).',
     defaultValue: '',
     secret: true,
+    sentTo: 'STREAM_ASR_URL',
     applies: 'next-class',
     example: '1234567890',
     ...text(200),
   }),
   setting({
     key: 'STREAM_ASR_ACCESS_KEY',
+    aliases: ['SEED_ASR_ACCESS_KEY'],
     field: 'streamAsrAccessKey',
     group: 'streaming-asr',
     description: 'Streaming provider access token (X-Api-Access-Key).',
     defaultValue: '',
     secret: true,
+    sentTo: 'STREAM_ASR_URL',
     applies: 'next-class',
     example: 'your-access-token',
     ...text(500),
   }),
   setting({
     key: 'STREAM_ASR_RESOURCE_ID',
+    aliases: ['SEED_ASR_RESOURCE_ID'],
     field: 'streamAsrResourceId',
     group: 'streaming-asr',
     description:
@@ -219,6 +315,42 @@ export const SETTING_DEFINITIONS = [
     ...flag,
   }),
   setting({
+    key: 'DASHSCOPE_API_KEY',
+    field: 'dashscopeApiKey',
+    group: 'dashscope-asr',
+    description:
+      'API key of Alibaba Cloud Model Studio (DashScope) for ASR_MODE=dashscope, sent as a bearer token.',
+    defaultValue: '',
+    secret: true,
+    sentTo: 'DASHSCOPE_WS_URL',
+    applies: 'next-class',
+    example: 'sk-…',
+    ...text(500),
+  }),
+  setting({
+    key: 'DASHSCOPE_ASR_MODEL',
+    field: 'dashscopeAsrModel',
+    group: 'dashscope-asr',
+    description: 'Real-time recognition model of ASR_MODE=dashscope (16 kHz PCM).',
+    defaultValue: 'fun-asr-realtime',
+    secret: false,
+    applies: 'next-class',
+    example: 'fun-asr-realtime',
+    ...text(200),
+  }),
+  setting({
+    key: 'DASHSCOPE_WS_URL',
+    field: 'dashscopeWsUrl',
+    group: 'dashscope-asr',
+    description:
+      'WebSocket address of DashScope real-time recognition (Beijing region; wss://dashscope-intl.aliyuncs.com/api-ws/v1/inference for Singapore).',
+    defaultValue: 'wss://dashscope.aliyuncs.com/api-ws/v1/inference',
+    secret: false,
+    applies: 'next-class',
+    example: 'wss://dashscope.aliyuncs.com/api-ws/v1/inference',
+    ...url(['wss:', 'ws:'], { provider: true }),
+  }),
+  setting({
     key: 'CLOUD_ASR_BASE_URL',
     field: 'cloudAsrBaseUrl',
     group: 'cloud-asr',
@@ -226,10 +358,10 @@ export const SETTING_DEFINITIONS = [
       'OpenAI-compatible API for the cloud mode (POST {base}/audio/transcriptions). Empty: use LLM_BASE_URL.',
     defaultValue: '',
     secret: false,
+    fallback: 'LLM_BASE_URL',
     applies: 'next-class',
     example: 'https://api.openai.com/v1',
-    ...url(['https:', 'http:']),
-    parse: (value, values) => value || values.LLM_BASE_URL!,
+    ...url(['https:', 'http:'], { provider: true }),
   }),
   setting({
     key: 'CLOUD_ASR_API_KEY',
@@ -238,10 +370,11 @@ export const SETTING_DEFINITIONS = [
     description: 'Key for the cloud transcription API. Empty: use LLM_API_KEY.',
     defaultValue: '',
     secret: true,
+    sentTo: 'CLOUD_ASR_BASE_URL',
+    fallback: 'LLM_API_KEY',
     applies: 'next-class',
     example: 'sk-…',
     ...text(500),
-    parse: (value, values) => value || values.LLM_API_KEY!,
   }),
   setting({
     key: 'CLOUD_ASR_MODEL',
@@ -267,7 +400,10 @@ export const SETTING_DEFINITIONS = [
     check: (value) =>
       /^[a-z]{2,3}$/.test(value)
         ? ok
-        : { ok: false, message: `must be an ISO-639-1 code such as zh or en, got "${value}"` },
+        : refuse(
+            `应为 zh、en 这样的 ISO-639-1 语言代码，当前为 "${value}"`,
+            `must be an ISO-639-1 code such as zh or en, got "${value}"`,
+          ),
     parse: String,
   }),
   setting({
@@ -280,7 +416,7 @@ export const SETTING_DEFINITIONS = [
     secret: false,
     applies: 'now',
     example: 'https://api.deepseek.com/v1',
-    ...url(['https:', 'http:']),
+    ...url(['https:', 'http:'], { provider: true }),
   }),
   setting({
     key: 'LLM_API_KEY',
@@ -289,6 +425,7 @@ export const SETTING_DEFINITIONS = [
     description: 'LLM API key. Empty: AI features answer LLM_NOT_CONFIGURED.',
     defaultValue: '',
     secret: true,
+    sentTo: 'LLM_BASE_URL',
     applies: 'now',
     example: 'sk-…',
     ...text(500),
@@ -355,7 +492,7 @@ export const SETTING_DEFINITIONS = [
     field: 'audioInput',
     group: 'audio',
     description:
-      'Audio source of the local, stream and cloud modes: mic (the default microphone), mic:NAME (the input whose name contains NAME), or file:PATH (a PCM WAV file, e.g. a recorded lecture; relative to the app folder).',
+      'Audio source of the local, stream and cloud modes: mic (the default microphone, captured by the backend), mic:NAME (the input whose name contains NAME), app (the microphone of the app window: the desktop UI captures it and streams it to the backend, on any OS, no native addon), or file:PATH (a PCM WAV file, e.g. a recorded lecture; relative to the app folder).',
     defaultValue: 'mic',
     secret: false,
     applies: 'next-class',
@@ -364,7 +501,10 @@ export const SETTING_DEFINITIONS = [
       const single = text(1000).check(value);
       if (!single.ok) return single;
       return /^file:\s*$/i.test(value)
-        ? { ok: false, message: 'file: needs a path, e.g. file:/home/me/lecture.wav' }
+        ? refuse(
+            'file: 后面要写文件路径，例如 file:/home/me/lecture.wav',
+            'file: needs a path, e.g. file:/home/me/lecture.wav',
+          )
         : ok;
     },
     parse: String,
@@ -465,6 +605,30 @@ export const SETTING_DEFINITIONS = [
     ...text(1000),
   }),
   setting({
+    key: 'LOCAL_ASR_LANGUAGE',
+    field: 'localAsrLanguage',
+    group: 'recognition',
+    description:
+      'Language of the class for ASR_MODE=local: zh (Chinese) or en (English). With VOSK_MODEL_PATH empty, the local mode uses an installed model of this language (data/models, fetched in the class panel or with `class-assistant-backend models pull`).',
+    defaultValue: 'zh',
+    secret: false,
+    applies: 'next-class',
+    example: 'zh',
+    ...choice(['zh', 'en']),
+  }),
+  setting({
+    key: 'MODELS_BASE_URL',
+    field: 'modelsBaseUrl',
+    group: 'recognition',
+    description:
+      'Where the model catalogue downloads from: a mirror holding the same file names as https://alphacephei.com/vosk/models (the default when empty). Every file is still checked against its pinned SHA-256.',
+    defaultValue: '',
+    secret: false,
+    applies: 'now',
+    example: 'https://mirror.example.edu/vosk/models',
+    ...url(['https:', 'http:']),
+  }),
+  setting({
     key: 'POCKETSPHINX_MODEL_PATH',
     field: 'pocketsphinxModelPath',
     group: 'recognition',
@@ -527,7 +691,7 @@ export const SETTING_DEFINITIONS = [
     field: 'corsOrigins',
     group: 'server',
     description:
-      'Extra web origins allowed to call the API, comma-separated (the app itself, tauri://localhost and http://tauri.localhost always are).',
+      'Extra web origins allowed to call the API, comma-separated (the app itself and the original desktop client — tauri://localhost, http://tauri.localhost, http://localhost:1420, http://127.0.0.1:1420 — always are).',
     defaultValue: '',
     secret: false,
     applies: 'now',
@@ -540,6 +704,18 @@ export const SETTING_DEFINITIONS = [
       return ok;
     },
     parse: (value) => splitList(value).map((origin) => origin.replace(/\/$/, '')),
+  }),
+  setting({
+    key: 'API_PORT',
+    field: 'apiPort',
+    group: 'server',
+    description:
+      'Port the backend listens on when it is started without --port (and without CLASS_ASSISTANT_PORT).',
+    defaultValue: '8765',
+    secret: false,
+    applies: 'restart',
+    example: '8765',
+    ...wholeNumber(1, 65535),
   }),
   setting({
     key: 'UPLOAD_MAX_MB',
@@ -590,13 +766,20 @@ export type ResolvedSettings = {
   values: Readonly<Record<string, string>>;
 };
 
-const byKey = new Map<string, SettingDefinition>(
-  SETTING_DEFINITIONS.map((definition) => [definition.key, definition]),
+const byName = new Map<string, SettingDefinition>(
+  SETTING_DEFINITIONS.flatMap((definition: SettingDefinition) =>
+    settingNames(definition).map((name) => [name, definition] as const),
+  ),
 );
 
-/** The definition of a main key, or undefined for any other key. */
+/** The definition of a main key or of one of its aliases, or undefined for any other key. */
 export function settingDefinition(key: string): SettingDefinition | undefined {
-  return byKey.get(key);
+  return byName.get(key);
+}
+
+/** Every name a key may have in a file: the main key first, then its aliases. */
+export function settingNames(definition: SettingDefinition): string[] {
+  return [definition.key, ...(definition.aliases ?? [])];
 }
 
 /** Splits a comma-separated list, dropping blanks. */

@@ -83,6 +83,69 @@ describe('createSettingsStore', () => {
   });
 });
 
+describe('keys under their original names', () => {
+  it('reads an alias when the main key is absent, the main key when both are there, and the environment’s alias too', async () => {
+    await writeFile(
+      path,
+      'SEED_ASR_APP_KEY=from-the-alias\nSTREAM_ASR_ACCESS_KEY=main\nSEED_ASR_ACCESS_KEY=alias-loses\n',
+    );
+    const store = await createSettingsStore({
+      path,
+      environment: { SEED_ASR_RESOURCE_ID: 'volc.bigasr.sauc.concurrent' },
+    });
+    expect(store.current()).toMatchObject({
+      streamAsrAppKey: 'from-the-alias',
+      streamAsrAccessKey: 'main',
+      streamAsrResourceId: 'volc.bigasr.sauc.concurrent',
+    });
+    expect(store.view().environmentOverrides).toEqual(['STREAM_ASR_RESOURCE_ID']);
+    // A bad value is reported under the name the user wrote.
+    await writeFile(path, 'SEED_ASR_WS_URL=https://not-a-websocket\n');
+    await store.load();
+    expect(store.problems()[0]).toMatchObject({
+      key: 'STREAM_ASR_URL',
+      message: expect.stringMatching(/^SEED_ASR_WS_URL must start with wss:\/\/ or ws:\/\//),
+    });
+  });
+});
+
+describe('a file edited by hand', () => {
+  it('is picked up by the watch within two seconds, reporting which keys changed and nothing secret', async () => {
+    const store = await createSettingsStore({ path });
+    const changes: string[][] = [];
+    store.watch((changed) => changes.push(changed));
+    try {
+      const edited = Date.now();
+      await writeFile(
+        path,
+        FILE.replace('ASR_MODE=mock', 'ASR_MODE=local').replace(
+          'sk-abcdefghijklmnop1234',
+          'sk-edited-by-hand-5678',
+        ),
+      );
+      // Waiting without reading the settings: only the watch can notice.
+      while (changes.length === 0 && Date.now() - edited < 2000) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(changes).toEqual([['ASR_MODE', 'LLM_API_KEY']]);
+      expect(store.current()).toMatchObject({
+        asrMode: 'local',
+        llmApiKey: 'sk-edited-by-hand-5678',
+      });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('is picked up at the next read when nothing watches the folder', async () => {
+    const store = await createSettingsStore({ path });
+    expect(store.current().asrMode).toBe('mock');
+    await writeFile(path, FILE.replace('ASR_MODE=mock', 'ASR_MODE=local  '));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(store.current().asrMode).toBe('local');
+  });
+});
+
 describe('saveContent (the original client posts the whole file)', () => {
   it('posting back the masked file changes nothing, byte for byte', async () => {
     const store = await createSettingsStore({ path });
@@ -149,8 +212,20 @@ describe('saveFields (the form)', () => {
       .saveFields({ NOPE: '1', UPLOAD_MAX_MB: '0' })
       .catch((caught: unknown) => caught);
     expect(isServerError(error) && error.details.fields).toEqual([
-      { field: 'NOPE', message: 'NOPE is not a main setting; put it in extra_lines as NOPE=value' },
-      { field: 'UPLOAD_MAX_MB', message: 'must be a whole number from 1 to 500, got "0"' },
+      {
+        field: 'NOPE',
+        message: {
+          en: 'NOPE is not a main setting; put it in extra_lines as NOPE=value',
+          zh: 'NOPE 不是主设置项；请在 extra_lines 中写成 NOPE=value',
+        },
+      },
+      {
+        field: 'UPLOAD_MAX_MB',
+        message: {
+          en: 'must be a whole number from 1 to 500, got "0"',
+          zh: '应为 1 到 500 之间的整数，当前为 "0"',
+        },
+      },
     ]);
   });
 
@@ -281,7 +356,7 @@ describe('secret keys inside comments and invalid lines', () => {
     'set STREAM_ASR_ACCESS_KEY=tok-0123456789zz',
     'LLM_API_KEY=sk-abcdefghijklmnop1234',
     'LLM_MODEL=deepseek-chat   # before: LLM_API_KEY=sk-older-key-aaaa1111',
-    '# LLM_MODEL=gpt-4o  MY_LLM_API_KEY=not-a-secret-of-ours  LLM_API_KEY=',
+    '# LLM_MODEL=gpt-4o  MY_LLM_API_KEY=my-own-key-of-another-tool  LLM_API_KEY=',
     '',
   ].join('\n');
   const MASKED = [
@@ -291,7 +366,8 @@ describe('secret keys inside comments and invalid lines', () => {
     'set STREAM_ASR_ACCESS_KEY=••••••••89zz',
     'LLM_API_KEY=••••••••1234',
     'LLM_MODEL=deepseek-chat   # before: LLM_API_KEY=••••••••1111',
-    '# LLM_MODEL=gpt-4o  MY_LLM_API_KEY=not-a-secret-of-ours  LLM_API_KEY=',
+    // Any key that looks secret is masked; a value after = runs to the end, as in an assignment.
+    '# LLM_MODEL=gpt-4o  MY_LLM_API_KEY=••••••••KEY=',
     '',
   ].join('\n');
   const SECRETS = [
@@ -301,6 +377,7 @@ describe('secret keys inside comments and invalid lines', () => {
     'tok-0123456789',
     'sk-abcdefghijklmnop',
     'sk-older-key',
+    'my-own-key-of-another-tool',
   ];
 
   beforeEach(() => writeFile(path, COMMENTED));

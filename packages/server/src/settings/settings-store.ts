@@ -1,9 +1,13 @@
+import { type FSWatcher, readFileSync, statSync, watch } from 'node:fs';
 import { chmod, stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { ServerError } from '../errors.ts';
 import { createSerialQueue, readTextIfExists } from '../files.ts';
+import { localized, type MessageText, textIn } from '../language.ts';
 import { type FilePrivacyOptions, writePrivateFileAtomic } from '../security/private-file.ts';
 import { type EnvDocument, getEnvValue, parseEnv, serializeEnv, setEnvValue } from './env-file.ts';
 import { extraLinesOf, mergeExtraLines, serializeLines } from './extra-lines.ts';
+import { checkSecretDestinations } from './secret-destinations.ts';
 import { maskDocument, maskSecret, unmaskDocument } from './secret-mask.ts';
 import {
   type ResolvedSettings,
@@ -11,6 +15,7 @@ import {
   type SettingApplies,
   type SettingDefinition,
   settingDefinition,
+  settingNames,
 } from './settings-schema.ts';
 
 export { maskSecret } from './secret-mask.ts';
@@ -70,8 +75,19 @@ export interface SettingsStore {
   readonly path: string;
   /** Re-reads the file. */
   load(): Promise<void>;
-  /** The effective settings (cheap; call it whenever a value is needed). */
+  /**
+   * The effective settings (cheap; call it whenever a value is needed). A file changed on disk
+   * since it was read (edited by hand) is read again first — checked at most every 250 ms.
+   */
   current(): ResolvedSettings;
+  /**
+   * Follows the file: an edit by hand is picked up within a second (a watch on its folder, with
+   * a short debounce), without waiting for a request. `onChange` gets the main keys whose values
+   * changed (names only — never values). Stopped by {@link SettingsStore.close}.
+   */
+  watch(onChange?: (changed: string[]) => void): void;
+  /** Stops watching the file. */
+  close(): void;
   problems(): SettingProblem[];
   view(): SettingsView;
   /** Saves raw file content (the original client's `{content}`); masked secrets keep their value. */
@@ -100,19 +116,67 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     document,
     environment,
   );
+  /** The file as last read or written (identity, size, mtime): a change means an edit by hand. */
+  let identity = '';
+  let checkedAt = 0;
+  let watcher: FSWatcher | undefined;
+  let debounce: NodeJS.Timeout | undefined;
 
-  async function load(): Promise<void> {
-    const text = await readTextIfExists(options.path);
+  const fileIdentity = (): string => {
+    try {
+      const info = statSync(options.path);
+      return `${info.ino}:${info.size}:${info.mtimeMs}`;
+    } catch {
+      return 'missing';
+    }
+  };
+
+  const adopt = (text: string | undefined) => {
     exists = text !== undefined;
     document = parseEnv(text ?? '');
     resolved = resolveSettings(document, environment);
+  };
+
+  async function load(): Promise<void> {
+    const seen = fileIdentity();
+    adopt(await readTextIfExists(options.path));
+    identity = seen;
+    checkedAt = Date.now();
   }
 
-  async function write(next: EnvDocument): Promise<SettingsSaveResult> {
+  /** Re-reads the file when it changed on disk; returns the main keys whose values changed. */
+  async function refresh(): Promise<string[]> {
+    if (fileIdentity() === identity) return [];
     const before = resolved.settings.values;
+    await load();
+    const after = resolved.settings.values;
+    return SETTING_DEFINITIONS.filter(
+      (definition) => before[definition.key] !== after[definition.key],
+    ).map((definition) => definition.key);
+  }
+
+  async function write(next: EnvDocument, typed: ReadonlySet<string>): Promise<SettingsSaveResult> {
+    const before = resolved.settings.values;
+    const refusals = checkSecretDestinations(
+      resolved.settings,
+      resolveSettings(next, environment).settings,
+      typed,
+    );
+    if (refusals.length > 0) {
+      const first = refusals[0]!;
+      throw new ServerError(
+        'SETTINGS_SECRET_REQUIRED',
+        400,
+        joinMessages(refusals.map((refusal) => refusal.message)),
+        {
+          field: first.field,
+          fields: refusals.map((refusal) => ({ field: refusal.field, message: refusal.message })),
+        },
+      );
+    }
     const text = serializeEnv(next);
     const changedInFile = SETTING_DEFINITIONS.filter(
-      (definition) => getEnvValue(document, definition.key) !== getEnvValue(next, definition.key),
+      (definition) => storedValue(document, definition) !== storedValue(next, definition),
     ).map((definition) => definition.key);
     if (text !== serializeEnv(document) || !exists) {
       try {
@@ -132,6 +196,7 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     document = next;
     exists = true;
     resolved = resolveSettings(document, environment);
+    identity = fileIdentity();
     const after = resolved.settings.values;
     const result: SettingsSaveResult = {
       changed: [],
@@ -143,7 +208,7 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     for (const key of changedInFile) {
       const definition = settingDefinition(key)!;
       result.changed.push(key);
-      if (environment[key] !== undefined) {
+      if (fromEnvironment(environment, definition) !== undefined) {
         result.overriddenByEnvironment.push(key);
         continue;
       }
@@ -161,12 +226,73 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
   const store: SettingsStore = {
     path: options.path,
     load,
-    current: () => resolved.settings,
-    problems: () => resolved.problems,
+    current() {
+      // The fallback when the folder cannot be watched (or the watch is late): a cheap stat.
+      const now = Date.now();
+      if (now - checkedAt >= 250) {
+        checkedAt = now;
+        const seen = fileIdentity();
+        if (seen !== identity) {
+          let text: string | undefined;
+          try {
+            text = readFileSync(options.path, 'utf8');
+          } catch {
+            text = undefined;
+          }
+          adopt(text);
+          identity = seen;
+        }
+      }
+      return resolved.settings;
+    },
+    watch(onChange) {
+      if (watcher) return;
+      const name = basename(options.path);
+      const changed = () => {
+        clearTimeout(debounce);
+        debounce = setTimeout(() => {
+          void serial(refresh).then(
+            (keys) => {
+              if (keys.length > 0) onChange?.(keys);
+            },
+            (error: unknown) =>
+              options.logger?.warn(
+                { err: error, path: options.path },
+                'could not re-read the settings file',
+              ),
+          );
+        }, 150);
+      };
+      try {
+        watcher = watch(dirname(options.path), (_event, file) => {
+          if (file === null || file === name) changed();
+        });
+        watcher.on('error', () => {
+          watcher?.close();
+          watcher = undefined;
+        });
+        watcher.unref();
+      } catch (error) {
+        // The folder cannot be watched: current() still notices a change on disk.
+        options.logger?.warn(
+          { err: error, path: options.path },
+          'cannot watch the settings folder; hand edits are noticed when settings are next read',
+        );
+      }
+    },
+    close() {
+      clearTimeout(debounce);
+      watcher?.close();
+      watcher = undefined;
+    },
+    problems: () => {
+      store.current();
+      return resolved.problems;
+    },
     view() {
       const fields: Record<string, string> = {};
       for (const definition of SETTING_DEFINITIONS) {
-        const value = getEnvValue(document, definition.key) ?? '';
+        const value = storedValue(document, definition) ?? '';
         fields[definition.key] = definition.secret ? maskSecret(value) : value;
       }
       const effective: Record<string, string> = {};
@@ -183,7 +309,7 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
         extraLines: serializeLines(extraLinesOf(masked)),
         effective,
         environmentOverrides: SETTING_DEFINITIONS.filter(
-          (definition) => environment[definition.key] !== undefined,
+          (definition) => fromEnvironment(environment, definition) !== undefined,
         ).map((definition) => definition.key),
         problems: resolved.problems,
         invalidLines: invalidLineNumbers(document),
@@ -191,33 +317,46 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     },
     saveContent: (content) =>
       serial(async () => {
-        let next = parseEnv(content);
-        next = unmaskDocument(next, document);
-        const failures: Array<{ field: string; message: string }> = [];
+        const posted = parseEnv(content);
+        const next = unmaskDocument(posted, document);
+        const failures: Failure[] = [];
+        const typed = new Set<string>();
         for (const definition of SETTING_DEFINITIONS) {
-          const value = getEnvValue(next, definition.key);
-          if (value === undefined || value === '') continue;
-          const check = definition.check(value);
-          if (!check.ok) failures.push({ field: definition.key, message: check.message });
+          for (const name of settingNames(definition)) {
+            const value = getEnvValue(next, name);
+            if (value === undefined || value === '') continue;
+            const check = definition.check(value);
+            if (!check.ok) failures.push({ field: name, message: check.message });
+          }
+          // A secret is typed when the posted value is not a mask the store filled back in.
+          const value = storedValue(next, definition);
+          if (definition.secret && value && value === storedValue(posted, definition)) {
+            typed.add(definition.key);
+          }
         }
         throwIfFailures(failures);
-        return write(next);
+        return write(next, typed);
       }),
     saveFields: (fields, extraLines) =>
       serial(async () => {
-        const failures: Array<{ field: string; message: string }> = [];
+        const failures: Failure[] = [];
         const updates: Array<[SettingDefinition, string]> = [];
+        const typed = new Set<string>();
         for (const [key, value] of Object.entries(fields)) {
           const definition = settingDefinition(key);
           if (!definition) {
             failures.push({
               field: key,
-              message: `${key} is not a main setting; put it in extra_lines as ${key}=value`,
+              message: localized(
+                `${key} 不是主设置项；请在 extra_lines 中写成 ${key}=value`,
+                `${key} is not a main setting; put it in extra_lines as ${key}=value`,
+              ),
             });
             continue;
           }
-          const stored = getEnvValue(document, key) ?? '';
+          const stored = storedValue(document, definition) ?? '';
           if (definition.secret && value !== '' && value === maskSecret(stored)) continue;
+          if (definition.secret && value !== '') typed.add(definition.key);
           if (value !== '') {
             const check = definition.check(value);
             if (!check.ok) {
@@ -236,7 +375,10 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
             if (line.kind === 'entry' && settingDefinition(line.key!)) {
               failures.push({
                 field: line.key!,
-                message: `${line.key} is a main setting; set it through fields, not extra_lines`,
+                message: localized(
+                  `${line.key} 是主设置项，请通过 fields 设置，不要写在 extra_lines 里`,
+                  `${line.key} is a main setting; set it through fields, not extra_lines`,
+                ),
               });
             }
           }
@@ -245,12 +387,13 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
         }
         throwIfFailures(failures);
         for (const [definition, value] of updates) {
-          const stored = getEnvValue(next, definition.key);
+          const name = storedName(next, definition);
           // A form posts every field: an absent key left at its default stays absent.
-          if (stored === undefined && (value === '' || value === definition.defaultValue)) continue;
-          next = setEnvValue(next, definition.key, value);
+          if (name === undefined && (value === '' || value === definition.defaultValue)) continue;
+          // The user's own name of the key stays in the file (SEED_ASR_APP_KEY is not renamed).
+          next = setEnvValue(next, name ?? definition.key, value);
         }
-        return write(next);
+        return write(next, typed);
       }),
   };
   await load();
@@ -284,15 +427,59 @@ async function restrictToOwner(
   );
 }
 
-function throwIfFailures(failures: Array<{ field: string; message: string }>): void {
+/** One refused field of a save. */
+interface Failure {
+  field: string;
+  message: MessageText;
+}
+
+/** Messages of several fields as one message, in both languages. */
+function joinMessages(messages: readonly MessageText[]): MessageText {
+  return localized(
+    messages.map((message) => textIn(message, 'zh')).join('；'),
+    messages.map((message) => textIn(message, 'en')).join('; '),
+  );
+}
+
+function throwIfFailures(failures: Failure[]): void {
   if (failures.length === 0) return;
   const first = failures[0]!;
-  throw new ServerError(
-    'SETTINGS_INVALID',
-    400,
-    failures.map((failure) => `${failure.field} ${failure.message}`).join('; '),
-    { field: first.field, fields: failures },
+  const withField = failures.map((failure) =>
+    localized(
+      `${failure.field} ${textIn(failure.message, 'zh')}`,
+      `${failure.field} ${textIn(failure.message, 'en')}`,
+    ),
   );
+  throw new ServerError('SETTINGS_INVALID', 400, joinMessages(withField), {
+    field: first.field,
+    fields: failures,
+  });
+}
+
+/**
+ * The name a key has in the file: the main key when it is there, else the first alias that is
+ * (the original's SEED_ASR_APP_KEY), else undefined.
+ */
+function storedName(document: EnvDocument, definition: SettingDefinition): string | undefined {
+  return settingNames(definition).find((name) => getEnvValue(document, name) !== undefined);
+}
+
+/** The value of a main key in the file, under its main name or an alias. */
+function storedValue(document: EnvDocument, definition: SettingDefinition): string | undefined {
+  const name = storedName(document, definition);
+  return name === undefined ? undefined : getEnvValue(document, name);
+}
+
+/** The environment's value of a main key (its main name first, then its aliases). */
+function fromEnvironment(
+  environment: Readonly<Record<string, string | undefined>>,
+  definition: SettingDefinition,
+): { name: string; value: string } | undefined {
+  for (const name of settingNames(definition)) {
+    const value = environment[name];
+    if (value !== undefined) return { name, value };
+  }
+  return undefined;
 }
 
 function resolveSettings(
@@ -301,10 +488,11 @@ function resolveSettings(
 ): { settings: ResolvedSettings; problems: SettingProblem[] } {
   const values: Record<string, string> = {};
   const problems: SettingProblem[] = [];
-  for (const definition of SETTING_DEFINITIONS) {
-    const fromEnvironment = environment[definition.key];
-    const source = fromEnvironment !== undefined ? 'environment' : 'file';
-    const raw = (fromEnvironment ?? getEnvValue(document, definition.key) ?? '').trim();
+  for (const definition of SETTING_DEFINITIONS as readonly SettingDefinition[]) {
+    const overridden = fromEnvironment(environment, definition);
+    const source = overridden !== undefined ? 'environment' : 'file';
+    const name = overridden?.name ?? storedName(document, definition) ?? definition.key;
+    const raw = (overridden?.value ?? storedValue(document, definition) ?? '').trim();
     let value = raw === '' ? definition.defaultValue : raw;
     if (raw !== '') {
       const check = definition.check(raw);
@@ -312,7 +500,7 @@ function resolveSettings(
         problems.push({
           key: definition.key,
           source,
-          message: `${definition.key} ${check.message}`,
+          message: `${name} ${textIn(check.message, 'en')}`,
         });
         value = definition.defaultValue;
       }
@@ -320,8 +508,10 @@ function resolveSettings(
     values[definition.key] = value;
   }
   const settings: Record<string, unknown> = { values };
-  for (const definition of SETTING_DEFINITIONS) {
-    settings[definition.field] = definition.parse(values[definition.key]!, values);
+  for (const definition of SETTING_DEFINITIONS as readonly SettingDefinition[]) {
+    const own = values[definition.key]!;
+    const effective = own === '' && definition.fallback ? values[definition.fallback]! : own;
+    settings[definition.field] = definition.parse(effective, values);
   }
   return { settings: settings as ResolvedSettings, problems };
 }

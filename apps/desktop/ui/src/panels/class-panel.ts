@@ -9,6 +9,8 @@ import { t } from '../i18n.ts';
 import { preference, savePreference } from '../preferences.ts';
 import type { AppState } from '../store.ts';
 import type { CiteFile, MicCheck } from '../types.ts';
+import { createCaptureView } from '../views/capture-view.ts';
+import { createModelOffer } from '../views/model-offer.ts';
 import type { Panel } from './panel.ts';
 
 /** The readable name of an ASR mode, from the `modeNames` text. */
@@ -25,6 +27,8 @@ const NEEDS_MICROPHONE = new Set(['local', 'cloud', 'stream']);
 /** Creates the class panel. */
 export function createClassPanel(context: AppContext): Panel {
   const { store } = context;
+  // This window's microphone (AUDIO_INPUT=app), before and during class.
+  const capture = createCaptureView(context);
 
   // ---- before class ----
   const recognition = h('div', { class: 'check-row' });
@@ -131,7 +135,15 @@ export function createClassPanel(context: AppContext): Panel {
       return;
     }
     const mode = health.asr.mode;
-    if (health.asr.available) {
+    if (
+      !health.asr.available &&
+      mode === 'local' &&
+      health.asr.settings[0] === 'LOCAL_ASR_LANGUAGE'
+    ) {
+      // No offline model for the class language: offer to download one, then start.
+      replaceChildren(recognition, h('span', { class: 'check bad' }, '!'), modelOffer.element);
+      void modelOffer.refresh();
+    } else if (health.asr.available) {
       replaceChildren(
         recognition,
         h('span', { class: 'check ok' }, '✓'),
@@ -158,6 +170,7 @@ export function createClassPanel(context: AppContext): Panel {
     if (!NEEDS_MICROPHONE.has(mode)) return;
     try {
       const check = await api<MicCheck>('/api/check_mic');
+      if (check.input === 'app') return; // the capture view shows this window's microphone
       microphone.hidden = false;
       if (check.status === 'ok') {
         replaceChildren(
@@ -233,17 +246,23 @@ export function createClassPanel(context: AppContext): Panel {
     if (file) void upload(file);
   });
 
+  /** Starts the class with the course and material of the form; errors are thrown. */
+  const startFromForm = async () => {
+    savePreference('course', courseInput.value.trim());
+    savePreference('material', materialSelect.value);
+    await context.start({
+      course_name: courseInput.value.trim(),
+      cite_filename: materialSelect.value,
+    });
+    context.openPanel(null);
+  };
+  const modelOffer = createModelOffer(context, startFromForm);
+
   const start = async () => {
     startButton.disabled = true;
     startError.replaceChildren();
-    savePreference('course', courseInput.value.trim());
-    savePreference('material', materialSelect.value);
     try {
-      await context.start({
-        course_name: courseInput.value.trim(),
-        cite_filename: materialSelect.value,
-      });
-      context.openPanel(null);
+      await startFromForm();
     } catch (error) {
       startError.replaceChildren(errorBox(context, error, () => void start()));
     } finally {
@@ -338,6 +357,7 @@ export function createClassPanel(context: AppContext): Panel {
     }
     if (previous.monitor.state === 'idle' && !idle) stopStatus.replaceChildren();
     if (state.health !== previous.health && state.panel === 'class') void renderChecks();
+    capture.update();
   };
 
   context.onLiveEvent((message) => {
@@ -346,8 +366,9 @@ export function createClassPanel(context: AppContext): Panel {
 
   return {
     name: 'class',
-    element: h('section', { class: 'panel-body class-panel' }, before, during),
+    element: h('section', { class: 'panel-body class-panel' }, capture.element, before, during),
     onShow() {
+      capture.onShow();
       void loadMaterials();
       void renderChecks();
       if (store.get().monitor.state === 'idle') queueMicrotask(() => courseInput.focus());

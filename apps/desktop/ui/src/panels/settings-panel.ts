@@ -8,21 +8,34 @@ import {
   requestNotificationPermission,
 } from '../alert-effects.ts';
 import { api, isApiError } from '../api.ts';
+import { CLOUD_PRESETS } from '../cloud-presets.ts';
 import type { AppContext } from '../context.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
 import { type Lang, lang, t } from '../i18n.ts';
 import type { AppState } from '../store.ts';
 import type { SettingDefinition, SettingsSaved, SettingsView } from '../types.ts';
+import { createCaptureView } from '../views/capture-view.ts';
+import { createModelsSection } from '../views/models-section.ts';
 import { modeName } from './class-panel.ts';
 import type { Panel } from './panel.ts';
 
-const GROUP_ORDER = ['recognition', 'llm', 'mock', 'streaming-asr', 'cloud-asr', 'audio', 'server'];
+const GROUP_ORDER = [
+  'recognition',
+  'llm',
+  'mock',
+  'streaming-asr',
+  'dashscope-asr',
+  'cloud-asr',
+  'audio',
+  'server',
+];
 const GROUP_TITLES: Record<string, Parameters<typeof t>[0]> = {
   recognition: 'groupRecognition',
   llm: 'groupLlm',
   mock: 'groupMock',
   'streaming-asr': 'groupStreaming',
+  'dashscope-asr': 'groupDashscope',
   'cloud-asr': 'groupCloud',
   audio: 'groupAudio',
   server: 'groupServer',
@@ -43,6 +56,9 @@ const LABELS: Record<string, { zh: string; en: string }> = {
   STREAM_ASR_APP_KEY: { zh: '应用 ID', en: 'App key' },
   STREAM_ASR_ACCESS_KEY: { zh: '访问令牌', en: 'Access key' },
   STREAM_ASR_RESOURCE_ID: { zh: '资源 ID', en: 'Resource id' },
+  DASHSCOPE_API_KEY: { zh: 'DashScope API 密钥', en: 'DashScope API key' },
+  DASHSCOPE_ASR_MODEL: { zh: '实时识别模型', en: 'Real-time model' },
+  DASHSCOPE_WS_URL: { zh: 'DashScope 地址', en: 'DashScope address' },
   CLOUD_ASR_BASE_URL: { zh: '转写 API 地址', en: 'Transcription API' },
   CLOUD_ASR_API_KEY: { zh: '转写 API 密钥', en: 'Transcription key' },
   CLOUD_ASR_MODEL: { zh: '转写模型', en: 'Transcription model' },
@@ -53,6 +69,7 @@ const LABELS: Record<string, { zh: string; en: string }> = {
   MOCK_SCRIPT: { zh: '演示脚本', en: 'Demo script' },
   MOCK_INTERVAL_MS: { zh: '每行间隔（毫秒）', en: 'Line interval (ms)' },
   MOCK_LOOP: { zh: '循环播放', en: 'Loop' },
+  API_PORT: { zh: '后端端口', en: 'Backend port' },
   CORS_ORIGINS: { zh: '允许的网页来源', en: 'Allowed origins' },
   UPLOAD_MAX_MB: { zh: '上传上限（MB）', en: 'Upload limit (MB)' },
   HISTORY_FOLD_ENTRIES: { zh: '折叠历史的行数', en: 'Fold history after' },
@@ -61,7 +78,7 @@ const LABELS: Record<string, { zh: string; en: string }> = {
 
 /** Keys with a fixed set of values (shown as a select). */
 const CHOICES: Record<string, string[]> = {
-  ASR_MODE: ['local', 'stream', 'cloud', 'mock'],
+  ASR_MODE: ['local', 'stream', 'dashscope', 'cloud', 'mock'],
   KEYWORD_HOMOPHONES: ['off', 'pinyin', 'fuzzy-pinyin'],
   STREAM_ASR_ENDPOINT: ['bigmodel_async', 'bigmodel', 'bigmodel_nostream'],
   MOCK_LOOP: ['true', 'false'],
@@ -86,9 +103,11 @@ export function createSettingsPanel(context: AppContext): Panel {
   const saveButton = h('button', { class: 'button primary', id: 'save-settings' }, t('save'));
   const reloadButton = h('button', { class: 'button' }, t('reload'));
   const status = h('div', { class: 'panel-status', 'aria-live': 'polite' });
+  const models = createModelsSection(context);
   const backendInfo = h('p', { class: 'file-info' });
 
   // ---- this app ----
+  const capture = createCaptureView(context);
   const languageSelect = h(
     'select',
     { class: 'select small', 'aria-label': t('language') },
@@ -168,7 +187,8 @@ export function createSettingsPanel(context: AppContext): Panel {
         'select',
         { class: 'select', id, name: definition.key },
         h('option', { value: '' }, `(${definition.default || '—'})`),
-        choices.map((choice) =>
+        // A value the form does not list (the original's seed-asr) stays selectable as it is.
+        (value === '' || choices.includes(value) ? choices : [...choices, value]).map((choice) =>
           h(
             'option',
             { value: choice, selected: choice === value },
@@ -197,6 +217,48 @@ export function createSettingsPanel(context: AppContext): Panel {
     return input;
   };
 
+  /** Buttons that fill CLOUD_ASR_BASE_URL and CLOUD_ASR_MODEL for a provider, with its key link. */
+  const cloudPresets = () => {
+    const note = h('p', { class: 'setting-help', 'aria-live': 'polite' });
+    return h(
+      'div',
+      { class: 'cloud-presets' },
+      h('small', { class: 'setting-help' }, t('cloudPresets')),
+      h(
+        'div',
+        { class: 'row-buttons' },
+        CLOUD_PRESETS.map((preset) =>
+          h(
+            'button',
+            {
+              class: 'button small',
+              'data-preset': preset.id,
+              onclick: () => {
+                const base = controls.get('CLOUD_ASR_BASE_URL')?.control;
+                const model = controls.get('CLOUD_ASR_MODEL')?.control;
+                if (base) base.value = preset.baseUrl;
+                if (model) model.value = preset.model;
+                replaceChildren(
+                  note,
+                  t('cloudPresetFilled', { name: preset.name }),
+                  ' ',
+                  h(
+                    'a',
+                    { href: preset.keyUrl, target: '_blank', rel: 'noopener noreferrer' },
+                    t('cloudGetKey'),
+                  ),
+                );
+                controls.get('CLOUD_ASR_API_KEY')?.control.focus();
+              },
+            },
+            preset.name,
+          ),
+        ),
+      ),
+      note,
+    );
+  };
+
   const render = (view: SettingsView) => {
     // Groups the student opened stay open when the form is read again (after a save).
     const opened = new Set(
@@ -222,6 +284,7 @@ export function createSettingsPanel(context: AppContext): Panel {
           open: firstRender ? OPEN_GROUPS.has(group) : opened.has(group),
         });
         details.append(h('summary', null, GROUP_TITLES[group] ? t(GROUP_TITLES[group]) : group));
+        if (group === 'cloud-asr') details.append(cloudPresets());
         for (const definition of groups.get(group) ?? []) {
           const control = controlFor(definition, view.fields[definition.key] ?? '');
           const error = h('p', { class: 'field-error', hidden: true });
@@ -381,6 +444,9 @@ export function createSettingsPanel(context: AppContext): Panel {
       missing,
       h('h4', null, t('settingsApp')),
       app,
+      capture.element,
+      h('h4', null, t('modelsTitle')),
+      models.element,
       h('h4', null, t('settingsBackend')),
       pathInfo,
       form,
@@ -407,12 +473,15 @@ export function createSettingsPanel(context: AppContext): Panel {
       backendInfo,
     ),
     onShow() {
+      capture.onShow();
       renderNotifyHint();
       void load();
+      void models.load();
       void context.refreshHealth();
     },
     update(state, previous) {
       if (state.health !== previous.health) renderHealth(state);
+      capture.update();
       soundToggle.checked = state.sound;
       notifyToggle.checked = state.notifications;
     },

@@ -130,6 +130,8 @@ export function createBar(context: AppContext): {
     const recognizer = monitor.recognizer_state;
     bar.dataset.state = monitor.state;
     bar.dataset.connection = connection;
+    // The app window's microphone (AUDIO_INPUT=app): `stopped` when the backend hears nothing.
+    bar.dataset.capture = state.capture?.state ?? 'off';
     statusText.textContent =
       connection === 'offline'
         ? t('offline')
@@ -137,13 +139,15 @@ export function createBar(context: AppContext): {
           ? t('connecting')
           : recognizer === 'failed'
             ? t('stateFailed')
-            : recognizer === 'ended'
-              ? t('stateEnded')
-              : monitor.state === 'running'
-                ? t('stateRunning')
-                : monitor.state === 'paused'
-                  ? t('statePaused')
-                  : t('stateIdle');
+            : monitor.state === 'running' && state.capture?.state === 'stopped'
+              ? t('stateNoAudio')
+              : recognizer === 'ended'
+                ? t('stateEnded')
+                : monitor.state === 'running'
+                  ? t('stateRunning')
+                  : monitor.state === 'paused'
+                    ? t('statePaused')
+                    : t('stateIdle');
     course.textContent = monitor.state === 'idle' ? '' : monitor.course_name || t('untitledCourse');
     course.title = course.textContent;
 

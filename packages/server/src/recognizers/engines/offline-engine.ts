@@ -18,13 +18,17 @@ export interface OfflineEngine {
   close(): void;
 }
 
-/** One engine kind. */
+/**
+ * One engine kind. `model` is the model folder to use; absent, the engine's setting names it
+ * (VOSK_MODEL_PATH, POCKETSPHINX_MODEL_PATH). The local mode passes the folder it chose: a
+ * setting, an installed model of the class language, or the system's PocketSphinx model.
+ */
 export interface OfflineEngineDefinition {
   name: 'vosk' | 'pocketsphinx';
   /** Cheap checks (files, libraries) for /api/health and start_monitor. */
-  availability(settings: ResolvedSettings): Promise<RecognizerAvailability>;
+  availability(settings: ResolvedSettings, model?: string): Promise<RecognizerAvailability>;
   /** Loads the model (may take seconds; never blocks the event loop). */
-  load(settings: ResolvedSettings): Promise<OfflineEngine>;
+  load(settings: ResolvedSettings, model?: string): Promise<OfflineEngine>;
 }
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;

@@ -23,13 +23,16 @@ import {
 export const DEFAULT_POCKETSPHINX_MODEL = '/usr/share/pocketsphinx/model/en-us';
 
 /** The three model files PocketSphinx needs, from POCKETSPHINX_MODEL_PATH. */
-export function pocketsphinxModelFiles(settings: ResolvedSettings): {
+export function pocketsphinxModelFiles(
+  settings: ResolvedSettings,
+  model?: string,
+): {
   folder: string;
   hmm: string;
   lm: string;
   dict: string;
 } {
-  const folder = settings.pocketsphinxModelPath || DEFAULT_POCKETSPHINX_MODEL;
+  const folder = model ?? (settings.pocketsphinxModelPath || DEFAULT_POCKETSPHINX_MODEL);
   return {
     folder,
     hmm: join(folder, 'en-us'),
@@ -38,8 +41,8 @@ export function pocketsphinxModelFiles(settings: ResolvedSettings): {
   };
 }
 
-function missingModelFiles(settings: ResolvedSettings): string[] {
-  const files = pocketsphinxModelFiles(settings);
+function missingModelFiles(settings: ResolvedSettings, model?: string): string[] {
+  const files = pocketsphinxModelFiles(settings, model);
   const missing: string[] = [];
   const isDirectory = (path: string) => existsSync(path) && statSync(path).isDirectory();
   if (!isDirectory(files.hmm)) missing.push(files.hmm);
@@ -96,8 +99,8 @@ function bind(): PocketsphinxApi {
 /** LOCAL_ASR_ENGINE=pocketsphinx. */
 export const pocketsphinxEngineDefinition: OfflineEngineDefinition = {
   name: 'pocketsphinx',
-  async availability(settings): Promise<RecognizerAvailability> {
-    const missing = missingModelFiles(settings);
+  async availability(settings, model): Promise<RecognizerAvailability> {
+    const missing = missingModelFiles(settings, model);
     if (missing.length > 0) {
       return {
         available: false,
@@ -117,12 +120,12 @@ export const pocketsphinxEngineDefinition: OfflineEngineDefinition = {
     }
     return {
       available: true,
-      detail: `PocketSphinx (US English) with ${pocketsphinxModelFiles(settings).folder}`,
+      detail: `PocketSphinx (US English) with ${pocketsphinxModelFiles(settings, model).folder}`,
     };
   },
-  async load(settings) {
+  async load(settings, model) {
     const ps = bind();
-    const files = pocketsphinxModelFiles(settings);
+    const files = pocketsphinxModelFiles(settings, model);
     const config = ps.cmdLnInit(
       null,
       ps.psArgs(),

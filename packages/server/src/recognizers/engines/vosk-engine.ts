@@ -1,6 +1,7 @@
 /**
- * Vosk (Kaldi) through koffi, on the libvosk the `vosk` npm package ships for Linux x64, Windows
- * x64 and macOS (its own binding needs ffi-napi, which no longer builds on current Node). The
+ * Vosk (Kaldi) through koffi, on libvosk from our per-platform packages
+ * (`@class-assistant/libvosk-<platform>`, see src/audio/native.ts; the `vosk` npm package's own
+ * binding needs ffi-napi, which no longer builds on current Node). The
  * model is a folder unpacked from https://alphacephei.com/vosk/models — Chinese
  * (vosk-model-small-cn-0.22, vosk-model-cn-0.22) and English (vosk-model-small-en-us-0.15,
  * vosk-model-en-us-0.22) alike; the model decides the language.
@@ -84,23 +85,39 @@ function noModelMessage(settings: ResolvedSettings): string {
   return `ASR_MODE=local recognises speech offline with a Vosk model, and VOSK_MODEL_PATH is not set. ${VOSK_MODEL_HELP}${alternative} ASR_MODE=mock runs a scripted demo class.`;
 }
 
+/** The settings key naming a model folder, when the folder came from one. */
+function fieldOf(settings: ResolvedSettings, folder: string): { field?: string } {
+  return folder === settings.voskModelPath ? { field: 'VOSK_MODEL_PATH' } : {};
+}
+
+/** What to do about a model folder libvosk refused. */
+function refusedHelp(settings: ResolvedSettings, folder: string): string {
+  return folder === settings.voskModelPath
+    ? VOSK_MODEL_HELP
+    : 'Remove it (settings panel, or `class-assistant-backend models remove <name>`) and download it again.';
+}
+
 /** LOCAL_ASR_ENGINE=vosk (the default). */
 export const voskEngineDefinition: OfflineEngineDefinition = {
   name: 'vosk',
-  async availability(settings): Promise<RecognizerAvailability> {
-    if (settings.voskModelPath === '') {
+  async availability(settings, model): Promise<RecognizerAvailability> {
+    const folder = model ?? settings.voskModelPath;
+    if (folder === '') {
       return {
         available: false,
         message: noModelMessage(settings),
         settings: ['VOSK_MODEL_PATH', 'LOCAL_ASR_ENGINE'],
       };
     }
-    const problem = voskModelProblem(settings.voskModelPath);
+    const problem = voskModelProblem(folder);
     if (problem) {
       return {
         available: false,
-        message: `VOSK_MODEL_PATH: ${problem}. ${VOSK_MODEL_HELP}`,
-        settings: ['VOSK_MODEL_PATH'],
+        message:
+          folder === settings.voskModelPath
+            ? `VOSK_MODEL_PATH: ${problem}. ${VOSK_MODEL_HELP}`
+            : `The installed model ${problem}. ${refusedHelp(settings, folder)}`,
+        settings: folder === settings.voskModelPath ? ['VOSK_MODEL_PATH'] : ['LOCAL_ASR_LANGUAGE'],
       };
     }
     try {
@@ -113,41 +130,37 @@ export const voskEngineDefinition: OfflineEngineDefinition = {
         settings: ['LOCAL_ASR_ENGINE'],
       };
     }
-    return { available: true, detail: `Vosk with the model ${settings.voskModelPath}` };
+    return { available: true, detail: `Vosk with the model ${folder}` };
   },
-  async load(settings) {
+  async load(settings, model) {
     const vosk = bind();
-    const folder = settings.voskModelPath;
+    const folder = model ?? settings.voskModelPath;
     const problem = voskModelProblem(folder);
     if (problem) {
       throw new ServerError(
         'ASR_MODEL_MISSING',
         503,
         `VOSK_MODEL_PATH: ${problem}. ${VOSK_MODEL_HELP}`,
-        {
-          field: 'VOSK_MODEL_PATH',
-        },
+        fieldOf(settings, folder),
       );
     }
-    const model = await callAsync<unknown>(vosk.modelNew, folder);
-    if (!model) {
+    const loaded = await callAsync<unknown>(vosk.modelNew, folder);
+    if (!loaded) {
       throw new ServerError(
         'ASR_MODEL_MISSING',
         503,
-        `Vosk could not load the model in ${folder} (incomplete download or a model for another Vosk version). ${VOSK_MODEL_HELP}`,
-        { field: 'VOSK_MODEL_PATH' },
+        `Vosk could not load the model in ${folder} (incomplete download or a model for another Vosk version). ${refusedHelp(settings, folder)}`,
+        fieldOf(settings, folder),
       );
     }
-    const recognizer = vosk.recognizerNew(model, 16000);
+    const recognizer = vosk.recognizerNew(loaded, 16000);
     if (!recognizer) {
-      vosk.modelFree(model);
+      vosk.modelFree(loaded);
       throw new ServerError(
         'ASR_MODEL_MISSING',
         503,
         `Vosk could not use the model in ${folder}.`,
-        {
-          field: 'VOSK_MODEL_PATH',
-        },
+        fieldOf(settings, folder),
       );
     }
     return createQueuedEngine(
@@ -160,7 +173,7 @@ export const voskEngineDefinition: OfflineEngineDefinition = {
       },
       () => {
         vosk.recognizerFree(recognizer);
-        vosk.modelFree(model);
+        vosk.modelFree(loaded);
       },
     );
   },
