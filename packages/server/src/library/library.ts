@@ -260,20 +260,33 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         entries: merged.entries,
       });
     }
-    await writeClassMeta(
-      folder,
-      { ...meta, ended_at: endedAt.toISOString(), line_count: merged.entries.length },
-      { durable: true },
-    );
-    void indexWork(() => reindex(id, true));
+    const ended = { ...meta, ended_at: endedAt.toISOString(), line_count: merged.entries.length };
+    await writeClassMeta(folder, ended, { durable: true });
+    // The list shows the class as ended at once; its texts are indexed just after.
+    try {
+      index.updateClassRow({
+        id,
+        course_name: ended.course_name,
+        material_name: ended.material_name,
+        started_at: ended.started_at,
+        ended_at: ended.ended_at,
+        line_count: ended.line_count,
+        alert_count: ended.alerts.length,
+        has_notes: ended.notes_file !== null,
+      });
+    } catch (error) {
+      logger.error({ err: error, classId: id }, 'library: could not list the ended class');
+    }
+    changed(id, 'updated');
+    void indexWork(() => reindex(id));
   };
 
   /**
-   * Indexes one class folder (or drops it from the index when the folder is gone). `announce`:
-   * publish `library.changed` (not for the folders a scan catches up with, which could be a
-   * whole term at once).
+   * Indexes one class folder (or drops it from the index when the folder is gone). Announces
+   * nothing: a scan may catch up with a whole term at once; the callers that change a class
+   * announce it.
    */
-  const reindex = async (id: string, announce = false): Promise<void> => {
+  const reindex = async (id: string): Promise<void> => {
     if (closed) return;
     const folder = folderOf(id);
     let content = await readClassFolder(folder, id);
@@ -301,7 +314,6 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       documentsOf(content),
       content.signature,
     );
-    if (announce) changed(id, 'updated');
   };
 
   /** Brings the index up to date with the class folders, newest classes first (one at a time). */
@@ -443,7 +455,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
     }
     // Opened after a hand edit: index it again now rather than at the next scan.
     if (guard(() => index.signatures().get(id)) !== content.signature) {
-      void indexWork(() => reindex(id, true)).catch(() => undefined);
+      void indexWork(() => reindex(id)).catch(() => undefined);
     }
     return { content, running: false };
   };
