@@ -354,11 +354,11 @@ export class LibraryIndex {
    * length) and the best `limit` returned, each with a snippet.
    *
    * How the matches are found. Each part stands on terms every match must hold (the pairs of
-   * its CJK characters, the words a word prefix stands for). The two rarest of them (by the
-   * terms table) are looked up together — an AND of two short lists, whatever the query's
-   * length — and the texts found are checked against the whole query in JavaScript. When that
-   * probe is not conclusive (very common terms, or parts mixing CJK and words), FTS5 runs the
-   * whole query newest first and stops after enough matches.
+   * its CJK characters, the words a word prefix stands for). The rarest of them (by the terms
+   * table) is read — or the two rarest together when both are fairly rare, an AND of two short
+   * lists whatever the query's length — and the texts found are checked against the whole query
+   * in JavaScript. When that is not conclusive (very common terms, or parts mixing CJK and
+   * words), FTS5 runs the whole query newest first and stops after enough matches.
    */
   search(parts: readonly QueryPart[], options: SearchOptions): SearchHit[] {
     if (parts.length === 0) return [];

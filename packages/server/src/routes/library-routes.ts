@@ -143,7 +143,7 @@ export const libraryRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['library'],
         summary: 'Search every class: lines, notes and material',
         description:
-          'Words separated by spaces must all match. Chinese matches any substring of one or more characters (矩阵, 特征值, 矩阵的特征值); other words match by their beginning (`eigen` finds eigenvalue). The best hits first (how often the words occur, how short the text is) among the newest 300 matches. 400 SEARCH_QUERY_INVALID for a query without letters or digits.',
+          'Words separated by spaces must all match. Chinese matches any substring of one or more characters (矩阵, 特征值, 矩阵的特征值); other words match by their beginning (`eigen` finds eigenvalue). The best hits first (how often the words occur, how short the text is) among the newest 200 matches. 400 SEARCH_QUERY_INVALID for a query without letters or digits.',
         querystring: z.object({
           q: z.string().trim().min(1).max(200).describe('What to look for.'),
           course: z.string().max(200).optional().describe('Only classes of this course.'),
