@@ -24,6 +24,7 @@ import {
   createKeywordsPanel,
   storedCustomKeywords,
 } from './panels/keywords-panel.ts';
+import { createLibraryPanel } from './panels/library-panel.ts';
 import { createNotesPanel } from './panels/notes-panel.ts';
 import type { Panel } from './panels/panel.ts';
 import { createRescuePanel } from './panels/rescue-panel.ts';
@@ -51,6 +52,7 @@ const TABS: Array<{ name: PanelName; text: Parameters<typeof t>[0] }> = [
   { name: 'rescue', text: 'tabRescue' },
   { name: 'catchup', text: 'tabCatchup' },
   { name: 'notes', text: 'tabNotes' },
+  { name: 'library', text: 'tabLibrary' },
   { name: 'keywords', text: 'tabKeywords' },
   { name: 'settings', text: 'tabSettings' },
 ];
@@ -346,6 +348,7 @@ export function startApp(host: HTMLElement): { store: Store } {
       rescuePanel,
       catchupPanel,
       createNotesPanel(context),
+      createLibraryPanel(context),
       createKeywordsPanel(context),
       createSettingsPanel(context),
     ];
