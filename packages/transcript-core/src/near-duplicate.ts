@@ -132,7 +132,11 @@ export function nearDuplicateOfKey(
   if (key === '') return null;
   const keyLength = codePointLength(key);
   // Counted on first need: most recent entries are ruled out by their length alone.
-  let query: CountedSequence | null = null;
+  let counted: CountedSequence | null = null;
+  const query = () => {
+    counted ??= countSequence(key);
+    return counted;
+  };
   const first = Math.max(0, recentEntries.length - settings.window);
   for (let index = recentEntries.length - 1; index >= first; index -= 1) {
     const entry = recentEntries[index]!;
@@ -148,12 +152,11 @@ export function nearDuplicateOfKey(
       shorter / longer >= settings.containmentRatio &&
       (key.includes(other) || other.includes(key))
     ) {
-      query ??= countSequence(key);
       return {
         entry,
         index,
         kind: 'contained',
-        ratio: preparedRatio(query.points, prepared.sequence),
+        ratio: preparedRatio(query().points, prepared.sequence),
       };
     }
     // The full ratio only where its upper bounds (length, then shared characters) reach the
@@ -161,10 +164,9 @@ export function nearDuplicateOfKey(
     if (
       shorter >= settings.similarityMinChars &&
       (2 * shorter) / (keyLength + otherLength) >= settings.similarityThreshold &&
-      preparedQuickRatio((query ??= countSequence(key)), prepared.sequence) >=
-        settings.similarityThreshold
+      preparedQuickRatio(query(), prepared.sequence) >= settings.similarityThreshold
     ) {
-      const ratio = preparedRatio(query.points, prepared.sequence);
+      const ratio = preparedRatio(query().points, prepared.sequence);
       if (ratio >= settings.similarityThreshold) return { entry, index, kind: 'similar', ratio };
     }
   }
