@@ -207,7 +207,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   ]) {
     await mkdir(folder, { recursive: true });
   }
-  process.stderr.write(`T A-settings ${performance.now().toFixed(1)}\n`);
   const settings = await createSettingsStore({
     path: options.envFile,
     logger: app.log,
@@ -216,17 +215,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // A hand edit of the file applies like a save (names of changed keys only: never values).
   settings.watch((changed) => app.log.info({ changed }, 'the settings file was edited on disk'));
-  process.stderr.write(`T B-hub ${performance.now().toFixed(1)}\n`);
   const hub = createEventHub();
   const cite = createCiteStore(options.dataDir);
   const keywords = createKeywordService(options.dataDir);
   await keywords.load(settings.current().keywordHomophones);
-  process.stderr.write(`T C-store ${performance.now().toFixed(1)}\n`);
   const store = await TranscriptStore.open(join(options.dataDir, 'class_transcript.txt'), { now });
-  process.stderr.write(`T D-llm ${performance.now().toFixed(1)}\n`);
   const llm = createLlmService(settings.current, options.llmClientFactory);
   const ai = createClassAi(llm, options.promptsDir ? { promptsDir: options.promptsDir } : {});
-  process.stderr.write(`T E-library ${performance.now().toFixed(1)}\n`);
   const library = await openLibrary({
     dataDir: options.dataDir,
     store,
@@ -234,7 +229,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     now,
     onChange: (classId, change) => hub.publish('library.changed', { class_id: classId, change }),
   });
-  process.stderr.write(`T F-record ${performance.now().toFixed(1)}\n`);
   const record = createClassRecord({
     dataDir: options.dataDir,
     store,
@@ -250,7 +244,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         options.modelCatalogue ? { local: { catalogue: options.modelCatalogue } } : {},
       ),
     );
-  process.stderr.write(`T G-models ${performance.now().toFixed(1)}\n`);
   const models = createModelManager({
     dataDir: options.dataDir,
     ...(options.modelCatalogue ? { catalogue: options.modelCatalogue } : {}),
@@ -277,7 +270,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
   await models.prepare();
-  process.stderr.write(`T H-capture ${performance.now().toFixed(1)}\n`);
   const capture = createAppCapture({
     format: () => captureFormat(settings.current()),
     onStatus: (status) => hub.publish('capture.changed', status),
@@ -331,7 +323,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
   app.decorate('classAssistant', services);
 
-  process.stderr.write(`T I-guard ${performance.now().toFixed(1)}\n`);
   installLocalGuard(app, {
     port: services.port,
     extraOrigins: () => settings.current().corsOrigins,
@@ -358,7 +349,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       .send(errorBody(error, requestLanguage(request)));
   });
 
-  process.stderr.write(`T J-docs ${performance.now().toFixed(1)}\n`);
   installApiDocs(app, {
     version: options.appVersion ?? SERVER_VERSION,
     versionNote: options.appVersion
@@ -375,13 +365,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       '/api/ws/capture': CAPTURE_SOCKET_DOCUMENTATION,
     },
   });
-  process.stderr.write(`T K-ws ${performance.now().toFixed(1)}\n`);
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(fastifyMultipart, {
     limits: { files: 1, fields: 10, parts: 20, fieldSize: 4096, fileSize: 500 * 1024 * 1024 },
   });
 
-  process.stderr.write(`T L-routes ${performance.now().toFixed(1)}\n`);
   await app.register(systemRoutes);
   await app.register(settingsRoutes);
   await app.register(materialRoutes);
@@ -394,7 +382,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(desktopRoutes);
   await app.register(libraryRoutes);
 
-  process.stderr.write(`T M-done ${performance.now().toFixed(1)}\n`);
   app.addHook('preClose', async () => {
     for (const end of services.streams) end();
     services.streams.clear();

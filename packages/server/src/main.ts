@@ -8,7 +8,6 @@ import { SERVER_VERSION } from './version.ts';
 const SHUTDOWN_TIMEOUT_MS = 15_000;
 
 async function main(): Promise<number> {
-  process.stderr.write(`T main ${performance.now().toFixed(1)}\n`);
   // A single-file build starts its microphone child as itself with this flag (no script files).
   if (process.argv.includes(AUDIO_CHILD_FLAG)) {
     const code = await runAudioChild(process.argv);

@@ -70,7 +70,6 @@ export async function startServer(
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   }
-  process.stderr.write(`T startServer ${performance.now().toFixed(1)}\n`);
   const settings = await createSettingsStore({
     path: options.envFile,
     environment: process.env,
@@ -84,7 +83,6 @@ export async function startServer(
     ...(consoleStream ? { console: consoleStream } : {}),
   });
   for (const warning of early) logger.warn(warning.details, warning.message);
-  process.stderr.write(`T logger ${performance.now().toFixed(1)}\n`);
   logger.info(
     {
       version: SERVER_VERSION,
@@ -116,9 +114,7 @@ export async function startServer(
       ...(options.launcherPid ? { launcherPid: options.launcherPid } : {}),
       ...appOptions,
     });
-    process.stderr.write(`T built ${performance.now().toFixed(1)}\n`);
     await app.listen({ host: options.host, port });
-    process.stderr.write(`T listening ${performance.now().toFixed(1)}\n`);
     // Only once the port is ours: a second backend on the same data folder that cannot listen
     // must not replace the token of the one that runs.
     // Readable by this user only (0600; on Windows restricted before the token goes in).
@@ -148,7 +144,6 @@ export async function startServer(
   );
   for (const problem of report.not_configured) logger.warn(`not configured: ${problem}`);
   logger.info(`ready: ${url} (API docs: ${url}/docs)`);
-  process.stderr.write(`T ready ${performance.now().toFixed(1)}\n`);
   return {
     app,
     url,
