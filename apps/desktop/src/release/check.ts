@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { CACHE_REJECTED } from './code-cache.ts';
 
 /** What the check measured. */
 export interface CheckReport {
@@ -174,6 +175,9 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
     const code = await waitForExit(backend.child, 20_000);
     if (code !== 0)
       throw new Error(`the packaged backend exited with ${code}:\n${backend.output()}`);
+    // A release checked here was built here, with the code cache of this very bundle.
+    if (backend.output().includes(CACHE_REJECTED))
+      throw new Error('the packaged backend refused its own code cache');
     const startupLog = await readFile(join(dataDir, '_startup.log'), 'utf8');
     if (!startupLog.includes('Class Assistant backend starting'))
       throw new Error('no startup diagnostics in data/_startup.log');

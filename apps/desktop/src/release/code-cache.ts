@@ -22,6 +22,10 @@ export const BACKEND_ASSETS = { script: 'backend.cjs', cache: 'backend.cache' } 
 const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {';
 const WRAPPER_END = '\n})';
 
+/** What the loader writes on stderr when V8 refuses the cache (the start is only slower). */
+export const CACHE_REJECTED =
+  'class-assistant-backend: the code cache does not fit this executable; compiling without it';
+
 /** The main script of the backend executable. */
 export function backendLoaderSource(): string {
   return `'use strict';
@@ -37,6 +41,10 @@ const script = new Script(
   ${JSON.stringify(WRAPPER_START)} + getAsset(${JSON.stringify(BACKEND_ASSETS.script)}, 'utf8') + ${JSON.stringify(WRAPPER_END)},
   { filename: ${JSON.stringify(BACKEND_ASSETS.script)}, cachedData },
 );
+if (cachedData !== undefined && script.cachedDataRejected) {
+  process.stderr.write(${JSON.stringify(`${CACHE_REJECTED}
+`)});
+}
 script.runInThisContext()(module.exports, require, module, __filename, __dirname);
 `;
 }
@@ -74,7 +82,13 @@ script.runInThisContext()(module.exports, require, module, __filename, __dirname
 }
 
 /** What a start asks for: the health check, then the UI's page and first reads. */
-const TRAINING_PATHS = ['/api/health', '/', '/api/monitor_status', '/api/settings', '/api/keywords'];
+const TRAINING_PATHS = [
+  '/api/health',
+  '/',
+  '/api/monitor_status',
+  '/api/settings',
+  '/api/keywords',
+];
 
 /**
  * Makes the code cache of the backend bundle by running it with `nodeBinary` (the target's Node,
