@@ -5,27 +5,19 @@
 //   BENCH_RUNS=9 pnpm --filter @class-assistant/desktop bench
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { serverPackage } from '../src/launcher/development.ts';
 import { buildRelease } from '../src/release/build-release.ts';
+import { freePort } from '../src/release/free-port.ts';
 import { makeSea } from '../src/release/sea.ts';
 import { hostTarget } from '../src/release/targets.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/support/chromium.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const REPO = join(import.meta.dirname, '..', '..', '..');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);

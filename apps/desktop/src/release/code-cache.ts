@@ -11,8 +11,8 @@
 // normally: a stale cache costs time, never correctness.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from './free-port.ts';
 
 /** Asset names of the bundle and its cache inside the backend executable. */
 export const BACKEND_ASSETS = { script: 'backend.cjs', cache: 'backend.cache' } as const;
@@ -140,12 +140,4 @@ export async function makeCodeCache(options: {
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
