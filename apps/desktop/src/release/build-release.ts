@@ -285,7 +285,9 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
         launcherExecutable: launcherPath,
         version,
         port: options.checkPort ?? appConfig.backend.releaseCheckPort,
-        fixture: join(DESKTOP_DIR, 'test', 'fixtures', 'slides.pptx'),
+        fixtures: ['slides.pptx', 'notes.pdf'].map((name) =>
+          join(DESKTOP_DIR, 'test', 'fixtures', name),
+        ),
         nativeModules: nativeModules.copied.filter((name) => !name.startsWith('@')),
         log,
       }),
