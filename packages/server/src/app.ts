@@ -410,6 +410,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(desktopRoutes);
 
   app.addHook('preClose', async () => {
+    // A stopping backend answers the AI requests in flight at once instead of waiting for them.
+    llm.close();
     for (const end of services.streams) end();
     services.streams.clear();
   });
