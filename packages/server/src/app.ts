@@ -77,7 +77,10 @@ export interface BuildAppOptions {
   logger?: FastifyBaseLogger | boolean;
   /** A folder with prompt files overriding the bundled ones (rescue.md, catchup.md, …). */
   promptsDir?: string;
-  /** Milliseconds between SSE heartbeats (default 15000). */
+  /**
+   * Milliseconds between the `: heartbeat` comments of /api/events (default 1000): a UI notices a
+   * frozen backend or a cut network when they stop (stream.opened says the interval).
+   */
   sseHeartbeatMs?: number;
   /** Limits of material parsing (worker heap, time, archive caps). */
   parseLimits?: ParseLimits;
@@ -304,7 +307,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       return address && typeof address === 'object' ? address.port : configuredPort;
     },
     parseLimits: options.parseLimits ?? DEFAULT_PARSE_LIMITS,
-    sseHeartbeatMs: options.sseHeartbeatMs ?? 15_000,
+    sseHeartbeatMs: options.sseHeartbeatMs ?? 1000,
     streams: new Set(),
     alertSockets: createAlertSockets(),
   };

@@ -108,7 +108,7 @@ describe('a class end to end', () => {
         event.event === 'alert.raised' && (event.data as { level: string }).level === 'danger',
       20_000,
     );
-    expect(alert.data).toMatchObject({ type: 'keyword_alert', keywords: ['点名', '随机', '回答'] });
+    expect(alert.data).toMatchObject({ type: 'keyword_alert', keywords: ['点名', '同学回答'] });
     expect(alert.id).toMatch(/^\d+$/);
     await waitFor(
       () => alerts.messages.some((message) => typeof message === 'object'),
@@ -135,9 +135,10 @@ describe('a class end to end', () => {
     expect(rescuePrompt).toContain('请学号尾号是 7 的同学回答一下');
 
     const catchup = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
-    expect((await catchup.next((event) => event.event === 'end')).data).toEqual({
+    expect((await catchup.next((event) => event.event === 'end')).data).toMatchObject({
       status: 'success',
       summary: '### 现在讲到\n循环队列。',
+      sources: { material: uploaded.cite_filename, pages: [1, 2] },
     });
 
     await events.next(

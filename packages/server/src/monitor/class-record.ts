@@ -36,7 +36,7 @@ export interface ClassRecord {
 }
 
 function toLines(entries: readonly TranscriptEntry[]): TranscriptLine[] {
-  return entries.map((entry) => ({ timestamp: entry.time ?? '', text: entry.text }));
+  return entries.map((entry) => ({ id: entry.id, timestamp: entry.time ?? '', text: entry.text }));
 }
 
 /** Creates the class record over the transcript store, the material and the AI. */
@@ -60,6 +60,7 @@ export function createClassRecord(options: {
       return {
         courseName: courseName || header.courseName || '',
         material,
+        materialName: material.trim() === '' ? '' : (header.materialName ?? ''),
         historySummary,
         lines: toLines(entries),
       };
