@@ -78,9 +78,9 @@ describe('a class end to end', () => {
       cite_filename: string;
     };
     const listed = (await (await fetch(`${base}/api/cite_files`)).json()) as {
-      items: Array<{ filename: string }>;
+      items: Array<{ filename: string; pages: number }>;
     };
-    expect(listed.items[0]!.filename).toBe(uploaded.cite_filename);
+    expect(listed.items[0]).toMatchObject({ filename: uploaded.cite_filename, pages: 2 });
 
     const events = await openEventStream(`${base}/api/events`);
     const opened = await events.next((event) => event.event === 'stream.opened');
