@@ -30,6 +30,7 @@ export function createKeywordsPanel(context: AppContext): Panel {
   const input = h('input', {
     type: 'text',
     class: 'text-input',
+    id: 'keyword-input',
     maxlength: 100,
     placeholder: t('keywordsAddPlaceholder'),
     'aria-label': t('keywordsOthers'),

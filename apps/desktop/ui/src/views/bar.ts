@@ -124,10 +124,17 @@ export function createBar(context: AppContext): {
     },
     t('dismiss'),
   );
-  const menuButton = iconButton('menu', t('menu'), () => {
-    const state = store.get();
-    context.openPanel(state.panel ? null : state.monitor.state === 'idle' ? 'class' : 'transcript');
-  });
+  const menuButton = iconButton(
+    'menu',
+    t('menu'),
+    () => {
+      const state = store.get();
+      context.openPanel(
+        state.panel ? null : state.monitor.state === 'idle' ? 'class' : 'transcript',
+      );
+    },
+    { class: 'icon-button menu' },
+  );
   const pinButton = pipAvailable()
     ? iconButton('pin', t('pin'), () => void context.togglePin())
     : null;
@@ -211,9 +218,28 @@ export function createBar(context: AppContext): {
   };
   expandButton.addEventListener('click', () => setExpanded(!expanded));
 
-  /** Shows the "more" link only when the clamped text is cut. */
+  /**
+   * The keyword chips collapse to what fits: two, one and "+N", or none (the words are marked
+   * in the line anyway; all of them are in the tooltip).
+   */
+  let chipWords: readonly string[] = [];
+  const fitChips = () => {
+    for (const count of [2, 1, 0]) {
+      const shown = chipWords.slice(0, count);
+      const more = chipWords.length - shown.length;
+      replaceChildren(
+        cardKeywords,
+        shown.map((word) => h('span', { class: 'chip', title: word }, word)),
+        more > 0 && count > 0 ? h('span', { class: 'chip more' }, `+${more}`) : null,
+      );
+      if (cardKeywords.scrollWidth <= cardKeywords.clientWidth) return;
+    }
+  };
+
+  /** Fits the chips, and shows the "more" link only when the clamped text is cut. */
   const measureCard = () => {
     if (card.hidden || !card.isConnected) return;
+    fitChips();
     expandButton.hidden = !expanded && cardTextBox.scrollHeight <= cardTextBox.clientHeight + 1;
   };
 
@@ -348,14 +374,7 @@ export function createBar(context: AppContext): {
     if (alert) {
       card.dataset.level = level;
       cardTitle.textContent = inlineTitle.textContent;
-      // At most two keyword chips; the rest as "+N" (all of them in the tooltip).
-      const shown = alert.keywords.slice(0, 2);
-      const more = alert.keywords.length - shown.length;
-      replaceChildren(
-        cardKeywords,
-        shown.map((word) => h('span', { class: 'chip', title: word }, word)),
-        more > 0 ? h('span', { class: 'chip more' }, `+${more}`) : null,
-      );
+      chipWords = alert.keywords;
       cardKeywords.title = alert.keywords.join(', ');
       cardTime.textContent = alert.timestamp;
       replaceChildren(cardText, highlight(alert.text, alert.keywords));
