@@ -596,6 +596,101 @@ describe('the panels (480x520)', () => {
     await page.screenshot({ path: shot('panel-notes.png') });
   });
 
+  it('library: classes by course, search hits that open the class at the line, export, notes, delete', async () => {
+    llm = await createFakeOpenAIServer({
+      chat: () => ({
+        type: 'text',
+        content: '# 课堂笔记\n\n## 要点\n- **双向链表** 删除改两个指针',
+      }),
+    });
+    backend = await startBackend({
+      uiDir,
+      env: [
+        'ASR_MODE=mock',
+        'MOCK_INTERVAL_MS=20',
+        'MOCK_LOOP=false',
+        `LLM_BASE_URL=${llm.baseURL}`,
+        'LLM_API_KEY=sk-test',
+        'LLM_MODEL=class-model',
+      ],
+    });
+    const call = async (path: string, method = 'POST', body: object = {}) =>
+      (await fetch(`${backend!.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        ...(method === 'GET' ? {} : { body: JSON.stringify(body) }),
+      }).then((response) => response.json())) as Record<string, unknown>;
+    for (const course of ['数据结构', 'Algorithms']) {
+      await call('api/start_monitor', 'POST', { course_name: course });
+      await expect
+        .poll(async () => (await call('api/monitor_status', 'GET')).recognizer_state, {
+          timeout: 20_000,
+        })
+        .toBe('ended');
+      await call('api/stop_monitor?with_summary=false');
+    }
+    await backend.app.classAssistant.library.ready();
+
+    page = await openApp(context, backend, { width: 480, height: 520 });
+    await page.keyboard.press('l');
+    await expect
+      .poll(() => page!.locator('.library-course h4').allTextContents())
+      .toEqual(['Algorithms · 1', '数据结构 · 1']);
+    expect(await page.locator('.library-item .badge.alert').first().textContent()).toBe('4 次提醒');
+    await page.screenshot({ path: shot('panel-library.png') });
+
+    // Search: hits with the words marked; a hit opens its class at that line.
+    await page.locator('#library-search').fill('随机点名');
+    await expect.poll(() => page!.locator('.library-hit').count()).toBe(2);
+    expect(await page.locator('.library-hit mark').allTextContents()).toEqual([
+      '随机点名',
+      '随机点名',
+    ]);
+    await page.locator('#library-course').selectOption('数据结构');
+    await expect.poll(() => page!.locator('.library-hit').count()).toBe(1);
+    await page.screenshot({ path: shot('panel-library-search.png') });
+    await page.locator('.library-hit').first().click();
+    const target = page.locator('.library-lines li.target');
+    await target.waitFor();
+    expect(await target.textContent()).toContain('随机点名');
+    expect(await target.getAttribute('class')).toContain('alert-line danger');
+    expect(await target.locator('.alert-keywords').textContent()).toContain('点名');
+    expect(await target.isVisible()).toBe(true);
+    await page.screenshot({ path: shot('panel-library-class.png') });
+
+    // Export as subtitles.
+    await page.locator('#library-export-format').selectOption('srt');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('#library-export').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^数据结构_\d{8}-\d{6}-[a-z0-9]{4}\.srt$/);
+    const { readFile } = await import('node:fs/promises');
+    expect(await readFile(await download.path(), 'utf8')).toMatch(/^1\n00:00:00,000 --> /);
+
+    // Notes for this past class, streamed in.
+    await page.locator('#library-notes').click();
+    await expect
+      .poll(() => page!.locator('.library-notes li strong').textContent(), { timeout: 20_000 })
+      .toBe('双向链表');
+
+    // Delete, after a confirmation.
+    await page.locator('#library-delete').click();
+    await page.locator('.library-confirm').waitFor();
+    expect(await page.locator('.library-confirm p').textContent()).toMatch(/^删除“数据结构”/);
+    await page.screenshot({ path: shot('panel-library-delete.png') });
+    await page.locator('#library-delete-confirm').click();
+    // Back to the search, without the deleted class.
+    await expect
+      .poll(() => page!.locator('.library-hit-where').allTextContents())
+      .toEqual([expect.stringMatching(/^字幕Algorithms · /)]);
+    await page.locator('#library-search').fill('');
+    await expect
+      .poll(() => page!.locator('.library-course h4').allTextContents())
+      .toEqual(['Algorithms · 1']);
+    expect((await call('api/classes', 'GET')).total).toBe(1);
+  });
+
   it('keywords: the student’s own words alert, and come back after the backend restarts', async () => {
     backend = await startBackend({ uiDir, env: FAST_CLASS });
     page = await openApp(context, backend, { width: 480, height: 520 });

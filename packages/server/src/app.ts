@@ -26,6 +26,7 @@ import { errorBody, isServerError, ServerError } from './errors.ts';
 import { type AlertSockets, createAlertSockets } from './events/alert-sockets.ts';
 import { createEventHub, type EventHub } from './events/event-hub.ts';
 import { localized, requestLanguage } from './language.ts';
+import { type Library, openLibrary } from './library/library.ts';
 import { type ClassAi, createClassAi } from './llm/class-ai.ts';
 import { createLlmService, type LlmClientFactory, type LlmService } from './llm/llm-client.ts';
 import { type CiteStore, createCiteStore } from './material/cite-store.ts';
@@ -40,6 +41,7 @@ import { createRecognizerRegistry, type RecognizerRegistry } from './recognizers
 import { aiRoutes } from './routes/ai-routes.ts';
 import { CAPTURE_SOCKET_DOCUMENTATION, captureRoutes } from './routes/capture-routes.ts';
 import { desktopRoutes } from './routes/desktop-routes.ts';
+import { libraryRoutes } from './routes/library-routes.ts';
 import { liveRoutes } from './routes/live-routes.ts';
 import { materialRoutes, UPLOAD_NOT_MULTIPART } from './routes/material-routes.ts';
 import { modelsRoutes } from './routes/models-routes.ts';
@@ -156,6 +158,8 @@ export interface AppServices {
   llm: LlmService;
   ai: ClassAi;
   record: ClassRecord;
+  /** Every class kept, searchable (data/classes, data/library.db). */
+  library: Library;
   monitor: Monitor;
   /** The app window's microphone (AUDIO_INPUT=app) and its socket. */
   capture: AppCapture;
@@ -228,7 +232,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const store = await TranscriptStore.open(join(options.dataDir, 'class_transcript.txt'), { now });
   const llm = createLlmService(settings.current, options.llmClientFactory);
   const ai = createClassAi(llm, options.promptsDir ? { promptsDir: options.promptsDir } : {});
-  const record = createClassRecord({ dataDir: options.dataDir, store, cite, ai, now });
+  const library = await openLibrary({
+    dataDir: options.dataDir,
+    store,
+    logger: app.log,
+    now,
+    onChange: (classId, change) => hub.publish('library.changed', { class_id: classId, change }),
+  });
+  const record = createClassRecord({
+    dataDir: options.dataDir,
+    store,
+    cite,
+    ai,
+    now,
+    onNotes: (notes) => library.saveLiveNotes(notes.summary),
+  });
   const recognizers =
     options.recognizers ??
     createRecognizerRegistry(
@@ -283,6 +301,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ),
     logger: app.log,
     appCapture: capture,
+    classHooks: library,
   });
   const configuredPort = options.port ?? 8765;
   const services: AppServices = {
@@ -296,6 +315,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     llm,
     ai,
     record,
+    library,
     monitor,
     capture,
     recognizers,
@@ -361,6 +381,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         { name: 'ai', description: 'Rescue, catch-up, follow-up chats and notes (LLM)' },
         { name: 'live', description: 'Server-sent events and the alerts WebSocket' },
         { name: 'models', description: 'Offline recognition models: catalogue, download, remove' },
+        { name: 'library', description: 'Every class kept (data/classes): list, search, export' },
       ],
     },
     transform: (input) => {
@@ -411,6 +432,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(captureRoutes);
   await app.register(notesRoutes);
   await app.register(desktopRoutes);
+  await app.register(libraryRoutes);
 
   app.addHook('preClose', async () => {
     // A stopping backend answers the AI requests in flight at once instead of waiting for them.
@@ -423,6 +445,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await models.close();
     await monitor.close();
     capture.close();
+    await library.close();
     await store.close();
   });
   return app;

@@ -65,6 +65,11 @@ export type ServerErrorCode =
   | 'MODEL_DISK_SPACE'
   | 'MODEL_ARCHIVE_INVALID'
   | 'MODEL_DOWNLOAD_CANCELLED'
+  | 'CLASS_ID_INVALID'
+  | 'CLASS_NOT_FOUND'
+  | 'CLASS_RUNNING'
+  | 'SEARCH_QUERY_INVALID'
+  | 'LIBRARY_UNAVAILABLE'
   | 'INTERNAL_ERROR';
 
 /** Extra facts an error carries to the client, e.g. the settings field that was wrong. */

@@ -75,6 +75,20 @@ export type {
 export { LIVE_EVENTS, liveEventsTable } from './events/live-events.ts';
 export type { Language, Localized, MessageText } from './language.ts';
 export { preferredLanguage } from './language.ts';
+export type { ClassAlert, ClassMeta } from './library/class-folder.ts';
+export type { ExportFormat } from './library/export-class.ts';
+export { EXPORT_FORMATS } from './library/export-class.ts';
+export type {
+  ClassDetail,
+  ClassSummary,
+  IndexingProgress,
+  Library,
+  LibraryChange,
+  LibraryLogger,
+  LibraryOptions,
+} from './library/library.ts';
+export { openLibrary } from './library/library.ts';
+export type { SearchHit } from './library/library-index.ts';
 export type { PromptName } from './llm/class-ai.ts';
 export type { LlmClientFactory, LlmConfig } from './llm/llm-client.ts';
 export { defaultLlmClientFactory } from './llm/llm-client.ts';

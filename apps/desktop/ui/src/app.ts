@@ -21,6 +21,7 @@ import { sendCustomKeywords, wantedCustomKeywords } from './my-keywords.ts';
 import { createCatchupPanel } from './panels/catchup-panel.ts';
 import { createClassPanel } from './panels/class-panel.ts';
 import { createKeywordsPanel } from './panels/keywords-panel.ts';
+import { createLibraryPanel } from './panels/library-panel.ts';
 import { createNotesPanel } from './panels/notes-panel.ts';
 import type { Panel } from './panels/panel.ts';
 import { createRescuePanel } from './panels/rescue-panel.ts';
@@ -48,6 +49,7 @@ const TABS: Array<{ name: PanelName; text: Parameters<typeof t>[0] }> = [
   { name: 'rescue', text: 'tabRescue' },
   { name: 'catchup', text: 'tabCatchup' },
   { name: 'notes', text: 'tabNotes' },
+  { name: 'library', text: 'tabLibrary' },
   { name: 'keywords', text: 'tabKeywords' },
   { name: 'settings', text: 'tabSettings' },
 ];
@@ -353,6 +355,7 @@ export function startApp(host: HTMLElement): { store: Store } {
       rescuePanel,
       catchupPanel,
       createNotesPanel(context),
+      createLibraryPanel(context),
       createKeywordsPanel(context),
       createSettingsPanel(context),
     ];

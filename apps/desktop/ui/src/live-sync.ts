@@ -148,6 +148,8 @@ export function createLiveSync(options: LiveSyncOptions): LiveSync {
         store.set({ capture: message.data });
         return;
       case 'material.uploaded':
+      case 'library.changed':
+        // Panels that show them listen through onLiveEvent.
         return;
     }
   };

@@ -53,6 +53,7 @@ const KNOWN_EVENTS: Readonly<Record<LiveEventName, true>> = {
   'model.progress': true,
   'model.installed': true,
   'model.failed': true,
+  'library.changed': true,
   'error.raised': true,
   'capture.changed': true,
 };

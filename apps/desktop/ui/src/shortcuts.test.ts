@@ -19,6 +19,7 @@ describe('shortcutFor', () => {
     expect(shortcutFor(press('c', 'KeyC'), false)).toBe('catchup');
     expect(shortcutFor(press(',', 'Comma'), false)).toBe('settings');
     expect(shortcutFor(press('p', 'KeyP'), false)).toBe('pause');
+    expect(shortcutFor(press('l', 'KeyL'), false)).toBe('library');
     expect(shortcutFor(press('x', 'KeyX'), false)).toBeUndefined();
   });
 

@@ -8,6 +8,7 @@ export type ShortcutAction =
   | 'class'
   | 'transcript'
   | 'notes'
+  | 'library'
   | 'keywords'
   | 'settings'
   | 'pause'
@@ -19,6 +20,7 @@ const BY_CODE: Record<string, ShortcutAction> = {
   KeyM: 'class',
   KeyT: 'transcript',
   KeyN: 'notes',
+  KeyL: 'library',
   KeyK: 'keywords',
   Comma: 'settings',
   KeyP: 'pause',
@@ -30,6 +32,7 @@ const BY_KEY: Record<string, ShortcutAction> = {
   m: 'class',
   t: 'transcript',
   n: 'notes',
+  l: 'library',
   k: 'keywords',
   ',': 'settings',
   p: 'pause',

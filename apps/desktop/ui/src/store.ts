@@ -15,6 +15,7 @@ export type PanelName =
   | 'rescue'
   | 'catchup'
   | 'notes'
+  | 'library'
   | 'keywords'
   | 'settings';
 

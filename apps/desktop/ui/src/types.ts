@@ -226,3 +226,59 @@ export interface ModelDownloadStart {
   name: string;
   state: 'started' | 'running' | 'installed';
 }
+
+/** A class of the library (GET /api/classes). */
+export interface ClassSummary {
+  id: string;
+  course_name: string;
+  material_name: string;
+  started_at: string;
+  ended_at: string | null;
+  line_count: number;
+  alert_count: number;
+  has_notes: boolean;
+  live: boolean;
+}
+
+/** How far the library's index is while it catches up (null when up to date). */
+export type LibraryIndexing = { indexed: number; total: number } | null;
+
+export interface ClassesAnswer {
+  status: 'success';
+  total: number;
+  items: ClassSummary[];
+  indexing: LibraryIndexing;
+}
+
+export interface ClassAlert {
+  line_id: number;
+  level: AlertLevel;
+  keywords: string[];
+  text: string;
+  timestamp: string;
+}
+
+/** GET /api/classes/:id. */
+export interface ClassAnswer {
+  status: 'success';
+  class: ClassSummary & { history_summary: string; notes: string | null };
+  lines: Array<{ id: number; timestamp: string; text: string }>;
+  alerts: ClassAlert[];
+}
+
+export interface SearchHit {
+  class_id: string;
+  course_name: string;
+  started_at: string;
+  kind: 'line' | 'notes' | 'material';
+  line_id?: number;
+  timestamp?: string;
+  /** Escaped HTML with each match in <mark>…</mark> (see snippet.ts). */
+  snippet: string;
+}
+
+export interface SearchAnswer {
+  status: 'success';
+  hits: SearchHit[];
+  indexing: LibraryIndexing;
+}

@@ -55,7 +55,13 @@ export const KeywordAlertSchema = z.object({
 });
 
 /** Where a background failure happened; a client matches on it (never on the message). */
-export const ErrorSourceSchema = z.enum(['recognizer', 'history folding', 'transcript', 'notes']);
+export const ErrorSourceSchema = z.enum([
+  'recognizer',
+  'history folding',
+  'transcript',
+  'notes',
+  'library',
+]);
 
 /** An `error.raised` payload. */
 export const ErrorRaisedSchema = z.object({
@@ -210,9 +216,17 @@ export const LIVE_EVENTS = {
       'a model download failed or was cancelled; `code` is MODEL_CHECKSUM_MISMATCH, MODEL_NETWORK_FAILED, MODEL_DISK_SPACE, MODEL_ARCHIVE_INVALID, MODEL_DOWNLOAD_CANCELLED, …',
     data: z.object({ id: z.string(), name: z.string(), code: z.string(), message: z.string() }),
   },
+  'library.changed': {
+    description:
+      'a class of the library was added (a class started), updated (ended, notes, re-indexed) or deleted',
+    data: z.object({
+      class_id: z.string(),
+      change: z.enum(['added', 'updated', 'deleted']),
+    }),
+  },
   'error.raised': {
     description:
-      'a background failure; `source` is `recognizer` (with `mode`, the ASR_MODE), `history folding`, `transcript` or `notes`',
+      'a background failure; `source` is `recognizer` (with `mode`, the ASR_MODE), `history folding`, `transcript`, `notes` or `library`',
     data: ErrorRaisedSchema,
   },
   'capture.changed': {

@@ -41,6 +41,24 @@ export interface MonitorAnswer {
   course_name?: string;
 }
 
+/**
+ * What the monitor tells the class library about the class it runs, each once the transcript
+ * file holds it: the class started (after the transcript was reset), entries are about to be
+ * folded out of the transcript file (the fold waits until this resolves, and does not happen
+ * when it rejects — so a line never leaves the file before the library has it), an alert was
+ * raised on a line, the class ended (every line written).
+ */
+export interface ClassHooks {
+  classStarted(info: {
+    courseName: string;
+    materialName: string;
+    materialText: string;
+  }): Promise<void>;
+  beforeFold(entries: readonly TranscriptEntry[]): Promise<void>;
+  alertRaised(alert: KeywordAlertPayload, lineId: number): void;
+  classEnded(): Promise<void>;
+}
+
 /** Options of {@link createMonitor}. */
 export interface MonitorOptions {
   dataDir: string;
@@ -55,6 +73,8 @@ export interface MonitorOptions {
   logger: RecognizerLogger;
   /** The app window's capture, for classes with AUDIO_INPUT=app. */
   appCapture?: AppCapture;
+  /** The class library (optional: without it classes are not kept). */
+  classHooks?: ClassHooks;
 }
 
 /** The monitoring chain: recognizer -> transcript pipeline -> alerts and live events. */
@@ -170,9 +190,12 @@ export function createMonitor(options: MonitorOptions): Monitor {
     pipeline.on('line-updated', ({ entry }) => {
       options.hub.publish('line.updated', lastLine(entry));
     });
-    pipeline.on('alert-raised', (alert) =>
-      options.hub.publish('alert.raised', alertMessage(alert)),
-    );
+    pipeline.on('alert-raised', (alert) => {
+      const message = alertMessage(alert);
+      options.hub.publish('alert.raised', message);
+      // Emitted right after its line was written: the line is the file's last entry.
+      options.classHooks?.alertRaised(message, options.store.lastId);
+    });
     pipeline.on('history-folded', (event) =>
       options.hub.publish('history.folded', {
         summary: event.summary,
@@ -255,6 +278,11 @@ export function createMonitor(options: MonitorOptions): Monitor {
     // Waits for every queued line to be written (a running fold is abandoned, nothing lost).
     await current.pipeline.close();
     if (current.partial !== '') options.hub.publish('partial.changed', { text: '' });
+    try {
+      await options.classHooks?.classEnded();
+    } catch (error) {
+      reportError(current, 'library', error);
+    }
   };
 
   return {
@@ -333,16 +361,27 @@ export function createMonitor(options: MonitorOptions): Monitor {
             courseName: request.courseName,
             ...(request.citeFilename ? { materialName: request.citeFilename } : {}),
           });
+          await options.classHooks?.classStarted({
+            courseName: request.courseName,
+            materialName: request.citeFilename ?? '',
+            materialText: material.text,
+          });
         } catch (error) {
           await abandon();
           throw error;
         }
+        const hooks = options.classHooks;
         const pipeline = new TranscriptPipeline({
           store: options.store,
           keywords: matcher,
           ...(settings.historyFoldEntries > 0
             ? {
-                summarize: options.summarize,
+                summarize: hooks
+                  ? async (previousSummary, entries, context) => {
+                      await hooks.beforeFold(entries);
+                      return options.summarize(previousSummary, entries, context);
+                    }
+                  : options.summarize,
                 // 50 entries keep the last 20 unfolded (the rescue/catch-up windows); smaller
                 // thresholds keep half.
                 fold: {

@@ -1,14 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBody, errorMessage, isServerError, ServerError } from '../errors.ts';
-import { openSse } from '../events/sse.ts';
+import { errorMessage, isServerError, ServerError } from '../errors.ts';
 import { requestLanguage } from '../language.ts';
 import { answerSources } from '../llm/answer-sources.ts';
 import type { AiCallOptions } from '../llm/class-ai.ts';
 import { CATCHUP_WINDOW_MINUTES, RESCUE_WINDOW_MINUTES } from '../monitor/class-record.ts';
 import { isOriginalClient } from '../security/local-guard.ts';
-import { ChatTurnSchema, errors } from './schemas.ts';
+import { LLM_ERRORS, STREAM_DESCRIPTION, serveAi } from './ai-serve.ts';
+import { ChatTurnSchema } from './schemas.ts';
 
 const SourcesSchema = z
   .object({
@@ -145,17 +145,12 @@ function orOriginalFailure<Success extends z.ZodObject>(
   ]);
 }
 
-const LLM_ERRORS = errors(400, 409, 429, 502, 503, 504);
-
 /** Where the original client shows an answer of each route (its failure reason goes there too). */
 const SHOWN_FIELD = {
   rescue: { answer: z.string(), context: z.string(), question: z.string() },
   answer: { answer: z.string() },
   summary: { summary: z.string() },
 } as const;
-
-const STREAM_DESCRIPTION =
-  'Server-sent events: `text.delta` `{text}` as the answer is generated, then `end` with the same body as the non-streamed route, or `error.raised` `{status:"error", code, message}`. A missing LLM configuration is answered before the stream opens (503 LLM_NOT_CONFIGURED).';
 
 /** Rescue, catch-up, their follow-up chats and notes; each also as a streamed `/stream` route. */
 export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -201,24 +196,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
         return { status: 'error', code: known.code, message, detail: message, ...fields };
       }
     }
-    llm.assertConfigured();
-    if (!streamed) return run({});
-    const stream = openSse(request, reply);
-    try {
-      const result = await run({
-        onDelta: (text) => stream.send('text.delta', { text }),
-        signal: stream.signal,
-      });
-      stream.send('end', result);
-    } catch (error) {
-      const known = isServerError(error)
-        ? error
-        : new ServerError('INTERNAL_ERROR', 500, 'Internal error; the server log has the details.');
-      if (!isServerError(error)) request.log.error({ err: error }, 'streamed AI request failed');
-      stream.send('error.raised', errorBody(known, requestLanguage(request)));
-    }
-    stream.end();
-    return undefined;
+    return serveAi(llm, request, reply, streamed, run);
   };
 
   for (const streamed of [false, true]) {

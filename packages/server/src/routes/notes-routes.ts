@@ -6,6 +6,7 @@ import { ServerError } from '../errors.ts';
 import { displayName, isPlainFileName } from '../files.ts';
 import { localized } from '../language.ts';
 import { localDateTime } from '../material/cite-store.ts';
+import { parseNotesFilename } from '../monitor/class-record.ts';
 import { errors } from './schemas.ts';
 
 const NoteInfoSchema = z.object({
@@ -15,14 +16,6 @@ const NoteInfoSchema = z.object({
   updated_at_iso: z.string(),
   size: z.number().describe('Bytes.'),
 });
-
-/** `{course}_{YYYYMMDD}_{HHMMSS}.md` (class-record.ts); `课堂笔记_…` has no course. */
-const NOTES_NAME = /^(.*)_(\d{8})_(\d{6})\.md$/;
-
-function courseOf(filename: string): string {
-  const course = NOTES_NAME.exec(filename)?.[1] ?? filename.replace(/\.md$/i, '');
-  return course === '课堂笔记' ? '' : course;
-}
 
 /** GET /api/notes and GET /api/notes/:filename: the post-class notes in data/summaries. */
 export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -61,7 +54,7 @@ export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const describe = (filename: string, info: { mtime: Date; size: number }) => ({
     filename,
-    course_name: courseOf(filename),
+    course_name: parseNotesFilename(filename).courseName,
     updated_at: localDateTime(info.mtime),
     updated_at_iso: info.mtime.toISOString(),
     size: info.size,

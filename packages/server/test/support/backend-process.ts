@@ -20,12 +20,17 @@ export interface BackendProcess {
   stop(): Promise<void>;
 }
 
-/** Starts the bin with `settings` lines in its .env and `environment`; resolves once healthy. */
+/**
+ * Starts the bin with `settings` lines in its .env and `environment`; resolves once healthy.
+ * With `root`, runs on that folder (a backend started again on the data of a killed one) and
+ * leaves it in place when stopped.
+ */
 export async function startBackendProcess(
   settings: string[],
   environment: NodeJS.ProcessEnv = process.env,
+  options: { root?: string } = {},
 ): Promise<BackendProcess> {
-  const root = await mkdtemp(join(tmpdir(), 'class-assistant-process-'));
+  const root = options.root ?? (await mkdtemp(join(tmpdir(), 'class-assistant-process-')));
   await writeFile(join(root, '.env'), `${settings.join('\n')}\n`);
   const port = await freePort();
   const dataDir = join(root, 'data');
@@ -41,7 +46,7 @@ export async function startBackendProcess(
       child.kill('SIGKILL');
       await exited;
     }
-    await rm(root, { recursive: true, force: true });
+    if (!options.root) await rm(root, { recursive: true, force: true });
   };
   try {
     await waitFor(

@@ -1,0 +1,710 @@
+// The class library: every class kept in its own folder (class-folder.ts), indexed for search
+// across a term (library-index.ts), exported and annotated with notes.
+//
+// How each line of a class reaches its folder. The live transcript (data/class_transcript.txt)
+// stays the durable record of a running class: every acknowledged line is fsynced there first.
+// History folding removes old lines from that file, so before a fold the library appends the
+// lines about to be folded to the class's transcript.txt (one write and one fsync per fold, not
+// per line); at the end of the class it adds the rest and the history summary. After a crash the
+// class is finished at the next start from its folder plus the live file (its header names the
+// class), so a kill -9 loses no acknowledged line.
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  formatTranscript,
+  type TranscriptDocument,
+  type TranscriptEntry,
+  type TranscriptStore,
+  writeFileAtomic,
+} from '@class-assistant/transcript-core';
+import { ServerError } from '../errors.ts';
+import type { KeywordAlertPayload } from '../events/live-events.ts';
+import { createSerialQueue, readTextIfExists } from '../files.ts';
+import { localized } from '../language.ts';
+import type { ClassHooks } from '../monitor/monitor.ts';
+import { documentsOf } from './class-documents.ts';
+import {
+  appendClassEntries,
+  CLASS_FILES,
+  type ClassAlert,
+  type ClassFolderContent,
+  type ClassMeta,
+  folderSignature,
+  isClassId,
+  mergeEntries,
+  newClassId,
+  parseHeaderTime,
+  readClassFolder,
+  readClassTranscript,
+  syncFolder,
+  writeClassMeta,
+  writeClassTranscript,
+} from './class-folder.ts';
+import { type ExportedFile, type ExportFormat, exportClass } from './export-class.ts';
+import { importEarlierVersion } from './legacy-import.ts';
+import {
+  type ClassRow,
+  isDamagedDatabaseError,
+  LibraryIndex,
+  type SearchHit,
+} from './library-index.ts';
+import { parseQuery } from './search-terms.ts';
+
+/** Where log lines of the library go (pino's signature). */
+export interface LibraryLogger {
+  info(object: object, message?: string): void;
+  warn(object: object, message?: string): void;
+  error(object: object, message?: string): void;
+}
+
+/** How a class changed, for the `library.changed` live event. */
+export type LibraryChange = 'added' | 'updated' | 'deleted';
+
+/** Options of {@link openLibrary}. */
+export interface LibraryOptions {
+  /** The data folder: classes/ and library.db are made in it. */
+  dataDir: string;
+  /** The live transcript (data/class_transcript.txt). */
+  store: TranscriptStore;
+  logger: LibraryLogger;
+  /** The clock (default: the system clock). */
+  now?: () => Date;
+  /** Told about every added, updated or deleted class. */
+  onChange?: (classId: string, change: LibraryChange) => void;
+  /**
+   * Milliseconds between looks at the class folders for hand edits (default 60 000; 0: only at
+   * start and when a class is opened).
+   */
+  rescanMs?: number;
+}
+
+/** A class as the library lists it. */
+export interface ClassSummary extends ClassRow {
+  /** True while this class is being monitored. */
+  live: boolean;
+}
+
+/** One class with its lines. */
+export interface ClassDetail {
+  summary: ClassSummary;
+  lines: TranscriptEntry[];
+  alerts: ClassAlert[];
+  historySummary: string;
+  notes: string | null;
+  material: string | null;
+}
+
+/** How far the index is while it indexes class folders (null when it is up to date). */
+export interface IndexingProgress {
+  indexed: number;
+  total: number;
+}
+
+/** The class library. Its {@link ClassHooks} are given to the monitor. */
+export interface Library extends ClassHooks {
+  readonly classesDir: string;
+  /** Classes newest first. */
+  list(options: { offset: number; limit: number; course?: string }): {
+    total: number;
+    items: ClassSummary[];
+    indexing: IndexingProgress | null;
+  };
+  /** One class; 400 `CLASS_ID_INVALID`, 404 `CLASS_NOT_FOUND`. */
+  get(id: string): Promise<ClassDetail>;
+  /** Full-text search; 400 `SEARCH_QUERY_INVALID` for a query without letters or digits. */
+  search(
+    query: string,
+    options: { course?: string; limit: number },
+  ): { hits: SearchHit[]; indexing: IndexingProgress | null };
+  /** A class as a file to download. */
+  export(id: string, format: ExportFormat): Promise<ExportedFile>;
+  /** Stores notes with a class (notes.md) and indexes them. */
+  saveNotes(id: string, notes: string): Promise<void>;
+  /** Stores notes written from the live transcript with the class it holds. */
+  saveLiveNotes(notes: string): Promise<void>;
+  /** Deletes a class's folder and index rows; 409 `CLASS_RUNNING` for the running class. */
+  remove(id: string): Promise<void>;
+  /** Looks at every class folder again and indexes what changed. */
+  rescan(): Promise<void>;
+  /** Resolves when the index has caught up with the class folders found at start. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface RunningClass {
+  id: string;
+  folder: string;
+  meta: ClassMeta;
+  /** The newest entry in the folder's transcript.txt (null before the first fold). */
+  lastEntry: TranscriptEntry | null;
+}
+
+const PROGRESS_LOG_MS = 5000;
+const DELETING_PREFIX = '.deleting-';
+
+/**
+ * Opens the library of a data folder: imports an earlier version's transcript and notes the
+ * first time, finishes a class that a crash interrupted, opens (or rebuilds) the index and
+ * brings it up to date with the class folders in the background.
+ *
+ * @example
+ * const library = await openLibrary({ dataDir, store, logger });
+ * const { hits } = library.search('矩阵 rank', { limit: 20 });
+ */
+export async function openLibrary(options: LibraryOptions): Promise<Library> {
+  const now = options.now ?? (() => new Date());
+  const { logger, store } = options;
+  const classesDir = join(options.dataDir, 'classes');
+  const indexPath = join(options.dataDir, 'library.db');
+  const folderOf = (id: string) => join(classesDir, id);
+  const changed = (id: string, change: LibraryChange) => options.onChange?.(id, change);
+  // Folder writes, one at a time; index writes, one at a time (a long re-index never delays
+  // the folder work a running class waits for).
+  const folders = createSerialQueue();
+  const indexWork = createSerialQueue();
+
+  await importEarlierVersion({ dataDir: options.dataDir, classesDir, logger });
+
+  let index: LibraryIndex;
+  const openIndex = (fresh = false) => {
+    const opened = LibraryIndex.open(indexPath, { fresh });
+    if (opened.reset === 'missing') {
+      logger.info({ path: indexPath }, 'library index created; indexing the class folders');
+    } else if (opened.reset) {
+      logger.warn(
+        { path: indexPath, reason: opened.reset },
+        `library index ${opened.reset === 'damaged' ? 'damaged' : 'from an older version'}: rebuilding it from the class folders`,
+      );
+    }
+    index = opened.index;
+  };
+  openIndex();
+
+  let running: RunningClass | null = null;
+  /** The class whose transcript the live file holds (it stays there after the class ends). */
+  let liveFileId: string | null = null;
+  let progress: IndexingProgress | null = null;
+  let closed = false;
+  let rebuilding: Promise<void> | null = null;
+
+  const summaryOf = (row: ClassRow): ClassSummary => {
+    const live = running?.id === row.id;
+    return { ...row, live, ...(live ? { line_count: store.lastId } : {}) };
+  };
+
+  const rowOf = (content: ClassFolderContent, lineCount: number): ClassRow => ({
+    id: content.meta.id,
+    course_name: content.meta.course_name,
+    material_name: content.meta.material_name,
+    started_at: content.meta.started_at,
+    ended_at: content.meta.ended_at,
+    line_count: lineCount,
+    alert_count: content.meta.alerts.length,
+    has_notes: content.notes !== null,
+  });
+
+  /** Runs an index read; a damaged file is rebuilt and the caller told to try again. */
+  const guard = <T>(read: () => T): T => {
+    try {
+      return read();
+    } catch (error) {
+      if (!isDamagedDatabaseError(error)) throw error;
+      logger.error({ err: error }, 'library index damaged: rebuilding it from the class folders');
+      void rebuild();
+      throw new ServerError(
+        'LIBRARY_UNAVAILABLE',
+        503,
+        localized(
+          '课程库的索引损坏了，正在根据课堂文件夹重建：请稍后再试。',
+          'The library index was damaged and is being rebuilt from the class folders: try again in a moment.',
+        ),
+      );
+    }
+  };
+
+  const rebuild = () => {
+    rebuilding ??= indexWork(async () => {
+      index.close();
+      openIndex(true);
+    })
+      // A scan under way compared the folders with the old file: scan again after it.
+      .then(() => scanning?.catch(() => undefined))
+      .then(() => scan())
+      .finally(() => {
+        rebuilding = null;
+      });
+    return rebuilding;
+  };
+
+  /**
+   * Finishes a class: the entries of the live transcript that the folder lacks (when `live` is
+   * this class's live file) and its history summary go to transcript.txt; class.json gets the
+   * end time and the line count. Then the class is indexed.
+   */
+  const finish = async (
+    id: string,
+    live: TranscriptDocument | null,
+    meta: ClassMeta,
+    endedAt: Date,
+  ): Promise<void> => {
+    const folder = folderOf(id);
+    const log = await readClassTranscript(folder);
+    const merged = live
+      ? mergeEntries(log.entries, live.entries)
+      : { entries: log.entries, appended: [], replacedLast: false };
+    const summary = live && live.summary !== '' ? live.summary : log.summary;
+    if (merged.appended.length > 0 || merged.replacedLast || summary !== log.summary) {
+      await writeClassTranscript(folder, {
+        headerLines: log.headerLines,
+        summary,
+        entries: merged.entries,
+      });
+    }
+    const ended = { ...meta, ended_at: endedAt.toISOString(), line_count: merged.entries.length };
+    await writeClassMeta(folder, ended, { durable: true });
+    // The list shows the class as ended at once; its texts are indexed just after.
+    try {
+      index.updateClassRow({
+        id,
+        course_name: ended.course_name,
+        material_name: ended.material_name,
+        started_at: ended.started_at,
+        ended_at: ended.ended_at,
+        line_count: ended.line_count,
+        alert_count: ended.alerts.length,
+        has_notes: ended.notes_file !== null,
+      });
+    } catch (error) {
+      logger.error({ err: error, classId: id }, 'library: could not list the ended class');
+    }
+    changed(id, 'updated');
+    void indexWork(() => reindex(id));
+  };
+
+  /**
+   * Indexes one class folder (or drops it from the index when the folder is gone). Announces
+   * nothing: a scan may catch up with a whole term at once; the callers that change a class
+   * announce it.
+   */
+  const reindex = async (id: string): Promise<void> => {
+    if (closed) return;
+    const folder = folderOf(id);
+    let content = await readClassFolder(folder, id);
+    if (!content) {
+      index.removeClass(id);
+      return;
+    }
+    if (content.meta.ended_at === null && running?.id !== id) {
+      // A class a crash interrupted whose live file is gone: finished with what its folder has.
+      const info = await stat(join(folder, CLASS_FILES.transcript)).catch(() => null);
+      const meta = content.meta;
+      // Checked again in the queue: a class starting right now looks the same until it runs.
+      await folders(async () => {
+        if (running?.id !== id) await finish(id, null, meta, info?.mtime ?? now());
+      });
+      content = await readClassFolder(folder, id);
+      if (!content) return;
+    }
+    if (running?.id === id) {
+      index.updateClassRow(rowOf(content, 0));
+      return;
+    }
+    await index.replaceClass(
+      rowOf(content, content.transcript.entries.length),
+      documentsOf(content),
+      content.signature,
+    );
+  };
+
+  /** Brings the index up to date with the class folders, newest classes first (one at a time). */
+  let scanning: Promise<void> | null = null;
+  const scan = (): Promise<void> => {
+    scanning ??= catchUp().finally(() => {
+      scanning = null;
+    });
+    return scanning;
+  };
+  const catchUp = async (): Promise<void> => {
+    const names = await classFolderNames();
+    const known = guard(() => index.signatures());
+    for (const id of known.keys()) {
+      if (!names.includes(id)) await indexWork(async () => index.removeClass(id));
+    }
+    const stale: string[] = [];
+    for (const id of names) {
+      if (running?.id === id) continue;
+      if (known.get(id) !== (await folderSignature(folderOf(id)))) stale.push(id);
+    }
+    if (stale.length === 0 || closed) return;
+    const began = performance.now();
+    let lastLog = began;
+    progress = { indexed: 0, total: stale.length };
+    logger.info({ classes: stale.length }, `library: indexing ${stale.length} class folder(s)`);
+    try {
+      for (const id of stale) {
+        if (closed) return;
+        await indexWork(() => reindex(id)).catch((error: unknown) =>
+          logger.error({ err: error, classId: id }, `library: could not index class ${id}`),
+        );
+        progress = { indexed: progress.indexed + 1, total: stale.length };
+        if (performance.now() - lastLog > PROGRESS_LOG_MS) {
+          lastLog = performance.now();
+          logger.info(progress, `library: indexed ${progress.indexed} of ${stale.length} classes`);
+        }
+      }
+      logger.info(
+        { classes: stale.length, seconds: Math.round((performance.now() - began) / 100) / 10 },
+        `library: index up to date (${stale.length} class folder(s) indexed)`,
+      );
+    } finally {
+      progress = null;
+    }
+  };
+
+  const classFolderNames = async (): Promise<string[]> => {
+    let names: string[];
+    try {
+      names = await readdir(classesDir);
+    } catch {
+      return [];
+    }
+    for (const name of names.filter((entry) => entry.startsWith(DELETING_PREFIX))) {
+      await rm(join(classesDir, name), { recursive: true, force: true });
+    }
+    return names.filter(isClassId).sort().reverse();
+  };
+
+  /** At start: the class the live file holds; finished here if a crash interrupted it. */
+  const recoverLiveClass = async () => {
+    const live = await store.read();
+    const started = live.header.startedAt;
+    const startedAt = parseHeaderTime(started);
+    if (!startedAt) return;
+    const prefix = newClassId(startedAt, () => '');
+    const names = (await classFolderNames()).filter((name) => name.startsWith(prefix));
+    for (const id of names) {
+      const content = await readClassFolder(folderOf(id), id);
+      const header = content?.transcript.header;
+      if (!content || header?.startedAt !== started) continue;
+      if ((header.courseName ?? '') !== (live.header.courseName ?? '')) continue;
+      liveFileId = id;
+      if (content.meta.ended_at === null) {
+        const info = await stat(store.path).catch(() => null);
+        logger.warn(
+          { classId: id, lines: live.entries.length },
+          `library: class ${id} was interrupted; keeping it with every line of the live transcript`,
+        );
+        await folders(() => finish(id, live, content.meta, info?.mtime ?? now()));
+      }
+      return;
+    }
+  };
+
+  await recoverLiveClass();
+  const firstScan = scan().catch((error: unknown) =>
+    logger.error({ err: error }, 'library: indexing the class folders failed'),
+  );
+  const rescanMs = options.rescanMs ?? 60_000;
+  const timer =
+    rescanMs > 0
+      ? setInterval(() => {
+          if (rebuilding === null) void scan().catch(() => undefined);
+        }, rescanMs)
+      : undefined;
+  timer?.unref();
+
+  const existingFolder = async (id: string): Promise<string> => {
+    if (!isClassId(id)) {
+      throw new ServerError(
+        'CLASS_ID_INVALID',
+        400,
+        localized(
+          `"${id}" 不是课堂编号（编号形如 20261123-101500-k3f9，见 GET /api/classes）。`,
+          `"${id}" is not a class id (ids look like 20261123-101500-k3f9; see GET /api/classes).`,
+        ),
+        { field: 'id' },
+      );
+    }
+    const folder = folderOf(id);
+    const info = await stat(folder).catch(() => null);
+    if (!info?.isDirectory()) {
+      throw new ServerError('CLASS_NOT_FOUND', 404, notFound(id), {
+        field: 'id',
+      });
+    }
+    return folder;
+  };
+
+  /** A class folder read for the API; the running class with the lines of the live file. */
+  const readForApi = async (id: string) => {
+    const folder = await existingFolder(id);
+    const content = await readClassFolder(folder, id);
+    if (!content) {
+      throw new ServerError('CLASS_NOT_FOUND', 404, notFound(id), {
+        field: 'id',
+      });
+    }
+    if (running?.id === id) {
+      const live = await store.read();
+      content.transcript = {
+        ...content.transcript,
+        summary: live.summary,
+        entries: mergeEntries(content.transcript.entries, live.entries).entries,
+      };
+      return { content, running: true };
+    }
+    // Opened after a hand edit: index it again now rather than at the next scan.
+    if (guard(() => index.signatures().get(id)) !== content.signature) {
+      void indexWork(() => reindex(id)).catch(() => undefined);
+    }
+    return { content, running: false };
+  };
+
+  const saveNotes = (id: string, notes: string) =>
+    folders(async () => {
+      const folder = await existingFolder(id);
+      const content = await readClassFolder(folder, id);
+      if (!content) return;
+      await writeFileAtomic(
+        join(folder, CLASS_FILES.notes),
+        notes.endsWith('\n') ? notes : `${notes}\n`,
+      );
+      const meta = running?.id === id ? running.meta : content.meta;
+      meta.notes_file = CLASS_FILES.notes;
+      await writeClassMeta(folder, meta, { durable: true });
+      if (running?.id !== id) void indexWork(() => reindex(id));
+      changed(id, 'updated');
+    });
+
+  return {
+    classesDir,
+
+    // ------------------------------------------------------------ the monitor's hooks
+    classStarted: (info) =>
+      folders(async () => {
+        const document = await store.read();
+        // The id carries the header's start time (how the live file is matched to its class
+        // after a crash); started_at the precise moment (classes started within a second sort).
+        const headerTime = parseHeaderTime(document.header.startedAt) ?? now();
+        const startedAt = now();
+        await mkdir(classesDir, { recursive: true });
+        let id = newClassId(headerTime);
+        while (!(await makeFolder(folderOf(id)))) id = newClassId(headerTime);
+        const folder = folderOf(id);
+        if (info.materialText !== '') {
+          await writeFileAtomic(join(folder, CLASS_FILES.material), info.materialText);
+        }
+        await writeClassTranscript(folder, {
+          headerLines: document.headerLines,
+          summary: '',
+          entries: [],
+        });
+        const meta: ClassMeta = {
+          id,
+          course_name: info.courseName,
+          material_name: info.materialName,
+          started_at: startedAt.toISOString(),
+          ended_at: null,
+          line_count: 0,
+          alerts: [],
+          notes_file: null,
+          material_file: info.materialText !== '' ? CLASS_FILES.material : null,
+        };
+        await writeClassMeta(folder, meta, { durable: true });
+        await syncFolder(classesDir);
+        running = { id, folder, meta, lastEntry: null };
+        liveFileId = id;
+        await indexWork(async () =>
+          index.replaceClass(
+            {
+              id,
+              course_name: meta.course_name,
+              material_name: meta.material_name,
+              started_at: meta.started_at,
+              ended_at: null,
+              line_count: 0,
+              alert_count: 0,
+              has_notes: false,
+            },
+            [],
+            '',
+          ),
+        ).catch((error: unknown) =>
+          logger.error({ err: error, classId: id }, 'library: could not index the new class'),
+        );
+        changed(id, 'added');
+      }),
+
+    beforeFold: (entries) =>
+      folders(async () => {
+        const current = running;
+        if (!current) return;
+        const merged = mergeEntries(current.lastEntry ? [current.lastEntry] : [], entries);
+        if (merged.replacedLast) {
+          // The recognizer extended a line after it was saved (rare): rewrite the file.
+          const log = await readClassTranscript(current.folder);
+          const all = mergeEntries(log.entries, entries).entries;
+          await writeClassTranscript(current.folder, {
+            headerLines: log.headerLines,
+            summary: log.summary,
+            entries: all,
+          });
+          current.lastEntry = all.at(-1) ?? null;
+          return;
+        }
+        await appendClassEntries(current.folder, merged.appended);
+        current.lastEntry = merged.entries.at(-1) ?? current.lastEntry;
+      }),
+
+    alertRaised(alert: KeywordAlertPayload, lineId: number) {
+      const current = running;
+      if (!current) return;
+      current.meta.alerts.push({
+        line_id: lineId,
+        level: alert.level,
+        keywords: alert.keywords,
+        text: alert.text,
+        timestamp: alert.timestamp,
+      });
+      // Not fsynced: survives the process being killed; the end of the class syncs it.
+      void folders(() => writeClassMeta(current.folder, current.meta, { durable: false })).catch(
+        (error: unknown) =>
+          logger.error({ err: error, classId: current.id }, 'library: could not save an alert'),
+      );
+    },
+
+    classEnded: () =>
+      folders(async () => {
+        const current = running;
+        if (!current) return;
+        running = null;
+        await finish(current.id, await store.read(), current.meta, now());
+      }),
+
+    // ------------------------------------------------------------ the API
+    list(query) {
+      const { total, items } = guard(() => index.listClasses(query));
+      return { total, items: items.map(summaryOf), indexing: progress };
+    },
+
+    async get(id) {
+      const { content, running: isRunning } = await readForApi(id);
+      const lineCount = content.transcript.entries.length;
+      const row = rowOf(content, lineCount);
+      return {
+        summary: { ...row, live: isRunning },
+        lines: content.transcript.entries,
+        alerts: content.meta.alerts,
+        historySummary: content.transcript.summary,
+        notes: content.notes,
+        material: content.material,
+      };
+    },
+
+    search(query, searchOptions) {
+      const parts = parseQuery(query);
+      if (parts.length === 0) {
+        throw new ServerError(
+          'SEARCH_QUERY_INVALID',
+          400,
+          localized(
+            `搜索“${query}”里没有可以查找的文字或数字。`,
+            `The search "${query}" has no letters or digits to look for.`,
+          ),
+          { field: 'q' },
+        );
+      }
+      return {
+        hits: guard(() => index.search(parts, searchOptions)),
+        indexing: progress,
+      };
+    },
+
+    async export(id, format) {
+      const { content, running: isRunning } = await readForApi(id);
+      const transcriptText = isRunning
+        ? formatTranscript(content.transcript)
+        : ((await readTextIfExists(join(folderOf(id), CLASS_FILES.transcript))) ??
+          formatTranscript(content.transcript));
+      return exportClass(
+        {
+          meta: { ...content.meta, line_count: content.transcript.entries.length },
+          transcript: content.transcript,
+          transcriptText,
+          notes: content.notes,
+        },
+        format,
+      );
+    },
+
+    saveNotes,
+
+    async saveLiveNotes(notes) {
+      const id = liveFileId;
+      if (!id) return;
+      try {
+        await saveNotes(id, notes);
+      } catch (error) {
+        logger.error(
+          { err: error, classId: id },
+          'library: could not keep the notes with the class',
+        );
+      }
+    },
+
+    async remove(id) {
+      const folder = await existingFolder(id);
+      if (running?.id === id) {
+        throw new ServerError(
+          'CLASS_RUNNING',
+          409,
+          localized(
+            `课堂 ${id} 正在上课：请先下课再删除。`,
+            `Class ${id} is being monitored right now: stop it before deleting it.`,
+          ),
+          { field: 'id' },
+        );
+      }
+      await folders(async () => {
+        // Renamed first: a crash in the middle never leaves half a class to be indexed again.
+        const doomed = join(classesDir, `${DELETING_PREFIX}${id}`);
+        await rename(folder, doomed);
+        await syncFolder(classesDir);
+        await rm(doomed, { recursive: true, force: true });
+      });
+      await indexWork(async () => index.removeClass(id));
+      if (liveFileId === id) liveFileId = null;
+      changed(id, 'deleted');
+    },
+
+    rescan: () => scan(),
+
+    ready: async () => {
+      await firstScan;
+      await indexWork(async () => undefined);
+    },
+
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      await folders(async () => undefined);
+      await indexWork(async () => undefined);
+      index.close();
+    },
+  };
+}
+
+function notFound(id: string) {
+  return localized(`课程库里没有课堂 ${id}。`, `No class ${id} in the library.`);
+}
+
+/** Creates a class folder; false when the name is taken. */
+async function makeFolder(folder: string): Promise<boolean> {
+  try {
+    await mkdir(folder);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}

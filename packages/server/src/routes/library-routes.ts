@@ -1,0 +1,285 @@
+import { join } from 'node:path';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ClassAlertSchema } from '../library/class-folder.ts';
+import { EXPORT_FORMATS } from '../library/export-class.ts';
+import { localDateTime } from '../material/cite-store.ts';
+import { writeNotesFile } from '../monitor/class-record.ts';
+import { LLM_ERRORS, STREAM_DESCRIPTION, serveAi } from './ai-serve.ts';
+import { errors } from './schemas.ts';
+
+const ClassSummarySchema = z.object({
+  id: z
+    .string()
+    .describe('Class id: local start time and 4 random characters (20261123-101500-k3f9).'),
+  course_name: z.string(),
+  material_name: z.string(),
+  started_at: z.string().describe('ISO 8601.'),
+  ended_at: z.string().nullable().describe('ISO 8601; null while the class runs.'),
+  line_count: z.number().int(),
+  alert_count: z.number().int(),
+  has_notes: z.boolean(),
+  live: z.boolean().describe('True while the class is being monitored (it cannot be deleted).'),
+});
+
+const IndexingSchema = z
+  .object({ indexed: z.number().int(), total: z.number().int() })
+  .nullable()
+  .describe(
+    'While the index catches up with the class folders (first start, a rebuilt index): how far it is. Results may miss classes not indexed yet. null when up to date.',
+  );
+
+const ClassIdParams = z.object({
+  id: z.string().min(1).max(100).describe('A class id from GET /api/classes.'),
+});
+
+const LineSchema = z.object({
+  id: z.number().int().describe('The line’s id in its class (its position, 1, 2, …).'),
+  timestamp: z.string().describe('HH:MM:SS ("" without one).'),
+  text: z.string(),
+});
+
+const HitSchema = z.object({
+  class_id: z.string(),
+  course_name: z.string(),
+  started_at: z.string(),
+  kind: z.enum(['line', 'notes', 'material']),
+  line_id: z.number().int().optional().describe('For a line: open the class at this line.'),
+  timestamp: z.string().optional(),
+  snippet: z
+    .string()
+    .describe('The text around the match, HTML-escaped, each match in <mark>…</mark>.'),
+});
+
+const NotesResultSchema = z.object({
+  status: z.literal('success'),
+  class_id: z.string(),
+  filename: z.string().describe('Under data/summaries (the class folder keeps notes.md too).'),
+  course_name: z.string(),
+  summary: z.string().describe('The notes (Markdown).'),
+});
+
+/** The class library: list, read, search, export, notes and delete. */
+export const libraryRoutes: FastifyPluginAsyncZod = async (app) => {
+  const services = app.classAssistant;
+  const { library } = services;
+
+  app.get(
+    '/api/classes',
+    {
+      schema: {
+        tags: ['library'],
+        summary: 'List the classes of the library, newest first',
+        description:
+          'Every class kept in data/classes (one folder per class: transcript.txt, class.json, notes.md, material.txt), newest first, `limit` from `offset`. `course` keeps one course.',
+        querystring: z.object({
+          offset: z.coerce.number().int().min(0).default(0),
+          limit: z.coerce.number().int().min(1).max(200).default(50),
+          course: z.string().max(200).optional(),
+        }),
+        response: {
+          200: z.object({
+            status: z.literal('success'),
+            total: z.number().int().describe('Classes in all (of the course, with `course`).'),
+            items: z.array(ClassSummarySchema),
+            indexing: IndexingSchema,
+          }),
+          ...errors(400, 503),
+        },
+      },
+    },
+    async (request) => ({
+      status: 'success' as const,
+      ...library.list({
+        offset: request.query.offset,
+        limit: request.query.limit,
+        ...(request.query.course === undefined ? {} : { course: request.query.course }),
+      }),
+    }),
+  );
+
+  app.get(
+    '/api/classes/:id',
+    {
+      schema: {
+        tags: ['library'],
+        summary: 'One class: its lines, alerts, history summary and notes',
+        description:
+          'The running class is answered too (its lines so far). 400 CLASS_ID_INVALID for a malformed id, 404 CLASS_NOT_FOUND.',
+        params: ClassIdParams,
+        response: {
+          200: z.object({
+            status: z.literal('success'),
+            class: ClassSummarySchema.extend({
+              history_summary: z.string().describe('The folded history ("" when none).'),
+              notes: z.string().nullable().describe('The notes (Markdown), when written.'),
+            }),
+            lines: z.array(LineSchema),
+            alerts: z.array(ClassAlertSchema),
+          }),
+          ...errors(400, 404),
+        },
+      },
+    },
+    async (request) => {
+      const detail = await library.get(request.params.id);
+      return {
+        status: 'success' as const,
+        class: { ...detail.summary, history_summary: detail.historySummary, notes: detail.notes },
+        lines: detail.lines.map((entry) => ({
+          id: entry.id,
+          timestamp: entry.time ?? '',
+          text: entry.text,
+        })),
+        alerts: detail.alerts,
+      };
+    },
+  );
+
+  app.get(
+    '/api/search',
+    {
+      schema: {
+        tags: ['library'],
+        summary: 'Search every class: lines, notes and material',
+        description:
+          'Words separated by spaces must all match. Chinese matches any substring of one or more characters (矩阵, 特征值, 矩阵的特征值); other words match by their beginning (`eigen` finds eigenvalue). The best hits first (how often the words occur, how short the text is) among the newest 200 matches. 400 SEARCH_QUERY_INVALID for a query without letters or digits.',
+        querystring: z.object({
+          q: z.string().trim().min(1).max(200).describe('What to look for.'),
+          course: z.string().max(200).optional().describe('Only classes of this course.'),
+          limit: z.coerce.number().int().min(1).max(100).default(20),
+        }),
+        response: {
+          200: z.object({
+            status: z.literal('success'),
+            hits: z.array(HitSchema),
+            indexing: IndexingSchema,
+          }),
+          ...errors(400, 503),
+        },
+      },
+    },
+    async (request) => ({
+      status: 'success' as const,
+      ...library.search(request.query.q, {
+        limit: request.query.limit,
+        ...(request.query.course === undefined ? {} : { course: request.query.course }),
+      }),
+    }),
+  );
+
+  app.get(
+    '/api/classes/:id/export',
+    {
+      schema: {
+        tags: ['library'],
+        summary: 'Download a class as Markdown, plain text or subtitles',
+        description:
+          '`md`: headings, facts, alerts marked (🔴 roll call, 🟡 attention), the history summary, the transcript and the notes. `txt`: the transcript file as kept. `srt`: subtitles, times counted from the start of the class. Sent as an attachment named after the course and the class.',
+        params: ClassIdParams,
+        querystring: z.object({ format: z.enum(EXPORT_FORMATS).default('md') }),
+        produces: ['text/markdown', 'text/plain', 'application/x-subrip'],
+        response: { 200: z.string(), ...errors(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const file = await library.export(request.params.id, request.query.format);
+      const fallback = `class-${request.params.id}.${request.query.format}`;
+      return reply
+        .type(file.contentType)
+        .header(
+          'content-disposition',
+          `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+        )
+        .send(file.body);
+    },
+  );
+
+  for (const streamed of [false, true]) {
+    const suffix = streamed ? '/stream' : '';
+    app.post(
+      `/api/classes/:id/notes${suffix}`,
+      {
+        schema: {
+          tags: ['library'],
+          summary: `Write notes for a class of the library${streamed ? ' (streamed)' : ''}`,
+          description: `Notes of the whole class (history summary, transcript, its material) by the LLM, as /api/generate_summary writes them for the live class; kept as notes.md in the class folder and in data/summaries. 400 CLASS_ID_INVALID, 404 CLASS_NOT_FOUND, 409 TRANSCRIPT_EMPTY for a class without lines.${streamed ? ` ${STREAM_DESCRIPTION}` : ''}`,
+          params: ClassIdParams,
+          ...(streamed ? { produces: ['text/event-stream'] } : {}),
+          response: { 200: NotesResultSchema, ...LLM_ERRORS, ...errors(404) },
+        },
+      },
+      async (request, reply) => {
+        const id = request.params.id;
+        // A bad id is answered before an LLM is looked for, and before a stream opens.
+        const detail = await library.get(id);
+        return serveAi(services.llm, request, reply, streamed, async (options) => {
+          const notes = await writeNotesFile(
+            {
+              ai: services.ai,
+              summariesDir: join(services.dataDir, 'summaries'),
+              now: services.now,
+            },
+            {
+              document: {
+                header: {
+                  startedAt: null,
+                  courseName: detail.summary.course_name,
+                  materialName: detail.summary.material_name,
+                  foldedCount: 0,
+                },
+                summary: detail.historySummary,
+                entries: detail.lines,
+              },
+              courseName: detail.summary.course_name,
+              material: detail.material ?? '',
+              date: localDateTime(new Date(detail.summary.started_at)).slice(0, 10),
+            },
+            options,
+          );
+          await library.saveNotes(id, notes.summary);
+          services.hub.publish('notes.written', {
+            filename: notes.filename,
+            course_name: notes.course_name,
+          });
+          return {
+            status: 'success' as const,
+            class_id: id,
+            filename: notes.filename,
+            course_name: notes.course_name,
+            summary: notes.summary,
+          };
+        });
+      },
+    );
+  }
+
+  app.delete(
+    '/api/classes/:id',
+    {
+      schema: {
+        tags: ['library'],
+        summary: 'Delete a class (its folder and its index rows)',
+        description:
+          '409 CLASS_RUNNING for the class being monitored; 400 CLASS_ID_INVALID, 404 CLASS_NOT_FOUND. The notes in data/summaries and the live transcript file are left as they are.',
+        params: ClassIdParams,
+        response: {
+          200: z.object({
+            status: z.literal('success'),
+            message: z.string(),
+            class_id: z.string(),
+          }),
+          ...errors(400, 404, 409),
+        },
+      },
+    },
+    async (request) => {
+      await library.remove(request.params.id);
+      return {
+        status: 'success' as const,
+        message: `Class ${request.params.id} deleted.`,
+        class_id: request.params.id,
+      };
+    },
+  );
+};
