@@ -17,8 +17,8 @@ export const EXAMPLE_OUTPUT = {
     /^http:\/\/127\.0\.0\.1:\d+\/api\/health: healthy, version \d+\.\d+\.\d+, ASR_MODE mock$/m,
     'start_monitor: started',
     /^#1 \[\d\d:\d\d:\d\d\] 好，同学们我们开始上课，今天讲数据结构的第二部分。$/m,
-    '  ALERT (danger): 点名, 随机, 回答',
-    /^#24 \[\d\d:\d\d:\d\d\] /m,
-    'stop_monitor: stopped; 24 lines live, 24 in the transcript',
+    '  ALERT (danger): 点名, 同学回答',
+    /^#27 \[\d\d:\d\d:\d\d\] /m,
+    'stop_monitor: stopped; 27 lines live, 27 in the transcript',
   ],
 } satisfies ExampleExpectations;

@@ -19,7 +19,7 @@ export const EXAMPLE_OUTPUT = {
     '- near-duplicate: 同学们好，今天我们讲第三章，矩阵的秩',
     '! alert: 张三 (heard "章三")',
     '~ #2 joined: 章三你来回答一下这个问题。',
-    '! alert: 回答 (heard "回答")',
+    '! alert: 你来回答 (heard "你来回答")',
     '… 秩等于\n+ #3 秩等于非零行的个数。',
     '- repeated-utterance: 秩等于非零行的个数。',
     '! attention: 作业 (heard "作业")',
