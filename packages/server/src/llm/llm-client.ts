@@ -80,6 +80,23 @@ export interface LlmService {
   complete(request: ChatRequest): Promise<string>;
   /** Streams the answer through `onDelta`; resolves with the whole text. */
   stream(request: ChatRequest, onDelta: (text: string) => void): Promise<string>;
+  /**
+   * Cancels every request in flight and refuses new ones with SERVER_STOPPING (503): a backend
+   * that is stopping must not wait for a slow provider (LLM_TIMEOUT can be minutes).
+   */
+  close(): void;
+}
+
+/** The answer to a request cut off, or refused, because the backend is stopping. */
+function stoppingError(purpose: string): ServerError {
+  return new ServerError(
+    'SERVER_STOPPING',
+    503,
+    localized(
+      `后端正在关闭，${purposeZh(purpose)}请求已取消：重新打开课堂助手后再试。`,
+      `The backend is stopping, so the ${purpose} request was cancelled: open Class Assistant again and retry.`,
+    ),
+  );
 }
 
 /** Creates the LLM service reading the settings at each call (a settings change applies at once). */
@@ -88,6 +105,15 @@ export function createLlmService(
   factory: LlmClientFactory = defaultLlmClientFactory,
 ): LlmService {
   let cached: { key: string; client: Promise<OpenAI> } | undefined;
+  // Aborted by close(): every request listens to it beside its caller's signal.
+  const stopping = new AbortController();
+  const withStop = (request: ChatRequest): ChatRequest => {
+    if (stopping.signal.aborted) throw stoppingError(request.purpose);
+    return {
+      ...request,
+      signal: request.signal ? AbortSignal.any([request.signal, stopping.signal]) : stopping.signal,
+    };
+  };
 
   function assertConfigured(): LlmConfig {
     const current = settings();
@@ -240,8 +266,9 @@ export function createLlmService(
 
   return {
     assertConfigured,
-    async complete(request) {
+    async complete(callerRequest) {
       const config = assertConfigured();
+      const request = withStop(callerRequest);
       let completion: OpenAI.Chat.Completions.ChatCompletion;
       let response: Response;
       try {
@@ -257,6 +284,7 @@ export function createLlmService(
           )
           .withResponse());
       } catch (error) {
+        if (stopping.signal.aborted) throw stoppingError(request.purpose);
         throw toLlmError(error, config, request.purpose, await loadSdk());
       }
       // The SDK hands back a non-JSON body (a proxy's HTML page) as a string.
@@ -280,8 +308,9 @@ export function createLlmService(
       }
       return content;
     },
-    async stream(request, onDelta) {
+    async stream(callerRequest, onDelta) {
       const config = assertConfigured();
+      const request = withStop(callerRequest);
       const sdk = await loadSdk();
       const llm = await client(config);
       // One retry, as the plain routes get from the SDK (a timeout, a dropped connection,
@@ -318,6 +347,7 @@ export function createLlmService(
               { field: 'LLM_TIMEOUT' },
             );
           }
+          if (stopping.signal.aborted) throw stoppingError(request.purpose);
           throw toLlmError(error, config, request.purpose, sdk);
         }
         if (answer.text.trim() === '') {
@@ -337,6 +367,9 @@ export function createLlmService(
         }
         return answer.text;
       }
+    },
+    close() {
+      stopping.abort();
     },
   };
 }
