@@ -19,6 +19,4 @@ export default defineConfig({
   dts: { entry: { index: 'src/index.ts', 'events/live-events': 'src/events/live-events.ts' } },
   sourcemap: true,
   clean: true,
-  // Keep `node:` on built-in imports: node:sqlite (the class library) exists only by that name.
-  removeNodeProtocol: false,
 });
