@@ -1,45 +1,51 @@
-// pnpm bench (apps/desktop): cold start of the packaged backend to healthy, the UI's first paint
-// in Chromium, and the size of what ships — each against a baseline measured in the same run.
+// pnpm bench (apps/desktop): cold start of the packaged backend to healthy and its idle memory
+// (against a bare node:http server, with `node -e` and as a single executable of the same Node),
+// the UI's first paint in Chromium, and the size of what ships — each against a baseline
+// measured in the same run.
 //   BENCH_RUNS=9 pnpm --filter @class-assistant/desktop bench
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { serverPackage } from '../src/launcher/development.ts';
 import { buildRelease } from '../src/release/build-release.ts';
+import { freePort } from '../src/release/free-port.ts';
+import { makeSea } from '../src/release/sea.ts';
 import { hostTarget } from '../src/release/targets.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/support/chromium.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const REPO = join(import.meta.dirname, '..', '..', '..');
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 const ms = (value: number) => `${value.toFixed(value < 10 ? 1 : 0)} ms`.padStart(9);
-const ratio = (value: number, baseline: number) => `${(value / baseline).toFixed(1)}x`.padStart(7);
+const ratio = (value: number, baseline: number) => `${(value / baseline).toFixed(2)}x`.padStart(9);
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`.padStart(11);
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`.padStart(11);
 
-/** Spawns a program and measures until `url` answers 200. */
+/** VmRSS of a Linux process in bytes, NaN elsewhere. */
+async function resident(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kib = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+  return kib === undefined ? Number.NaN : Number(kib) * 1024;
+}
+
+/**
+ * Spawns a program and measures until `url` answers 200; then, after `idleMs` more, its resident
+ * memory.
+ */
 async function coldStart(
   file: string,
   args: string[],
   url: string,
   env: NodeJS.ProcessEnv,
-): Promise<number> {
+  idleMs = 0,
+): Promise<{ ms: number; rss: number }> {
   const started = performance.now();
   const child: ChildProcess = spawn(file, args, { stdio: 'ignore', env });
   try {
@@ -49,7 +55,7 @@ async function coldStart(
         const response = await fetch(url);
         if (response.ok) {
           await response.arrayBuffer();
-          return performance.now() - started;
+          break;
         }
       } catch {
         // Not listening yet.
@@ -58,6 +64,9 @@ async function coldStart(
       if (performance.now() - started > 60_000)
         throw new Error(`${file} did not answer within 60 s`);
     }
+    const ms = performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    return { ms, rss: await resident(child.pid!) };
   } finally {
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
@@ -87,67 +96,102 @@ async function main(): Promise<void> {
       log: () => {},
     });
 
-    // ---- cold start to healthy
-    const plain = `require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.argv[1]), '127.0.0.1')`;
+    // ---- cold start to healthy, idle memory
+    const plain = `require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.argv.at(-1)), '127.0.0.1')`;
+    // The same server as a single executable of the same Node: the packaged backend's baseline.
+    const plainScript = join(work, 'plain-server.cjs');
+    await writeFile(plainScript, `${plain};\n`);
+    const plainSea = join(work, 'plain-server');
+    await makeSea({
+      nodeBinary: process.execPath,
+      script: plainScript,
+      output: plainSea,
+      workDir: work,
+      windows: false,
+      useCodeCache: true,
+    });
     const server = await serverPackage();
-    const rows: Array<[string, number[]]> = [
-      ['plain node http server (baseline)', []],
-      ['packaged backend (single executable)', []],
-      ['backend from source (node + type stripping)', []],
+    const backendArgs = (port: number, data: string, name: string) => [
+      '--port',
+      String(port),
+      '--settings-file',
+      join(data, '.env'),
+      '--data-dir',
+      join(data, name),
     ];
-    for (let run = 0; run < RUNS; run++) {
-      const data = join(work, `data-${run}`);
+    const programs: Array<{
+      name: string;
+      file: string;
+      args: (port: number, data: string) => string[];
+      path: string;
+    }> = [
+      {
+        name: 'node:http server, node -e (baseline)',
+        file: process.execPath,
+        args: (port) => ['-e', plain, String(port)],
+        path: '/',
+      },
+      {
+        name: 'node:http server as a single executable',
+        file: plainSea,
+        args: (port) => [String(port)],
+        path: '/',
+      },
+      {
+        name: 'packaged backend (single executable)',
+        file: release.backend,
+        args: (port, data) => backendArgs(port, data, 'packaged'),
+        path: '/api/health',
+      },
+      {
+        name: 'backend from source (node + type stripping)',
+        file: process.execPath,
+        args: (port, data) => [server.bin, ...backendArgs(port, data, 'source')],
+        path: '/api/health',
+      },
+    ];
+    const run = async (index: number, round: string, idleMs = 0) => {
+      const data = join(work, `data-${round}-${index}`);
       await mkdir(data, { recursive: true });
       await writeFile(join(data, '.env'), 'ASR_MODE=mock\nLOG_LEVEL=warn\n');
-      const env = { ...process.env };
-      let port = await freePort();
-      rows[0]![1].push(
-        await coldStart(
-          process.execPath,
-          ['-e', plain, String(port)],
-          `http://127.0.0.1:${port}/`,
-          env,
-        ),
+      const program = programs[index]!;
+      const port = await freePort();
+      return coldStart(
+        program.file,
+        program.args(port, data),
+        `http://127.0.0.1:${port}${program.path}`,
+        { ...process.env },
+        idleMs,
       );
-      port = await freePort();
-      rows[1]![1].push(
-        await coldStart(
-          release.backend,
-          [
-            '--port',
-            String(port),
-            '--settings-file',
-            join(data, '.env'),
-            '--data-dir',
-            join(data, 'packaged'),
-          ],
-          `http://127.0.0.1:${port}/api/health`,
-          env,
-        ),
-      );
-      port = await freePort();
-      rows[2]![1].push(
-        await coldStart(
-          process.execPath,
-          [
-            server.bin,
-            '--port',
-            String(port),
-            '--settings-file',
-            join(data, '.env'),
-            '--data-dir',
-            join(data, 'source'),
-          ],
-          `http://127.0.0.1:${port}/api/health`,
-          env,
-        ),
-      );
+    };
+    // Start times: the programs one after the other, RUNS rounds taken in turn.
+    const starts = programs.map(() => [] as number[]);
+    for (let round = 0; round < RUNS; round++) {
+      for (const [index, times] of starts.entries()) times.push((await run(index, `${round}`)).ms);
     }
-    const baseline = median(rows[0]![1]);
-    console.log('cold start to a healthy answer');
-    for (const [name, values] of rows) {
-      console.log(`  ${name.padEnd(46)}${ms(median(values))}${ratio(median(values), baseline)}`);
+    // Idle memory: V8 gives back what start-up used once the process has been idle for a
+    // while (its memory reducer); read 20 s after the healthy answer, the four side by side.
+    const IDLE_MS = 20_000;
+    const idle = programs.map(() => [] as number[]);
+    for (let round = 0; round < 3; round++) {
+      const measured = await Promise.all(
+        programs.map((_, index) => run(index, `idle-${round}`, IDLE_MS)),
+      );
+      for (const [index, result] of measured.entries()) idle[index]!.push(result.rss);
     }
+    const startMs = (index: number) => median(starts[index]!);
+    const rss = (index: number) => median(idle[index]!);
+    console.log(
+      `cold start to a healthy answer (median of ${RUNS}); idle memory 20 s later (median of 3)`,
+    );
+    console.log(
+      `  ${''.padEnd(46)}${'ms'.padStart(9)}${'vs node -e'.padStart(11)}${'vs SEA'.padStart(9)}${'idle RSS'.padStart(11)}${'vs SEA'.padStart(9)}`,
+    );
+    programs.forEach(({ name }, index) => {
+      console.log(
+        `  ${name.padEnd(46)}${ms(startMs(index))}${ratio(startMs(index), startMs(0)).padStart(11)}${ratio(startMs(index), startMs(1))}${mib(rss(index))}${ratio(rss(index), rss(1))}`,
+      );
+    });
 
     // ---- UI first paint
     const port = await freePort();

@@ -1,8 +1,7 @@
 // `pnpm bench`: the backend's speed and memory against baselines measured in the same run.
 //   1. requests/s and p99 of /api/health and /api/monitor_status while a mock class runs,
 //      against a bare node:http server answering the same JSON;
-//   2. time from process start to a healthy /api/health, against the bare server's first answer;
-//   3. parse time and peak memory of a 100-slide .pptx and a 300-page .pdf, against unzipping
+//   2. parse time and peak memory of a 100-slide .pptx and a 300-page .pdf, against unzipping
 //      every entry / PDF.js opening every page, each in a fresh process; and the same files
 //      uploaded through POST /api/upload_ppt (worker thread, written to data/cite).
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -75,8 +74,6 @@ async function backend(root: string, port: number): Promise<ChildProcess> {
   ]);
 }
 
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const fixed = (value: number, digits = 0) => value.toFixed(digits);
 /** autocannon measures latency in whole milliseconds. */
 const latency = (ms: number) => (ms < 1 ? '<1' : String(ms));
@@ -99,41 +96,12 @@ async function main() {
   const root = await mkdtemp(join(tmpdir(), 'class-assistant-bench-'));
   const rows: string[][] = [];
   try {
-    // 1 + 2: startup and HTTP throughput.
+    // 1: HTTP throughput (start-up and idle memory: bench/startup.ts).
     const helloPort = await freePort();
-    const helloStarts: number[] = [];
-    let hello: ChildProcess | undefined;
-    for (let round = 0; round < 3; round++) {
-      const measured = await timeToHealthy(
-        () => start([here('./hello-server.ts'), String(helloPort)]),
-        `http://127.0.0.1:${helloPort}/`,
-      );
-      helloStarts.push(measured.ms);
-      if (round < 2) await stop(measured.child);
-      else hello = measured.child;
-    }
+    const hello = start([here('./hello-server.ts'), String(helloPort)]);
+    await timeToHealthy(() => hello, `http://127.0.0.1:${helloPort}/`);
     const backendPort = await freePort();
-    const backendStarts: number[] = [];
     let server: ChildProcess | undefined;
-    for (let round = 0; round < 3; round++) {
-      const folder = await mkdtemp(join(root, 'start-'));
-      const url = `http://127.0.0.1:${backendPort}/api/health`;
-      await writeFile(join(folder, '.env'), 'ASR_MODE=mock\nLOG_LEVEL=warn\n');
-      const measured = await timeToHealthy(() => {
-        const child = start([
-          BIN,
-          '--port',
-          String(backendPort),
-          '--data-dir',
-          join(folder, 'data'),
-          '--env-file',
-          join(folder, '.env'),
-        ]);
-        return child;
-      }, url);
-      backendStarts.push(measured.ms);
-      await stop(measured.child);
-    }
     server = await backend(root, backendPort);
     const base = `http://127.0.0.1:${backendPort}`;
     await timeToHealthy(() => server!, `${base}/api/health`);
@@ -167,19 +135,7 @@ async function main() {
       `${fixed(status.rps / baseline.rps, 2)}x`,
     ]);
     rows.push(['', '', '', '']);
-    const helloStart = median(helloStarts);
-    const backendStart = median(backendStarts);
-    rows.push(['Start to healthy (median of 3)', 'ms', '', 'vs node:http']);
-    rows.push(['node:http hello (baseline)', fixed(helloStart), '', '1.00x']);
-    rows.push([
-      'class-assistant-backend',
-      fixed(backendStart),
-      '',
-      `${fixed(backendStart / helloStart, 1)}x`,
-    ]);
-    rows.push(['', '', '', '']);
-
-    // 3: material parsing.
+    // 2: material parsing.
     const pptx = join(root, 'lecture-100-slides.pptx');
     const pdf = join(root, 'lecture-300-pages.pdf');
     await writeFile(pptx, await buildPptx(lectureSlides(100)));
@@ -227,7 +183,7 @@ async function main() {
     rows.push([`mock class: ${lines} transcript lines written during the run`, '', '', '']);
     await stop(server);
     server = undefined;
-    if (hello) await stop(hello);
+    await stop(hello);
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     await rm(root, { recursive: true, force: true });

@@ -2,6 +2,7 @@
 // Inside the workspace the TypeScript source runs directly (Node >= 22.18 strips types);
 // the published package ships only dist/.
 import { existsSync, readFileSync } from 'node:fs';
+import module from 'node:module';
 
 // Checked before anything else is loaded, so an old Node.js gets a sentence, not a syntax error.
 const { name, engines } = JSON.parse(
@@ -21,6 +22,11 @@ if (!newer(process.versions.node, needed)) {
   );
   process.exit(1);
 }
+
+// Node keeps the code it compiles for the backend's modules in its compile cache (in the temp
+// folder, or NODE_COMPILE_CACHE), so a later start skips most of the compiling; it checks each
+// entry against the file's source, and NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+module.enableCompileCache();
 
 const source = new URL('../src/main.ts', import.meta.url);
 await import(existsSync(source) ? source.href : new URL('../dist/main.js', import.meta.url).href);

@@ -2,8 +2,6 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TranscriptStore } from '@class-assistant/transcript-core';
 import fastifyMultipart from '@fastify/multipart';
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, {
   type FastifyBaseLogger,
@@ -13,13 +11,7 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import {
-  hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type AppCapture, createAppCapture } from './audio/app-capture.ts';
 import { captureFormat } from './audio/audio-source.ts';
 import { errorBody, isServerError, ServerError } from './errors.ts';
@@ -41,13 +33,13 @@ import { createRecognizerRegistry, type RecognizerRegistry } from './recognizers
 import { aiRoutes } from './routes/ai-routes.ts';
 import { CAPTURE_SOCKET_DOCUMENTATION, captureRoutes } from './routes/capture-routes.ts';
 import { desktopRoutes } from './routes/desktop-routes.ts';
+import { installApiDocs, ZOD_COMPILERS } from './routes/docs-routes.ts';
 import { libraryRoutes } from './routes/library-routes.ts';
 import { liveRoutes } from './routes/live-routes.ts';
 import { materialRoutes, UPLOAD_NOT_MULTIPART } from './routes/material-routes.ts';
 import { modelsRoutes } from './routes/models-routes.ts';
 import { monitorRoutes } from './routes/monitor-routes.ts';
 import { notesRoutes } from './routes/notes-routes.ts';
-import { operationIdOf, serverEntry } from './routes/openapi.ts';
 import { webSocketDocumentation } from './routes/schemas.ts';
 import { settingsRoutes } from './routes/settings-routes.ts';
 import { systemRoutes } from './routes/system-routes.ts';
@@ -205,9 +197,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logController: new QuietRequestLog(),
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
+    // Every route validates and serializes with zod: fastify's default compilers (ajv,
+    // fast-json-stringify) are never loaded.
+    schemaController: { compilersFactory: ZOD_COMPILERS },
   }) as unknown as FastifyInstance;
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
   acceptEmptyJsonBodies(app);
 
   for (const folder of [
@@ -228,7 +221,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const hub = createEventHub();
   const cite = createCiteStore(options.dataDir);
   const keywords = createKeywordService(options.dataDir);
-  await keywords.reload(settings.current().keywordHomophones);
+  await keywords.load(settings.current().keywordHomophones);
   const store = await TranscriptStore.open(join(options.dataDir, 'class_transcript.txt'), { now });
   const llm = createLlmService(settings.current, options.llmClientFactory);
   const ai = createClassAi(llm, options.promptsDir ? { promptsDir: options.promptsDir } : {});
@@ -359,64 +352,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       .send(errorBody(error, requestLanguage(request)));
   });
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Class Assistant backend',
-        version: options.appVersion ?? SERVER_VERSION,
-        description:
-          (options.appVersion
-            ? `Class Assistant ${options.appVersion} (backend package ${SERVER_VERSION}). `
-            : '') +
-          'The local backend of Class Assistant: monitoring a class (recognition, transcript, keyword alerts), class material, AI rescue / catch-up / notes, settings. Compatible with the v1.2.0 desktop client. Errors are `{status:"error", code, message}`. Live events: GET /api/events (server-sent events) and WS /api/ws/alerts; the app window’s microphone: WS /api/ws/capture.',
-      },
-      // Replaced with the listening address each time the document is made (transformObject).
-      servers: [serverEntry({ host: '127.0.0.1', port: configuredPort })],
-      tags: [
-        { name: 'system', description: 'Health and the microphone check' },
-        { name: 'settings', description: 'The .env settings file' },
-        { name: 'material', description: 'Uploaded class material (data/cite)' },
-        { name: 'monitor', description: 'Monitoring a class, keywords and the transcript' },
-        { name: 'ai', description: 'Rescue, catch-up, follow-up chats and notes (LLM)' },
-        { name: 'live', description: 'Server-sent events and the alerts WebSocket' },
-        { name: 'models', description: 'Offline recognition models: catalogue, download, remove' },
-        { name: 'library', description: 'Every class kept (data/classes): list, search, export' },
-      ],
-    },
-    transform: (input) => {
-      const transformed = jsonSchemaTransform(input);
-      const method = [input.route.method].flat()[0] ?? 'GET';
-      return {
-        ...transformed,
-        schema: { operationId: operationIdOf(method, input.url), ...transformed.schema },
-      };
-    },
-    transformObject: (input) => {
-      const document = jsonSchemaTransformObject(input) as {
-        paths?: Record<string, unknown>;
-        servers?: unknown;
-      };
+  installApiDocs(app, {
+    version: options.appVersion ?? SERVER_VERSION,
+    versionNote: options.appVersion
+      ? `Class Assistant ${options.appVersion} (backend package ${SERVER_VERSION}). `
+      : '',
+    address() {
       const address = app.server.address();
-      document.servers = [
-        serverEntry(
-          address && typeof address === 'object'
-            ? { host: address.address, port: address.port }
-            : { host: '127.0.0.1', port: configuredPort },
-        ),
-      ];
-      // @fastify/websocket hides WebSocket routes from the document; describe the sockets here.
-      document.paths = {
-        ...document.paths,
-        '/api/ws/alerts': ALERTS_SOCKET_DOCUMENTATION,
-        '/api/ws/capture': CAPTURE_SOCKET_DOCUMENTATION,
-      };
-      return document as ReturnType<typeof jsonSchemaTransformObject>;
+      return address && typeof address === 'object'
+        ? { host: address.address, port: address.port }
+        : { host: '127.0.0.1', port: configuredPort };
+    },
+    extraPaths: {
+      '/api/ws/alerts': ALERTS_SOCKET_DOCUMENTATION,
+      '/api/ws/capture': CAPTURE_SOCKET_DOCUMENTATION,
     },
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
-  // The document where generators and tools look for it first.
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(fastifyMultipart, {
     limits: { files: 1, fields: 10, parts: 20, fieldSize: 4096, fileSize: 500 * 1024 * 1024 },

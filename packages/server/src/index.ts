@@ -122,12 +122,12 @@ export type { InstalledModel } from './models/model-store.ts';
 export { listInstalledModels, MODEL_INFO_FILE, modelLayout } from './models/model-store.ts';
 export type { UnpackLimits, UnpackResult } from './models/unpack-archive.ts';
 export { DEFAULT_UNPACK_LIMITS, unpackArchive } from './models/unpack-archive.ts';
-export type { CloudAsrClientFactory } from './recognizers/cloud-recognizer.ts';
 export {
   cloudRecognizerDefinition,
   createCloudRecognizerDefinition,
-  transcriptionPrompt,
-} from './recognizers/cloud-recognizer.ts';
+} from './recognizers/cloud-definition.ts';
+export type { CloudAsrClientFactory } from './recognizers/cloud-recognizer.ts';
+export { transcriptionPrompt } from './recognizers/cloud-recognizer.ts';
 export type {
   DashscopeErrorCode,
   DashscopeTask,
@@ -138,6 +138,7 @@ export {
   isDashscopeError,
   openDashscopeTask,
 } from './recognizers/dashscope-client.ts';
+export { dashscopeRecognizerDefinition } from './recognizers/dashscope-definition.ts';
 export type {
   DashscopeEvent,
   DashscopeSentence,
@@ -153,7 +154,6 @@ export {
   createDashscopeRecognizer,
   DASHSCOPE_PACKET_MS,
   DASHSCOPE_TASK_PARAMETERS,
-  dashscopeRecognizerDefinition,
 } from './recognizers/dashscope-recognizer.ts';
 export { defaultRecognizerDefinitions } from './recognizers/default-recognizers.ts';
 export type {
@@ -222,13 +222,13 @@ export {
   createResendingRecognizer,
   DEFAULT_RESENDING_OPTIONS,
 } from './recognizers/resending-recognizer.ts';
+export { streamRecognizerDefinition } from './recognizers/stream-definition.ts';
 export type { StreamRecognizerOptions } from './recognizers/stream-recognizer.ts';
 export {
   buildStreamRequest,
   createStreamRecognizer,
   STREAM_PACKET_MS,
   STREAM_REQUEST_SETTINGS,
-  streamRecognizerDefinition,
 } from './recognizers/stream-recognizer.ts';
 export { SHUTDOWN_TOKEN_FILE } from './routes/desktop-routes.ts';
 export {

@@ -1,4 +1,5 @@
 // The `class-assistant-backend` command: parse options, start, stop gracefully on SIGINT/SIGTERM.
+import { flushCompileCache } from 'node:module';
 import { AUDIO_CHILD_FLAG, runAudioChild } from './audio/audio-child.ts';
 import { CliUsageError, parseCli, USAGE } from './cli-options.ts';
 import { runModelsCli } from './models/models-cli.ts';
@@ -53,6 +54,9 @@ async function main(): Promise<number> {
     }
     throw error;
   }
+  // What was compiled to start is kept for the next start now, not only at exit (a backend
+  // stopped by its window closing may never exit cleanly). A no-op unless the bin enabled it.
+  flushCompileCache();
   return new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (signal: NodeJS.Signals | 'shutdown request') => {

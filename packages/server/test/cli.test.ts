@@ -1,6 +1,6 @@
 // The `class-assistant-backend` bin as a user runs it: a real process, real port, real signals.
 import type { ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,6 +89,47 @@ describe('parseCli', () => {
 });
 
 describe('class-assistant-backend', () => {
+  it("keeps what it compiled to start in Node's compile cache once it answers, for the next start", async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'class-assistant-compile-cache-'));
+    folders.push(folder);
+    const cache = join(folder, 'compile-cache');
+    await writeFile(join(folder, '.env'), 'ASR_MODE=mock\n');
+    const port = await freePort();
+    const started = run(
+      [
+        '--port',
+        String(port),
+        '--env-file',
+        join(folder, '.env'),
+        '--data-dir',
+        join(folder, 'data'),
+      ],
+      { NODE_COMPILE_CACHE: cache },
+    );
+    await waitFor(
+      () =>
+        fetch(`http://127.0.0.1:${port}/api/health`).then(
+          (response) => response.ok,
+          () => false,
+        ),
+      30_000,
+      'the backend to answer',
+    );
+    // Flushed while running (a backend killed later still leaves it for the next start).
+    const files = async (path: string): Promise<number> => {
+      const entries = await readdir(path, { withFileTypes: true }).catch(() => []);
+      let count = 0;
+      for (const entry of entries) {
+        count += entry.isDirectory() ? await files(join(path, entry.name)) : 1;
+      }
+      return count;
+    };
+    await waitFor(async () => (await files(cache)) > 50, 10_000, 'the compile cache');
+    started.child.kill('SIGKILL');
+    await started.exited;
+    expect(await files(cache)).toBeGreaterThan(50);
+  });
+
   it('prints help and the version', async () => {
     const help = run(['--help']);
     expect(await help.exited).toBe(0);

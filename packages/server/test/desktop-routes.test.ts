@@ -49,6 +49,37 @@ describe('the UI at /', () => {
     expect(traversal.body).not.toContain('root:');
   });
 
+  it('answers a repeated request with 304, HEAD without a body, and hides dotfiles', async () => {
+    const folder = await builtUi();
+    await writeFile(join(folder, '.env'), 'LLM_API_KEY=secret');
+    await mkdir(join(folder, 'help'));
+    await writeFile(join(folder, 'help', 'index.html'), '<p>help</p>');
+    harness = await createHarness({ options: { uiDir: folder } });
+    const first = await harness.request({ url: '/assets/index-3f2a.js' });
+    expect(first.headers.etag).toMatch(/^W\/"/);
+    const again = await harness.request({
+      url: '/assets/index-3f2a.js',
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const since = await harness.request({
+      url: '/',
+      headers: { 'if-modified-since': String(first.headers['last-modified']) },
+    });
+    expect(since.statusCode).toBe(304);
+    const head = await harness.request({ method: 'HEAD', url: '/assets/index-3f2a.js' });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(String('console.log("ui")'.length));
+    expect(head.body).toBe('');
+    expect((await harness.request({ url: '/help/' })).body).toBe('<p>help</p>');
+    for (const url of ['/.env', '/%2eenv', '/assets/../.env']) {
+      const hidden = await harness.request({ url });
+      expect(hidden.statusCode).toBe(404);
+      expect(hidden.body).not.toContain('secret');
+    }
+  });
+
   it('shows the landing page without a UI, and says how to build one when the folder is empty', async () => {
     harness = await createHarness();
     const landing = await harness.request({ url: '/' });

@@ -1,12 +1,17 @@
 // pnpm bench: replays a synthetic 3-hour class through the real store and pipeline on a real
 // file, and prints ratios against baselines measured in the same run. Nothing is asserted.
 //
+//   0. One written transcript line (pipeline + store, fsync on as shipped) at 100 and at 10,000
+//      lines, against the disk's floor (one write + fdatasync of such a line) and the whole-file
+//      rewrite of the product this one replaces, all at the same file sizes; and without fsync.
 //   1. Cost per change near line 100 and near line 10,000 of the file: flat means ≈ 1×.
 //   2. Total time of the class's file changes against a baseline that rewrites the whole file
 //      on every change (what the product this one replaces did), with and without fsync.
 //   3. Keyword matching per line for 10 vs 1,000 keywords, against scanning every keyword.
 import {
   closeSync,
+  fdatasync,
+  fdatasyncSync,
   fsyncSync,
   mkdtempSync,
   openSync,
@@ -30,6 +35,7 @@ const WINDOW = 100; // samples around each measuring point (median)
 const folder = mkdtempSync(join(tmpdir(), 'transcript-bench-'));
 const events = syntheticClass(SEGMENTS, 20260921);
 const keywords500 = makeKeywords(500, 1);
+const matcher500 = createKeywordMatcher(keywords500, { homophones: 'pinyin' });
 
 /** One measured operation: its duration and the file's line count (or lines written) after it. */
 interface Sample {
@@ -81,7 +87,7 @@ async function pipelineReplay(options: { fold: boolean; segments?: number }) {
   let folds = 0;
   const pipeline = new TranscriptPipeline({
     store,
-    keywords: createKeywordMatcher(keywords500, { homophones: 'pinyin' }),
+    keywords: matcher500,
     ...(options.fold
       ? {
           summarize: async (_previous: string, entries: readonly unknown[]) =>
@@ -99,7 +105,10 @@ async function pipelineReplay(options: { fold: boolean; segments?: number }) {
     changes.push({ kind: 'replace', text: entry.text, line: store.entryCount }),
   );
   const samples: Sample[] = [];
+  // The file's line count before each segment.
+  const linesBefore: number[] = [];
   for (const event of events.slice(0, options.segments ?? events.length)) {
+    linesBefore.push(counts.appended);
     const started = performance.now();
     const result = await pipeline.pushSegment({
       text: event.text,
@@ -115,7 +124,7 @@ async function pipelineReplay(options: { fold: boolean; segments?: number }) {
   await pipeline.flush();
   await pipeline.close();
   await store.close();
-  return { samples, counts, folds, changes };
+  return { samples, counts, folds, changes, linesBefore };
 }
 
 // The same file changes through the store alone.
@@ -171,6 +180,120 @@ async function storeCostBySize(changes: readonly Change[], durable: boolean) {
     large.push(await storeCostAt(changes, 10_000, durable));
   }
   return { at100: median(small), at10k: median(large) };
+}
+
+// A file of `lines` entries as the class had written them (its first appended lines).
+function prefilled(changes: readonly Change[], lines: number, name: string) {
+  const clock = classClock();
+  const path = join(folder, `${name}-${lines}-${run++}.txt`);
+  const text = changes
+    .filter((change) => change.kind === 'append')
+    .slice(0, lines)
+    .map((change) => formatEntryLine({ time: formatClockTime(clock()), text: change.text }));
+  writeFileSync(path, `${text.join('\n')}\n`);
+  return { path, clock, text };
+}
+
+/**
+ * Median cost of one written line — a segment the pipeline appends or merges into the last line
+ * (filters, merging, 500 keywords with homophones, the store) — for the class's next segments
+ * on a file of `lines` entries, through a fresh store and pipeline.
+ */
+async function lineCostAt(
+  replay: { changes: readonly Change[]; linesBefore: readonly number[] },
+  lines: number,
+  durable: boolean,
+) {
+  const { path, clock } = prefilled(replay.changes, lines, 'line');
+  const store = await TranscriptStore.open(path, { now: clock, durable });
+  const pipeline = new TranscriptPipeline({ store, keywords: matcher500 });
+  const samples: number[] = [];
+  for (
+    let index = replay.linesBefore.findIndex((count) => count >= lines);
+    samples.length < WINDOW;
+    index++
+  ) {
+    const event = events[index]!;
+    const started = performance.now();
+    const result = await pipeline.pushSegment({
+      text: event.text,
+      startMs: event.startMs,
+      endMs: event.endMs,
+    });
+    if (result.action !== 'dropped') samples.push(performance.now() - started);
+  }
+  await pipeline.close();
+  await store.close();
+  rmSync(path);
+  return median(samples);
+}
+
+/**
+ * The disk's floor for a line: one write at the end of a file of `lines` entries, then
+ * fdatasync — blocking the thread (`sync`), on libuv's I/O threads as a non-blocking writer must
+ * (`async`), or none.
+ */
+async function floorAt(changes: readonly Change[], lines: number, sync: 'sync' | 'async' | 'none') {
+  const { path, text } = prefilled(changes, lines, 'floor');
+  const line = Buffer.from(`${text.at(-1)}\n`);
+  const descriptor = openSync(path, 'r+');
+  let position = Buffer.byteLength(`${text.join('\n')}\n`);
+  const samples: number[] = [];
+  for (let index = 0; index < WINDOW; index++) {
+    const started = performance.now();
+    writeSync(descriptor, line, 0, line.length, position);
+    if (sync === 'sync') fdatasyncSync(descriptor);
+    if (sync === 'async') {
+      await new Promise<void>((resolve, reject) =>
+        fdatasync(descriptor, (error) => (error ? reject(error) : resolve())),
+      );
+    }
+    samples.push(performance.now() - started);
+    position += line.length;
+  }
+  closeSync(descriptor);
+  rmSync(path);
+  return median(samples);
+}
+
+/** The whole-file rewrite per change on a file of `lines` entries (the replaced product's way). */
+function rewriteAt(changes: readonly Change[], lines: number, sync: boolean) {
+  const { path, clock, text } = prefilled(changes, lines, 'rewrite');
+  const from = changes.findIndex((change) => change.line > lines);
+  const samples: number[] = [];
+  for (const change of changes.slice(from, from + WINDOW)) {
+    const started = performance.now();
+    const line = `[${clock().toTimeString().slice(0, 8)}] ${change.text}`;
+    if (change.kind === 'append') text.push(line);
+    else text[text.length - 1] = line;
+    const descriptor = openSync(path, 'w');
+    writeSync(descriptor, `${text.join('\n')}\n`);
+    if (sync) fsyncSync(descriptor);
+    closeSync(descriptor);
+    samples.push(performance.now() - started);
+  }
+  rmSync(path);
+  return median(samples);
+}
+
+/** Section 0, each figure the median of 5 rounds taken in turn (the disk is shared). */
+async function lineCosts(replay: Awaited<ReturnType<typeof pipelineReplay>>) {
+  const kinds = ['floorSync', 'floorAsync', 'floor', 'line', 'lineNoSync', 'rewriteSync'] as const;
+  const rounds = new Map<string, number[]>();
+  const add = (key: string, value: number) => rounds.set(key, [...(rounds.get(key) ?? []), value]);
+  for (let round = 0; round < 5; round++) {
+    for (const lines of [100, 10_000]) {
+      add(`floorSync ${lines}`, await floorAt(replay.changes, lines, 'sync'));
+      add(`floorAsync ${lines}`, await floorAt(replay.changes, lines, 'async'));
+      add(`floor ${lines}`, await floorAt(replay.changes, lines, 'none'));
+      add(`line ${lines}`, await lineCostAt(replay, lines, true));
+      add(`lineNoSync ${lines}`, await lineCostAt(replay, lines, false));
+      add(`rewriteSync ${lines}`, rewriteAt(replay.changes, lines, true));
+    }
+  }
+  const at = (kind: (typeof kinds)[number], lines: number) =>
+    median(rounds.get(`${kind} ${lines}`)!);
+  return { at };
 }
 
 // Baseline: the product this one replaces rewrote the whole file on every change.
@@ -236,9 +359,44 @@ try {
   const baselineSync = rewriteBaseline(changes, true);
   const baselineNoSync = rewriteBaseline(changes, false);
 
+  const costs = await lineCosts(plain);
   const c = plain.counts;
   console.log(
     `pipeline: ${c.appended} lines appended, ${c.updated} merged into the previous line, ${c.dropped} dropped, ${c.alerts} alerts; ${changes.length} file changes; the file ends with ${changes.at(-1)!.line} lines (with folding: ${folding.folds} folds)`,
+  );
+
+  const sizes = [100, 10_000] as const;
+  table(
+    `0. One written line (a segment appended or merged into the last line), median of ~${WINDOW} lines on a file of 100 and of 10,000 lines, median of 5 rounds`,
+    ['what', 'line 100', 'line 10,000', 'vs floor at 100', 'vs floor at 10,000'],
+    [
+      [
+        'floor: write + fdatasync of one line',
+        ...sizes.map((n) => us(costs.at('floorSync', n))),
+        '1.00×',
+        '1.00×',
+      ],
+      [
+        'floor, fdatasync on the I/O threads (not blocking)',
+        ...sizes.map((n) => us(costs.at('floorAsync', n))),
+        ...sizes.map((n) => times(costs.at('floorAsync', n), costs.at('floorSync', n))),
+      ],
+      [
+        'pipeline + store, fsync (as shipped)',
+        ...sizes.map((n) => us(costs.at('line', n))),
+        ...sizes.map((n) => times(costs.at('line', n), costs.at('floorSync', n))),
+      ],
+      [
+        'baseline: rewrite the whole file, fsync',
+        ...sizes.map((n) => us(costs.at('rewriteSync', n))),
+        ...sizes.map((n) => times(costs.at('rewriteSync', n), costs.at('floorSync', n))),
+      ],
+      ['floor: write of one line, no fsync', ...sizes.map((n) => us(costs.at('floor', n))), '', ''],
+      ['pipeline + store, no fsync', ...sizes.map((n) => us(costs.at('lineNoSync', n))), '', ''],
+    ],
+  );
+  console.log(
+    `   the whole-file rewrite costs ${sizes.map((n) => `${times(costs.at('rewriteSync', n), costs.at('line', n))} a shipped line at ${n} lines`).join(', ')}`,
   );
 
   const row = (name: string, samples: Sample[]) => {

@@ -8,6 +8,8 @@
  * - `TRANSCRIPT_IO_FAILED`: the file system refused a read or write (the `cause` is the
  *   original Node error; the message names the path).
  * - `TRANSCRIPT_SUMMARY_EMPTY`: a fold was asked to write an empty summary.
+ * - `TRANSCRIPT_HOMOPHONES_UNAVAILABLE`: homophone matching was asked for but pinyin-pro could
+ *   not be loaded (missing, or a bundle where only `loadHomophoneSupport()` can load it).
  */
 export type TranscriptCoreErrorCode =
   | 'TRANSCRIPT_INVALID_ARGUMENT'
@@ -15,7 +17,8 @@ export type TranscriptCoreErrorCode =
   | 'TRANSCRIPT_NO_ENTRY'
   | 'TRANSCRIPT_CLOSED'
   | 'TRANSCRIPT_IO_FAILED'
-  | 'TRANSCRIPT_SUMMARY_EMPTY';
+  | 'TRANSCRIPT_SUMMARY_EMPTY'
+  | 'TRANSCRIPT_HOMOPHONES_UNAVAILABLE';
 
 const marker = Symbol.for('@class-assistant/transcript-core/error');
 

@@ -4,6 +4,7 @@ export type { WriteFileAtomicOptions } from './atomic-file.ts';
 export { writeFileAtomic } from './atomic-file.ts';
 export type { TranscriptCoreErrorCode } from './errors.ts';
 export { isTranscriptCoreError, TranscriptCoreError } from './errors.ts';
+export { isHomophoneSupportLoaded, loadHomophoneSupport } from './homophone-support.ts';
 export type {
   Keyword,
   KeywordFileProblem,

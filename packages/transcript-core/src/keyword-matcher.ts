@@ -1,9 +1,9 @@
 // Keyword matching over one transcript line (README, "Keywords"): linear in the line length
 // whatever the number of keywords (Aho–Corasick), case- and width-insensitive (NFKC), English
 // keywords on word boundaries, optional homophone tolerance for Chinese keywords (pinyin-pro).
-import { pinyin } from 'pinyin-pro';
 import { AhoCorasick } from './aho-corasick.ts';
 import { checkOptions, TranscriptCoreError } from './errors.ts';
+import { type PinyinPro, pinyinPro } from './homophone-support.ts';
 import type { Keyword, KeywordLevel } from './keyword-file.ts';
 import { foldText } from './text.ts';
 
@@ -174,7 +174,7 @@ function compileKeywords(keywords: readonly (Keyword | string)[]): CompiledKeywo
 // runs of Han characters are converted (much faster than converting the whole line).
 const HAN_RUN = /\p{Script=Han}+/gu;
 const SYLLABLE = /^[a-z]+$/u;
-function contextualPinyin(chars: readonly string[]): string[] {
+function contextualPinyin({ pinyin }: PinyinPro, chars: readonly string[]): string[] {
   const readings = new Array<string>(chars.length).fill('');
   const text = chars.join('');
   // Code-point index of each UTF-16 offset where a run starts.
@@ -202,7 +202,7 @@ function contextualPinyin(chars: readonly string[]): string[] {
 }
 
 // All toneless readings of one character (polyphones), ü written v.
-function allReadings(char: string): string[] {
+function allReadings({ pinyin }: PinyinPro, char: string): string[] {
   const [item] = pinyin(char, { type: 'all', toneType: 'none', v: true, multiple: true });
   const readings = new Set<string>();
   if (item?.pinyin) readings.add(item.pinyin);
@@ -211,7 +211,7 @@ function allReadings(char: string): string[] {
       .replace(/[üǖǘǚǜ]/gu, 'v')
       .normalize('NFD')
       .replace(/\p{M}/gu, '');
-    if (/^[a-z]+$/u.test(plain)) readings.add(plain);
+    if (SYLLABLE.test(plain)) readings.add(plain);
   }
   return [...readings];
 }
@@ -229,22 +229,38 @@ const MAX_VARIANTS = 32;
 
 // Homophone index: Chinese keywords as sequences of syllable ids, every polyphone reading
 // combination (up to MAX_VARIANTS, else the contextual reading only), in one automaton.
+//
+// Converting a line to pinyin in context is most of the cost of matching it, so it is only done
+// when the line could hold a keyword's sound: when two neighbouring Han characters can be read
+// (by any of the readings pinyin-pro lists for them) as two neighbouring syllables of a keyword.
+// The contextual reading of a character is one of its listed readings — except in a handful of
+// classical dictionary words (阿房宫 reads 房 as páng), which therefore do not match a keyword by
+// that reading.
 class SoundIndex {
+  readonly #pinyin: PinyinPro;
   readonly #syllables = new Map<string, number>();
   readonly #automaton: AhoCorasick;
   readonly #owner: number[] = [];
   readonly #fuzzy: boolean;
+  /** `first * #pairBase + second` for each pair of syllables adjacent in a keyword. */
+  readonly #pairs = new Set<number>();
+  readonly #pairBase: number;
+  /** Per Han character seen: the ids of the keyword syllables it can be read as. */
+  readonly #readable = new Map<string, readonly number[]>();
 
   constructor(keywords: readonly CompiledKeyword[], fuzzy: boolean) {
+    this.#pinyin = pinyinPro();
     this.#fuzzy = fuzzy;
     const patterns: number[][] = [];
     keywords.forEach((keyword, id) => {
       const chars = [...keyword.folded];
       if (chars.length < 2 || !chars.every((char) => HAN.test(char))) return;
-      const context = contextualPinyin(chars);
+      const context = contextualPinyin(this.#pinyin, chars);
       let variants: string[][] = [[]];
       for (const [index, char] of chars.entries()) {
-        const readings = [...new Set([context[index]!, ...allReadings(char)].filter(Boolean))];
+        const readings = [
+          ...new Set([context[index]!, ...allReadings(this.#pinyin, char)].filter(Boolean)),
+        ];
         variants = variants.flatMap((prefix) => readings.map((reading) => [...prefix, reading]));
         if (variants.length > MAX_VARIANTS) {
           variants = [context];
@@ -262,6 +278,12 @@ class SoundIndex {
       }
     });
     this.#automaton = new AhoCorasick(patterns);
+    this.#pairBase = this.#syllables.size;
+    for (const pattern of patterns) {
+      for (let index = 1; index < pattern.length; index += 1) {
+        this.#pairs.add(pattern[index - 1]! * this.#pairBase + pattern[index]!);
+      }
+    }
   }
 
   #id(syllable: string, create: boolean): number | undefined {
@@ -277,9 +299,9 @@ class SoundIndex {
   /** Occurrences per keyword id (variants of one keyword ending at one place count once). */
   count(chars: readonly string[]): Map<number, { count: number; text: string }> {
     const found = new Map<number, { count: number; text: string; lastEnd: number }>();
-    if (this.#owner.length === 0 || !chars.some((char) => HAN.test(char))) return found;
+    if (this.#owner.length === 0 || !this.#mayMatch(chars)) return found;
     // A syllable no keyword uses can never be part of a match: -1 resets the automaton.
-    const symbols = contextualPinyin(chars).map((reading) =>
+    const symbols = contextualPinyin(this.#pinyin, chars).map((reading) =>
       reading === '' ? -1 : (this.#id(reading, false) ?? -1),
     );
     this.#automaton.search(symbols, (pattern, end) => {
@@ -301,4 +323,46 @@ class SoundIndex {
     });
     return found;
   }
+
+  // Whether two neighbouring characters can be read as two neighbouring keyword syllables.
+  #mayMatch(chars: readonly string[]): boolean {
+    this.#learn(chars);
+    let previous = NO_SYLLABLES;
+    for (const char of chars) {
+      const current = this.#readable.get(char) ?? NO_SYLLABLES;
+      for (const first of previous) {
+        for (const second of current) {
+          if (this.#pairs.has(first * this.#pairBase + second)) return true;
+        }
+      }
+      previous = current;
+    }
+    return false;
+  }
+
+  // Looks up the readings of the Han characters not seen before, all in one call (other
+  // characters are remembered as having none).
+  #learn(chars: readonly string[]): void {
+    let unseen = '';
+    for (const char of chars) {
+      if (this.#readable.has(char)) continue;
+      if (HAN.test(char)) {
+        if (!unseen.includes(char)) unseen += char;
+      } else {
+        this.#readable.set(char, NO_SYLLABLES);
+      }
+    }
+    if (unseen === '') return;
+    const lists = this.#pinyin.polyphonic(unseen, { type: 'array', toneType: 'none', v: true });
+    [...unseen].forEach((char, index) => {
+      const ids = new Set<number>();
+      for (const reading of lists[index] ?? []) {
+        const id = SYLLABLE.test(reading) ? this.#id(reading, false) : undefined;
+        if (id !== undefined) ids.add(id);
+      }
+      this.#readable.set(char, ids.size > 0 ? [...ids] : NO_SYLLABLES);
+    });
+  }
 }
+
+const NO_SYLLABLES: readonly number[] = [];

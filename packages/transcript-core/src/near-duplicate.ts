@@ -2,12 +2,14 @@
 // Defaults are those of the product this one replaces; every threshold is an option.
 import { checkOptions, describeValue, TranscriptCoreError } from './errors.ts';
 import {
+  type CountedSequence,
+  countSequence,
   type PreparedSequence,
+  preparedQuickRatio,
+  preparedRatio,
   prepareSequence,
-  quickRatio,
-  similarityRatio,
 } from './similarity.ts';
-import { comparisonKey } from './text.ts';
+import { codePointLength, comparisonKey, foldedComparisonKey } from './text.ts';
 
 /** Options of {@link isNearDuplicate} / {@link findNearDuplicate}. */
 export interface NearDuplicateOptions {
@@ -35,7 +37,8 @@ export interface NearDuplicateMatch {
   ratio: number;
 }
 
-interface ResolvedOptions {
+/** {@link NearDuplicateOptions} checked, every default filled in. */
+export interface ResolvedOptions {
   window: number;
   containmentRatio: number;
   containmentMinChars: number;
@@ -100,18 +103,43 @@ export function findNearDuplicate(
       `findNearDuplicate: recentEntries must be an array of strings, got ${describeValue(recentEntries)}`,
     );
   }
-  const key = comparisonKey(text);
-  const keyLength = [...key].length;
-  if (keyLength === 0) return null;
-  const first = Math.max(0, recentEntries.length - settings.window);
-  for (let index = recentEntries.length - 1; index >= first; index -= 1) {
-    const entry = recentEntries[index];
+  // Only the compared window has to hold strings.
+  for (
+    let index = Math.max(0, recentEntries.length - settings.window);
+    index < recentEntries.length;
+    index += 1
+  ) {
+    const entry: unknown = recentEntries[index];
     if (typeof entry !== 'string') {
       throw new TranscriptCoreError(
         'TRANSCRIPT_INVALID_ARGUMENT',
         `findNearDuplicate: recentEntries[${index}] must be a string, got ${describeValue(entry)}`,
       );
     }
+  }
+  return nearDuplicateOfKey(comparisonKey(text), recentEntries, settings);
+}
+
+/**
+ * {@link findNearDuplicate} for a text already turned into its comparison key (`comparisonKey`)
+ * and checked options: what the pipeline calls once per line.
+ */
+export function nearDuplicateOfKey(
+  key: string,
+  recentEntries: readonly string[],
+  settings: ResolvedOptions,
+): NearDuplicateMatch | null {
+  if (key === '') return null;
+  const keyLength = codePointLength(key);
+  // Counted on first need: most recent entries are ruled out by their length alone.
+  let counted: CountedSequence | null = null;
+  const query = () => {
+    counted ??= countSequence(key);
+    return counted;
+  };
+  const first = Math.max(0, recentEntries.length - settings.window);
+  for (let index = recentEntries.length - 1; index >= first; index -= 1) {
+    const entry = recentEntries[index]!;
     const prepared = preparedEntry(entry);
     const other = prepared.key;
     const otherLength = prepared.sequence.points.length;
@@ -124,16 +152,21 @@ export function findNearDuplicate(
       shorter / longer >= settings.containmentRatio &&
       (key.includes(other) || other.includes(key))
     ) {
-      return { entry, index, kind: 'contained', ratio: similarityRatio(key, prepared.sequence) };
+      return {
+        entry,
+        index,
+        kind: 'contained',
+        ratio: preparedRatio(query().points, prepared.sequence),
+      };
     }
     // The full ratio only where its upper bounds (length, then shared characters) reach the
     // threshold: the same decisions, without the quadratic matching for unrelated sentences.
     if (
       shorter >= settings.similarityMinChars &&
       (2 * shorter) / (keyLength + otherLength) >= settings.similarityThreshold &&
-      quickRatio(key, prepared.sequence) >= settings.similarityThreshold
+      preparedQuickRatio(query(), prepared.sequence) >= settings.similarityThreshold
     ) {
-      const ratio = similarityRatio(key, prepared.sequence);
+      const ratio = preparedRatio(query().points, prepared.sequence);
       if (ratio >= settings.similarityThreshold) return { entry, index, kind: 'similar', ratio };
     }
   }
@@ -161,10 +194,23 @@ export function isNearDuplicate(
 const CACHE_SIZE = 256;
 const cache = new Map<string, { key: string; sequence: PreparedSequence }>();
 
-function preparedEntry(text: string): { key: string; sequence: PreparedSequence } {
+/**
+ * Prepares a text that is about to become a recent entry, so that the next line's comparison
+ * finds it ready (the pipeline calls it while the entry's fdatasync runs).
+ */
+export function rememberRecentEntry(text: string, folded?: string): void {
+  preparedEntry(text, folded);
+}
+
+/** The comparison key (`comparisonKey`) of a recent entry, from the same cache. */
+export function recentEntryKey(text: string): string {
+  return preparedEntry(text).key;
+}
+
+function preparedEntry(text: string, folded?: string): { key: string; sequence: PreparedSequence } {
   let prepared = cache.get(text);
   if (prepared === undefined) {
-    const key = comparisonKey(text);
+    const key = folded === undefined ? comparisonKey(text) : foldedComparisonKey(folded);
     prepared = { key, sequence: prepareSequence(key) };
     if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
     cache.set(text, prepared);

@@ -25,12 +25,15 @@ export interface MatchingBlock {
  * similarityRatio('', '')                                     // 1
  */
 export function similarityRatio(a: string, b: string | PreparedSequence): number {
-  const left = toCodePoints(a);
-  const right = typeof b === 'string' ? prepareSequence(b) : b;
-  const total = left.length + right.points.length;
+  return preparedRatio(toCodePoints(a), typeof b === 'string' ? prepareSequence(b) : b);
+}
+
+/** {@link similarityRatio} of `a`'s code points against a prepared `b`. */
+export function preparedRatio(a: readonly number[], b: PreparedSequence): number {
+  const total = a.length + b.points.length;
   if (total === 0) return 1;
   let matches = 0;
-  for (const block of rawMatchingBlocks(left, right.points, right.positions)) matches += block.size;
+  for (const block of rawMatchingBlocks(a, b.points, b.positions)) matches += block.size;
   return (2 * matches) / total;
 }
 
@@ -48,10 +51,22 @@ export interface PreparedSequence {
 
 /** Prepares `text` as the `b` side of {@link similarityRatio} and {@link quickRatio}. */
 export function prepareSequence(text: string): PreparedSequence {
+  const counted = countSequence(text);
+  return { ...counted, positions: indexPositions(counted.points) };
+}
+
+/** A string's code points and how often each occurs (what {@link preparedQuickRatio} needs). */
+export interface CountedSequence {
+  readonly points: readonly number[];
+  readonly counts: ReadonlyMap<number, number>;
+}
+
+/** Counts `text`'s code points (the `a` side of the ratios needs no position index). */
+export function countSequence(text: string): CountedSequence {
   const points = toCodePoints(text);
   const counts = new Map<number, number>();
   for (const point of points) counts.set(point, (counts.get(point) ?? 0) + 1);
-  return { points, counts, positions: indexPositions(points) };
+  return { points, counts };
 }
 
 /**
@@ -64,18 +79,19 @@ export function prepareSequence(text: string): PreparedSequence {
  * quickRatio('请翻到第42页', '今天讲秩') // 0: no common character, no need for the full ratio
  */
 export function quickRatio(a: string, b: string | PreparedSequence): number {
-  const right = typeof b === 'string' ? prepareSequence(b) : b;
-  const left = new Map<number, number>();
-  let length = 0;
-  for (const char of a) {
-    const point = char.codePointAt(0)!;
-    left.set(point, (left.get(point) ?? 0) + 1);
-    length += 1;
-  }
+  return preparedQuickRatio(countSequence(a), typeof b === 'string' ? countSequence(b) : b);
+}
+
+/** {@link quickRatio} of two prepared sequences (the order does not matter). */
+export function preparedQuickRatio(a: CountedSequence, b: CountedSequence): number {
+  const total = a.points.length + b.points.length;
+  if (total === 0) return 1;
   let matches = 0;
-  for (const [point, count] of left) matches += Math.min(count, right.counts.get(point) ?? 0);
-  const total = length + right.points.length;
-  return total === 0 ? 1 : (2 * matches) / total;
+  for (const [point, count] of a.counts) {
+    const other = b.counts.get(point);
+    if (other !== undefined) matches += Math.min(count, other);
+  }
+  return (2 * matches) / total;
 }
 
 /**

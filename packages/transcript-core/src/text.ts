@@ -62,7 +62,9 @@ const WHITESPACE_RUN = /\s+/gu;
 const UNSPACED =
   '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u3000-\\u303F\\uFF01-\\uFF0F\\uFF1A-\\uFF20\\uFF3B-\\uFF40\\uFF5B-\\uFF65';
 const SPACE_BETWEEN_UNSPACED = new RegExp(`(?<=[${UNSPACED}]) (?=[${UNSPACED}])`, 'gu');
-const CONTENT_CHAR = /[\p{L}\p{N}]/u;
+const NOT_CONTENT = /[^\p{L}\p{N}]+/gu;
+// Every step of normalizeText needs whitespace or an invisible character: most lines have neither.
+const NEEDS_NORMALIZING = /[\s\p{Cc}\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/u;
 
 /**
  * Normalises recogniser output into one transcript line: removes invisible characters, turns
@@ -75,6 +77,7 @@ const CONTENT_CHAR = /[\p{L}\p{N}]/u;
  * normalizeText('Hello   world')             // 'Hello world'
  */
 export function normalizeText(text: string): string {
+  if (!NEEDS_NORMALIZING.test(text)) return text;
   return text
     .replace(WHITESPACE_RUN, ' ')
     .replace(INVISIBLE, '')
@@ -85,9 +88,7 @@ export function normalizeText(text: string): string {
 
 /** Number of letters and digits in `text`, counted in code points. */
 export function countContentChars(text: string): number {
-  let count = 0;
-  for (const char of text) if (CONTENT_CHAR.test(char)) count += 1;
-  return count;
+  return codePointLength(text.replace(NOT_CONTENT, ''));
 }
 
 /**
@@ -155,11 +156,29 @@ export function resolveMeaningfulOptions(
 
 /** {@link isMeaningful} with options already resolved by {@link resolveMeaningfulOptions}. */
 export function isMeaningfulWith(text: string, options: ResolvedMeaningfulOptions): boolean {
-  const folded = foldText(text);
-  let content = '';
-  for (const char of folded) if (CONTENT_CHAR.test(char)) content += char;
-  if ([...content].length < Math.max(1, options.minChars)) return false;
+  return isFoldedMeaningful(foldText(text), options);
+}
+
+/** {@link isMeaningfulWith} for a text already folded with {@link foldText}. */
+export function isFoldedMeaningful(folded: string, options: ResolvedMeaningfulOptions): boolean {
+  const content = folded.replace(NOT_CONTENT, '');
+  if (codePointLength(content) < Math.max(1, options.minChars)) return false;
   return !isFillersOnly(content, options.fillerWords);
+}
+
+/** Number of code points of `text` (a surrogate pair counts once). */
+export function codePointLength(text: string): number {
+  let count = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const unit = text.charCodeAt(index);
+    // A high surrogate followed by a low one is one code point.
+    if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) index += 1;
+    }
+    count += 1;
+  }
+  return count;
 }
 
 // Greedy longest-first segmentation of the content characters into filler words.
@@ -191,7 +210,12 @@ const TRAILING_IGNORED = /[。？！；!?;，,、\s]+$/u;
  * and spaces removed.
  */
 export function comparisonKey(text: string): string {
-  return foldText(text).replace(TRAILING_IGNORED, '');
+  return foldedComparisonKey(foldText(text));
+}
+
+/** {@link comparisonKey} of a text already folded with {@link foldText}. */
+export function foldedComparisonKey(folded: string): string {
+  return folded.replace(TRAILING_IGNORED, '');
 }
 
 const SENTENCE_END = /[。？！；!?;.…][」』”"’'）)\]]*$/u;

@@ -7,18 +7,30 @@ import { checkOptions, TranscriptCoreError } from './errors.ts';
 import type { KeywordLevel } from './keyword-file.ts';
 import type { KeywordMatch, KeywordMatcher } from './keyword-matcher.ts';
 import type { NearDuplicateOptions } from './near-duplicate.ts';
-import { findNearDuplicate, resolveNearDuplicateOptions } from './near-duplicate.ts';
+import {
+  nearDuplicateOfKey,
+  recentEntryKey,
+  rememberRecentEntry,
+  resolveNearDuplicateOptions,
+} from './near-duplicate.ts';
 import type { MeaningfulOptions, ResolvedMeaningfulOptions } from './text.ts';
 import {
-  comparisonKey,
+  codePointLength,
   countContentChars,
   endsSentence,
-  isMeaningfulWith,
+  foldedComparisonKey,
+  foldText,
+  isFoldedMeaningful,
   normalizeText,
   resolveMeaningfulOptions,
 } from './text.ts';
 import type { TranscriptEntry } from './transcript-format.ts';
-import type { TranscriptStore } from './transcript-store.ts';
+import {
+  isTranscriptStore,
+  type LineWriter,
+  type TranscriptStore,
+  writeLine,
+} from './transcript-store.ts';
 
 /**
  * Compresses transcript history: given the previous summary ('' at first) and the entries to
@@ -210,7 +222,7 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
   constructor(options: TranscriptPipelineOptions) {
     super();
     const { store } = options ?? {};
-    if (!store || typeof store.append !== 'function' || typeof store.replaceLast !== 'function') {
+    if (!isTranscriptStore(store)) {
       throw new TranscriptCoreError(
         'TRANSCRIPT_INVALID_ARGUMENT',
         'TranscriptPipeline: options.store must be an opened TranscriptStore',
@@ -265,7 +277,8 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
     return this.#intake('pushLine', async () => {
       if (typeof text !== 'string')
         throw invalid(`pushLine: text must be a string, got ${typeof text}`);
-      return this.#appendFiltered(normalizeText(text), 'line');
+      const line = normalizeText(text);
+      return this.#line((writer) => this.#appendFiltered(line, 'line', writer));
     });
   }
 
@@ -283,7 +296,7 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
   pushSegment(segment: LocalSegment): Promise<IntakeResult> {
     return this.#intake('pushSegment', async () => {
       checkSegment(segment);
-      return this.#mergeSegment(segment);
+      return this.#line((writer) => this.#mergeSegment(segment, writer));
     });
   }
 
@@ -306,12 +319,15 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
         ]);
         if (this.#seenUtterances.has(key)) {
           results.push(
-            this.#drop(normalizeText(utterance.text), 'repeated-utterance', 'utterance'),
+            this.#announce(
+              dropped(normalizeText(utterance.text), 'repeated-utterance', 'utterance'),
+            ),
           );
           continue;
         }
         this.#rememberUtterance(key);
-        results.push(await this.#appendFiltered(normalizeText(utterance.text), 'utterance'));
+        const line = normalizeText(utterance.text);
+        results.push(await this.#line((writer) => this.#appendFiltered(line, 'utterance', writer)));
       }
       const partial = normalizeText(
         utterances
@@ -378,65 +394,91 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
     return result;
   }
 
-  // The shared append routine of every mode: meaningful? → near-duplicate? → append.
-  async #appendFiltered(text: string, source: IntakeSource): Promise<IntakeResult> {
-    if (!isMeaningfulWith(text, this.#meaningful))
-      return this.#drop(text, 'not-meaningful', source);
-    const recent = await this.#recentTexts(this.#nearDuplicate.window);
-    const duplicate = findNearDuplicate(text, recent, this.#nearDuplicate);
-    if (duplicate) return this.#drop(text, 'near-duplicate', source, duplicate.entry);
-    const entry = await this.#store.append(text);
-    this.#lastSegment = null;
-    this.#alerted = { entry, counts: new Map() };
-    this.emit('line-appended', { entry, source });
-    const alert = this.#checkKeywords(entry);
-    this.#maybeFold();
-    return { action: 'appended', entry, alert };
+  // One line as one store operation (the file checked once), then its events.
+  async #line(step: (writer: LineWriter) => Promise<LineOutcome>): Promise<IntakeResult> {
+    return this.#announce(await writeLine(this.#store, 'TranscriptPipeline', step));
   }
 
-  async #mergeSegment(segment: LocalSegment): Promise<IntakeResult> {
+  // The shared append routine of every mode: meaningful? → near-duplicate? → append. `known`:
+  // the text's foldText form, and whether the caller already compared it with the same recent
+  // entries.
+  async #appendFiltered(
+    text: string,
+    source: IntakeSource,
+    writer: LineWriter,
+    known: { folded: string; checked: boolean } = { folded: foldText(text), checked: false },
+  ): Promise<LineOutcome> {
+    const { folded } = known;
+    if (!isFoldedMeaningful(folded, this.#meaningful))
+      return dropped(text, 'not-meaningful', source);
+    if (!known.checked) {
+      const recent = writer.recent(this.#nearDuplicate.window).map((entry) => entry.text);
+      const duplicate = nearDuplicateOfKey(
+        foldedComparisonKey(folded),
+        recent,
+        this.#nearDuplicate,
+      );
+      if (duplicate) return dropped(text, 'near-duplicate', source, duplicate.entry);
+    }
+    const change = writer.append(text);
+    // While the line's fdatasync runs: its keywords, and its comparison form for the next line.
+    const entry = { ...change.entry };
+    const counts = new Map<string, number>();
+    const alert = this.#alertFor(entry, counts);
+    rememberRecentEntry(entry.text, folded);
+    await change.done;
+    this.#lastSegment = null;
+    this.#alerted = { entry, counts };
+    return { action: 'appended', entry, source, alert };
+  }
+
+  async #mergeSegment(segment: LocalSegment, writer: LineWriter): Promise<LineOutcome> {
     const text = normalizeText(segment.text);
     const previous = this.#lastSegment;
-    const recent = await this.#store.readRecent({ count: this.#nearDuplicate.window + 1 });
+    const recent = writer.recent(this.#nearDuplicate.window + 1);
     const last = recent[recent.length - 1];
+    const folded = foldText(text);
     if (!previous || !last || !sameEntry(last, previous.entry)) {
-      const result = await this.#appendFiltered(text, 'segment');
-      if (result.action === 'appended')
-        this.#lastSegment = { entry: result.entry, endMs: segment.endMs };
-      return result;
+      return this.#appendSegment(text, segment, writer, { folded, checked: false });
     }
     const texts = recent.map((entry) => entry.text);
     const before = texts.slice(0, -1);
-    const lastKey = comparisonKey(last.text);
-    const key = comparisonKey(text);
+    const lastKey = recentEntryKey(last.text);
+    const key = foldedComparisonKey(folded);
     const gap = segment.startMs - previous.endMs;
     // 1. The recogniser re-emitted the sentence, longer: overwrite. Only close in time (a
     // re-recognition overlaps or follows the audio): the same opening words said a minute
     // later are a new sentence, and a name in it must alert again.
     if (key.length > lastKey.length && key.startsWith(lastKey) && gap <= this.#merge.maxGapMs) {
-      return this.#replaceLast(last, text, 'extended', segment, before);
+      return this.#replaceLast(last, text, 'extended', segment, before, writer);
     }
     // 2. A repeat of a recent entry, the last one included (e.g. a shorter re-emission).
-    const duplicate = findNearDuplicate(text, texts, this.#nearDuplicate);
-    if (duplicate) return this.#drop(text, 'near-duplicate', 'segment', duplicate.entry);
+    const duplicate = nearDuplicateOfKey(key, texts, this.#nearDuplicate);
+    if (duplicate) return dropped(text, 'near-duplicate', 'segment', duplicate.entry);
     // 3. The sentence was cut: join when the previous part is short or unfinished and close.
-    const unfinished =
-      countContentChars(last.text) < this.#merge.shortEntryChars || !endsSentence(last.text);
-    const fits = [...last.text].length + [...text].length <= this.#merge.maxJoinedChars;
     if (
-      unfinished &&
       gap <= this.#merge.maxGapMs &&
       gap >= -GAP_TOLERANCE_MS &&
-      fits &&
-      text !== ''
+      text !== '' &&
+      (countContentChars(last.text) < this.#merge.shortEntryChars || !endsSentence(last.text)) &&
+      codePointLength(last.text) + codePointLength(text) <= this.#merge.maxJoinedChars
     ) {
-      return this.#replaceLast(last, joinTexts(last.text, text), 'joined', segment, before);
+      return this.#replaceLast(last, joinTexts(last.text, text), 'joined', segment, before, writer);
     }
-    // 4. A new sentence.
-    const result = await this.#appendFiltered(text, 'segment');
-    if (result.action === 'appended')
-      this.#lastSegment = { entry: result.entry, endMs: segment.endMs };
-    return result;
+    // 4. A new sentence (step 2 compared it with the same recent entries already).
+    return this.#appendSegment(text, segment, writer, { folded, checked: true });
+  }
+
+  async #appendSegment(
+    text: string,
+    segment: LocalSegment,
+    writer: LineWriter,
+    known: { folded: string; checked: boolean },
+  ): Promise<LineOutcome> {
+    const outcome = await this.#appendFiltered(text, 'segment', writer, known);
+    if (outcome.action === 'appended')
+      this.#lastSegment = { entry: outcome.entry, endMs: segment.endMs };
+    return outcome;
   }
 
   async #replaceLast(
@@ -445,60 +487,64 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
     merge: 'extended' | 'joined',
     segment: LocalSegment,
     before: readonly string[],
-  ): Promise<IntakeResult> {
-    if (!isMeaningfulWith(text, this.#meaningful))
-      return this.#drop(text, 'not-meaningful', 'segment');
-    const duplicate = findNearDuplicate(text, before, this.#nearDuplicate);
-    if (duplicate) return this.#drop(text, 'near-duplicate', 'segment', duplicate.entry);
-    const entry = await this.#store.replaceLast(text);
+    writer: LineWriter,
+  ): Promise<LineOutcome> {
+    const folded = foldText(text);
+    if (!isFoldedMeaningful(folded, this.#meaningful))
+      return dropped(text, 'not-meaningful', 'segment');
+    const duplicate = nearDuplicateOfKey(foldedComparisonKey(folded), before, this.#nearDuplicate);
+    if (duplicate) return dropped(text, 'near-duplicate', 'segment', duplicate.entry);
+    const change = writer.replaceLast(text);
+    const entry = { ...change.entry };
+    // Keywords alerted in the earlier part of the entry do not alert again.
+    const counts = new Map(
+      this.#alerted && sameEntry(this.#alerted.entry, last) ? this.#alerted.counts : [],
+    );
+    const alert = this.#alertFor(entry, counts);
+    rememberRecentEntry(entry.text);
+    await change.done;
     this.#lastSegment = { entry, endMs: Math.max(segment.endMs, this.#lastSegment?.endMs ?? 0) };
-    const alerted =
-      this.#alerted && sameEntry(this.#alerted.entry, last) ? this.#alerted.counts : new Map();
-    this.#alerted = { entry, counts: alerted };
-    this.emit('line-updated', { entry, previousText: last.text, merge, source: 'segment' });
-    const alert = this.#checkKeywords(entry);
-    this.#maybeFold();
+    this.#alerted = { entry, counts };
     return { action: 'updated', entry, previousText: last.text, merge, alert };
   }
 
-  // Keywords of the newly written (or merged) line only; occurrences alerted before for this
-  // entry do not alert again.
-  #checkKeywords(entry: TranscriptEntry): KeywordAlert | null {
-    if (!this.#keywords || !this.#alerted) return null;
-    const counts = this.#alerted.counts;
+  // The keywords of a newly written (or merged) line not yet alerted for its entry (`counts`:
+  // occurrences alerted so far, updated).
+  #alertFor(entry: TranscriptEntry, counts: Map<string, number>): KeywordAlert | null {
+    if (!this.#keywords) return null;
     const fresh = this.#keywords
       .match(entry.text)
       .filter((match) => match.count > (counts.get(match.keyword) ?? 0));
     for (const match of fresh) counts.set(match.keyword, match.count);
     if (fresh.length === 0) return null;
-    const alert: KeywordAlert = {
+    return {
       level: fresh.some((match) => match.level === 'alert') ? 'alert' : 'attention',
       keywords: fresh.map((match) => match.keyword),
       text: entry.text,
       timestamp: entry.time ?? '',
       matches: fresh,
     };
-    this.emit('alert-raised', alert);
-    return alert;
   }
 
-  #drop(
-    text: string,
-    reason: DropReason,
-    source: IntakeSource,
-    duplicateOf?: string,
-  ): IntakeResult {
-    const event: LineDroppedEvent =
-      duplicateOf === undefined ? { text, reason, source } : { text, reason, duplicateOf, source };
-    this.emit('line-dropped', event);
-    return duplicateOf === undefined
-      ? { action: 'dropped', text, reason }
-      : { action: 'dropped', text, reason, duplicateOf };
-  }
-
-  async #recentTexts(count: number): Promise<string[]> {
-    if (count === 0) return [];
-    return (await this.#store.readRecent({ count })).map((entry) => entry.text);
+  // Emits what a line did, once it is in the file, and starts a fold when one is due.
+  #announce(outcome: LineOutcome): IntakeResult {
+    if (outcome.action === 'dropped') {
+      const { action, source, ...event } = outcome;
+      this.emit('line-dropped', { ...event, source });
+      return { action, ...event };
+    }
+    if (outcome.action === 'appended') {
+      const { entry, source, alert } = outcome;
+      this.emit('line-appended', { entry, source });
+      if (alert) this.emit('alert-raised', alert);
+      this.#maybeFold();
+      return { action: 'appended', entry, alert };
+    }
+    const { entry, previousText, merge, alert } = outcome;
+    this.emit('line-updated', { entry, previousText, merge, source: 'segment' });
+    if (alert) this.emit('alert-raised', alert);
+    this.#maybeFold();
+    return { action: 'updated', entry, previousText, merge, alert };
   }
 
   #rememberUtterance(key: string): void {
@@ -571,6 +617,35 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
       if (this.#foldAbort === controller) this.#foldAbort = null;
     });
   }
+}
+
+/** What one line did, before its events are emitted. */
+type LineOutcome =
+  | {
+      action: 'dropped';
+      text: string;
+      reason: DropReason;
+      source: IntakeSource;
+      duplicateOf?: string;
+    }
+  | { action: 'appended'; entry: TranscriptEntry; source: IntakeSource; alert: KeywordAlert | null }
+  | {
+      action: 'updated';
+      entry: TranscriptEntry;
+      previousText: string;
+      merge: 'extended' | 'joined';
+      alert: KeywordAlert | null;
+    };
+
+function dropped(
+  text: string,
+  reason: DropReason,
+  source: IntakeSource,
+  duplicateOf?: string,
+): LineOutcome {
+  return duplicateOf === undefined
+    ? { action: 'dropped', text, reason, source }
+    : { action: 'dropped', text, reason, source, duplicateOf };
 }
 
 // A segment starting a little before the previous one ended is normal (VAD overlap); one

@@ -17,8 +17,12 @@
 // - The small, bounded calls of the hot path — that stat, the write of one line (into the page
 //   cache), the fstat after it — are synchronous system calls of a few microseconds; an async
 //   call costs a round trip to the I/O threads that is ten times that. Only fdatasync, the one
-//   call that waits for the disk, stays asynchronous, so a slow disk never blocks the event loop.
-import { fstatSync, ftruncateSync, statSync, writeSync } from 'node:fs';
+//   call that waits for the disk, stays asynchronous, so a slow disk never blocks the event loop;
+//   the fstat and whatever the caller computes for the line (writeLine: the pipeline's keyword
+//   check) run while it waits.
+// - A pipeline line is one operation (writeLine): the file is checked once per line, not once
+//   per read and once per write.
+import { fdatasync, fstatSync, ftruncateSync, statSync, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -91,6 +95,50 @@ interface ScannedFile {
   eol: '\n' | '\r\n';
 }
 
+/** A change written into the page cache, durable once `done` resolves. */
+export interface PendingChange {
+  /** The entry as written (the store's own object: do not change it). */
+  readonly entry: TranscriptEntry;
+  /** Resolves once the change is on disk (when durable) and in the store's model. */
+  readonly done: Promise<void>;
+}
+
+/** What a pipeline line may do to the file (see {@link writeLine}). */
+export interface LineWriter {
+  /** The last `count` entries, the store's own objects (do not change them). */
+  recent(count: number): readonly TranscriptEntry[];
+  /** Appends `text`, already normalised (`normalizeText`) and not empty. */
+  append(text: string): PendingChange;
+  /** Replaces the last entry's text with `text`, already normalised and not empty. */
+  replaceLast(text: string): PendingChange;
+}
+
+let runLine: <T>(
+  store: TranscriptStore,
+  name: string,
+  step: (writer: LineWriter) => Promise<T>,
+) => Promise<T>;
+let isStore: (value: unknown) => boolean;
+
+/**
+ * Runs one pipeline line as one store operation: the file is checked for outside changes once,
+ * `step` reads the recent entries from the store's model and makes at most one change, and the
+ * operation ends once that change is durable. Package-internal (not exported by index.ts): the
+ * pipeline does its CPU work (keyword matching) while the change's fdatasync runs.
+ */
+export function writeLine<T>(
+  store: TranscriptStore,
+  name: string,
+  step: (writer: LineWriter) => Promise<T>,
+): Promise<T> {
+  return runLine(store, name, step);
+}
+
+/** True for a {@link TranscriptStore} of this copy of the package. */
+export function isTranscriptStore(value: unknown): value is TranscriptStore {
+  return isStore(value);
+}
+
 /**
  * A transcript file opened for writing. Appends are O(line) and durable, replacing the last
  * entry rewrites only that entry, folding rewrites the file atomically. Methods may be called
@@ -104,6 +152,11 @@ interface ScannedFile {
  * const recent = await store.readRecent({ minutes: 2 });
  */
 export class TranscriptStore {
+  static {
+    runLine = (store, name, step) => store.#line(name, step);
+    isStore = (value) => typeof value === 'object' && value !== null && #handle in value;
+  }
+
   /** The file path. */
   readonly path: string;
   readonly #now: () => Date;
@@ -191,23 +244,9 @@ export class TranscriptStore {
     return this.#run('append', async () => {
       const { time } = checkOptions(options, 'append: options');
       if (time !== undefined) checkDate(time, 'append: options.time must be a valid Date, got');
-      const entry: TranscriptEntry = {
-        id: this.#nextId(),
-        time: formatClockTime(time ?? this.#now()),
-        text: entryText(text),
-      };
-      const prefix = this.#endsWithNewline ? '' : this.#eol;
-      const bytes = Buffer.from(`${prefix}${formatEntryLine(entry)}${this.#eol}`, 'utf8');
-      const start = this.#size;
-      this.#identity = null; // until the write is complete, the model is not trusted
-      writeAll(this.#handle!, bytes, start);
-      if (this.#durable) await this.#handle!.datasync();
-      this.#entries.push(entry);
-      this.#size = start + bytes.length;
-      this.#lastEntryStart = start + Buffer.byteLength(prefix);
-      this.#endsWithNewline = true;
-      this.#remember();
-      return { ...entry };
+      const change = this.#beginAppend(entryText(text), time);
+      await change.done;
+      return { ...change.entry };
     });
   }
 
@@ -220,37 +259,10 @@ export class TranscriptStore {
    */
   replaceLast(text: string): Promise<TranscriptEntry> {
     return this.#run('replaceLast', async () => {
-      const last = this.#entries[this.#entries.length - 1];
-      if (!last) {
-        throw new TranscriptCoreError(
-          'TRANSCRIPT_NO_ENTRY',
-          `replaceLast: ${this.path} has no entry to replace`,
-        );
-      }
-      const entry: TranscriptEntry = { id: last.id, time: last.time, text: entryText(text) };
-      const start = this.#lastEntryStart;
-      if (start === null) {
-        await this.#rewriteLastEntryLine(entry);
-        return { ...entry };
-      }
-      const line = Buffer.from(`${formatEntryLine(entry)}${this.#eol}`, 'utf8');
-      const region = this.#size - start;
-      this.#identity = null;
-      if (line.length >= region) {
-        writeAll(this.#handle!, line, start);
-      } else {
-        // One write the size of the old region: a crash before the truncate leaves blank lines.
-        const padded = Buffer.alloc(region, 0x0a);
-        line.copy(padded);
-        writeAll(this.#handle!, padded, start);
-        ftruncateSync(this.#handle!.fd, start + line.length);
-      }
-      if (this.#durable) await this.#handle!.datasync();
-      this.#entries[this.#entries.length - 1] = entry;
-      this.#size = start + line.length;
-      this.#endsWithNewline = true;
-      this.#remember();
-      return { ...entry };
+      this.#lastEntry();
+      const change = this.#beginReplaceLast(entryText(text));
+      await change.done;
+      return { ...change.entry };
     });
   }
 
@@ -373,10 +385,9 @@ export class TranscriptStore {
       );
     }
     const result = this.#tail.then(() =>
-      this.#io(name, async () => {
-        await this.#ensureFresh();
-        return operation();
-      }),
+      this.#io(name, () =>
+        this.#isFresh() ? operation() : this.#reload({ repairTornLine: false }).then(operation),
+      ),
     );
     this.#tail = result.catch(() => {});
     return result;
@@ -397,19 +408,17 @@ export class TranscriptStore {
     }
   }
 
-  async #ensureFresh(): Promise<void> {
-    const current = statSync(this.path, { throwIfNoEntry: false }) ?? null;
+  // Whether the file is still what the store last wrote or read (one synchronous stat).
+  #isFresh(): boolean {
     const known = this.#identity;
-    if (
-      current &&
-      known &&
+    if (!known) return false;
+    const current = statSync(this.path, { throwIfNoEntry: false });
+    return (
+      current !== undefined &&
       current.ino === known.ino &&
       current.size === known.size &&
       current.mtimeMs === known.mtimeMs
-    ) {
-      return;
-    }
-    await this.#reload({ repairTornLine: false });
+    );
   }
 
   // (Re)reads the file into the model and (re)opens the handle; creates a missing file.
@@ -454,13 +463,114 @@ export class TranscriptStore {
     this.#lastEntryStart = lastContent?.kind === 'entry' ? file.starts[lastContent.index]! : null;
   }
 
+  // Writes the line now (into the page cache); `done` resolves once it is durable and the model
+  // holds it. Until then the model is not trusted (a failure makes the next operation re-read).
+  #beginAppend(text: string, time?: Date): PendingChange {
+    const entry: TranscriptEntry = {
+      id: this.#nextId(),
+      time: formatClockTime(time ?? this.#now()),
+      text,
+    };
+    const prefix = this.#endsWithNewline ? '' : this.#eol;
+    const bytes = Buffer.from(`${prefix}${formatEntryLine(entry)}${this.#eol}`, 'utf8');
+    const start = this.#size;
+    this.#identity = null;
+    writeAll(this.#handle!, bytes, start);
+    const { synced, written } = this.#syncWritten();
+    const done = synced.then(() => {
+      this.#entries.push(entry);
+      this.#size = start + bytes.length;
+      this.#lastEntryStart = start + Buffer.byteLength(prefix);
+      this.#endsWithNewline = true;
+      this.#remember(written);
+    });
+    return { entry, done };
+  }
+
+  #lastEntry(): TranscriptEntry {
+    const last = this.#entries[this.#entries.length - 1];
+    if (!last) {
+      throw new TranscriptCoreError(
+        'TRANSCRIPT_NO_ENTRY',
+        `replaceLast: ${this.path} has no entry to replace`,
+      );
+    }
+    return last;
+  }
+
+  #beginReplaceLast(text: string): PendingChange {
+    const last = this.#lastEntry();
+    const entry: TranscriptEntry = { id: last.id, time: last.time, text };
+    const start = this.#lastEntryStart;
+    if (start === null) return { entry, done: this.#rewriteLastEntryLine(entry) };
+    const line = Buffer.from(`${formatEntryLine(entry)}${this.#eol}`, 'utf8');
+    const region = this.#size - start;
+    this.#identity = null;
+    if (line.length >= region) {
+      writeAll(this.#handle!, line, start);
+    } else {
+      // One write the size of the old region: a crash before the truncate leaves blank lines.
+      const padded = Buffer.alloc(region, 0x0a);
+      line.copy(padded);
+      writeAll(this.#handle!, padded, start);
+      ftruncateSync(this.#handle!.fd, start + line.length);
+    }
+    const { synced, written } = this.#syncWritten();
+    const done = synced.then(() => {
+      this.#entries[this.#entries.length - 1] = entry;
+      this.#size = start + line.length;
+      this.#endsWithNewline = true;
+      this.#remember(written);
+    });
+    return { entry, done };
+  }
+
+  // Starts fdatasync of what was just written and, while it runs, takes the file's identity
+  // (a write sets the size and modification time, fdatasync changes neither).
+  #syncWritten(): { synced: Promise<void>; written: FileIdentity } {
+    const synced = this.#durable ? datasync(this.#handle!.fd) : Promise.resolve();
+    try {
+      return { synced, written: this.#currentIdentity() };
+    } catch (error) {
+      synced.catch(() => {});
+      throw error;
+    }
+  }
+
+  // One line of a TranscriptPipeline (see writeLine): the file checked once, the model read
+  // without copies, at most one change, durable before the operation ends.
+  #line<T>(name: string, step: (writer: LineWriter) => Promise<T>): Promise<T> {
+    return this.#run(name, async () => {
+      let change: PendingChange | null = null;
+      const once = (begin: () => PendingChange): PendingChange => {
+        if (change) throw new Error(`${name}: one change per line`);
+        change = begin();
+        return change;
+      };
+      const writer: LineWriter = {
+        recent: (count) => (count > 0 ? this.#entries.slice(-count) : []),
+        append: (text) => once(() => this.#beginAppend(text)),
+        replaceLast: (text) => once(() => this.#beginReplaceLast(text)),
+      };
+      try {
+        return await step(writer);
+      } finally {
+        await (change as PendingChange | null)?.done;
+      }
+    });
+  }
+
   #nextId(): number {
     return (this.#entries.at(-1)?.id ?? this.#header.foldedCount) + 1;
   }
 
-  #remember(): void {
+  #remember(identity = this.#currentIdentity()): void {
+    this.#identity = identity;
+  }
+
+  #currentIdentity(): FileIdentity {
     const current = fstatSync(this.#handle!.fd);
-    this.#identity = { ino: current.ino, size: current.size, mtimeMs: current.mtimeMs };
+    return { ino: current.ino, size: current.size, mtimeMs: current.mtimeMs };
   }
 
   async #replaceFile(content: string): Promise<void> {
@@ -566,6 +676,14 @@ function writeAll(handle: FileHandle, bytes: Buffer, position: number): void {
   while (written < bytes.length) {
     written += writeSync(handle.fd, bytes, written, bytes.length - written, position + written);
   }
+}
+
+// fdatasync on the I/O threads through the callback API: a FileHandle's datasync() costs a few
+// more microseconds per call (its promise plumbing), and it runs once per line.
+function datasync(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    fdatasync(fd, (error) => (error ? reject(error) : resolve()));
+  });
 }
 
 // Temp files of folds killed mid-write: `.<name>.tmp-<pid>-<random>`, removed unless the

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { describeBinaryKind } from './binary-format.ts';
 import { bundleBackend, bundleLauncher, VENDORED_FOLDERS } from './bundle.ts';
 import { type CheckReport, checkRelease } from './check.ts';
+import { BACKEND_ASSETS, backendLoaderSource, makeCodeCache } from './code-cache.ts';
 import { assembleNativeModules, type NativeModulesReport } from './native-modules.ts';
 import { checkReleaseBinaries, filesInFolder, type ReleaseBinary } from './release-binaries.ts';
 import { makeSea } from './sea.ts';
@@ -179,14 +180,36 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
   await mkdir(join(outDir, 'data'), { recursive: true });
   const launcherPath = join(outDir, names.launcher);
   const backendPath = join(backendDir, names.backend);
+  const settings = packagedSettings(await readFile(join(serverDir, '.env.example'), 'utf8'));
+  // The backend's code cache is made by running it, so only for a target that runs here.
+  const codeCache = join(work, BACKEND_ASSETS.cache);
+  if (runsHere) {
+    await timed(timings, 'cache', () =>
+      makeCodeCache({
+        nodeBinary,
+        bundle: bundles.backend.script,
+        output: codeCache,
+        settings,
+        uiDir,
+        workDir: work,
+      }),
+    );
+    log('backend code cache made by a start');
+  }
   await timed(timings, 'sea', async () => {
+    const loader = join(work, 'backend-loader.cjs');
+    await writeFile(loader, backendLoaderSource());
     await makeSea({
       nodeBinary,
-      script: bundles.backend.script,
+      script: loader,
       output: backendPath,
       workDir: work,
       windows,
       useCodeCache: runsHere,
+      assets: {
+        [BACKEND_ASSETS.script]: bundles.backend.script,
+        ...(runsHere ? { [BACKEND_ASSETS.cache]: codeCache } : {}),
+      },
     });
     await makeSea({
       nodeBinary,
@@ -208,7 +231,6 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
     await cp(join(serverDir, 'assets'), join(backendDir, 'assets'), { recursive: true });
     // The packaged app listens through its own window's microphone (no native audio addon is
     // needed on any OS); the example and the first settings file say so.
-    const settings = packagedSettings(await readFile(join(serverDir, '.env.example'), 'utf8'));
     await writeFile(join(backendDir, '.env.example'), settings);
     await writeFile(join(backendDir, '.env'), settings);
     // The settings will hold API keys: readable by their owner only, in the zip as well.
@@ -263,7 +285,9 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
         launcherExecutable: launcherPath,
         version,
         port: options.checkPort ?? appConfig.backend.releaseCheckPort,
-        fixture: join(DESKTOP_DIR, 'test', 'fixtures', 'slides.pptx'),
+        fixtures: ['slides.pptx', 'notes.pdf'].map((name) =>
+          join(DESKTOP_DIR, 'test', 'fixtures', name),
+        ),
         nativeModules: nativeModules.copied.filter((name) => !name.startsWith('@')),
         log,
       }),

@@ -1,11 +1,12 @@
 // The release's own check (apps/desktop/README.md, "The release build"): run the packaged
 // backend on port 18765 and see that it is healthy and really works — its app version, the UI at
-// /, /docs, a material upload (the parser worker), a demo class — then stop it over HTTP with its
+// /, /docs, material uploads (the parser worker), a demo class — then stop it over HTTP with its
 // run token, restore the shipped settings byte for byte and empty data/. The packaged launcher is
 // run as well, without a window and without cleanup by name.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { CACHE_REJECTED } from './code-cache.ts';
 
 /** What the check measured. */
 export interface CheckReport {
@@ -77,6 +78,38 @@ async function okJson<T>(response: Response): Promise<T> {
   return body;
 }
 
+const HOMOPHONE_KEYWORD = '数剧结构';
+
+/** Whether the live events (replayed from the first) hold an alert for `keyword`. */
+async function alertRaised(base: string, keyword: string): Promise<boolean> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 5000);
+  try {
+    const response = await fetch(`${base}/api/events`, {
+      headers: { 'last-event-id': '0' },
+      signal: controller.signal,
+    });
+    if (!response.body) return false;
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return false;
+      text += value;
+      for (const block of text.split('\n\n')) {
+        if (block.includes('event: alert.raised') && block.includes(JSON.stringify(keyword)))
+          return true;
+      }
+    }
+  } catch (error) {
+    if (controller.signal.aborted) return false;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+}
+
 /** Options of {@link checkRelease}. */
 export interface CheckOptions {
   releaseDir: string;
@@ -84,8 +117,8 @@ export interface CheckOptions {
   launcherExecutable: string;
   version: string;
   port: number;
-  /** A .pptx/.pdf/.docx to upload. */
-  fixture: string;
+  /** .pptx/.pdf/.docx files to upload; the first one is the class's material. */
+  fixtures: readonly string[];
   /** Native packages the release carries: the packaged backend must find each one. */
   nativeModules: readonly string[];
   log(line: string): void;
@@ -134,11 +167,16 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
     if ((await fetch(`${base}/docs/static/index.html`)).status !== 200)
       throw new Error('/docs is broken');
 
-    const form = new FormData();
-    form.append('file', new Blob([await readFile(options.fixture)]), basename(options.fixture));
-    const upload = await okJson<{ cite_filename: string }>(
-      await fetch(`${base}/api/upload_ppt`, { method: 'POST', body: form }),
-    );
+    // The parsers are loaded on the first upload, each kind by its own code: upload them all.
+    const uploads: string[] = [];
+    for (const fixture of options.fixtures) {
+      const form = new FormData();
+      form.append('file', new Blob([await readFile(fixture)]), basename(fixture));
+      const upload = await okJson<{ cite_filename: string }>(
+        await fetch(`${base}/api/upload_ppt`, { method: 'POST', body: form }),
+      );
+      uploads.push(upload.cite_filename);
+    }
 
     const post = (path: string, body?: unknown) =>
       fetch(`${base}${path}`, {
@@ -149,10 +187,13 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
     await okJson(
       await post('/api/settings', { fields: { ASR_MODE: 'mock', MOCK_INTERVAL_MS: '40' } }),
     );
+    // A keyword only a homophone of in the demo lecture's first line (数据结构): matching it
+    // needs pinyin, loaded when the class starts.
+    await okJson(await post('/api/update_keywords', { keywords: [HOMOPHONE_KEYWORD] }));
     await okJson(
       await post('/api/start_monitor', {
         course_name: 'release check',
-        cite_filename: upload.cite_filename,
+        cite_filename: uploads[0],
       }),
     );
     let lines = 0;
@@ -161,6 +202,8 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
       lines = (await okJson<{ total: number }>(await fetch(`${base}/api/transcript`))).total;
     }
     if (lines < 3) throw new Error('the demo class wrote no lines');
+    if (!(await alertRaised(base, HOMOPHONE_KEYWORD)))
+      throw new Error(`no alert for ${HOMOPHONE_KEYWORD}, a homophone of the demo's 数据结构`);
     await okJson(await post('/api/stop_monitor?with_summary=false'));
     // The backend's run token, as the launcher reads it: only its owner can stop it.
     const token = (await readFile(join(dataDir, '_shutdown.token'), 'utf8')).trim();
@@ -174,11 +217,14 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
     const code = await waitForExit(backend.child, 20_000);
     if (code !== 0)
       throw new Error(`the packaged backend exited with ${code}:\n${backend.output()}`);
+    // A release checked here was built here, with the code cache of this very bundle.
+    if (backend.output().includes(CACHE_REJECTED))
+      throw new Error('the packaged backend refused its own code cache');
     const startupLog = await readFile(join(dataDir, '_startup.log'), 'utf8');
     if (!startupLog.includes('Class Assistant backend starting'))
       throw new Error('no startup diagnostics in data/_startup.log');
     options.log(
-      `packaged backend: healthy after ${Math.round(coldStartMs)} ms; UI, /docs, upload, demo class (${lines} lines) and graceful stop work`,
+      `packaged backend: healthy after ${Math.round(coldStartMs)} ms; UI, /docs, uploads (${options.fixtures.map((fixture) => basename(fixture)).join(', ')}), demo class (${lines} lines, a homophone alert) and graceful stop work`,
     );
 
     // The launcher: its version, then a run without a window until it is told to stop.
@@ -209,7 +255,7 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
     options.log(
       `packaged launcher: backend healthy after ${Math.round(launcherMs)} ms, stopped with the launcher`,
     );
-    return { coldStartMs, lines, uploaded: upload.cite_filename, launcherMs };
+    return { coldStartMs, lines, uploaded: uploads[0]!, launcherMs };
   } finally {
     if (backend.child.exitCode === null) backend.child.kill('SIGKILL');
     // The shipped settings and a data folder with only the check's startup diagnostics,

@@ -30,13 +30,21 @@ export interface SeaOptions {
    * only for a target that matches the building machine.
    */
   useCodeCache: boolean;
+  /** Files embedded in the executable, by asset name (read with `node:sea`'s getAsset). */
+  assets?: Record<string, string>;
 }
 
 /** The sea-config.json of {@link makeSea}. */
-export function seaConfig(script: string, blob: string, useCodeCache: boolean) {
+export function seaConfig(
+  script: string,
+  blob: string,
+  useCodeCache: boolean,
+  assets: Record<string, string> = {},
+) {
   return {
     main: script,
     output: blob,
+    ...(Object.keys(assets).length > 0 ? { assets } : {}),
     // Node 24 ignores this flag in the blob (it still warns); the execArgv below silences it.
     disableExperimentalWarning: true,
     useCodeCache,
@@ -55,7 +63,7 @@ export async function makeSea(options: SeaOptions): Promise<void> {
   const blob = join(options.workDir, `${name}.blob`);
   await writeFile(
     config,
-    JSON.stringify(seaConfig(options.script, blob, options.useCodeCache), null, 2),
+    JSON.stringify(seaConfig(options.script, blob, options.useCodeCache, options.assets), null, 2),
   );
   await promisify(execFile)(process.execPath, ['--experimental-sea-config', config], {
     maxBuffer: 1024 * 1024,

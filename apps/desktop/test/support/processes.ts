@@ -1,15 +1,7 @@
 // Real child processes and ports for the launcher, cleanup and release tests.
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 
-/** A TCP port on 127.0.0.1 that was free a moment ago. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort } from '../../src/release/free-port.ts';
 
 /** Polls until `check` returns something other than undefined/false. */
 export async function waitFor<T>(

@@ -1,5 +1,5 @@
 import { type FileHandle, open } from 'node:fs/promises';
-import { isAsrProtocolError, parsePcmWav } from '@class-assistant/asr-protocol';
+import type { parsePcmWav } from '@class-assistant/asr-protocol';
 import { ServerError } from '../errors.ts';
 import type { AudioChunk, AudioSource, AudioSourceInfo } from './audio-source.ts';
 import { createRecognizerConverter, frameEnergy } from './pcm.ts';
@@ -95,9 +95,13 @@ export function createWavFileSource(path: string, options: WavFileSourceOptions)
       const { size } = await handle.stat();
       const head = new Uint8Array(Math.min(size, HEAD_BYTES));
       await handle.read(head, 0, head.byteLength, 0);
+      // The WAV reader comes with the ASR protocol package: loaded by the first WAV class.
+      const { isAsrProtocolError, parsePcmWav: parse } = await import(
+        '@class-assistant/asr-protocol'
+      );
       let wav: ReturnType<typeof parsePcmWav>;
       try {
-        wav = parsePcmWav(head);
+        wav = parse(head);
       } catch (error) {
         await handle.close();
         handle = undefined;

@@ -10,7 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
 import { ServerError } from '../errors.ts';
 
 /** Caps of {@link unpackArchive}. */
@@ -44,9 +44,11 @@ const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
 const S_IFDIR = 0o040000;
 
-function openZip(path: string): Promise<yauzl.ZipFile> {
+// yauzl is loaded by the first unpack, not with the server.
+async function openZip(path: string): Promise<yauzl.ZipFile> {
+  const { default: zipReader } = await import('yauzl');
   return new Promise((resolvePromise, reject) => {
-    yauzl.open(
+    zipReader.open(
       path,
       // validateEntrySizes: an entry that inflates past its declared size is an error.
       { lazyEntries: true, autoClose: true, validateEntrySizes: true, decodeStrings: true },

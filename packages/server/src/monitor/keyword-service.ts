@@ -5,6 +5,7 @@ import {
   type Keyword,
   type KeywordFileProblem,
   type KeywordMatcher,
+  loadHomophoneSupport,
   loadKeywordsFile,
 } from '@class-assistant/transcript-core';
 
@@ -24,14 +25,23 @@ export interface KeywordsView {
   homophones: HomophoneMode;
 }
 
-/** The keywords file plus the custom keywords, compiled into the matcher alerts use. */
+/**
+ * The keywords file plus the custom keywords, compiled into the matcher alerts use. The matcher
+ * is compiled when a class needs it, not at start: with homophones on, compiling loads the pinyin
+ * dictionaries, which only a running class uses.
+ */
 export interface KeywordService {
   readonly path: string;
-  /** Re-reads data/keywords.txt (creating it with defaults when missing); returns the matcher. */
+  /** Reads data/keywords.txt (creating it with defaults when missing), without compiling. */
+  load(homophones: HomophoneMode): Promise<void>;
+  /**
+   * Re-reads the file and compiles the matcher (loading the pinyin dictionaries first when
+   * `homophones` is not `off`); returns it.
+   */
   reload(homophones: HomophoneMode): Promise<KeywordMatcher>;
-  /** Replaces the custom keyword list (as the original did); returns the new matcher. */
-  setCustom(keywords: string[]): KeywordMatcher;
-  /** The current matcher (after the first reload). */
+  /** Replaces the custom keyword list (as the original did). */
+  setCustom(keywords: string[]): void;
+  /** The matcher of the current lists (after a reload: its homophone mode is loaded). */
   matcher(): KeywordMatcher;
   view(): KeywordsView;
 }
@@ -43,7 +53,7 @@ export function createKeywordService(dataDir: string): KeywordService {
   let problems: KeywordFileProblem[] = [];
   let custom: string[] = [];
   let homophones: HomophoneMode = 'pinyin';
-  let compiled: KeywordMatcher = createKeywordMatcher([], { homophones });
+  let compiled: KeywordMatcher | null = null;
 
   const compile = () => {
     const seen = new Set(fileKeywords.map((keyword) => keyword.text));
@@ -53,23 +63,29 @@ export function createKeywordService(dataDir: string): KeywordService {
     compiled = createKeywordMatcher([...fileKeywords, ...extra], { homophones });
     return compiled;
   };
+  const load = async (mode: HomophoneMode) => {
+    homophones = mode;
+    const loaded = await loadKeywordsFile(path, { createIfMissing: true });
+    fileKeywords = [...loaded.keywords];
+    problems = [...loaded.problems];
+    compiled = null;
+  };
 
   return {
     path,
+    load,
     async reload(mode) {
-      homophones = mode;
-      const loaded = await loadKeywordsFile(path, { createIfMissing: true });
-      fileKeywords = [...loaded.keywords];
-      problems = [...loaded.problems];
+      await load(mode);
+      if (mode !== 'off') await loadHomophoneSupport();
       return compile();
     },
     setCustom(keywords) {
       custom = [
         ...new Set(keywords.map((keyword) => keyword.trim()).filter((keyword) => keyword !== '')),
       ];
-      return compile();
+      compiled = null;
     },
-    matcher: () => compiled,
+    matcher: () => compiled ?? compile(),
     view() {
       const builtin = fileKeywords
         .filter((keyword) => keyword.level === 'alert')

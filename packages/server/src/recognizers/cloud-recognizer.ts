@@ -6,7 +6,6 @@
  */
 import { encodeWav } from '@class-assistant/asr-protocol';
 import type OpenAI from 'openai';
-import { audioInputAvailability } from '../audio/audio-source.ts';
 import { RECOGNIZER_SAMPLE_RATE, samplesToBytes } from '../audio/pcm.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 import { contextHotwords } from './hotwords.ts';
@@ -15,7 +14,7 @@ import {
   type PhraseTranscriber,
   PhraseTranscriptionError,
 } from './phrase-recognizer.ts';
-import type { RecognizerAvailability, RecognizerDefinition } from './recognizer.ts';
+import type { Recognizer, RecognizerContext } from './recognizer.ts';
 
 /** Builds the SDK client of the cloud mode (replaceable in tests and for proxies). */
 export type CloudAsrClientFactory = (settings: ResolvedSettings) => OpenAI | Promise<OpenAI>;
@@ -90,72 +89,43 @@ export function cloudFailure(error: unknown, settings: ResolvedSettings): Phrase
 }
 
 /**
- * The cloud mode with a given client factory (the default builds the SDK from the settings).
- *
- * @example
- * createRecognizerRegistry([...defaultRecognizerDefinitions(), createCloudRecognizerDefinition(myFactory)]);
+ * A cloud-mode recognizer: VAD phrases as WAV files to the transcription API (`factory` builds
+ * the SDK client; default {@link defaultCloudAsrClientFactory}).
  */
-export function createCloudRecognizerDefinition(
+export function createCloudRecognizer(
+  context: RecognizerContext,
   factory: CloudAsrClientFactory = defaultCloudAsrClientFactory,
-): RecognizerDefinition {
-  return {
-    mode: 'cloud',
-    description: 'phrases detected by the energy VAD, transcribed by an OpenAI-compatible API',
-    async availability(settings, where): Promise<RecognizerAvailability> {
-      const missing = [
-        settings.cloudAsrBaseUrl === '' ? 'CLOUD_ASR_BASE_URL' : '',
-        settings.cloudAsrApiKey === '' ? 'CLOUD_ASR_API_KEY' : '',
-      ].filter((key) => key !== '');
-      if (missing.length > 0) {
-        return {
-          available: false,
-          message: `ASR_MODE=cloud needs ${missing.join(' and ')} (an OpenAI-compatible transcription API; empty values fall back to LLM_BASE_URL and LLM_API_KEY).`,
-          settings: missing,
-        };
-      }
-      const input = await audioInputAvailability(settings, where?.dataDir ?? '.');
-      if (!input.available) return input;
+): Recognizer {
+  const { settings } = context;
+  return createPhraseRecognizer({
+    context,
+    emitAs: 'text',
+    async prepare(): Promise<PhraseTranscriber> {
+      const [client, { toFile }] = await Promise.all([factory(settings), import('openai')]);
+      const prompt = transcriptionPrompt(await contextHotwords(context));
+      let sequence = 0;
       return {
-        available: true,
-        detail: `${settings.cloudAsrModel} at ${settings.cloudAsrBaseUrl}; listening to ${input.detail}`,
+        async transcribe(phrase) {
+          sequence += 1;
+          const wav = encodeWav(samplesToBytes(phrase.samples), {
+            sampleRate: RECOGNIZER_SAMPLE_RATE,
+            channels: 1,
+          });
+          try {
+            const result = await client.audio.transcriptions.create({
+              file: await toFile(wav, `phrase-${sequence}.wav`, { type: 'audio/wav' }),
+              model: settings.cloudAsrModel,
+              response_format: 'json',
+              ...(settings.cloudAsrLanguage ? { language: settings.cloudAsrLanguage } : {}),
+              ...(prompt ? { prompt } : {}),
+            });
+            return typeof result.text === 'string' ? result.text.trim() : '';
+          } catch (error) {
+            throw cloudFailure(error, settings);
+          }
+        },
+        close() {},
       };
     },
-    create(context) {
-      const { settings } = context;
-      return createPhraseRecognizer({
-        context,
-        emitAs: 'text',
-        async prepare(): Promise<PhraseTranscriber> {
-          const [client, { toFile }] = await Promise.all([factory(settings), import('openai')]);
-          const prompt = transcriptionPrompt(await contextHotwords(context));
-          let sequence = 0;
-          return {
-            async transcribe(phrase) {
-              sequence += 1;
-              const wav = encodeWav(samplesToBytes(phrase.samples), {
-                sampleRate: RECOGNIZER_SAMPLE_RATE,
-                channels: 1,
-              });
-              try {
-                const result = await client.audio.transcriptions.create({
-                  file: await toFile(wav, `phrase-${sequence}.wav`, { type: 'audio/wav' }),
-                  model: settings.cloudAsrModel,
-                  response_format: 'json',
-                  ...(settings.cloudAsrLanguage ? { language: settings.cloudAsrLanguage } : {}),
-                  ...(prompt ? { prompt } : {}),
-                });
-                return typeof result.text === 'string' ? result.text.trim() : '';
-              } catch (error) {
-                throw cloudFailure(error, settings);
-              }
-            },
-            close() {},
-          };
-        },
-      });
-    },
-  };
+  });
 }
-
-/** ASR_MODE=cloud with the default SDK client. */
-export const cloudRecognizerDefinition: RecognizerDefinition = createCloudRecognizerDefinition();

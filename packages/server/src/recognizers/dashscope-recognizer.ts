@@ -5,14 +5,13 @@
  * final sentence (`sentence_end`) is a transcript line, the sentence being heard is the partial
  * text. Reconnection and resending are the resending recognizer's (resending-recognizer.ts).
  */
-import { audioInputAvailability } from '../audio/audio-source.ts';
 import { RECOGNIZER_SAMPLE_RATE } from '../audio/pcm.ts';
 import { ServerError } from '../errors.ts';
 import { localized } from '../language.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 import { isDashscopeError, openDashscopeTask } from './dashscope-client.ts';
 import type { DashscopeTaskParameters } from './dashscope-protocol.ts';
-import type { Recognizer, RecognizerAvailability, RecognizerDefinition } from './recognizer.ts';
+import type { Recognizer } from './recognizer.ts';
 import {
   createResendingRecognizer,
   type ResendingRecognizerOptions,
@@ -126,28 +125,3 @@ export function createDashscopeRecognizer(options: DashscopeRecognizerOptions): 
     },
   });
 }
-
-/** ASR_MODE=dashscope. */
-export const dashscopeRecognizerDefinition: RecognizerDefinition = {
-  mode: 'dashscope',
-  description: 'DashScope (Alibaba Cloud Model Studio) real-time recognition (fun-asr-realtime)',
-  async availability(settings, where): Promise<RecognizerAvailability> {
-    if (settings.dashscopeApiKey === '') {
-      return {
-        available: false,
-        message: localized(
-          'ASR_MODE=dashscope 需要 DASHSCOPE_API_KEY（阿里云百炼的 API Key，见 bailian.console.aliyun.com）。',
-          'ASR_MODE=dashscope needs DASHSCOPE_API_KEY (an API key of Alibaba Cloud Model Studio, bailian.console.aliyun.com).',
-        ),
-        settings: ['DASHSCOPE_API_KEY'],
-      };
-    }
-    const input = await audioInputAvailability(settings, where?.dataDir ?? '.');
-    if (!input.available) return input;
-    return {
-      available: true,
-      detail: `${settings.dashscopeWsUrl} (${settings.dashscopeAsrModel}); listening to ${input.detail}`,
-    };
-  },
-  create: (context) => createDashscopeRecognizer({ context }),
-};

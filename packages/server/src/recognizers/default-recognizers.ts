@@ -1,10 +1,10 @@
-import { cloudRecognizerDefinition } from './cloud-recognizer.ts';
-import { dashscopeRecognizerDefinition } from './dashscope-recognizer.ts';
+import { cloudRecognizerDefinition } from './cloud-definition.ts';
+import { dashscopeRecognizerDefinition } from './dashscope-definition.ts';
 import type { LocalModelOptions } from './local-model.ts';
 import { createLocalRecognizerDefinition } from './local-recognizer.ts';
 import { mockRecognizerDefinition } from './mock-recognizer.ts';
 import type { RecognizerDefinition } from './recognizer.ts';
-import { streamRecognizerDefinition } from './stream-recognizer.ts';
+import { streamRecognizerDefinition } from './stream-definition.ts';
 
 /**
  * The recognizers of this build: local (offline, the default), stream (online streaming; the

@@ -14,13 +14,12 @@ import {
   isAsrProtocolError,
   validateAsrRequest,
 } from '@class-assistant/asr-protocol';
-import { audioInputAvailability } from '../audio/audio-source.ts';
 import { ServerError } from '../errors.ts';
 import { localized } from '../language.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 import { SERVER_VERSION } from '../version.ts';
 import { contextHotwords, fitHotwords, hotwordBudget } from './hotwords.ts';
-import type { Recognizer, RecognizerAvailability, RecognizerDefinition } from './recognizer.ts';
+import type { Recognizer } from './recognizer.ts';
 import {
   createResendingRecognizer,
   DEFAULT_RESENDING_OPTIONS,
@@ -188,32 +187,3 @@ export function createStreamRecognizer(options: StreamRecognizerOptions): Recogn
     },
   });
 }
-
-/** ASR_MODE=stream. */
-export const streamRecognizerDefinition: RecognizerDefinition = {
-  mode: 'stream',
-  description: 'online streaming recognition (bigmodel WebSocket protocol)',
-  async availability(settings, where): Promise<RecognizerAvailability> {
-    const missing = [
-      settings.streamAsrAppKey === '' ? 'STREAM_ASR_APP_KEY' : '',
-      settings.streamAsrAccessKey === '' ? 'STREAM_ASR_ACCESS_KEY' : '',
-    ].filter((key) => key !== '');
-    if (missing.length > 0) {
-      return {
-        available: false,
-        message: localized(
-          `ASR_MODE=stream 需要 ${missing.join(' 和 ')}（流式识别服务控制台里的应用 ID 和访问令牌）。`,
-          `ASR_MODE=stream needs ${missing.join(' and ')} (the application id and access token from the streaming provider's console).`,
-        ),
-        settings: missing,
-      };
-    }
-    const input = await audioInputAvailability(settings, where?.dataDir ?? '.');
-    if (!input.available) return input;
-    return {
-      available: true,
-      detail: `${settings.streamAsrUrl} (${settings.streamAsrEndpoint}); listening to ${input.detail}`,
-    };
-  },
-  create: (context) => createStreamRecognizer({ context }),
-};

@@ -1,11 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ServerError } from '../errors.ts';
 import { errors } from './schemas.ts';
+import { serveUiFiles } from './ui-files.ts';
 
 const LANDING_PAGE = (note: string) => `<!doctype html>
 <html lang="zh-CN"><head><meta charset="utf-8"><title>Class Assistant backend</title>
@@ -46,21 +46,11 @@ export const desktopRoutes: FastifyPluginAsyncZod = async (app) => {
   const uiDir = options.uiDir ? resolve(options.uiDir) : undefined;
 
   if (uiDir && (await hasIndex(uiDir))) {
-    await app.register(fastifyStatic, {
-      root: uiDir,
-      prefix: '/',
-      index: 'index.html',
-      decorateReply: false,
-      // Bundler output in assets/ carries a content hash: cache it for good; the page itself
-      // is revalidated so a new build shows at the next load.
-      setHeaders(reply, path) {
-        reply.header(
-          'cache-control',
-          /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
-      },
-      schemaHide: true,
-    });
+    // Bundler output in assets/ carries a content hash: cache it for good; the page itself is
+    // revalidated so a new build shows at the next load.
+    serveUiFiles(app, uiDir, (path) =>
+      /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache',
+    );
     app.log.info({ uiDir }, 'serving the UI at /');
   } else {
     if (uiDir) app.log.warn({ uiDir }, 'no index.html in the UI folder: serving the landing page');
