@@ -20,6 +20,9 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import { type ClassAgent, createClassAgent } from './agent/class-agent.ts';
+import { type ClassTools, createClassTools } from './agent/class-tools.ts';
+import { createLectures, type Lectures } from './agent/lectures.ts';
 import { type AppCapture, createAppCapture } from './audio/app-capture.ts';
 import { captureFormat } from './audio/audio-source.ts';
 import { errorBody, isServerError, ServerError } from './errors.ts';
@@ -29,8 +32,10 @@ import { localized, requestLanguage } from './language.ts';
 import { type Library, openLibrary } from './library/library.ts';
 import { type ClassAi, createClassAi } from './llm/class-ai.ts';
 import { createLlmService, type LlmClientFactory, type LlmService } from './llm/llm-client.ts';
+import { createPromptLoader } from './llm/prompts.ts';
 import { type CiteStore, createCiteStore } from './material/cite-store.ts';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './material/parse-material.ts';
+import { loadMcpToken } from './mcp/mcp-token.ts';
 import type { ModelCatalogueEntry } from './models/model-catalogue.ts';
 import { createModelManager, type ModelManager } from './models/model-manager.ts';
 import { type ClassRecord, createClassRecord } from './monitor/class-record.ts';
@@ -39,11 +44,13 @@ import { createMonitor, type Monitor } from './monitor/monitor.ts';
 import { defaultRecognizerDefinitions } from './recognizers/default-recognizers.ts';
 import { createRecognizerRegistry, type RecognizerRegistry } from './recognizers/recognizer.ts';
 import { aiRoutes } from './routes/ai-routes.ts';
+import { askRoutes } from './routes/ask-routes.ts';
 import { CAPTURE_SOCKET_DOCUMENTATION, captureRoutes } from './routes/capture-routes.ts';
 import { desktopRoutes } from './routes/desktop-routes.ts';
 import { libraryRoutes } from './routes/library-routes.ts';
 import { liveRoutes } from './routes/live-routes.ts';
 import { materialRoutes, UPLOAD_NOT_MULTIPART } from './routes/material-routes.ts';
+import { mcpRoutes } from './routes/mcp-routes.ts';
 import { modelsRoutes } from './routes/models-routes.ts';
 import { monitorRoutes } from './routes/monitor-routes.ts';
 import { notesRoutes } from './routes/notes-routes.ts';
@@ -157,6 +164,14 @@ export interface AppServices {
   record: ClassRecord;
   /** Every class kept, searchable (data/classes, data/library.db). */
   library: Library;
+  /** The student's lectures as the class tools read them. */
+  lectures: Lectures;
+  /** The class tools (class_search, class_lines, material_page, notes_read, class_list). */
+  classTools: ClassTools;
+  /** Answers questions by looking things up: /api/ask and the follow-up chats. */
+  agent: ClassAgent;
+  /** What MCP clients present to /mcp (kept in <data>/mcp-token). */
+  mcpToken: string;
   monitor: Monitor;
   /** The app window's microphone (AUDIO_INPUT=app) and its socket. */
   capture: AppCapture;
@@ -236,6 +251,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     now,
     onChange: (classId, change) => hub.publish('library.changed', { class_id: classId, change }),
   });
+  const lectures = createLectures({ dataDir: options.dataDir, index: library });
+  const agent = createClassAgent({
+    lectures,
+    llm,
+    prompt: createPromptLoader(options.promptsDir),
+    llmTimeoutMs: () => settings.current().llmTimeoutMs,
+    now,
+    logger: app.log,
+  });
+  const mcpToken = await loadMcpToken(options.dataDir, options.filePrivacy ?? {}, app.log);
   const record = createClassRecord({
     dataDir: options.dataDir,
     store,
@@ -313,6 +338,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ai,
     record,
     library,
+    lectures,
+    classTools: createClassTools(lectures),
+    agent,
+    mcpToken,
     monitor,
     capture,
     recognizers,
@@ -379,6 +408,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         { name: 'live', description: 'Server-sent events and the alerts WebSocket' },
         { name: 'models', description: 'Offline recognition models: catalogue, download, remove' },
         { name: 'library', description: 'Every class kept (data/classes): list, search, export' },
+        {
+          name: 'mcp',
+          description: 'The MCP server of the lectures: the class tools for other agents',
+        },
       ],
     },
     transform: (input) => {
@@ -430,6 +463,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(notesRoutes);
   await app.register(desktopRoutes);
   await app.register(libraryRoutes);
+  await app.register(askRoutes);
+  await app.register(mcpRoutes);
 
   app.addHook('preClose', async () => {
     for (const end of services.streams) end();

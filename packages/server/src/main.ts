@@ -1,6 +1,7 @@
 // The `class-assistant-backend` command: parse options, start, stop gracefully on SIGINT/SIGTERM.
 import { AUDIO_CHILD_FLAG, runAudioChild } from './audio/audio-child.ts';
 import { CliUsageError, parseCli, USAGE } from './cli-options.ts';
+import { runMcpCli } from './mcp/mcp-cli.ts';
 import { runModelsCli } from './models/models-cli.ts';
 import { type RunningServer, StartupError, startServer } from './server.ts';
 import { SERVER_VERSION } from './version.ts';
@@ -16,6 +17,8 @@ async function main(): Promise<number> {
   }
   // `class-assistant-backend models …` manages offline models and exits.
   if (process.argv[2] === 'models') return runModelsCli(process.argv.slice(3));
+  // `class-assistant-backend mcp …` serves the lectures to an MCP client on stdio.
+  if (process.argv[2] === 'mcp') return runMcpCli(process.argv.slice(3));
   let command: ReturnType<typeof parseCli>;
   try {
     command = parseCli(process.argv.slice(2));

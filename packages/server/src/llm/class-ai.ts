@@ -1,10 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { assetPath } from '../assets.ts';
 import { ServerError } from '../errors.ts';
 import { localized } from '../language.ts';
 import type { ChatMessage, LlmService } from './llm-client.ts';
 import { selectMaterial } from './material-context.ts';
+import { createPromptLoader } from './prompts.ts';
 
 /** A transcript line as the AI features see it. */
 export interface TranscriptLine {
@@ -38,9 +36,6 @@ export interface RescueResult {
   format: 'json' | 'text';
 }
 
-/** Names of the prompt files under assets/prompts (or the `promptsDir` option). */
-export type PromptName = 'rescue' | 'rescue-chat' | 'catchup' | 'catchup-chat' | 'notes' | 'fold';
-
 /** Budgets in characters for what goes into one prompt. */
 const MATERIAL_BUDGET = 12_000;
 const NOTES_MATERIAL_BUDGET = 24_000;
@@ -56,7 +51,11 @@ export interface AiCallOptions {
 /** The LLM features of a class: rescue, catch-up, their chats, notes and history folding. */
 export interface ClassAi {
   rescue(context: ClassContext, options?: AiCallOptions): Promise<RescueResult>;
-  rescueChat(
+  /**
+   * The conversation of a rescue follow-up — its prompt, the class, the earlier analysis, the
+   * chat so far, the question — for the class agent to answer (with its tools).
+   */
+  rescueChatMessages(
     request: {
       context: string;
       question: string;
@@ -65,14 +64,13 @@ export interface ClassAi {
       history: ChatTurn[];
     },
     context: ClassContext,
-    options?: AiCallOptions,
-  ): Promise<string>;
+  ): Promise<ChatMessage[]>;
   catchup(context: ClassContext, options?: AiCallOptions): Promise<string>;
-  catchupChat(
+  /** The conversation of a catch-up follow-up, for the class agent (see rescueChatMessages). */
+  catchupChatMessages(
     request: { summary: string; question: string; history: ChatTurn[] },
     context: ClassContext,
-    options?: AiCallOptions,
-  ): Promise<string>;
+  ): Promise<ChatMessage[]>;
   notes(context: ClassContext & { date: string }, options?: AiCallOptions): Promise<string>;
   /** The `summarize` function of history folding: old summary + lines -> new summary. */
   fold(previousSummary: string, lines: string[], options?: AiCallOptions): Promise<string>;
@@ -80,19 +78,7 @@ export interface ClassAi {
 
 /** Creates the class AI on an LLM service; prompts come from `promptsDir` or the bundled ones. */
 export function createClassAi(llm: LlmService, options: { promptsDir?: string } = {}): ClassAi {
-  const cache = new Map<PromptName, Promise<string>>();
-  const prompt = (name: PromptName): Promise<string> => {
-    let text = cache.get(name);
-    if (!text) {
-      const path = options.promptsDir
-        ? join(options.promptsDir, `${name}.md`)
-        : assetPath(`prompts/${name}.md`);
-      text = readFile(path, 'utf8');
-      text.catch(() => cache.delete(name));
-      cache.set(name, text);
-    }
-    return text;
-  };
+  const prompt = createPromptLoader(options.promptsDir);
 
   const run = async (
     messages: ChatMessage[],
@@ -121,23 +107,19 @@ export function createClassAi(llm: LlmService, options: { promptsDir?: string } 
       );
       return parseRescueAnswer(text);
     },
-    async rescueChat(request, context, options) {
+    async rescueChatMessages(request, context) {
       llm.assertConfigured();
       const system = await prompt('rescue-chat');
       const analysis = `【之前的分析】\n课堂上下文：${request.context}\n老师的问题：${request.question}\n建议回答：${request.answer}`;
-      return run(
-        [
-          { role: 'system', content: system },
-          {
-            role: 'user',
-            content: `${classSections(context, MATERIAL_BUDGET, '最近的课堂转录')}\n\n${analysis}`,
-          },
-          ...chatHistory(request.history),
-          { role: 'user', content: request.followup },
-        ],
-        'rescue follow-up',
-        options,
-      );
+      return [
+        { role: 'system', content: system },
+        {
+          role: 'user',
+          content: `${classSections(context, MATERIAL_BUDGET, '最近的课堂转录')}\n\n${analysis}`,
+        },
+        ...chatHistory(request.history),
+        { role: 'user', content: request.followup },
+      ];
     },
     async catchup(context, options) {
       llm.assertConfigured();
@@ -154,22 +136,18 @@ export function createClassAi(llm: LlmService, options: { promptsDir?: string } 
         options,
       );
     },
-    async catchupChat(request, context, options) {
+    async catchupChatMessages(request, context) {
       llm.assertConfigured();
       const system = await prompt('catchup-chat');
-      return run(
-        [
-          { role: 'system', content: system },
-          {
-            role: 'user',
-            content: `${classSections(context, MATERIAL_BUDGET, '最近的课堂转录')}\n\n【之前的进度总结】\n${request.summary}`,
-          },
-          ...chatHistory(request.history),
-          { role: 'user', content: request.question },
-        ],
-        'catch-up follow-up',
-        options,
-      );
+      return [
+        { role: 'system', content: system },
+        {
+          role: 'user',
+          content: `${classSections(context, MATERIAL_BUDGET, '最近的课堂转录')}\n\n【之前的进度总结】\n${request.summary}`,
+        },
+        ...chatHistory(request.history),
+        { role: 'user', content: request.question },
+      ];
     },
     async notes(context, options) {
       llm.assertConfigured();
@@ -250,7 +228,8 @@ function fitTranscript(lines: TranscriptLine[], budget: number): string {
   return kept.reverse().join('\n');
 }
 
-function chatHistory(history: ChatTurn[]): ChatMessage[] {
+/** The last turns of a follow-up chat, as messages. */
+export function chatHistory(history: ChatTurn[]): ChatMessage[] {
   return history
     .slice(-CHAT_HISTORY_TURNS)
     .map((turn) => ({ role: turn.role, content: turn.content }));
