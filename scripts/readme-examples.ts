@@ -20,13 +20,20 @@
 // block that is an outline rather than code to run (a type's shape) is preceded by
 // `<!-- sketch -->`. Any other TypeScript block is an error: it would be code no test runs.
 //
-// A package's test/readme-examples.test.ts calls `readmeExampleTests` with what each example
-// must print.
-import { spawn } from 'node:child_process';
+// A package's test/example-output.ts lists what each example must print; its
+// test/readme-examples.test.ts calls `readmeExampleTests` with that list, and
+// `pnpm check:consumer` runs the examples of the installed package against the same list
+// (scripts/run-example.ts runs an example and compares).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import {
+  type ExampleExpectations,
+  expectationParts,
+  missingOutput,
+  runExample,
+} from './run-example.ts';
 
 /** A README block taken from an example file. */
 export interface ReadmeExampleBlock {
@@ -186,66 +193,24 @@ export function importProblem(specifier: string, manifest: PackageJson): string 
     : `imports "${specifier}", which is not a runtime dependency of ${manifest.name}`;
 }
 
-/** The outcome of one example run. */
-export interface ExampleRun {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Variables that would take an example online; removed so that the offline path runs. */
-const ONLINE_VARIABLES = /^(STREAM_ASR_|CLOUD_ASR_|LLM_|OPENAI_|CLASS_ASSISTANT_)|^NODE_OPTIONS$/;
-
-/**
- * Runs `node <file>` in the package folder as a user would, without any service keys, and
- * collects its output. Killed after `timeoutMs`.
- */
-export function runExample(
-  packageDir: string,
-  file: string,
-  options: { args?: string[]; timeoutMs?: number } = {},
-): Promise<ExampleRun> {
-  const environment = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !ONLINE_VARIABLES.test(name)),
-  );
-  const child = spawn(process.execPath, [file, ...(options.args ?? [])], {
-    cwd: packageDir,
-    env: environment,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: options.timeoutMs ?? 60_000,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
-
-/** What one example must print on stdout: each string or pattern, in any order. */
-export type ExampleOutput = ReadonlyArray<string | RegExp>;
-
 /**
  * Registers the tests of a package's examples: every README TypeScript block equals the file or
  * region it names, every file under examples/ is covered by `examples` and imports only what
  * the published package can, the package publishes the folder, and each example exits 0 and
- * prints what `examples` says.
+ * prints what `examples` says (a package's test/example-output.ts, also read by
+ * `pnpm check:consumer`).
  *
  * @example
- * readmeExampleTests(new URL('..', import.meta.url), {
+ * // test/example-output.ts
+ * export const EXAMPLE_OUTPUT = {
  *   'streaming.mts': ['Good morning, class.'],
- * });
+ * } satisfies ExampleExpectations;
+ * // test/readme-examples.test.ts
+ * readmeExampleTests(new URL('..', import.meta.url), EXAMPLE_OUTPUT);
  */
 export function readmeExampleTests(
   packageUrl: URL,
-  examples: Readonly<Record<string, ExampleOutput>>,
+  examples: ExampleExpectations,
   options: { timeoutMs?: number } = {},
 ): void {
   const packageDir = fileURLToPath(packageUrl);
@@ -290,19 +255,17 @@ export function readmeExampleTests(
       expect(problems).toEqual([]);
     });
 
-    for (const [file, output] of Object.entries(examples)) {
+    for (const [file, expectation] of Object.entries(examples)) {
       it(
         `node examples/${file} runs offline and prints what it promises`,
         async () => {
-          const run = await runExample(packageDir, join('examples', file), { timeoutMs });
+          const { stdin, stdout } = expectationParts(expectation);
+          const run = await runExample(packageDir, join('examples', file), { stdin, timeoutMs });
           expect(
             { code: run.code, signal: run.signal, stderr: run.code === 0 ? '' : run.stderr },
             run.stdout,
           ).toEqual({ code: 0, signal: null, stderr: '' });
-          for (const expected of output) {
-            if (typeof expected === 'string') expect(run.stdout).toContain(expected);
-            else expect(run.stdout).toMatch(expected);
-          }
+          expect(missingOutput(run.stdout, stdout), run.stdout).toEqual([]);
         },
         timeoutMs + 5_000,
       );

@@ -10,6 +10,8 @@ export default defineConfig({
     'src/cli.ts',
   ],
   format: ['esm'],
+  // Keep `node:` in imports: built-ins such as node:sqlite exist only under that name.
+  removeNodeProtocol: false,
   target: 'node22',
   platform: 'node',
   dts: true,

@@ -12,6 +12,8 @@ export default defineConfig({
     'events/live-events': 'src/events/live-events.ts',
   },
   format: ['esm'],
+  // Keep `node:` in imports: built-ins such as node:sqlite exist only under that name.
+  removeNodeProtocol: false,
   target: 'node22',
   platform: 'node',
   dts: { entry: { index: 'src/index.ts', 'events/live-events': 'src/events/live-events.ts' } },

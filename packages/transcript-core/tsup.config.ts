@@ -3,6 +3,8 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm'],
+  // Keep `node:` in imports: built-ins such as node:sqlite exist only under that name.
+  removeNodeProtocol: false,
   target: 'node22',
   platform: 'node',
   dts: true,

@@ -132,26 +132,52 @@ describe('the bar', () => {
       .toBeGreaterThanOrEqual(5);
     const first = await page.locator('.transcript-lines li').first().textContent();
     expect(first).toMatch(/^\d\d:\d\d:\d\d好，同学们我们开始上课/);
+    // The text still being recognised is upright (a slanted CJK line is a synthetic italic).
+    expect(
+      await page.locator('.bar .partial-text').evaluate((e) => getComputedStyle(e).fontStyle),
+    ).toBe('normal');
     await page.screenshot({ path: shot('panel-transcript.png') });
+
+    // Ending the class asks first; then the bar says what to do next, not an old line.
+    await page.keyboard.press('m');
+    await page.locator('#stop-class').click();
+    const question = page.locator('.stop-question');
+    await question.waitFor();
+    expect(await question.locator('p').textContent()).toBe('确定下课吗？下课后不再收音。');
+    await page.screenshot({ path: shot('panel-class-stop-confirm.png') });
+    await question.locator('button', { hasText: '取消' }).click();
+    expect(await page.locator('.bar').getAttribute('data-state')).toBe('running');
+    await page.locator('#with-notes').uncheck();
+    await page.locator('#stop-class').click();
+    await page.locator('#stop-confirm').click();
+    await page.locator('.bar[data-state="idle"]').waitFor();
+    expect(await page.locator('.line-text').textContent()).toBe(
+      '点 ▶ 开始上课，或按 M 打开课堂面板',
+    );
   });
 
   it('flashes, grows, rings and notifies on a roll call, differently for attention', async () => {
     backend = await startBackend({
       uiDir,
-      env: ['ASR_MODE=mock', 'MOCK_INTERVAL_MS=120', 'MOCK_LOOP=false'],
+      env: ['ASR_MODE=mock', 'MOCK_INTERVAL_MS=250', 'MOCK_LOOP=false'],
     });
     page = await openApp(context, backend);
     await startClass(page, '数据结构');
-    const card = page.locator('.alert-card[data-level="danger"]');
-    await card.waitFor({ timeout: 20_000 });
-    expect(await page.locator('.bar').getAttribute('data-alert')).toBe('danger');
-    expect(await page.locator('.bar').getAttribute('class')).toContain('flash');
-    expect(await page.locator('.alert-title').textContent()).toBe('点名提醒');
-    expect(await page.locator('.alert-keywords .chip').allTextContents()).toContain('点名');
-    expect(await page.locator('.alert-text mark').first().textContent()).toBeTruthy();
-    // The window grows for the alert (320x156); in this tab the app says so through its view.
+    const bar = page.locator('.bar[data-alert="danger"]');
+    await bar.waitFor({ timeout: 20_000 });
+    expect(await bar.getAttribute('class')).toContain('flash');
+    // The app asks for 320x156; this tab cannot grow, so the bar itself shows the alert.
     expect(await page.locator('.app').getAttribute('data-view')).toBe('alert');
+    expect(await bar.getAttribute('data-alert-place')).toBe('bar');
+    expect(await page.locator('.alert-badge-title').textContent()).toBe('点名提醒');
+    expect(await page.locator('.bar-line mark').first().textContent()).toBe('点名');
+    // Given the room, the card shows below the bar.
     await page.setViewportSize({ width: 320, height: 156 });
+    const card = page.locator('.alert-card[data-level="danger"]');
+    await card.waitFor();
+    expect(await card.locator('.alert-title').textContent()).toBe('点名提醒');
+    expect(await card.locator('.alert-keywords .chip').allTextContents()).toContain('点名');
+    expect(await card.locator('.alert-text mark').first().textContent()).toBeTruthy();
     await page.screenshot({ path: shot('bar-alert-roll-call.png') });
     await expect.poll(async () => (await record(page!)).tones).toBeGreaterThanOrEqual(4);
     await expect
@@ -163,7 +189,7 @@ describe('the bar', () => {
 
     // Later in the lecture: homework and exams, the gentler attention level.
     await page.locator('.alert-card[data-level="warning"]').waitFor({ timeout: 20_000 });
-    expect(await page.locator('.alert-title').textContent()).toBe('注意');
+    expect(await page.locator('.alert-card .alert-title').textContent()).toBe('注意');
     await page.screenshot({ path: shot('bar-alert-attention.png') });
     const warning = (await record(page)).notifications.find((n) => n.title === '🟡 注意');
     expect(warning).toMatchObject({ requireInteraction: false, tag: 'class-assistant-warning' });
@@ -181,7 +207,7 @@ describe('the bar', () => {
       .not.toBe('');
     await backend.stop();
     await page.locator('.bar[data-connection="offline"]').waitFor({ timeout: 15_000 });
-    expect(await page.locator('.status-text').textContent()).toBe('后端未连接');
+    expect(await page.locator('.status-text').textContent()).toBe('后端离线');
     expect(await page.locator('.offline-text').textContent()).toMatch(
       /^后端没有响应，正在自动重连…（\d+ 秒后重试）$/,
     );
@@ -249,17 +275,27 @@ describe('the panels (480x520)', () => {
     expect(box).toMatchObject({ width: 480, height: 520 });
     await page.screenshot({ path: shot('panel-settings-480x520.png') });
 
+    // Plain words in the UI's language; the keys themselves only under Advanced.
+    expect(await page.locator('label[for="setting-LLM_API_KEY"]').textContent()).toContain(
+      'API 密钥',
+    );
+    expect(await page.locator('#hearing-demo').isChecked()).toBe(true);
+    expect(await page.locator('label[for="hearing-offline"]').textContent()).toContain(
+      '本机离线识别',
+    );
+    expect(await page.locator('.extra-lines').isVisible()).toBe(false);
     await page.locator('#setting-LLM_MODEL').fill('class-model');
     await page.locator('#save-settings').click();
     await expect
       .poll(() => page!.locator('.settings-panel .notice.ok').textContent())
-      .toContain('已保存。立即生效：LLM_MODEL');
+      .toContain('已保存。立即生效：模型 (LLM_MODEL)');
     const { readFile } = await import('node:fs/promises');
     const saved = await readFile(backend.envFile, 'utf8');
     expect(saved).toContain('LLM_MODEL=class-model');
     expect(saved).toContain('LLM_API_KEY=sk-secret-abcd1234');
     expect(saved).toContain('# my own note\nEXTRA_OPTION=kept');
 
+    await page.locator('#settings-advanced > summary').click();
     await page.locator('details[data-group="mock"] summary').click();
     await page.locator('#setting-MOCK_INTERVAL_MS').fill('soon');
     await page.locator('#save-settings').click();
@@ -287,6 +323,10 @@ describe('the panels (480x520)', () => {
       .poll(() => page!.locator('.upload-status').textContent(), { timeout: 20_000 })
       .toBe('已读取 slides.pptx：2 页，128 字');
     expect(await page.locator('#cite-file').inputValue()).toMatch(/^slides_\d{8}_\d{6}\.txt$/);
+    // Listed by the name it was uploaded with and its slides, not the stored file name.
+    expect(await page.locator('#cite-file option:checked').textContent()).toMatch(
+      /^slides（2 页） {2}· {2}\d\d-\d\d \d\d:\d\d$/,
+    );
     await page.locator('#course-name').fill('数据结构');
     await page.screenshot({ path: shot('panel-class-uploaded.png') });
     await page.locator('#start-class').click();
@@ -341,7 +381,7 @@ describe('the panels (480x520)', () => {
 
   it('rescue: the fake LLM’s answer streams in, then a follow-up question is answered', async () => {
     const answer =
-      '{"question": "删除双向链表的节点要改几个指针？", "context": "老师在讲双向链表的删除。", "answer": "两个：前驱节点的 next 和后继节点的 prev。"}';
+      '{"question": "删除双向链表的节点要改几个指针？", "context": "老师在讲双向链表的删除。", "answer": "两个：前驱节点的 next 和后继节点的 prev。", "lines": [2]}';
     llm = await createFakeOpenAIServer({
       chat: [
         { type: 'text', content: answer, chunkSize: 6, delayMs: 40 },
@@ -388,7 +428,31 @@ describe('the panels (480x520)', () => {
     );
     expect(await page.locator('.rescue-context').textContent()).toBe('老师在讲双向链表的删除。');
     expect(llm.chatRequests[0]?.body.stream).toBe(true);
+    // What the answer is based on: the span, and the line the model named, with its time.
+    expect(await page.locator('.rescue-panel .sources-span').textContent()).toMatch(
+      /^基于 \d\d:\d\d–\d\d:\d\d 的字幕（\d+ 行）$/,
+    );
+    const cited = page.locator('.rescue-panel .sources-label + .source-lines .source-line');
+    expect(await cited.count()).toBe(1);
+    expect(await cited.locator('time').textContent()).toMatch(/^\d\d:\d\d:\d\d$/);
+    expect(await cited.locator('span').textContent()).toBe(
+      'Today we continue with linked lists, and then move on to stacks and queues.',
+    );
     await page.screenshot({ path: shot('panel-rescue.png') });
+    // Tapping it opens the line in the transcript.
+    await cited.click();
+    await expect.poll(() => page!.locator('.tab.selected').textContent()).toBe('字幕');
+    const revealed = page.locator('.transcript-lines li.revealed');
+    await revealed.waitFor();
+    expect(await revealed.getAttribute('data-id')).toBe('2');
+    expect(
+      await revealed.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+      }),
+    ).toBe(true);
+    await page.screenshot({ path: shot('panel-transcript-source.png') });
+    await page.locator('.tab[data-panel="rescue"]').click();
 
     await page.locator('.rescue-panel .chat-input').fill('为什么是两个？');
     await page.keyboard.press('Enter');
@@ -400,6 +464,81 @@ describe('the panels (480x520)', () => {
       .toBe('<p>因为每个节点只有 <strong>两个</strong> 指向它的指针。</p>');
     const followUp = llm.chatRequests[1]?.body.messages?.at(-1)?.content as string;
     expect(followUp).toContain('为什么是两个？');
+
+    // Esc leaves the chat: the next key is a shortcut, not text typed into the hidden input.
+    await page.locator('.rescue-panel .chat-input').focus();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('t');
+    await expect.poll(() => page!.locator('.tab.selected').textContent()).toBe('字幕');
+    expect(await page.locator('.rescue-panel .chat-input').inputValue()).toBe('');
+  });
+
+  it('catch-up: says the span it covers and the slide pages it used', async () => {
+    llm = await createFakeOpenAIServer({
+      chat: [
+        {
+          type: 'text',
+          content: '### 现在讲到\n双向链表的删除（资料第 2 页）。\n\n### 作业与截止时间\n暂未提到',
+          chunkSize: 8,
+          delayMs: 10,
+        },
+      ],
+    });
+    backend = await startBackend({
+      uiDir,
+      env: [
+        'ASR_MODE=mock',
+        'MOCK_INTERVAL_MS=100',
+        `LLM_BASE_URL=${llm.baseURL}`,
+        'LLM_API_KEY=sk-test',
+        'LLM_MODEL=class-model',
+      ],
+    });
+    const { readFile } = await import('node:fs/promises');
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([await readFile(join(DESKTOP_DIR, 'test', 'fixtures', 'slides.pptx'))]),
+      'slides.pptx',
+    );
+    const uploaded = (await (
+      await fetch(`${backend.url}api/upload_ppt`, { method: 'POST', body: form })
+    ).json()) as { cite_filename: string };
+    page = await openApp(context, backend, { width: 480, height: 520 });
+    await page.keyboard.press('m');
+    await page.locator('#course-name').fill('数据结构');
+    await expect.poll(() => page!.locator('#cite-file option').count()).toBeGreaterThanOrEqual(2);
+    await page.locator('#cite-file').selectOption(uploaded.cite_filename);
+    await page.locator('#start-class').click();
+    await page.locator('.bar[data-state="running"]').waitFor();
+    const total = async () =>
+      ((await (await fetch(`${backend!.url}api/transcript`)).json()) as { total: number }).total;
+    await expect.poll(total, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
+    await page.keyboard.press('c');
+    const span = page.locator('.catchup-panel .sources-span');
+    await span.waitFor({ timeout: 20_000 });
+    expect(await span.textContent()).toMatch(
+      /^基于 \d\d:\d\d–\d\d:\d\d 的字幕（\d+ 行） · 课件第 1–2 页$/,
+    );
+    expect(await page.locator('.catchup-summary').textContent()).toContain(
+      '双向链表的删除（资料第 2 页）。',
+    );
+    // One name for the feature: the bar's button, the tab and the panel's button.
+    expect(await page.locator('.bar-actions .pill-button.catchup').getAttribute('aria-label')).toBe(
+      '跟进度',
+    );
+    expect(await page.locator('.tab.selected').textContent()).toBe('跟进度');
+    expect((await page.locator('.catchup-panel .button.primary.big').textContent())?.trim()).toBe(
+      '跟进度',
+    );
+    await page.screenshot({ path: shot('panel-catchup.png') });
+    // Every line it read is listed; each opens in the transcript.
+    await page.locator('.catchup-panel .sources-all summary').click();
+    const lines = page.locator('.catchup-panel .sources-all .source-line');
+    expect(await lines.count()).toBeGreaterThanOrEqual(4);
+    const id = await lines.first().getAttribute('data-id');
+    await lines.first().click();
+    await page.locator(`.transcript-lines li.revealed[data-id="${id}"]`).waitFor();
   });
 
   it('notes: lists and renders the notes, and writes new ones as they stream in', async () => {
@@ -557,7 +696,7 @@ describe('the panels (480x520)', () => {
     page = await openApp(context, backend, { width: 480, height: 520 });
     await page.keyboard.press('k');
     await page.locator('.keywords-panel .chip.danger').first().waitFor();
-    await page.locator('.keywords-panel .text-input').fill('张三, Zhang San');
+    await page.locator('#keyword-input').fill('张三, Zhang San');
     await page.keyboard.press('Enter');
     await expect
       .poll(() => page!.locator('.keywords-panel .chip.mine').allTextContents())
@@ -585,7 +724,7 @@ describe('the panels (480x520)', () => {
     const error = page.locator('.catchup-panel .error-box');
     await error.waitFor();
     expect(await error.locator('.error-message').textContent()).toBe(
-      'AI 还没有配置：请在设置里填写 LLM_API_KEY。',
+      'AI 助手还没有设置好：请在“设置 → AI 助手”里填写 API 密钥（LLM_API_KEY）。',
     );
     await error.locator('button', { hasText: '打开设置' }).click();
     await page.locator('#setting-LLM_API_KEY').waitFor();
@@ -805,6 +944,8 @@ describe('listening offline out of the box', () => {
     backend = await startBackend({ uiDir, env: FAST_CLASS });
     page = await openApp(context, backend, { width: 480, height: 520 });
     await page.keyboard.press(',');
+    // Offline recognition shows the models this computer has.
+    await page.locator('label[for="hearing-offline"]').click();
     await expect
       .poll(() => page!.locator('.models-section').textContent())
       .toContain('还没有安装模型。');
@@ -825,7 +966,8 @@ describe('listening offline out of the box', () => {
     expect(existsSync(join(backend.dataDir, 'models', 'my-model'))).toBe(false);
     await host.close();
 
-    await page.locator('details[data-group="cloud-asr"] summary').click();
+    await page.locator('label[for="hearing-cloud"]').click();
+    expect(await page.locator('#setting-ASR_MODE').inputValue()).toBe('cloud');
     await page.locator('.cloud-presets button[data-preset="groq"]').click();
     expect(await page.locator('#setting-CLOUD_ASR_BASE_URL').inputValue()).toBe(
       'https://api.groq.com/openai/v1',

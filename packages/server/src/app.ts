@@ -86,7 +86,10 @@ export interface BuildAppOptions {
   logger?: FastifyBaseLogger | boolean;
   /** A folder with prompt files overriding the bundled ones (rescue.md, catchup.md, …). */
   promptsDir?: string;
-  /** Milliseconds between SSE heartbeats (default 15000). */
+  /**
+   * Milliseconds between the `: heartbeat` comments of /api/events (default 1000): a UI notices a
+   * frozen backend or a cut network when they stop (stream.opened says the interval).
+   */
   sseHeartbeatMs?: number;
   /** Limits of material parsing (worker heap, time, archive caps). */
   parseLimits?: ParseLimits;
@@ -353,7 +356,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       return address && typeof address === 'object' ? address.port : configuredPort;
     },
     parseLimits: options.parseLimits ?? DEFAULT_PARSE_LIMITS,
-    sseHeartbeatMs: options.sseHeartbeatMs ?? 15_000,
+    sseHeartbeatMs: options.sseHeartbeatMs ?? 1000,
     streams: new Set(),
     alertSockets: createAlertSockets(),
   };
@@ -467,6 +470,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(mcpRoutes);
 
   app.addHook('preClose', async () => {
+    // A stopping backend answers the AI requests in flight at once instead of waiting for them.
+    llm.close();
     for (const end of services.streams) end();
     services.streams.clear();
   });

@@ -55,6 +55,7 @@ export type ServerErrorCode =
   | 'LLM_ERROR'
   | 'LLM_BAD_RESPONSE'
   | 'NOTES_WRITE_FAILED'
+  | 'SERVER_STOPPING'
   | 'MODEL_UNKNOWN'
   | 'MODEL_NOT_FOUND'
   | 'MODEL_NAME_INVALID'

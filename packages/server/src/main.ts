@@ -6,7 +6,12 @@ import { runModelsCli } from './models/models-cli.ts';
 import { type RunningServer, StartupError, startServer } from './server.ts';
 import { SERVER_VERSION } from './version.ts';
 
-const SHUTDOWN_TIMEOUT_MS = 15_000;
+/**
+ * The most a graceful stop may take before the process exits anyway (code 1): the launcher and
+ * the operating system expect a backend gone within 5 s of one SIGTERM. AI requests in flight are
+ * cancelled at once, so a stop normally takes milliseconds (a class's last lines flushed).
+ */
+const SHUTDOWN_TIMEOUT_MS = 4_500;
 
 async function main(): Promise<number> {
   // A single-file build starts its microphone child as itself with this flag (no script files).

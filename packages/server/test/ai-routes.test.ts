@@ -33,10 +33,11 @@ async function setup(extraEnv: string[] = []) {
   );
   await cite.activate(material);
   await store.reset({ courseName: '数据结构', materialName: material });
-  await store.append(
-    '好，这个问题我随机点名，请学号尾号是 7 的同学回答一下，删除双向链表的节点要改几个指针？',
-  );
+  await store.append(ROLL_CALL);
 }
+
+const ROLL_CALL =
+  '好，这个问题我随机点名，请学号尾号是 7 的同学回答一下，删除双向链表的节点要改几个指针？';
 
 const userMessage = (index: number) =>
   llm.chatRequests[index]?.body.messages?.at(-1)?.content as string;
@@ -57,7 +58,7 @@ describe('rescue', () => {
     llm.enqueueChat({
       type: 'text',
       content:
-        '```json\n{"question":"删除双向链表的节点要改几个指针？","context":"老师在讲双向链表的删除。","answer":"两个：前驱的 next 和后继的 prev。"}\n```',
+        '```json\n{"question":"删除双向链表的节点要改几个指针？","context":"老师在讲双向链表的删除。","answer":"两个：前驱的 next 和后继的 prev。","lines":["#1", 99]}\n```',
     });
     const response = await harness.request({ method: 'POST', url: '/api/emergency_rescue' });
     expect(response.statusCode).toBe(200);
@@ -67,12 +68,24 @@ describe('rescue', () => {
       context: '老师在讲双向链表的删除。',
       answer: '两个：前驱的 next 和后继的 prev。',
       format: 'json',
+      // What the answer is based on: the line (its id and time), the slide page sent; the line
+      // the model named, without the id it made up.
+      sources: {
+        from: '10:15:30',
+        to: '10:15:30',
+        lines: [{ id: 1, timestamp: '10:15:30', text: ROLL_CALL }],
+        material: 'deck_20260309_101530.txt',
+        pages: [1],
+        cited: [1],
+      },
     });
     const request = llm.chatRequests[0]!;
     expect(request.body.model).toBe('class-model');
-    expect(systemMessage(0)).toContain('{"question": "…", "context": "…", "answer": "…"}');
+    expect(systemMessage(0)).toContain(
+      '{"question": "…", "context": "…", "answer": "…", "lines": [12]}',
+    );
     expect(userMessage(0)).toContain('【课程资料】\n--- 第 1 页 ---\n双向链表 Doubly linked lists');
-    expect(userMessage(0)).toMatch(/\[10:15:30\] 好，这个问题我随机点名/);
+    expect(userMessage(0)).toMatch(/#1 \[10:15:30\] 好，这个问题我随机点名/);
     expect(userMessage(0)).toContain('【课程名称】数据结构');
   });
 
@@ -91,7 +104,11 @@ describe('rescue', () => {
     await setup();
     await harness.app.classAssistant.store.reset({});
     const body = (await harness.request({ method: 'POST', url: '/api/emergency_rescue' })).json();
-    expect(body).toMatchObject({ status: 'warning', format: 'none' });
+    expect(body).toMatchObject({
+      status: 'warning',
+      format: 'none',
+      sources: { from: '', to: '', lines: [], pages: [], cited: [] },
+    });
     expect(llm.chatRequests).toHaveLength(0);
   });
 
@@ -134,6 +151,15 @@ describe('catch-up and notes', () => {
     expect(catchup).toEqual({
       status: 'success',
       summary: '### 现在讲到\n双向链表的删除（资料第 1 页）。',
+      // The span it covers and what went into it.
+      sources: {
+        from: '10:15:30',
+        to: '10:15:30',
+        lines: [{ id: 1, timestamp: '10:15:30', text: ROLL_CALL }],
+        material: 'deck_20260309_101530.txt',
+        pages: [1],
+        cited: [],
+      },
     });
     expect(systemMessage(0)).toContain('### 作业与截止时间');
     const chat = await harness.request({
@@ -261,7 +287,7 @@ describe('LLM failures give clear codes and never fake notes', () => {
       { type: 'text', content: '讲到双向链表。' },
     );
     const body = (await harness.request({ method: 'POST', url: '/api/catchup' })).json();
-    expect(body).toEqual({ status: 'success', summary: '讲到双向链表。' });
+    expect(body).toMatchObject({ status: 'success', summary: '讲到双向链表。' });
     expect(llm.chatRequests).toHaveLength(2);
   });
 
@@ -328,7 +354,11 @@ describe('streamed variants over a real socket', () => {
     expect(deltas.map((event) => (event.data as { text: string }).text).join('')).toBe(
       '### 现在讲到\n双向链表。',
     );
-    expect(end.data).toEqual({ status: 'success', summary: '### 现在讲到\n双向链表。' });
+    expect(end.data).toEqual({
+      status: 'success',
+      summary: '### 现在讲到\n双向链表。',
+      sources: expect.objectContaining({ from: '10:15:30', to: '10:15:30', pages: [1] }),
+    });
     await stream.ended;
     expect(llm.chatRequests[0]!.body.stream).toBe(true);
   });
@@ -440,7 +470,7 @@ describe('streamed variants over a real socket', () => {
       headers: ENGLISH,
     });
     const end = await stream.next((event) => event.event === 'end');
-    expect(end.data).toEqual({ status: 'success', summary: '讲到双向链表的删除。' });
+    expect(end.data).toMatchObject({ status: 'success', summary: '讲到双向链表的删除。' });
     expect(llm.chatRequests).toHaveLength(2);
   });
 
@@ -768,6 +798,6 @@ describe('history folding', () => {
     ]);
     const text = await readFile(join(harness.dataDir, 'class_transcript.txt'), 'utf8');
     expect(text).not.toContain('历史摘要');
-    expect(text.split('\n').filter((line) => line.startsWith('['))).toHaveLength(24);
+    expect(text.split('\n').filter((line) => line.startsWith('['))).toHaveLength(27);
   });
 });

@@ -78,9 +78,9 @@ describe('a class end to end', () => {
       cite_filename: string;
     };
     const listed = (await (await fetch(`${base}/api/cite_files`)).json()) as {
-      items: Array<{ filename: string }>;
+      items: Array<{ filename: string; pages: number }>;
     };
-    expect(listed.items[0]!.filename).toBe(uploaded.cite_filename);
+    expect(listed.items[0]).toMatchObject({ filename: uploaded.cite_filename, pages: 2 });
 
     const events = await openEventStream(`${base}/api/events`);
     const opened = await events.next((event) => event.event === 'stream.opened');
@@ -108,7 +108,7 @@ describe('a class end to end', () => {
         event.event === 'alert.raised' && (event.data as { level: string }).level === 'danger',
       20_000,
     );
-    expect(alert.data).toMatchObject({ type: 'keyword_alert', keywords: ['点名', '随机', '回答'] });
+    expect(alert.data).toMatchObject({ type: 'keyword_alert', keywords: ['点名', '同学回答'] });
     expect(alert.id).toMatch(/^\d+$/);
     await waitFor(
       () => alerts.messages.some((message) => typeof message === 'object'),
@@ -135,9 +135,10 @@ describe('a class end to end', () => {
     expect(rescuePrompt).toContain('请学号尾号是 7 的同学回答一下');
 
     const catchup = await openEventStream(`${base}/api/catchup/stream`, { method: 'POST' });
-    expect((await catchup.next((event) => event.event === 'end')).data).toEqual({
+    expect((await catchup.next((event) => event.event === 'end')).data).toMatchObject({
       status: 'success',
       summary: '### 现在讲到\n循环队列。',
+      sources: { material: uploaded.cite_filename, pages: [1, 2] },
     });
 
     await events.next(

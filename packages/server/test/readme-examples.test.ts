@@ -1,23 +1,7 @@
 // Every example under examples/ runs offline as a user runs it, and the README's code blocks are
-// those files (see scripts/readme-examples.ts).
+// those files (see scripts/readme-examples.ts); what each example prints is in
+// test/example-output.ts.
 import { readmeExampleTests } from '../../../scripts/readme-examples.ts';
+import { EXAMPLE_OUTPUT } from './example-output.ts';
 
-readmeExampleTests(new URL('..', import.meta.url), {
-  'custom-recognizer.mts': [
-    'health: ASR_MODE local, available: true (scripted engine, reading a recording)',
-    'start_monitor: started',
-    /engine: phrase of \d\.\d s → 同学们好，今天讲二叉树。\n/,
-    'recognizer: ended',
-    // Local-mode merging: the short phrase and the next one are one line.
-    'transcript #1: 同学们好，今天讲二叉树。\ntranscript #2: 张三你来回答一下什么是完全二叉树。\n',
-    'engine freed',
-  ],
-  'mock-class.mts': [
-    /^http:\/\/127\.0\.0\.1:\d+\/api\/health: healthy, version \d+\.\d+\.\d+, ASR_MODE mock$/m,
-    'start_monitor: started',
-    /^#1 \[\d\d:\d\d:\d\d\] 好，同学们我们开始上课，今天讲数据结构的第二部分。$/m,
-    '  ALERT (danger): 点名, 随机, 回答',
-    /^#24 \[\d\d:\d\d:\d\d\] /m,
-    'stop_monitor: stopped; 24 lines live, 24 in the transcript',
-  ],
-});
+readmeExampleTests(new URL('..', import.meta.url), EXAMPLE_OUTPUT);

@@ -18,7 +18,7 @@ const folder = await mkdtemp(join(tmpdir(), 'transcript-example-'));
 const store = await TranscriptStore.open(join(folder, 'class_transcript.txt'));
 await store.reset({ courseName: '线性代数', materialName: 'ch3.txt' }); // a new class
 const { keywords } = await loadKeywordsFile(join(folder, 'keywords.txt'), {
-  createIfMissing: true, // writes the default keywords: 点名, 回答, 作业, 考试, …
+  createIfMissing: true, // writes the default keywords: 点名, 你来回答, 作业, 考试, …
 });
 
 // History folding keeps a long class small: the oldest lines become a summary. An LLM usually

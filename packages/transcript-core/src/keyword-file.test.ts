@@ -12,6 +12,7 @@ import {
   parseKeywords,
   saveKeywordsFile,
 } from './keyword-file.ts';
+import { createKeywordMatcher } from './keyword-matcher.ts';
 
 describe('parseKeywords', () => {
   it('reads one keyword per line, skipping comments and blank lines', () => {
@@ -83,6 +84,38 @@ describe('formatKeywordsFile and the default file', () => {
     });
     expect(DEFAULT_KEYWORDS.some((k) => k.text === '点名' && k.level === 'alert')).toBe(true);
     expect(DEFAULT_KEYWORDS.some((k) => k.text === '作业' && k.level === 'attention')).toBe(true);
+  });
+
+  it('the default alert words fire when a student is called on, not on everyday lecture speech', () => {
+    const matcher = createKeywordMatcher(DEFAULT_KEYWORDS, { homophones: 'pinyin' });
+    const level = (text: string) =>
+      matcher.match(text).some((match) => match.level === 'alert') ? 'alert' : 'none';
+    for (const called of [
+      '我们来点名，到的同学答一声。',
+      '请学号尾号是 3 的同学回答一下这个问题。',
+      '哪位同学来说一下时间复杂度？',
+      '后排那位同学，你来回答。',
+      '请回答：链表和数组哪个插入更快？',
+      '谁来回答一下？没人举手我就点人了。',
+      '这道题谁来说一下思路？',
+      '你站起来说一下。',
+      'Who can answer this one?',
+      "Let's take attendance first.",
+    ]) {
+      expect(level(called), called).toBe('alert');
+    }
+    for (const everyday of [
+      '数组支持随机存取，链表不行。',
+      '随机变量的期望是多少？',
+      '没人举手的话我来回答：两个指针。',
+      '回答正确，这就是后进先出。',
+      '这叫人很难理解，我们换个例子。',
+      '谁来释放这块内存？是调用者。',
+      '接下来谁来调用这个函数？是操作系统。',
+      'Random access is what arrays are good at.',
+    ]) {
+      expect(level(everyday), everyday).toBe('none');
+    }
   });
 
   it('refuses keywords the format cannot hold', () => {

@@ -39,17 +39,33 @@ const SECTION_NAMES: ReadonlyMap<string, KeywordLevel> = new Map([
   ['注意', 'attention'],
 ]);
 
-/** Keywords of a fresh install: those of the product this one replaces, plus attention words. */
+/**
+ * Keywords of a fresh install, chosen to fire when the student is called on and to stay quiet on
+ * everyday lecture speech (the README's "Default keywords" explains each choice). The student's
+ * own name, added by the app, is the strongest signal; these catch the rest.
+ */
 export const DEFAULT_KEYWORDS: readonly Keyword[] = Object.freeze(
   [
-    ...['点名', '随机', '抽查', '叫人', '回答', '签到', '哪位同学', '谁来', '站起来', '请回答'].map(
+    ...[
+      '点名',
+      '抽查',
+      '签到',
+      '哪位同学',
+      '请回答',
+      '你来回答',
+      '同学回答',
+      '起来回答',
+      '谁来回答',
+      '谁来说',
+      '站起来',
+    ].map((text): Keyword => ({ text, level: 'alert' })),
+    ...['roll call', 'attendance', 'who can answer', 'who can tell me'].map(
       (text): Keyword => ({ text, level: 'alert' }),
     ),
-    ...['roll call', 'who can answer'].map((text): Keyword => ({ text, level: 'alert' })),
-    ...['作业', '考试', '期中', '期末', '小测', '重点', '截止'].map(
+    ...['作业', '考试', '期中', '期末', '小测', '测验', '重点', '截止'].map(
       (text): Keyword => ({ text, level: 'attention' }),
     ),
-    ...['homework', 'exam', 'quiz', 'deadline'].map(
+    ...['homework', 'assignment', 'exam', 'quiz', 'deadline'].map(
       (text): Keyword => ({ text, level: 'attention' }),
     ),
   ].map((keyword) => Object.freeze(keyword)),

@@ -1,5 +1,6 @@
 // Every example under examples/ runs offline as a user runs it, and the README's code blocks are
-// those files (see scripts/readme-examples.ts). The checker itself is tested here too: a README
+// those files (see scripts/readme-examples.ts); what each example prints is in
+// test/example-output.ts. The checker itself is tested here too: a README
 // block that drifts from its file, or a TypeScript block taken from no file, is reported.
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,39 +9,9 @@ import {
   parseReadmeExamples,
   readmeExampleTests,
 } from '../../../scripts/readme-examples.ts';
+import { EXAMPLE_OUTPUT } from './example-output.ts';
 
-readmeExampleTests(new URL('..', import.meta.url), {
-  'keywords.mts': [
-    'keywords: 张三 (alert), Tom (alert), 作业 (attention), deadline (attention)',
-    'line 7: unknown section "[重要]"',
-    'line 8: a keyword needs at least one letter or digit; line skipped',
-    /homophones: off\n {2}章三你来回答一下。 → no alert\n/,
-    /homophones: pinyin\n {2}章三你来回答一下。 → 张三 \(alert\)\n/,
-    'See you tomorrow, everyone. → no alert',
-    '作业周五交，DEADLINE 是晚上十点。 → 作业 (attention), deadline (attention)',
-  ],
-  'pipeline.mts': [
-    '+ #1 同学们好，今天我们讲第三章，矩阵的秩。',
-    '- not-meaningful: 嗯嗯',
-    '- near-duplicate: 同学们好，今天我们讲第三章，矩阵的秩',
-    '! alert: 张三 (heard "章三")',
-    '~ #2 joined: 章三你来回答一下这个问题。',
-    '! alert: 回答 (heard "回答")',
-    '… 秩等于\n+ #3 秩等于非零行的个数。',
-    '- repeated-utterance: 秩等于非零行的个数。',
-    '! attention: 作业 (heard "作业")',
-    'folded 3 lines',
-    'recent lines: #4 #5 #6',
-    /=== 已折叠 3 条 ===\n\n=== 历史摘要 开始 ===\n\d\d:\d\d:\d\d 同学们好，今天我们讲第三章，矩阵的秩。\n=== 历史摘要 结束 ===\n\[\d\d:\d\d:\d\d\] 初等变换不改变矩阵的秩。\n/,
-  ],
-  'store.mts': [
-    /^appended #1 at \d\d:\d\d:\d\d; replaced #2: 每个节点保存数据和指向下一个节点的指针。$/m,
-    'fold: {"folded":true,"foldedCount":1,"keptCount":1}; summary: 开场：今天讲链表。',
-    'header: 数据结构, lists.pptx, 1 folded',
-    'after an outside edit the next line is #4',
-    'readTranscriptFile: #2 每个节点保存数据和指向下一个节点的指针。, #3 手工补记的一行, #4 下面看双向链表。',
-  ],
-});
+readmeExampleTests(new URL('..', import.meta.url), EXAMPLE_OUTPUT);
 
 describe('the README checker', () => {
   const fence = '```';

@@ -17,13 +17,10 @@ import { describeError } from './errors.ts';
 import { type Lang, setLang, t } from './i18n.ts';
 import { createLiveConnection } from './live.ts';
 import { createLiveSync, monitorOf } from './live-sync.ts';
+import { sendCustomKeywords, wantedCustomKeywords } from './my-keywords.ts';
 import { createCatchupPanel } from './panels/catchup-panel.ts';
 import { createClassPanel } from './panels/class-panel.ts';
-import {
-  applyCustomKeywords,
-  createKeywordsPanel,
-  storedCustomKeywords,
-} from './panels/keywords-panel.ts';
+import { createKeywordsPanel } from './panels/keywords-panel.ts';
 import { createLibraryPanel } from './panels/library-panel.ts';
 import { createNotesPanel } from './panels/notes-panel.ts';
 import type { Panel } from './panels/panel.ts';
@@ -88,6 +85,7 @@ export function startApp(host: HTMLElement): { store: Store } {
     toast: null,
     pinned: false,
     capture: null,
+    room: { width: host.clientWidth, height: host.clientHeight },
   });
 
   const liveListeners = new Set<(message: LiveMessage) => void>();
@@ -112,12 +110,12 @@ export function startApp(host: HTMLElement): { store: Store } {
   const refreshKeywords = async (restarted: boolean) => {
     try {
       const view = await api<KeywordsView>('/api/keywords');
-      const mine = storedCustomKeywords();
+      const mine = wantedCustomKeywords();
       // The backend keeps custom keywords in memory only: give them back after a restart.
       const same =
         mine.length === view.custom.length && mine.every((word) => view.custom.includes(word));
       if ((restarted || view.custom.length === 0) && mine.length > 0 && !same) {
-        store.set({ keywords: await applyCustomKeywords(mine) });
+        store.set({ keywords: await sendCustomKeywords(mine) });
       } else {
         store.set({ keywords: view.all });
       }
@@ -220,6 +218,7 @@ export function startApp(host: HTMLElement): { store: Store } {
   let panels = new Map<PanelName, Panel>();
   let rescuePanel: ReturnType<typeof createRescuePanel> | undefined;
   let catchupPanel: ReturnType<typeof createCatchupPanel> | undefined;
+  let transcriptPanel: ReturnType<typeof createTranscriptPanel> | undefined;
 
   const openPanel = (panel: PanelName | null) => {
     if (store.get().panel === panel) return;
@@ -271,12 +270,17 @@ export function startApp(host: HTMLElement): { store: Store } {
       return result;
     },
     rescue() {
+      // Offline, the panel says so instead of asking (and keeps an older answer marked as such).
       openPanel('rescue');
       rescuePanel?.run();
     },
     catchup() {
       openPanel('catchup');
       catchupPanel?.run();
+    },
+    showLine(id) {
+      transcriptPanel?.reveal(id);
+      openPanel('transcript');
     },
     dismissAlert,
     async useDemoMode() {
@@ -315,7 +319,9 @@ export function startApp(host: HTMLElement): { store: Store } {
       if (pip) {
         store.set({ pinned: true });
         pip.document.addEventListener('keydown', onKey);
+        pip.addEventListener('resize', measureRoom);
         unlockAudio(pip.document);
+        measureRoom();
       }
     },
     onLiveEvent(listener) {
@@ -342,9 +348,10 @@ export function startApp(host: HTMLElement): { store: Store } {
     const bar = createBar(context);
     rescuePanel = createRescuePanel(context);
     catchupPanel = createCatchupPanel(context);
+    transcriptPanel = createTranscriptPanel(context);
     const list: Panel[] = [
       createClassPanel(context),
-      createTranscriptPanel(context),
+      transcriptPanel,
       rescuePanel,
       catchupPanel,
       createNotesPanel(context),
@@ -390,6 +397,8 @@ export function startApp(host: HTMLElement): { store: Store } {
     const render = (state: AppState, previous: AppState) => {
       bar.update(state);
       shell.hidden = state.panel === null;
+      // Each panel starts at its top (the transcript scrolls itself to its newest line).
+      if (state.panel !== previous.panel) content.scrollTop = 0;
       appElement.dataset.view = state.panel ? 'panel' : state.alert ? 'alert' : 'bar';
       for (const button of Array.from(tabs.querySelectorAll<HTMLButtonElement>('.tab'))) {
         const selected = button.dataset.panel === state.panel;
@@ -424,8 +433,15 @@ export function startApp(host: HTMLElement): { store: Store } {
     const pip = pipWindow();
     const target = pip ?? window;
     fitWindow(target, size);
+    updateFramed();
     // Let the window manager settle before judging whether we are in an ordinary tab.
     setTimeout(updateFramed, 150);
+  };
+  /** What the window gave the app (the alert card needs 320x156; see views/bar.ts). */
+  const measureRoom = () => {
+    const room = { width: appElement.clientWidth, height: appElement.clientHeight };
+    const known = store.get().room;
+    if (room.width !== known.width || room.height !== known.height) store.set({ room });
   };
   const updateFramed = () => {
     const size = viewSize(store.get());
@@ -434,6 +450,7 @@ export function startApp(host: HTMLElement): { store: Store } {
     document.body.classList.toggle('framed', framed);
     appElement.style.setProperty('--view-width', `${size.width}px`);
     appElement.style.setProperty('--view-height', `${size.height}px`);
+    measureRoom();
   };
   window.addEventListener('resize', updateFramed);
 
@@ -446,14 +463,19 @@ export function startApp(host: HTMLElement): { store: Store } {
     event.preventDefault();
     switch (action) {
       case 'escape':
+        // Focus leaves the field it was in, so the next key is a shortcut, not typed text.
+        // (Checked by shape: the Picture-in-Picture window's elements are of another realm.)
+        if (target && 'blur' in target && target !== target.ownerDocument?.body) {
+          (target as HTMLElement).blur();
+        }
         if (state.alert) dismissAlert();
         else if (state.panel) openPanel(null);
         break;
       case 'rescue':
-        if (state.connection === 'online') context.rescue();
+        context.rescue();
         break;
       case 'catchup':
-        if (state.connection === 'online') context.catchup();
+        context.catchup();
         break;
       case 'pause':
         if (state.monitor.state === 'running') void context.pause();

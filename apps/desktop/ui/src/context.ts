@@ -24,6 +24,8 @@ export interface AppContext {
   rescue(): void;
   /** Opens the catch-up panel and asks at once. */
   catchup(): void;
+  /** Opens the transcript at a line (an answer's source) and marks it. */
+  showLine(id: number): void;
   dismissAlert(): void;
   /** Sets ASR_MODE=mock (the demo class); true when saved. */
   useDemoMode(): Promise<boolean>;

@@ -8,7 +8,7 @@ describe('describeError', () => {
       field: 'LLM_API_KEY',
     });
     expect(describeError(error, 'zh')).toEqual({
-      message: 'AI 还没有配置：请在设置里填写 LLM_API_KEY。',
+      message: 'AI 助手还没有设置好：请在“设置 → AI 助手”里填写 API 密钥（LLM_API_KEY）。',
       action: 'settings',
     });
   });

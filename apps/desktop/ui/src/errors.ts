@@ -4,6 +4,7 @@ import { isApiError } from './api.ts';
 import type { AppContext } from './context.ts';
 import { h } from './dom.ts';
 import { t } from './i18n.ts';
+import { settingLabel } from './setting-labels.ts';
 
 /** What to tell the student about an error. */
 export interface ErrorDescription {
@@ -71,8 +72,9 @@ export function describeError(error: unknown, language: 'zh' | 'en'): ErrorDescr
     return { message: t('errorGeneric', { message: (error as Error)?.message ?? String(error) }) };
   }
   if (error.code === 'LLM_NOT_CONFIGURED') {
+    const field = error.field ?? 'LLM_API_KEY';
     return {
-      message: t('errorLlmNotConfigured', { field: error.field ?? 'LLM_API_KEY' }),
+      message: t('errorLlmNotConfigured', { label: settingLabel(field), key: field }),
       action: 'settings',
     };
   }

@@ -52,6 +52,7 @@ function setup(initial: Partial<AppState> = {}) {
     toast: null,
     pinned: false,
     capture: null,
+    room: { width: 320, height: 80 },
     ...initial,
   });
   const effects: string[] = [];
@@ -174,6 +175,7 @@ describe('the live-state sync', () => {
         monitor: IDLE_MONITOR,
         partial: '',
         capture: off,
+        heartbeat_ms: 1000,
       },
       false,
     );

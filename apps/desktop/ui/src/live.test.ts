@@ -22,7 +22,18 @@ interface StreamServer {
 
 /** A backend-like event stream: ids count from `firstId`; `gapOnForeignId` as the fixed server. */
 async function streamServer(
-  options: { port?: number; lastId?: number; gapOnForeignId?: boolean; silent?: boolean } = {},
+  options: {
+    port?: number;
+    lastId?: number;
+    gapOnForeignId?: boolean;
+    silent?: boolean;
+    /** Announced in stream.opened (and sent, unless `frozen`). */
+    heartbeatMs?: number;
+    /** After stream.opened, nothing more: a frozen backend, a cut network. */
+    frozen?: boolean;
+    /** Accept connections and never answer. */
+    mute?: boolean;
+  } = {},
 ): Promise<StreamServer> {
   let lastId = options.lastId ?? 0;
   const requests: IncomingHttpHeaders[] = [];
@@ -31,6 +42,7 @@ async function streamServer(
   const log: Array<{ id: number; name: string; data: unknown }> = [];
   const server: Server = createServer((request, response) => {
     requests.push(request.headers);
+    if (options.mute) return;
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     const header = Number(request.headers['last-event-id']);
     const known = Number.isFinite(header) ? header : undefined;
@@ -43,8 +55,13 @@ async function streamServer(
           gap: Boolean(options.gapOnForeignId && foreign),
           monitor: { state: 'idle' },
           partial: '',
+          ...(options.heartbeatMs ? { heartbeat_ms: options.heartbeatMs } : {}),
         })}\n\n`,
       );
+    }
+    if (options.heartbeatMs && !options.frozen) {
+      const beat = setInterval(() => response.write(': heartbeat\n\n'), options.heartbeatMs);
+      response.on('close', () => clearInterval(beat));
     }
     if (known !== undefined && !foreign) {
       for (const event of log.filter((entry) => entry.id > known)) {
@@ -94,7 +111,7 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
 
-function connect(url: string, silenceTimeoutMs?: number) {
+function connect(url: string, silenceTimeoutMs?: number, openTimeoutMs?: number) {
   const seen = {
     opened: [] as Array<{ lastId: number; reload: boolean }>,
     events: [] as string[],
@@ -103,6 +120,7 @@ function connect(url: string, silenceTimeoutMs?: number) {
   connection = createLiveConnection({
     url,
     ...(silenceTimeoutMs ? { silenceTimeoutMs } : {}),
+    ...(openTimeoutMs ? { openTimeoutMs } : {}),
     onOpened: (data, reload) => seen.opened.push({ lastId: data.last_event_id, reload }),
     onEvent: (message) => {
       seen.events.push(`${message.name}:${JSON.stringify(message.data)}`);
@@ -198,6 +216,34 @@ describe('createLiveConnection', () => {
     const seen = connect(server.url, 300);
     await until(() => server.requests.length >= 2, 'a second connection');
     expect(seen.opened).toHaveLength(1);
+  });
+
+  it('stays online while heartbeats come, and goes offline when they stop (a frozen backend)', async () => {
+    const beating = await streamServer({ heartbeatMs: 100 });
+    servers.push(beating);
+    const seen = connect(beating.url);
+    await until(() => seen.opened.length === 1, 'the stream');
+    // Five times the announced silence limit (2 heartbeats), still one connection.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(beating.requests).toHaveLength(1);
+    expect(seen.states.at(-1)).toBe('online');
+    connection?.stop();
+
+    const frozen = await streamServer({ heartbeatMs: 100, frozen: true });
+    servers.push(frozen);
+    const watched = connect(frozen.url);
+    await until(() => watched.opened.length === 1, 'the stream');
+    await until(() => watched.states.includes('offline'), 'offline', 5000);
+    // Straight to offline: not "connecting" first, which looked like a live backend.
+    expect(watched.states.slice(watched.states.indexOf('online') + 1)[0]).toBe('offline');
+  });
+
+  it('counts a backend that accepts the connection and never answers as offline', async () => {
+    const mute = await streamServer({ mute: true });
+    servers.push(mute);
+    const seen = connect(mute.url, undefined, 300);
+    await until(() => seen.states.includes('offline'), 'offline', 5000);
+    expect(mute.requests.length).toBeGreaterThanOrEqual(2);
   });
 
   it('waits 0.5 s doubling to 5 s between failed attempts', () => {

@@ -1,7 +1,9 @@
 // The live connection: GET /api/events read as server-sent events, reconnecting by itself with
-// the last event id (the server replays what was missed), watching the 15 s heartbeats so a
-// silently dead connection is noticed, and telling the app when its state must be reloaded (first
-// connection, a gap in the replay, or a backend that restarted and counts ids from 1 again).
+// the last event id (the server replays what was missed), watching the heartbeats (every second;
+// `heartbeat_ms` of stream.opened) so that a frozen backend or a cut network shows as offline
+// within two of them, and telling the app when its state must be reloaded (first connection, a
+// gap in the replay, or a backend that restarted and counts ids from 1 again). A backend that
+// dies closes its sockets: that shows at once.
 import { readEventStream } from './sse.ts';
 import type { Connection } from './store.ts';
 import type { LiveEventName, LiveMessage, StreamOpened } from './types.ts';
@@ -14,8 +16,13 @@ export interface LiveOptions {
   onEvent(message: LiveMessage): void;
   /** Connection changes; `retryAt` is when the next attempt starts (offline only). */
   onConnection(connection: Connection, retryAt: number | null): void;
-  /** No byte for this long means the connection is dead (default 45 s: three heartbeats). */
+  /**
+   * No byte for this long means the connection is dead. Default: two heartbeats as the backend
+   * announces them (`heartbeat_ms`, at least 1 s), or 45 s from a backend that does not say.
+   */
   silenceTimeoutMs?: number;
+  /** How long a connection may take to open its stream (default 5 s). */
+  openTimeoutMs?: number;
   /** The events URL (default `/api/events`). */
   url?: string;
 }
@@ -59,7 +66,8 @@ export function retryDelay(attempt: number): number {
 /** Creates the live connection (call `start()`). */
 export function createLiveConnection(options: LiveOptions): LiveConnection {
   const url = options.url ?? '/api/events';
-  const silenceTimeoutMs = options.silenceTimeoutMs ?? 45_000;
+  const openTimeoutMs = options.openTimeoutMs ?? 5000;
+  let silenceTimeoutMs = options.silenceTimeoutMs ?? 45_000;
   let lastEventId: number | undefined;
   let stopped = true;
   let first = true;
@@ -80,23 +88,36 @@ export function createLiveConnection(options: LiveOptions): LiveConnection {
       wakeUp = done;
     });
 
-  const armSilenceTimer = () => {
+  /** Set when the silence timer cut the connection: the backend stopped answering. */
+  let wentSilent = false;
+  const armSilenceTimer = (ms = silenceTimeoutMs) => {
     clearTimeout(silence);
     const current = controller;
-    silence = setTimeout(() => current?.abort(), silenceTimeoutMs);
+    silence = setTimeout(() => {
+      wentSilent = true;
+      current?.abort();
+    }, ms);
   };
 
-  /** One connection, until it ends: was it open, did it fail, or must it start over at once? */
-  const connectOnce = async (): Promise<'opened' | 'failed' | 'reset'> => {
+  /**
+   * One connection, until it ends: was it open, did it fail, must it start over at once, or did
+   * an open stream fall silent (a frozen backend, a cut network)?
+   */
+  const connectOnce = async (): Promise<'opened' | 'failed' | 'reset' | 'silent'> => {
     controller = new AbortController();
     const current = controller;
-    let outcome: 'opened' | 'failed' | 'reset' = 'failed';
+    // (Set from the reader's callback: typed wide so the check below is not narrowed away.)
+    let outcome = 'failed' as 'opened' | 'failed' | 'reset' | 'silent';
+    wentSilent = false;
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (lastEventId !== undefined) headers['last-event-id'] = String(lastEventId);
+    // A backend that accepts the connection but never answers counts as unreachable.
+    armSilenceTimer(openTimeoutMs);
     try {
       const response = await fetch(url, { headers, signal: current.signal, cache: 'no-store' });
       if (!response.ok) return 'failed';
-      armSilenceTimer();
+      // Until stream.opened arrives, the opening timeout still runs.
+      armSilenceTimer(openTimeoutMs);
       await readEventStream(
         response,
         (message) => {
@@ -115,6 +136,11 @@ export function createLiveConnection(options: LiveOptions): LiveConnection {
             }
             const reload = first || mustReload || data.gap || restarted;
             mustReload = false;
+            const heartbeat = (data as { heartbeat_ms?: number }).heartbeat_ms;
+            silenceTimeoutMs =
+              options.silenceTimeoutMs ??
+              (heartbeat && heartbeat > 0 ? Math.max(1000, 2 * heartbeat) : 45_000);
+            armSilenceTimer();
             if (reload || lastEventId === undefined) lastEventId = data.last_event_id;
             first = false;
             outcome = 'opened';
@@ -143,7 +169,7 @@ export function createLiveConnection(options: LiveOptions): LiveConnection {
     } finally {
       clearTimeout(silence);
     }
-    return outcome;
+    return outcome === 'opened' && wentSilent ? 'silent' : outcome;
   };
 
   const run = async () => {
@@ -152,6 +178,15 @@ export function createLiveConnection(options: LiveOptions): LiveConnection {
       const outcome = await connectOnce();
       if (stopped) return;
       if (outcome === 'reset') continue;
+      if (outcome === 'silent') {
+        // Heartbeats stopped: the backend is gone (frozen, or the network): say so now.
+        failures = 0;
+        const delay = retryDelay(failures);
+        failures++;
+        options.onConnection('offline', Date.now() + delay);
+        await sleep(delay);
+        continue;
+      }
       if (outcome === 'opened') {
         // The stream was open and ended (backend stopping, network cut): try again at once,
         // quietly; only a failing attempt shows the backend as offline.

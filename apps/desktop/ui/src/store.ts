@@ -52,6 +52,11 @@ export interface AppState {
   pinned: boolean;
   /** The app window's microphone as the backend sees it (AUDIO_INPUT=app); null before it said. */
   capture: CaptureStatus | null;
+  /**
+   * The size the app is drawn at (CSS pixels): what the window gave, which may be less than
+   * asked for (a browser tab that cannot resize, a capped Picture-in-Picture window).
+   */
+  room: { width: number; height: number };
 }
 
 /** Lines kept in memory for the transcript panel. */

@@ -70,6 +70,8 @@ export interface CiteFile {
   filename: string;
   updated_at: string;
   size: number;
+  /** Slides or pages (absent from an older backend). */
+  pages?: number;
 }
 
 export interface UploadResult {
@@ -104,12 +106,26 @@ export interface MicCheck {
   device?: string;
 }
 
+/** What a rescue or catch-up answer was written from (absent from an older backend). */
+export interface AnswerSources {
+  /** `HH:MM:SS` of the first and last transcript line sent ('' without lines). */
+  from: string;
+  to: string;
+  lines: Array<{ id: number; timestamp: string; text: string }>;
+  /** The material file ('' without) and the pages of it that were sent. */
+  material: string;
+  pages: number[];
+  /** Rescue: the lines the model named as its basis, the question first. */
+  cited: number[];
+}
+
 export interface RescueAnswer {
   status: 'success' | 'warning';
   context: string;
   question: string;
   answer: string;
   format?: 'json' | 'text' | 'none';
+  sources?: AnswerSources;
 }
 
 export interface ChatAnswer {
@@ -120,6 +136,7 @@ export interface ChatAnswer {
 export interface CatchupAnswer {
   status: 'success' | 'warning';
   summary: string;
+  sources?: AnswerSources;
 }
 
 export interface NotesAnswer {

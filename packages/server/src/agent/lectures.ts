@@ -120,6 +120,11 @@ export function clockTime(value: string): string {
   return `${hours.padStart(2, '0')}:${minutes.padStart(2, '0')}:${seconds.padStart(2, '0')}`;
 }
 
+/** `[start, end)` as a list. */
+function range(start: number, end: number): number[] {
+  return Array.from({ length: Math.max(0, end - start) }, (_, index) => start + index);
+}
+
 function notFound(message: string, field?: string): ToolError {
   return new ToolError('TOOL_NOT_FOUND', message, field ? { field } : {});
 }
@@ -491,8 +496,9 @@ export function createLectures(options: { dataDir: string; index: LectureIndex |
     async lines({ classId, from, to, aroundLineId, limit }) {
       const lecture = await read(classId);
       const entries = lecture.entries;
-      let start: number;
-      let end: number;
+      // Positions of the lines shown (in the window they need not be next to each other: a
+      // class past midnight starts again at 00:00).
+      let shown: number[];
       if (aroundLineId !== undefined) {
         const at = entries.findIndex((entry) => entry.id === aroundLineId);
         if (at === -1) {
@@ -501,40 +507,40 @@ export function createLectures(options: { dataDir: string; index: LectureIndex |
             'around_line_id',
           );
         }
-        start = Math.max(0, Math.min(at - Math.floor(limit / 2), entries.length - limit));
-        end = Math.min(entries.length, start + limit);
+        const start = Math.max(0, Math.min(at - Math.floor(limit / 2), entries.length - limit));
+        shown = range(start, Math.min(entries.length, start + limit));
       } else if (from !== undefined || to !== undefined) {
         // Lines in [from, to]; more than `limit`: the first ones after `from`, else the last
-        // ones before `to`. None: an empty list where the window would be.
+        // ones before `to`.
         const low = from === undefined ? '' : clockTime(from);
         const high = to === undefined ? '99' : clockTime(to);
-        const times = entries.map((entry) => (entry.time ? clockTime(entry.time) : ''));
-        const inside = times.flatMap((time, position) =>
-          time !== '' && time >= low && time <= high ? [position] : [],
-        );
-        if (inside.length === 0) {
-          start = end = times.filter((time) => time !== '' && time < low).length;
-        } else {
-          const first = inside[0]!;
-          const last = inside.at(-1)! + 1;
-          start = from !== undefined ? first : Math.max(first, last - limit);
-          end = Math.min(last, start + limit);
-        }
+        const inside = entries.flatMap((entry, position) => {
+          const time = entry.time ? clockTime(entry.time) : '';
+          return time !== '' && time >= low && time <= high ? [position] : [];
+        });
+        shown = from !== undefined ? inside.slice(0, limit) : inside.slice(-limit);
       } else {
-        end = entries.length;
-        start = Math.max(0, end - limit);
+        shown = range(Math.max(0, entries.length - limit), entries.length);
       }
+      // Around what is shown; for an empty window, around where it would be.
+      const before =
+        shown[0] ??
+        entries.filter(
+          (entry) => from !== undefined && entry.time && clockTime(entry.time) < clockTime(from),
+        ).length;
+      const after = entries.length - (shown.length > 0 ? shown.at(-1)! + 1 : before);
       return {
         class_id: lecture.id,
         course_name: lecture.courseName,
         date: lecture.date,
         live: lecture.live,
         total_lines: entries.length,
-        more_before: start,
-        more_after: entries.length - end,
-        lines: entries
-          .slice(start, end)
-          .map((entry) => ({ id: entry.id, time: entry.time ?? '', text: entry.text })),
+        more_before: before,
+        more_after: after,
+        lines: shown.map((position) => {
+          const entry = entries[position]!;
+          return { id: entry.id, time: entry.time ?? '', text: entry.text };
+        }),
       };
     },
 

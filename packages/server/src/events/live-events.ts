@@ -109,6 +109,12 @@ export const StreamOpenedSchema = z.object({
   monitor: MonitorStatusSchema,
   partial: z.string(),
   capture: CaptureStatusSchema,
+  heartbeat_ms: z
+    .number()
+    .int()
+    .describe(
+      'How often a `: heartbeat` comment comes: silence for a few of them means the backend is gone.',
+    ),
 });
 
 /**

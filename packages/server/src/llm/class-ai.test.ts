@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseRescueAnswer } from './class-ai.ts';
-import { selectMaterial, splitMaterialPages } from './material-context.ts';
+import { selectMaterial, selectMaterialPages, splitMaterialPages } from './material-context.ts';
 
 describe('parseRescueAnswer', () => {
   it('reads JSON with or without a code fence or words around it', () => {
-    const expected = { question: 'q?', context: 'c', answer: 'a', format: 'json' };
+    const expected = { question: 'q?', context: 'c', answer: 'a', format: 'json', cited: [] };
     expect(parseRescueAnswer('{"question":"q?","context":"c","answer":"a"}')).toEqual(expected);
     expect(parseRescueAnswer('```json\n{"question":"q?","context":"c","answer":"a"}\n```')).toEqual(
       expected,
@@ -20,9 +20,17 @@ describe('parseRescueAnswer', () => {
       context: '',
       answer: '答：两个指针。',
       format: 'text',
+      cited: [],
     });
     expect(parseRescueAnswer('{"unrelated": 1}')).toMatchObject({ format: 'text' });
     expect(() => parseRescueAnswer('  ')).toThrow(/empty rescue answer/);
+  });
+
+  it('reads the lines the model named, as numbers or "#12", once each', () => {
+    expect(
+      parseRescueAnswer('{"question":"q?","answer":"a","lines":["#12", 13, "13", -1, "x"]}').cited,
+    ).toEqual([12, 13]);
+    expect(parseRescueAnswer('{"question":"q?","answer":"a","lines":"12"}').cited).toEqual([]);
   });
 });
 
@@ -48,5 +56,18 @@ describe('selectMaterial', () => {
     const pages = [...roomier.matchAll(/--- 第 (\d+) 页 ---/g)].map((match) => Number(match[1]));
     expect(pages).toEqual([...pages].sort((a, b) => a - b));
     expect(roomier.length).toBeLessThan(400 + 60);
+  });
+
+  it('names the pages it kept', () => {
+    const query = '[10:00:01] 循环队列怎么判满？rear 加一取模 size 等于 front';
+    expect(selectMaterialPages(deck, query, 60).pages).toEqual([28]);
+    const roomier = selectMaterialPages(deck, query, 400);
+    expect(roomier.pages).toEqual(
+      [...roomier.text.matchAll(/--- 第 (\d+) 页 ---/g)].map((match) => Number(match[1])),
+    );
+    expect(
+      selectMaterialPages('前言\n--- 第 1 页 ---\n短\n--- 第 2 页 ---\n长', '', 1000).pages,
+    ).toEqual([1, 2]);
+    expect(selectMaterialPages('没有页码的讲义', '', 1000).pages).toEqual([]);
   });
 });

@@ -1,11 +1,13 @@
 import { ServerError } from '../errors.ts';
 import { localized } from '../language.ts';
 import type { ChatMessage, LlmService } from './llm-client.ts';
-import { selectMaterial } from './material-context.ts';
+import { selectMaterial, selectMaterialPages } from './material-context.ts';
 import { createPromptLoader } from './prompts.ts';
 
 /** A transcript line as the AI features see it. */
 export interface TranscriptLine {
+  /** The line's id in its class (as in /api/transcript and the live events). */
+  id: number;
   timestamp: string;
   text: string;
 }
@@ -15,6 +17,8 @@ export interface ClassContext {
   courseName: string;
   /** Text of data/current_class_material.txt. */
   material: string;
+  /** Its file under data/cite, as the transcript header names it ('' without material). */
+  materialName: string;
   /** The history-summary block (older, folded lines), possibly empty. */
   historySummary: string;
   /** The transcript lines in the window the feature looks at. */
@@ -34,6 +38,13 @@ export interface RescueResult {
   answer: string;
   /** `json` when the model followed the format, `text` when its plain answer was used. */
   format: 'json' | 'text';
+  /** Ids of the transcript lines the model named as its basis (the question's line), maybe none. */
+  cited: number[];
+}
+
+/** The pages of the class material that went into a prompt (see selectMaterialPages). */
+export interface MaterialBasis {
+  pages: number[];
 }
 
 /** Budgets in characters for what goes into one prompt. */
@@ -50,7 +61,7 @@ export interface AiCallOptions {
 
 /** The LLM features of a class: rescue, catch-up, their chats, notes and history folding. */
 export interface ClassAi {
-  rescue(context: ClassContext, options?: AiCallOptions): Promise<RescueResult>;
+  rescue(context: ClassContext, options?: AiCallOptions): Promise<RescueResult & MaterialBasis>;
   /**
    * The conversation of a rescue follow-up — its prompt, the class, the earlier analysis, the
    * chat so far, the question — for the class agent to answer (with its tools).
@@ -65,13 +76,19 @@ export interface ClassAi {
     },
     context: ClassContext,
   ): Promise<ChatMessage[]>;
-  catchup(context: ClassContext, options?: AiCallOptions): Promise<string>;
+  catchup(
+    context: ClassContext,
+    options?: AiCallOptions,
+  ): Promise<{ summary: string } & MaterialBasis>;
   /** The conversation of a catch-up follow-up, for the class agent (see rescueChatMessages). */
   catchupChatMessages(
     request: { summary: string; question: string; history: ChatTurn[] },
     context: ClassContext,
   ): Promise<ChatMessage[]>;
-  notes(context: ClassContext & { date: string }, options?: AiCallOptions): Promise<string>;
+  notes(
+    context: Omit<ClassContext, 'materialName'> & { date: string },
+    options?: AiCallOptions,
+  ): Promise<string>;
   /** The `summarize` function of history folding: old summary + lines -> new summary. */
   fold(previousSummary: string, lines: string[], options?: AiCallOptions): Promise<string>;
 }
@@ -94,18 +111,23 @@ export function createClassAi(llm: LlmService, options: { promptsDir?: string } 
       // Check the configuration before reading prompts, so the error names the missing key.
       llm.assertConfigured();
       const system = await prompt('rescue');
+      const sections = classSections(context, MATERIAL_BUDGET, '最近约两分钟的课堂转录');
       const text = await run(
         [
           { role: 'system', content: system },
-          {
-            role: 'user',
-            content: classSections(context, MATERIAL_BUDGET, '最近约两分钟的课堂转录'),
-          },
+          { role: 'user', content: sections.text },
         ],
         'rescue',
         options,
       );
-      return parseRescueAnswer(text);
+      const result = parseRescueAnswer(text);
+      // Only lines that were sent count: a model may invent a number.
+      const sent = new Set(context.lines.map((line) => line.id));
+      return {
+        ...result,
+        cited: result.cited.filter((id) => sent.has(id)),
+        pages: sections.pages,
+      };
     },
     async rescueChatMessages(request, context) {
       llm.assertConfigured();
@@ -115,7 +137,7 @@ export function createClassAi(llm: LlmService, options: { promptsDir?: string } 
         { role: 'system', content: system },
         {
           role: 'user',
-          content: `${classSections(context, MATERIAL_BUDGET, '最近的课堂转录')}\n\n${analysis}`,
+          content: `${classSections(context, MATERIAL_BUDGET, '最近的课堂转录').text}\n\n${analysis}`,
         },
         ...chatHistory(request.history),
         { role: 'user', content: request.followup },
@@ -124,17 +146,16 @@ export function createClassAi(llm: LlmService, options: { promptsDir?: string } 
     async catchup(context, options) {
       llm.assertConfigured();
       const system = await prompt('catchup');
-      return run(
+      const sections = classSections(context, MATERIAL_BUDGET, '最近约十分钟的课堂转录');
+      const summary = await run(
         [
           { role: 'system', content: system },
-          {
-            role: 'user',
-            content: classSections(context, MATERIAL_BUDGET, '最近约十分钟的课堂转录'),
-          },
+          { role: 'user', content: sections.text },
         ],
         'catch-up',
         options,
       );
+      return { summary, pages: sections.pages };
     },
     async catchupChatMessages(request, context) {
       llm.assertConfigured();
@@ -143,7 +164,7 @@ export function createClassAi(llm: LlmService, options: { promptsDir?: string } 
         { role: 'system', content: system },
         {
           role: 'user',
-          content: `${classSections(context, MATERIAL_BUDGET, '最近的课堂转录')}\n\n【之前的进度总结】\n${request.summary}`,
+          content: `${classSections(context, MATERIAL_BUDGET, '最近的课堂转录').text}\n\n【之前的进度总结】\n${request.summary}`,
         },
         ...chatHistory(request.history),
         { role: 'user', content: request.question },
@@ -190,26 +211,31 @@ export function createClassAi(llm: LlmService, options: { promptsDir?: string } 
   };
 }
 
+/** Transcript lines as `#id [HH:MM:SS] text`: the id lets the model name the lines it used. */
 function formatLines(lines: TranscriptLine[]): string {
-  return lines.map((line) => `[${line.timestamp}] ${line.text}`).join('\n');
+  return lines.map((line) => `#${line.id} [${line.timestamp}] ${line.text}`).join('\n');
 }
 
-/** Material first, then summary, then transcript: a stable prefix lets providers cache it. */
+/**
+ * Material first, then summary, then transcript: a stable prefix lets providers cache it. Also
+ * returns the material pages that went in.
+ */
 function classSections(
   context: ClassContext,
   materialBudget: number,
   transcriptTitle: string,
-): string {
+): { text: string } & MaterialBasis {
   const transcript = formatLines(context.lines);
-  const material = selectMaterial(context.material, transcript, materialBudget);
-  return [
-    material.trim() ? `【课程资料】\n${material}` : '【课程资料】\n（未选择资料）',
+  const material = selectMaterialPages(context.material, transcript, materialBudget);
+  const text = [
+    material.text.trim() ? `【课程资料】\n${material.text}` : '【课程资料】\n（未选择资料）',
     context.courseName ? `【课程名称】${context.courseName}` : '',
     context.historySummary.trim() ? `【历史摘要】\n${context.historySummary}` : '',
     `【${transcriptTitle}】\n${transcript || '（暂无）'}`,
   ]
     .filter((section) => section !== '')
     .join('\n\n');
+  return { text, pages: material.pages };
 }
 
 /** The newest lines that fit the budget. */
@@ -258,6 +284,7 @@ export function parseRescueAnswer(text: string): RescueResult {
           context: field('context'),
           answer: field('answer'),
           format: 'json',
+          cited: citedLines(parsed.lines),
         };
       }
     } catch {
@@ -272,5 +299,14 @@ export function parseRescueAnswer(text: string): RescueResult {
       localized('大模型返回了空的救场回答。', 'The LLM sent an empty rescue answer.'),
     );
   }
-  return { question: '', context: '', answer, format: 'text' };
+  return { question: '', context: '', answer, format: 'text', cited: [] };
+}
+
+/** Line ids from the answer's `lines` field: numbers, or strings such as "#12" or "12". */
+function citedLines(value: unknown): number[] {
+  if (!Array.isArray(value)) return [];
+  const ids = value
+    .map((item) => (typeof item === 'string' ? Number(item.replace(/^\s*#/, '')) : item))
+    .filter((item): item is number => Number.isInteger(item) && (item as number) > 0);
+  return [...new Set(ids)];
 }

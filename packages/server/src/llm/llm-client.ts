@@ -110,6 +110,23 @@ export interface LlmService {
    * neither text nor a tool call is `LLM_BAD_RESPONSE`.
    */
   turn(request: TurnRequest, onDelta: (text: string) => void): Promise<ModelTurn>;
+  /**
+   * Cancels every request in flight and refuses new ones with SERVER_STOPPING (503): a backend
+   * that is stopping must not wait for a slow provider (LLM_TIMEOUT can be minutes).
+   */
+  close(): void;
+}
+
+/** The answer to a request cut off, or refused, because the backend is stopping. */
+function stoppingError(purpose: string): ServerError {
+  return new ServerError(
+    'SERVER_STOPPING',
+    503,
+    localized(
+      `后端正在关闭，${purposeZh(purpose)}请求已取消：重新打开课堂助手后再试。`,
+      `The backend is stopping, so the ${purpose} request was cancelled: open Class Assistant again and retry.`,
+    ),
+  );
 }
 
 /** Creates the LLM service reading the settings at each call (a settings change applies at once). */
@@ -118,6 +135,15 @@ export function createLlmService(
   factory: LlmClientFactory = defaultLlmClientFactory,
 ): LlmService {
   let cached: { key: string; client: Promise<OpenAI> } | undefined;
+  // Aborted by close(): every request listens to it beside its caller's signal.
+  const stopping = new AbortController();
+  const withStop = <Request extends ChatRequest>(request: Request): Request => {
+    if (stopping.signal.aborted) throw stoppingError(request.purpose);
+    return {
+      ...request,
+      signal: request.signal ? AbortSignal.any([request.signal, stopping.signal]) : stopping.signal,
+    };
+  };
 
   function assertConfigured(): LlmConfig {
     const current = settings();
@@ -279,10 +305,11 @@ export function createLlmService(
    * once part of the answer has been shown, which would show it twice.
    */
   async function streamTurn(
-    request: ChatRequest,
+    callerRequest: ChatRequest | TurnRequest,
     onDelta: (text: string) => void,
   ): Promise<StreamedAnswer> {
     const config = assertConfigured();
+    const request = withStop(callerRequest);
     const sdk = await loadSdk();
     const llm = await client(config);
     for (let attempt = 1; ; attempt++) {
@@ -315,6 +342,7 @@ export function createLlmService(
             { field: 'LLM_TIMEOUT' },
           );
         }
+        if (stopping.signal.aborted) throw stoppingError(request.purpose);
         throw toLlmError(error, config, request.purpose, sdk);
       }
     }
@@ -322,8 +350,9 @@ export function createLlmService(
 
   return {
     assertConfigured,
-    async complete(request) {
+    async complete(callerRequest) {
       const config = assertConfigured();
+      const request = withStop(callerRequest);
       let completion: OpenAI.Chat.Completions.ChatCompletion;
       let response: Response;
       try {
@@ -339,6 +368,7 @@ export function createLlmService(
           )
           .withResponse());
       } catch (error) {
+        if (stopping.signal.aborted) throw stoppingError(request.purpose);
         throw toLlmError(error, config, request.purpose, await loadSdk());
       }
       // The SDK hands back a non-JSON body (a proxy's HTML page) as a string.
@@ -380,6 +410,9 @@ export function createLlmService(
         throw emptyAnswer(assertConfigured(), request, answer);
       }
       return { text: answer.text, toolCalls, finishReason: answer.finishReason };
+    },
+    close() {
+      stopping.abort();
     },
   };
 }

@@ -32,15 +32,32 @@ export function terms(text: string): Set<string> {
   return result;
 }
 
+/** Material chosen for a prompt, with the pages it holds. */
+export interface SelectedMaterial {
+  text: string;
+  /**
+   * The numbers of the pages in `text` (ascending; page markers only, so text before the first
+   * marker and material without markers add none).
+   */
+  pages: number[];
+}
+
 /**
- * Returns at most `budget` characters of `material`, chosen by relevance to `query`.
+ * Returns at most `budget` characters of `material`, chosen by relevance to `query`, with the
+ * numbers of the pages kept (what an answer can say it was based on).
  *
  * @example
- * selectMaterial(deckText, '循环队列 判满', 8000);
+ * selectMaterialPages(deckText, '循环队列 判满', 8000); // { text: '--- 第 28 页 ---\n…', pages: [27, 28] }
  */
-export function selectMaterial(material: string, query: string, budget: number): string {
-  if (material.length <= budget) return material;
+export function selectMaterialPages(
+  material: string,
+  query: string,
+  budget: number,
+): SelectedMaterial {
   const pages = splitMaterialPages(material);
+  const numbers = (kept: Array<{ page: number }>) =>
+    [...new Set(kept.map((page) => page.page).filter((page) => page > 0))].sort((a, b) => a - b);
+  if (material.length <= budget) return { text: material, pages: numbers(pages) };
   const queryTerms = terms(query);
   const scored = pages.map((page, index) => {
     let score = 0;
@@ -68,5 +85,15 @@ export function selectMaterial(material: string, query: string, budget: number):
     omitted > 0
       ? `\n\n（资料共 ${pages.length} 页，以上为与课堂内容最相关的 ${chosen.length} 页）`
       : '';
-  return chosen.map((page) => page.text).join('\n\n') + note;
+  return { text: chosen.map((page) => page.text).join('\n\n') + note, pages: numbers(chosen) };
+}
+
+/**
+ * Returns at most `budget` characters of `material`, chosen by relevance to `query`.
+ *
+ * @example
+ * selectMaterial(deckText, '循环队列 判满', 8000);
+ */
+export function selectMaterial(material: string, query: string, budget: number): string {
+  return selectMaterialPages(material, query, budget).text;
 }

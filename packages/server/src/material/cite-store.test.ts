@@ -55,6 +55,7 @@ describe('createCiteStore', () => {
       updated_at: '2026-03-07 22:48:12',
       updated_at_iso: at.toISOString(),
       size: 8,
+      pages: 0,
     });
   });
 

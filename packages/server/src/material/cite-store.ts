@@ -14,6 +14,13 @@ export interface CiteFileInfo {
   size: number;
   /** The same instant in ISO 8601 (UTC), for programs. */
   updated_at_iso: string;
+  /** Slides or pages in it (its `--- 第 N 页 ---` markers; 0 for text without them). */
+  pages: number;
+}
+
+/** How many page markers a material text has. */
+export function countMaterialPages(text: string): number {
+  return text.match(/^--- 第 \d+ 页 ---$/gm)?.length ?? 0;
 }
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
@@ -84,6 +91,15 @@ export function createCiteStore(dataDir: string): CiteStore {
   const folder = join(dataDir, 'cite');
   const currentMaterialPath = join(dataDir, 'current_class_material.txt');
   const reserved = new Set<string>();
+  // Page counts by file, kept while the file is unchanged (listing reads each file once).
+  const pageCounts = new Map<string, { stamp: string; pages: number }>();
+  const pagesOf = async (filename: string, stamp: string): Promise<number> => {
+    const known = pageCounts.get(filename);
+    if (known?.stamp === stamp) return known.pages;
+    const pages = countMaterialPages(await readFile(join(folder, filename), 'utf8'));
+    pageCounts.set(filename, { stamp, pages });
+    return pages;
+  };
 
   const existingMaterialPath = async (filename: string): Promise<string> => {
     const shown = displayName(filename);
@@ -168,6 +184,7 @@ export function createCiteStore(dataDir: string): CiteStore {
             updated_at: localDateTime(info.mtime),
             size: info.size,
             updated_at_iso: info.mtime.toISOString(),
+            pages: await pagesOf(filename, `${info.mtimeMs}:${info.size}`),
             mtime: info.mtimeMs,
           });
         } catch {

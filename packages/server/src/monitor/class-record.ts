@@ -40,7 +40,7 @@ export interface ClassRecord {
 }
 
 function toLines(entries: readonly TranscriptEntry[]): TranscriptLine[] {
-  return entries.map((entry) => ({ timestamp: entry.time ?? '', text: entry.text }));
+  return entries.map((entry) => ({ id: entry.id, timestamp: entry.time ?? '', text: entry.text }));
 }
 
 /** `{course}_{YYYYMMDD}_{HHMMSS}.md` as {@link writeNotesFile} names notes; `课堂笔记_…` has no course. */
@@ -154,6 +154,7 @@ export function createClassRecord(options: {
       return {
         courseName: courseName || header.courseName || '',
         material,
+        materialName: material.trim() === '' ? '' : (header.materialName ?? ''),
         historySummary,
         lines: toLines(entries),
       };

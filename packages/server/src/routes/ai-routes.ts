@@ -3,10 +3,36 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorMessage, isServerError, ServerError } from '../errors.ts';
 import { requestLanguage } from '../language.ts';
+import { answerSources } from '../llm/answer-sources.ts';
 import { CATCHUP_WINDOW_MINUTES, RESCUE_WINDOW_MINUTES } from '../monitor/class-record.ts';
 import { isOriginalClient } from '../security/local-guard.ts';
 import { type AiRunOptions, LLM_ERRORS, STREAM_DESCRIPTION, serveAi } from './ai-serve.ts';
 import { ChatTurnSchema } from './schemas.ts';
+
+const SourcesSchema = z
+  .object({
+    from: z
+      .string()
+      .describe('Time of the first transcript line sent (`HH:MM:SS`; "" without lines).'),
+    to: z.string().describe('Time of the last transcript line sent.'),
+    lines: z
+      .array(
+        z.object({
+          id: z.number().int().describe('The line id, as in /api/transcript and the live events.'),
+          timestamp: z.string(),
+          text: z.string(),
+        }),
+      )
+      .describe('The transcript lines the answer was written from, oldest first.'),
+    material: z.string().describe('The class material (data/cite file name; "" without one).'),
+    pages: z
+      .array(z.number().int())
+      .describe('The material pages that went into the prompt, ascending.'),
+    cited: z
+      .array(z.number().int())
+      .describe('Rescue: ids of the lines the model named as its basis, the question first.'),
+  })
+  .describe('What the answer is based on, for the student to check it (added to the original).');
 
 const RescueSchema = z
   .object({
@@ -19,6 +45,7 @@ const RescueSchema = z
     format: z
       .enum(['json', 'text', 'none'])
       .describe('`text`: the model ignored the JSON format; its text is the answer.'),
+    sources: SourcesSchema,
   })
   .meta({
     examples: [
@@ -28,6 +55,21 @@ const RescueSchema = z
         question: '删除双向链表的节点要改几个指针？',
         answer: '两个：前驱节点的 next 和后继节点的 prev。',
         format: 'json',
+        sources: {
+          from: '10:14:02',
+          to: '10:15:30',
+          lines: [
+            { id: 11, timestamp: '10:14:02', text: '双向链表每个节点还有一个 prev 指针。' },
+            {
+              id: 12,
+              timestamp: '10:15:30',
+              text: '请学号尾号是 7 的同学回答一下，删除双向链表的节点要改几个指针？',
+            },
+          ],
+          material: 'slides_20260301_080000.txt',
+          pages: [1],
+          cited: [12],
+        },
       },
     ],
   });
@@ -65,7 +107,11 @@ const CatchupChatBodySchema = z
   });
 
 const AnswerSchema = z.object({ status: z.literal('success'), answer: z.string() });
-const CatchupSchema = z.object({ status: z.enum(['success', 'warning']), summary: z.string() });
+const CatchupSchema = z.object({
+  status: z.enum(['success', 'warning']),
+  summary: z.string(),
+  sources: SourcesSchema,
+});
 const NotesSchema = z.object({
   status: z.literal('success'),
   filename: z.string().describe('Under data/summaries.'),
@@ -110,6 +156,8 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.classAssistant;
   const { ai, agent, record, llm, monitor } = services;
   const courseName = () => monitor.status().course_name;
+  const noSources = () =>
+    answerSources({ lines: [] }, { material: monitor.status().cite_filename, pages: [] });
 
   /**
    * Runs a feature as JSON, or as SSE on the `/stream` variant. For the original client a
@@ -161,7 +209,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
         schema: {
           tags: ['ai'],
           summary: `Rescue: what was just asked and how to answer${streamed ? ' (streamed)' : ''}`,
-          description: `Reads the last ~${RESCUE_WINDOW_MINUTES} minutes of the transcript (or the last lines) and the class material; the LLM returns the teacher's question, the context and a suggested answer grounded in the material. With no transcript yet: \`status:"warning"\` and placeholder texts (as the original).${streamNote}`,
+          description: `Reads the last ~${RESCUE_WINDOW_MINUTES} minutes of the transcript (or the last lines) and the class material; the LLM returns the teacher's question, the context and a suggested answer grounded in the material. \`sources\` lists the transcript lines sent (ids, times), the lines the model named as its basis and the material pages sent. With no transcript yet: \`status:"warning"\` and placeholder texts (as the original).${streamNote}`,
           ...produces,
           response: { 200: orOriginalFailure(RescueSchema, SHOWN_FIELD.rescue), ...LLM_ERRORS },
         },
@@ -175,11 +223,16 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
               question: '未检测到具体问题 (no question detected)',
               answer: '请注意听老师的问题 (listen to the teacher’s question)',
               format: 'none' as const,
+              sources: noSources(),
             };
           }
           const context = await record.context(RESCUE_WINDOW_MINUTES, courseName());
-          const result = await ai.rescue(context, options);
-          return { status: 'success' as const, ...result };
+          const { cited, pages, ...result } = await ai.rescue(context, options);
+          return {
+            status: 'success' as const,
+            ...result,
+            sources: answerSources(context, { material: context.materialName, pages, cited }),
+          };
         }),
     );
 
@@ -210,7 +263,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
         schema: {
           tags: ['ai'],
           summary: `Catch-up: where is the teacher now${streamed ? ' (streamed)' : ''}`,
-          description: `Summarises the last ~${CATCHUP_WINDOW_MINUTES} minutes with the material: where the teacher is, key points, homework and deadlines (Markdown). With no transcript yet: \`status:"warning"\`.${streamNote}`,
+          description: `Summarises the last ~${CATCHUP_WINDOW_MINUTES} minutes with the material: where the teacher is, key points, homework and deadlines (Markdown). \`sources\` says the span covered (\`from\`–\`to\`), the lines and the material pages sent. With no transcript yet: \`status:"warning"\`.${streamNote}`,
           ...produces,
           response: { 200: orOriginalFailure(CatchupSchema, SHOWN_FIELD.summary), ...LLM_ERRORS },
         },
@@ -221,10 +274,16 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
             return {
               status: 'warning' as const,
               summary: '暂无课堂记录，请先开始监听。(No transcript yet: start monitoring first.)',
+              sources: noSources(),
             };
           }
           const context = await record.context(CATCHUP_WINDOW_MINUTES, courseName());
-          return { status: 'success' as const, summary: await ai.catchup(context, options) };
+          const { summary, pages } = await ai.catchup(context, options);
+          return {
+            status: 'success' as const,
+            summary,
+            sources: answerSources(context, { material: context.materialName, pages }),
+          };
         }),
     );
 

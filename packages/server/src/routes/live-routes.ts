@@ -24,7 +24,7 @@ function tooManySubscribers(channel: string, limit: number): ServerError {
   );
 }
 
-const EVENTS_DESCRIPTION = `Server-sent events of everything the UI shows live. Each event has an \`id\` (growing number); reconnect with the \`Last-Event-ID\` header (EventSource does it) or \`?last_event_id=\` to receive what you missed (the last 1000 events are kept). A comment line \`: heartbeat\` comes every 15 s.
+const EVENTS_DESCRIPTION = `Server-sent events of everything the UI shows live. Each event has an \`id\` (growing number); reconnect with the \`Last-Event-ID\` header (EventSource does it) or \`?last_event_id=\` to receive what you missed (the last 1000 events are kept). A comment line \`: heartbeat\` comes every second (\`heartbeat_ms\` of \`stream.opened\`): a client that hears nothing for a few of them can tell the backend is gone, even when no socket was closed.
 
 ${liveEventsTable()}`;
 
@@ -86,6 +86,7 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
         monitor: monitor.status(),
         partial: monitor.partial(),
         capture: services.capture.status(),
+        heartbeat_ms: services.sseHeartbeatMs,
       });
       for (const event of [...(missed ?? []), ...queued]) {
         if (event.id > sentUpTo) {

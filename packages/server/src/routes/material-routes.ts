@@ -39,6 +39,10 @@ const CiteFilesSchema = z.object({
       updated_at: z.string().describe('Local time, YYYY-MM-DD HH:MM:SS.'),
       size: z.number(),
       updated_at_iso: z.string(),
+      pages: z
+        .number()
+        .int()
+        .describe('Slides or pages in it (its page markers; 0 for text without them).'),
     }),
   ),
 });

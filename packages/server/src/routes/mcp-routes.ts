@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { packageFile } from '../assets.ts';
@@ -52,13 +53,14 @@ const unauthorized = () =>
 /**
  * The MCP server of the student's lectures over Streamable HTTP at `/mcp` (stateless: a new
  * server and transport per request), behind the Host/Origin guard of every route and the
- * bearer token; and `GET /api/mcp`, what the settings panel shows to connect a client.
+ * bearer token; and `GET /api/mcp/connection`, what the settings panel shows to connect a
+ * client.
  */
 export const mcpRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.classAssistant;
 
   app.get(
-    '/api/mcp',
+    '/api/mcp/connection',
     {
       schema: {
         tags: ['mcp'],
@@ -78,22 +80,30 @@ export const mcpRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   );
 
-  app.route({
-    method: ['GET', 'POST', 'DELETE'],
-    url: '/mcp',
-    schema: {
-      tags: ['mcp'],
-      summary: 'MCP server of the lectures (Streamable HTTP)',
-      description: `The Model Context Protocol over Streamable HTTP (JSON-RPC in a POST; stateless, so GET and DELETE answer 405). Tools: ${services.classTools.map((tool) => tool.name).join(', ')} — read-only, with titles and annotations (readOnlyHint, openWorldHint false). Needs \`Authorization: Bearer <token>\` (GET /api/mcp, or <data>/${MCP_TOKEN_FILE}): 401 MCP_UNAUTHORIZED without it; 403 from a foreign Origin or Host, like every route.`,
-      headers: z.object({ authorization: z.string().optional() }),
-      response: { ...errors(401), 405: JsonRpcErrorSchema },
-    },
-    handler: async (request, reply) => {
-      if (!hasMcpToken(request.headers.authorization, services.mcpToken)) {
-        reply.header('www-authenticate', `Bearer realm="${MCP_SERVER_NAME}"`);
-        throw unauthorized();
-      }
-      if (request.method !== 'POST') {
+  const schema = (method: string) => ({
+    tags: ['mcp'],
+    summary:
+      method === 'POST'
+        ? 'MCP server of the lectures (Streamable HTTP)'
+        : `MCP: ${method} is not used by this stateless server (405)`,
+    description: `The Model Context Protocol over Streamable HTTP: JSON-RPC in a POST. Stateless, so GET (a server-sent stream) and DELETE (ending a session) answer 405. Tools: ${services.classTools.map((tool) => tool.name).join(', ')} — read-only, with titles and annotations (readOnlyHint, openWorldHint false). Needs \`Authorization: Bearer <token>\` (GET /api/mcp/connection, or <data>/${MCP_TOKEN_FILE}): 401 MCP_UNAUTHORIZED without it; 403 from a foreign Origin or Host, like every route.`,
+    headers: z.object({ authorization: z.string().optional() }),
+    response: { ...errors(401), 405: JsonRpcErrorSchema },
+  });
+
+  const authorize = (authorization: string | undefined, reply: FastifyReply) => {
+    if (hasMcpToken(authorization, services.mcpToken)) return;
+    reply.header('www-authenticate', `Bearer realm="${MCP_SERVER_NAME}"`);
+    throw unauthorized();
+  };
+
+  for (const method of ['GET', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: '/mcp',
+      schema: schema(method),
+      handler: async (request, reply) => {
+        authorize(request.headers.authorization, reply);
         return reply
           .code(405)
           .header('allow', 'POST')
@@ -102,24 +112,28 @@ export const mcpRoutes: FastifyPluginAsyncZod = async (app) => {
             error: { code: -32000, message: 'Method not allowed: this MCP server is stateless.' },
             id: null,
           });
-      }
-      const { StreamableHTTPServerTransport } = await import(
-        '@modelcontextprotocol/sdk/server/streamableHttp.js'
-      );
-      const server = await createLecturesMcpServer(services.classTools);
-      // No session id generator: stateless. JSON answers rather than an event stream per call.
-      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
-      // The transport writes the response itself; the guard's CORS headers go along.
-      for (const [name, value] of Object.entries(reply.getHeaders())) {
-        if (value !== undefined) reply.raw.setHeader(name, value as string | number | string[]);
-      }
-      reply.hijack();
-      reply.raw.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
-    },
+      },
+    });
+  }
+
+  app.post('/mcp', { schema: schema('POST') }, async (request, reply) => {
+    authorize(request.headers.authorization, reply);
+    const { StreamableHTTPServerTransport } = await import(
+      '@modelcontextprotocol/sdk/server/streamableHttp.js'
+    );
+    const server = await createLecturesMcpServer(services.classTools);
+    // No session id generator: stateless. JSON answers rather than an event stream per call.
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+    // The transport writes the response itself; the guard's CORS headers go along.
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) reply.raw.setHeader(name, value as string | number | string[]);
+    }
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
   });
 };

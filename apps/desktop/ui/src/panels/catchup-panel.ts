@@ -6,7 +6,9 @@ import { h, icon } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
 import type { CatchupAnswer, ChatAnswer } from '../types.ts';
+import { createAnswerSources } from '../views/answer-sources.ts';
 import { createChat } from '../views/chat.ts';
+import { createOfflineNotice } from '../views/offline-notice.ts';
 import { streamedAnswer } from '../views/streamed-answer.ts';
 import type { Panel } from './panel.ts';
 
@@ -14,6 +16,7 @@ import type { Panel } from './panel.ts';
 export function createCatchupPanel(context: AppContext): Panel & { run(): void } {
   let summary = '';
   const result = h('div', { class: 'catchup-summary markdown', hidden: true });
+  const sources = createAnswerSources(context);
   const status = h('div', { class: 'panel-status' });
   const runButton = h(
     'button',
@@ -41,12 +44,15 @@ export function createCatchupPanel(context: AppContext): Panel & { run(): void }
         chat.setEnabled(false);
         result.replaceChildren();
         result.classList.remove('notice');
+        sources.show(undefined);
       },
       progress(raw) {
         result.innerHTML = renderMarkdown(raw);
       },
       done(final) {
         result.innerHTML = renderMarkdown(final.summary);
+        // The span it covers, above the summary: "基于 18:37–18:47 的字幕".
+        sources.show(final.status === 'success' ? final.sources : undefined);
         if (final.status === 'success') {
           summary = final.summary;
           chat.setEnabled(true);
@@ -57,14 +63,29 @@ export function createCatchupPanel(context: AppContext): Panel & { run(): void }
     },
   );
 
+  const offline = createOfflineNotice(context, {
+    action: t('catchup'),
+    button: runButton,
+    result,
+    controls: chat.element,
+  });
   const element = h(
     'section',
     { class: 'panel-body catchup-panel' },
     h('p', { class: 'intro' }, t('catchupIntro')),
+    offline.element,
     runButton,
     status,
+    sources.element,
     result,
     chat.element,
   );
-  return { name: 'catchup', element, run: () => void run() };
+  return {
+    name: 'catchup',
+    element,
+    run: () => {
+      if (context.store.get().connection !== 'offline') void run();
+    },
+    update: offline.update,
+  };
 }

@@ -6,11 +6,14 @@ import type { AppContext } from '../context.ts';
 import { h, icon, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
 import { t } from '../i18n.ts';
+import { materialStem } from '../material-name.ts';
+import { studentAsked } from '../my-keywords.ts';
 import { preference, savePreference } from '../preferences.ts';
 import type { AppState } from '../store.ts';
 import type { CiteFile, MicCheck } from '../types.ts';
 import { createCaptureView } from '../views/capture-view.ts';
 import { createModelOffer } from '../views/model-offer.ts';
+import { createNameStep } from '../views/name-step.ts';
 import type { Panel } from './panel.ts';
 
 /** The readable name of an ASR mode, from the `modeNames` text. */
@@ -24,11 +27,25 @@ export function modeName(mode: string): string {
 
 const NEEDS_MICROPHONE = new Set(['local', 'cloud', 'stream']);
 
+/** "deck（3 页）": the name the file was uploaded with and its pages, when known. */
+function materialLabel(filename: string, pages: number | undefined): string {
+  const name = materialStem(filename);
+  return pages ? t('materialPages', { name, pages }) : name;
+}
+
 /** Creates the class panel. */
 export function createClassPanel(context: AppContext): Panel {
   const { store } = context;
   // This window's microphone (AUDIO_INPUT=app), before and during class.
   const capture = createCaptureView(context);
+  // First use: the student's name, the strongest roll-call signal, before anything else.
+  const nameStep = createNameStep(context, {
+    firstRun: true,
+    onDone: () => {
+      nameStep.element.hidden = true;
+    },
+  });
+  nameStep.element.hidden = studentAsked();
 
   // ---- before class ----
   const recognition = h('div', { class: 'check-row' });
@@ -92,6 +109,20 @@ export function createClassPanel(context: AppContext): Panel {
     t('stop'),
   );
   const stopStatus = h('div', { class: 'panel-status' });
+  // Ending a class stops listening for good: the student confirms it.
+  const confirmStop = h(
+    'button',
+    { class: 'button danger', id: 'stop-confirm' },
+    icon('stop'),
+    t('stopConfirmYes'),
+  );
+  const cancelStop = h('button', { class: 'button' }, t('cancel'));
+  const stopQuestion = h(
+    'div',
+    { class: 'stop-question', role: 'alertdialog', 'aria-label': t('stopConfirm'), hidden: true },
+    h('p', null, t('stopConfirm')),
+    h('div', { class: 'button-row' }, confirmStop, cancelStop),
+  );
   const during = h(
     'div',
     { class: 'class-during', hidden: true },
@@ -100,6 +131,7 @@ export function createClassPanel(context: AppContext): Panel {
     recognizerNotice,
     h('div', { class: 'button-row' }, pauseButton, stopButton),
     h('label', { class: 'check-label' }, withNotes, t('withNotes')),
+    stopQuestion,
     stopStatus,
   );
 
@@ -112,8 +144,8 @@ export function createClassPanel(context: AppContext): Panel {
       citeFiles.map((file) =>
         h(
           'option',
-          { value: file.filename, selected: file.filename === chosen },
-          `${file.filename}  ·  ${file.updated_at.slice(5, 16)}`,
+          { value: file.filename, selected: file.filename === chosen, title: file.filename },
+          `${materialLabel(file.filename, file.pages)}  ·  ${file.updated_at.slice(5, 16)}`,
         ),
       ),
     );
@@ -286,7 +318,21 @@ export function createClassPanel(context: AppContext): Panel {
   withNotes.addEventListener('change', () =>
     savePreference('withNotes', String(withNotes.checked)),
   );
-  stopButton.addEventListener('click', async () => {
+  stopButton.addEventListener('click', () => {
+    stopQuestion.hidden = false;
+    stopButton.disabled = true;
+    confirmStop.focus();
+  });
+  const closeStopQuestion = () => {
+    stopQuestion.hidden = true;
+    stopButton.disabled = false;
+  };
+  cancelStop.addEventListener('click', () => {
+    closeStopQuestion();
+    stopButton.focus();
+  });
+  confirmStop.addEventListener('click', async () => {
+    closeStopQuestion();
     stopButton.disabled = true;
     stopStatus.replaceChildren(
       h(
@@ -339,7 +385,12 @@ export function createClassPanel(context: AppContext): Panel {
           ? t('startedAt', { time: monitor.started_at.slice(11, 19) || monitor.started_at })
           : '',
         `${t('recognition')}：${modeName(monitor.asr_mode)}`,
-        monitor.cite_filename ? `${t('material')}：${monitor.cite_filename}` : '',
+        monitor.cite_filename
+          ? `${t('material')}：${materialLabel(
+              monitor.cite_filename,
+              citeFiles.find((file) => file.filename === monitor.cite_filename)?.pages,
+            )}`
+          : '',
       ]
         .filter((part) => part !== '')
         .join(' · ');
@@ -356,6 +407,7 @@ export function createClassPanel(context: AppContext): Panel {
       );
     }
     if (previous.monitor.state === 'idle' && !idle) stopStatus.replaceChildren();
+    if (idle && !stopQuestion.hidden) closeStopQuestion();
     if (state.health !== previous.health && state.panel === 'class') void renderChecks();
     capture.update();
   };
@@ -366,12 +418,21 @@ export function createClassPanel(context: AppContext): Panel {
 
   return {
     name: 'class',
-    element: h('section', { class: 'panel-body class-panel' }, capture.element, before, during),
+    element: h(
+      'section',
+      { class: 'panel-body class-panel' },
+      nameStep.element,
+      capture.element,
+      before,
+      during,
+    ),
     onShow() {
       capture.onShow();
       void loadMaterials();
       void renderChecks();
-      if (store.get().monitor.state === 'idle') queueMicrotask(() => courseInput.focus());
+      if (store.get().monitor.state === 'idle') {
+        queueMicrotask(() => (nameStep.element.hidden ? courseInput.focus() : nameStep.focus()));
+      }
     },
     update,
   };

@@ -1,28 +1,16 @@
-// Keywords: the alert and attention words of data/keywords.txt, and the student's own words (their
-// name). The backend keeps custom words in memory only (as the original did), so this app stores
-// them and gives them back to a backend that restarted.
+// Keywords: the student's name (and student-number digits), their other words, the alert and
+// attention words of data/keywords.txt; the file itself (path, reload) under Advanced.
 import { api } from '../api.ts';
 import type { AppContext } from '../context.ts';
 import { h, icon, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
 import { t } from '../i18n.ts';
-import { listPreference, savePreference } from '../preferences.ts';
+import { saveMyKeywords, storedOtherKeywords, storedStudent } from '../my-keywords.ts';
+import { savePreference } from '../preferences.ts';
+import { otherKeywords } from '../student.ts';
 import type { KeywordsView } from '../types.ts';
+import { createNameStep } from '../views/name-step.ts';
 import type { Panel } from './panel.ts';
-
-/** The student's own keywords as stored by this app. */
-export function storedCustomKeywords(): string[] {
-  return listPreference('customKeywords');
-}
-
-/** Sends the custom keywords; returns every keyword now in use. */
-export async function applyCustomKeywords(keywords: string[]): Promise<string[]> {
-  const result = await api<{ all_keywords: string[] }>('/api/update_keywords', {
-    body: { keywords },
-  });
-  savePreference('customKeywords', JSON.stringify(keywords));
-  return result.all_keywords;
-}
 
 function chips(words: readonly string[], level: string): HTMLElement {
   return h(
@@ -34,16 +22,18 @@ function chips(words: readonly string[], level: string): HTMLElement {
 
 /** Creates the keywords panel. */
 export function createKeywordsPanel(context: AppContext): Panel {
-  let custom: string[] = storedCustomKeywords();
+  let others: string[] = storedOtherKeywords();
+  const nameStep = createNameStep(context, { firstRun: false });
   const alertChips = h('div');
   const attentionChips = h('div');
   const customChips = h('div', { class: 'chips editable' });
   const input = h('input', {
     type: 'text',
     class: 'text-input',
+    id: 'keyword-input',
     maxlength: 100,
     placeholder: t('keywordsAddPlaceholder'),
-    'aria-label': t('keywordsMine'),
+    'aria-label': t('keywordsOthers'),
   });
   const addButton = h('button', { class: 'button' }, t('keywordsAdd'));
   const fileInfo = h('p', { class: 'file-info' });
@@ -55,7 +45,7 @@ export function createKeywordsPanel(context: AppContext): Panel {
     replaceChildren(attentionChips, chips(view.warning, 'warning'));
     replaceChildren(
       customChips,
-      custom.map((word) =>
+      others.map((word) =>
         h(
           'span',
           { class: 'chip mine' },
@@ -66,7 +56,7 @@ export function createKeywordsPanel(context: AppContext): Panel {
               class: 'chip-remove',
               title: `${t('close')} ${word}`,
               'aria-label': `${t('close')} ${word}`,
-              onclick: () => void save(custom.filter((item) => item !== word)),
+              onclick: () => void save(others.filter((item) => item !== word)),
             },
             icon('close'),
           ),
@@ -91,10 +81,10 @@ export function createKeywordsPanel(context: AppContext): Panel {
   const load = async () => {
     try {
       const view = await api<KeywordsView>('/api/keywords');
-      if (custom.length === 0 && view.custom.length > 0) {
+      if (others.length === 0 && view.custom.length > 0) {
         // Set by another client (or an older version of this one): adopt them.
-        custom = view.custom;
-        savePreference('customKeywords', JSON.stringify(custom));
+        others = otherKeywords(storedStudent(), view.custom);
+        savePreference('customKeywords', JSON.stringify(others));
       }
       context.store.set({ keywords: view.all });
       render(view);
@@ -106,8 +96,8 @@ export function createKeywordsPanel(context: AppContext): Panel {
   const save = async (next: string[]) => {
     status.replaceChildren();
     try {
-      const all = await applyCustomKeywords(next);
-      custom = next;
+      const all = await saveMyKeywords({ others: next });
+      others = next;
       context.store.set({ keywords: all });
       status.replaceChildren(h('p', { class: 'notice ok' }, t('keywordsSaved')));
       await load();
@@ -120,9 +110,9 @@ export function createKeywordsPanel(context: AppContext): Panel {
     const words = input.value
       .split(/[,，、\n]/)
       .map((word) => word.trim())
-      .filter((word) => word !== '' && !custom.includes(word));
+      .filter((word) => word !== '' && !others.includes(word));
     input.value = '';
-    if (words.length > 0) void save([...custom, ...words]);
+    if (words.length > 0) void save([...others, ...words]);
   };
   addButton.addEventListener('click', add);
   input.addEventListener('keydown', (event) => {
@@ -143,7 +133,9 @@ export function createKeywordsPanel(context: AppContext): Panel {
       'section',
       { class: 'panel-body keywords-panel' },
       h('p', { class: 'intro' }, t('keywordsIntro')),
-      h('h4', null, t('keywordsMine')),
+      h('h4', null, t('keywordsName')),
+      nameStep.element,
+      h('h4', null, t('keywordsOthers')),
       customChips,
       h('div', { class: 'inline-form' }, input, addButton),
       status,
@@ -151,10 +143,16 @@ export function createKeywordsPanel(context: AppContext): Panel {
       alertChips,
       h('h4', null, t('keywordsAttention')),
       attentionChips,
-      h('div', { class: 'file-row' }, fileInfo, reloadButton),
+      h(
+        'details',
+        { class: 'settings-group advanced keywords-file' },
+        h('summary', null, t('keywordsAdvanced')),
+        h('div', { class: 'file-row' }, fileInfo, reloadButton),
+      ),
     ),
     onShow() {
-      custom = storedCustomKeywords();
+      others = storedOtherKeywords();
+      nameStep.load();
       void load();
     },
   };

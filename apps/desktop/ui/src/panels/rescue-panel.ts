@@ -7,7 +7,9 @@ import { t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
 import { looksLikeJson, partialJsonStrings } from '../partial-json.ts';
 import type { ChatAnswer, RescueAnswer } from '../types.ts';
+import { createAnswerSources } from '../views/answer-sources.ts';
 import { createChat } from '../views/chat.ts';
+import { createOfflineNotice } from '../views/offline-notice.ts';
 import { streamedAnswer } from '../views/streamed-answer.ts';
 import type { Panel } from './panel.ts';
 
@@ -18,6 +20,7 @@ export function createRescuePanel(context: AppContext): Panel & { run(): void } 
   const question = h('p', { class: 'rescue-question' });
   const answer = h('div', { class: 'rescue-answer markdown' });
   const about = h('p', { class: 'rescue-context' });
+  const sources = createAnswerSources(context);
   const result = h(
     'div',
     { class: 'rescue-result', hidden: true },
@@ -27,6 +30,7 @@ export function createRescuePanel(context: AppContext): Panel & { run(): void } 
     answer,
     h('h4', null, t('rescueContext')),
     about,
+    sources.element,
   );
   const status = h('div', { class: 'panel-status' });
   const runButton = h(
@@ -60,6 +64,7 @@ export function createRescuePanel(context: AppContext): Panel & { run(): void } 
         chat.reset();
         chat.setEnabled(false);
         show({});
+        sources.show(undefined);
       },
       progress(raw) {
         show(
@@ -70,6 +75,7 @@ export function createRescuePanel(context: AppContext): Panel & { run(): void } 
       },
       done(final) {
         show({ question: final.question, context: final.context, answer: final.answer });
+        sources.show(final.sources);
         if (final.status === 'warning') {
           status.replaceChildren(h('p', { class: 'notice' }, t('rescueNoTranscript')));
         } else {
@@ -80,14 +86,28 @@ export function createRescuePanel(context: AppContext): Panel & { run(): void } 
     },
   );
 
+  const offline = createOfflineNotice(context, {
+    action: t('rescue'),
+    button: runButton,
+    result,
+    controls: chat.element,
+  });
   const element = h(
     'section',
     { class: 'panel-body rescue-panel' },
     h('p', { class: 'intro' }, t('rescueIntro')),
+    offline.element,
     runButton,
     status,
     result,
     chat.element,
   );
-  return { name: 'rescue', element, run: () => void run() };
+  return {
+    name: 'rescue',
+    element,
+    run: () => {
+      if (context.store.get().connection !== 'offline') void run();
+    },
+    update: offline.update,
+  };
 }

@@ -1,6 +1,8 @@
-// Settings (480x520): this app's own preferences, then the backend's .env — the main keys as a
-// form (secrets stay masked: the mask posted back keeps the stored value), every other line in an
-// advanced text area that is kept byte for byte.
+// Settings (480x520), for a student: this app's preferences; how the class is heard (offline /
+// online service / cloud / demo, each with what it needs: the offline models, the keys with a
+// "get a key" link); the AI service; the microphone. Everything else of the backend's settings
+// file is under Advanced: every key as a form (secrets stay masked: the mask posted back keeps
+// the stored value) and the other lines in a text area kept byte for byte.
 
 import {
   notificationPermission,
@@ -13,6 +15,8 @@ import type { AppContext } from '../context.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
 import { type Lang, lang, t } from '../i18n.ts';
+import { LLM_PRESETS, ONLINE_KEY_URLS } from '../llm-presets.ts';
+import { settingLabel } from '../setting-labels.ts';
 import type { AppState } from '../store.ts';
 import type { SettingDefinition, SettingsSaved, SettingsView } from '../types.ts';
 import { createCaptureView } from '../views/capture-view.ts';
@@ -40,59 +44,69 @@ const GROUP_TITLES: Record<string, Parameters<typeof t>[0]> = {
   audio: 'groupAudio',
   server: 'groupServer',
 };
-const OPEN_GROUPS = new Set(['recognition', 'llm']);
-
-/** Short labels of the main keys; the key itself is shown beside them. */
-const LABELS: Record<string, { zh: string; en: string }> = {
-  ASR_MODE: { zh: '识别方式', en: 'Recognition mode' },
-  VOSK_MODEL_PATH: { zh: '离线模型文件夹', en: 'Offline model folder' },
-  KEYWORD_HOMOPHONES: { zh: '同音字容错', en: 'Homophone tolerance' },
-  LLM_BASE_URL: { zh: 'API 地址', en: 'API address' },
-  LLM_API_KEY: { zh: 'API 密钥', en: 'API key' },
-  LLM_MODEL: { zh: '模型', en: 'Model' },
-  LLM_TIMEOUT: { zh: '超时（秒）', en: 'Timeout (s)' },
-  STREAM_ASR_URL: { zh: '服务地址', en: 'Service address' },
-  STREAM_ASR_ENDPOINT: { zh: '接口', en: 'Endpoint' },
-  STREAM_ASR_APP_KEY: { zh: '应用 ID', en: 'App key' },
-  STREAM_ASR_ACCESS_KEY: { zh: '访问令牌', en: 'Access key' },
-  STREAM_ASR_RESOURCE_ID: { zh: '资源 ID', en: 'Resource id' },
-  DASHSCOPE_API_KEY: { zh: 'DashScope API 密钥', en: 'DashScope API key' },
-  DASHSCOPE_ASR_MODEL: { zh: '实时识别模型', en: 'Real-time model' },
-  DASHSCOPE_WS_URL: { zh: 'DashScope 地址', en: 'DashScope address' },
-  CLOUD_ASR_BASE_URL: { zh: '转写 API 地址', en: 'Transcription API' },
-  CLOUD_ASR_API_KEY: { zh: '转写 API 密钥', en: 'Transcription key' },
-  CLOUD_ASR_MODEL: { zh: '转写模型', en: 'Transcription model' },
-  AUDIO_SAMPLE_RATE: { zh: '采样率', en: 'Sample rate' },
-  AUDIO_CHANNELS: { zh: '声道数', en: 'Channels' },
-  AUDIO_CHUNK_SIZE: { zh: '音频块字节数', en: 'Chunk bytes' },
-  AUDIO_INPUT: { zh: '输入设备', en: 'Input device' },
-  MOCK_SCRIPT: { zh: '演示脚本', en: 'Demo script' },
-  MOCK_INTERVAL_MS: { zh: '每行间隔（毫秒）', en: 'Line interval (ms)' },
-  MOCK_LOOP: { zh: '循环播放', en: 'Loop' },
-  API_PORT: { zh: '后端端口', en: 'Backend port' },
-  CORS_ORIGINS: { zh: '允许的网页来源', en: 'Allowed origins' },
-  UPLOAD_MAX_MB: { zh: '上传上限（MB）', en: 'Upload limit (MB)' },
-  HISTORY_FOLD_ENTRIES: { zh: '折叠历史的行数', en: 'Fold history after' },
-  LOG_LEVEL: { zh: '日志级别', en: 'Log level' },
-};
 
 /** Keys with a fixed set of values (shown as a select). */
 const CHOICES: Record<string, string[]> = {
   ASR_MODE: ['local', 'stream', 'dashscope', 'cloud', 'mock'],
+  LOCAL_ASR_LANGUAGE: ['zh', 'en'],
   KEYWORD_HOMOPHONES: ['off', 'pinyin', 'fuzzy-pinyin'],
   STREAM_ASR_ENDPOINT: ['bigmodel_async', 'bigmodel', 'bigmodel_nostream'],
   MOCK_LOOP: ['true', 'false'],
   LOG_LEVEL: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
 };
 
+/** How the class is heard, in a student's words; each choice sets ASR_MODE. */
+type Hearing = 'offline' | 'online' | 'cloud' | 'demo';
+const HEARINGS: ReadonlyArray<{
+  id: Hearing;
+  title: Parameters<typeof t>[0];
+  hint: Parameters<typeof t>[0];
+}> = [
+  { id: 'offline', title: 'choiceOffline', hint: 'choiceOfflineHint' },
+  { id: 'online', title: 'choiceOnline', hint: 'choiceOnlineHint' },
+  { id: 'cloud', title: 'choiceCloud', hint: 'choiceCloudHint' },
+  { id: 'demo', title: 'choiceDemo', hint: 'choiceDemoHint' },
+];
+
+/** The choice an ASR_MODE belongs to. */
+export function hearingOf(mode: string): Hearing {
+  if (mode === 'stream' || mode === 'seed-asr' || mode === 'dashscope') return 'online';
+  if (mode === 'cloud') return 'cloud';
+  if (mode === 'mock') return 'demo';
+  return 'offline';
+}
+
+/** The keys the student's sections show; every other key is under Advanced. */
+const STUDENT_KEYS = new Set([
+  'ASR_MODE',
+  'LOCAL_ASR_LANGUAGE',
+  'STREAM_ASR_APP_KEY',
+  'STREAM_ASR_ACCESS_KEY',
+  'DASHSCOPE_API_KEY',
+  'CLOUD_ASR_BASE_URL',
+  'CLOUD_ASR_API_KEY',
+  'CLOUD_ASR_MODEL',
+  'LLM_BASE_URL',
+  'LLM_API_KEY',
+  'LLM_MODEL',
+]);
+
 type FieldControl = HTMLInputElement | HTMLSelectElement;
+
+/** A "get a key" link, opened outside the app. */
+function keyLink(href: string): HTMLAnchorElement {
+  return h(
+    'a',
+    { class: 'key-link', href, target: '_blank', rel: 'noopener noreferrer' },
+    t('cloudGetKey'),
+  );
+}
 
 /** Creates the settings panel. */
 export function createSettingsPanel(context: AppContext): Panel {
   const { store } = context;
   const missing = h('div', { class: 'not-configured', hidden: true });
   const controls = new Map<string, { control: FieldControl; error: HTMLElement }>();
-  const form = h('div', { class: 'settings-groups' });
   const extra = h('textarea', {
     class: 'extra-lines',
     rows: 6,
@@ -177,13 +191,11 @@ export function createSettingsPanel(context: AppContext): Panel {
     notifyHint,
   );
 
-  const label = (key: string) => LABELS[key]?.[lang()] ?? key;
-
   const controlFor = (definition: SettingDefinition, value: string): FieldControl => {
     const id = `setting-${definition.key}`;
     const choices = CHOICES[definition.key];
     if (choices) {
-      const select = h(
+      return h(
         'select',
         { class: 'select', id, name: definition.key },
         h('option', { value: '' }, `(${definition.default || '—'})`),
@@ -196,7 +208,6 @@ export function createSettingsPanel(context: AppContext): Panel {
           ),
         ),
       );
-      return select;
     }
     const input = h('input', {
       class: 'text-input',
@@ -217,38 +228,72 @@ export function createSettingsPanel(context: AppContext): Panel {
     return input;
   };
 
-  /** Buttons that fill CLOUD_ASR_BASE_URL and CLOUD_ASR_MODEL for a provider, with its key link. */
-  const cloudPresets = () => {
+  /** A field of the student's sections: its plain name, the control, its error, maybe a link. */
+  const studentField = (
+    view: SettingsView,
+    key: string,
+    extras: { link?: HTMLElement | undefined } = {},
+  ): HTMLElement | null => {
+    const definition = view.definitions.find((item) => item.key === key);
+    if (!definition) return null;
+    const control = controlFor(definition, view.fields[key] ?? '');
+    const error = h('p', { class: 'field-error', hidden: true });
+    controls.set(key, { control, error });
+    return h(
+      'div',
+      { class: 'setting' },
+      h(
+        'label',
+        { for: control.id, class: 'setting-label' },
+        settingLabel(key),
+        view.environment_overrides.includes(key)
+          ? h('span', { class: 'badge warn' }, t('overriddenByEnv'))
+          : null,
+        extras.link ?? null,
+      ),
+      control,
+      error,
+    );
+  };
+
+  /** Buttons that fill an address and a model from a provider, and say where its key is made. */
+  const presetButtons = (
+    presets: ReadonlyArray<{
+      id: string;
+      name: string;
+      baseUrl: string;
+      model: string;
+      keyUrl: string;
+    }>,
+    keys: { base: string; model: string; key: string },
+    title: string,
+  ) => {
     const note = h('p', { class: 'setting-help', 'aria-live': 'polite' });
     return h(
       'div',
-      { class: 'cloud-presets' },
-      h('small', { class: 'setting-help' }, t('cloudPresets')),
+      { class: `presets ${keys.base === 'CLOUD_ASR_BASE_URL' ? 'cloud-presets' : 'llm-presets'}` },
+      h('small', { class: 'setting-help' }, title),
       h(
         'div',
         { class: 'row-buttons' },
-        CLOUD_PRESETS.map((preset) =>
+        presets.map((preset) =>
           h(
             'button',
             {
               class: 'button small',
               'data-preset': preset.id,
               onclick: () => {
-                const base = controls.get('CLOUD_ASR_BASE_URL')?.control;
-                const model = controls.get('CLOUD_ASR_MODEL')?.control;
+                const base = controls.get(keys.base)?.control;
+                const model = controls.get(keys.model)?.control;
                 if (base) base.value = preset.baseUrl;
                 if (model) model.value = preset.model;
                 replaceChildren(
                   note,
                   t('cloudPresetFilled', { name: preset.name }),
                   ' ',
-                  h(
-                    'a',
-                    { href: preset.keyUrl, target: '_blank', rel: 'noopener noreferrer' },
-                    t('cloudGetKey'),
-                  ),
+                  keyLink(preset.keyUrl),
                 );
-                controls.get('CLOUD_ASR_API_KEY')?.control.focus();
+                controls.get(keys.key)?.control.focus();
               },
             },
             preset.name,
@@ -259,17 +304,170 @@ export function createSettingsPanel(context: AppContext): Panel {
     );
   };
 
-  const render = (view: SettingsView) => {
+  // ---- how the class is heard ----
+  const modeInput = h('input', { type: 'hidden', id: 'setting-ASR_MODE', name: 'ASR_MODE' });
+  const providerSelect = h(
+    'select',
+    { class: 'select', id: 'online-provider', 'aria-label': t('onlineProvider') },
+    h('option', { value: 'stream' }, t('providerStream')),
+    h('option', { value: 'dashscope' }, t('providerDashscope')),
+  );
+  const hearingRadios = new Map<Hearing, HTMLInputElement>();
+  const hearingDetails = new Map<Hearing, HTMLElement>();
+  const choiceList = h(
+    'div',
+    { class: 'choices', role: 'radiogroup', 'aria-label': t('groupRecognition') },
+    HEARINGS.map((hearing) => {
+      const radio = h('input', {
+        type: 'radio',
+        name: 'hearing',
+        value: hearing.id,
+        id: `hearing-${hearing.id}`,
+      });
+      hearingRadios.set(hearing.id, radio);
+      radio.addEventListener('change', () => chooseHearing(hearing.id));
+      return h(
+        'label',
+        { class: 'choice', for: radio.id, 'data-choice': hearing.id },
+        radio,
+        h(
+          'span',
+          { class: 'choice-text' },
+          h('strong', null, t(hearing.title)),
+          h('small', null, t(hearing.hint)),
+        ),
+      );
+    }),
+  );
+  const hearingBox = h('div', { class: 'hearing' }, choiceList);
+  const modeForChoice = (hearing: Hearing): string =>
+    hearing === 'offline'
+      ? 'local'
+      : hearing === 'online'
+        ? providerSelect.value
+        : hearing === 'cloud'
+          ? 'cloud'
+          : 'mock';
+  const showHearing = (hearing: Hearing) => {
+    for (const [id, radio] of hearingRadios) radio.checked = id === hearing;
+    for (const [id, detail] of hearingDetails) detail.hidden = id !== hearing;
+    const online = providerSelect.value;
+    for (const part of Array.from(hearingBox.querySelectorAll<HTMLElement>('[data-provider]'))) {
+      part.hidden = part.dataset.provider !== online;
+    }
+  };
+  const chooseHearing = (hearing: Hearing) => {
+    modeInput.value = modeForChoice(hearing);
+    showHearing(hearing);
+  };
+  providerSelect.addEventListener('change', () => chooseHearing('online'));
+
+  const renderHearing = (view: SettingsView) => {
+    const value = view.fields.ASR_MODE ?? '';
+    const definition = view.definitions.find((item) => item.key === 'ASR_MODE');
+    const mode = value || definition?.default || 'local';
+    modeInput.value = value;
+    controls.set('ASR_MODE', { control: modeInput, error: h('p', { class: 'field-error' }) });
+    providerSelect.value = mode === 'dashscope' ? 'dashscope' : 'stream';
+    hearingDetails.clear();
+    const detail = (hearing: Hearing, ...children: Array<HTMLElement | null>) => {
+      const element = h('div', { class: 'choice-detail', 'data-for': hearing }, children);
+      hearingDetails.set(hearing, element);
+      return element;
+    };
+    replaceChildren(
+      hearingBox,
+      choiceList,
+      modeInput,
+      controls.get('ASR_MODE')?.error,
+      detail('offline', studentField(view, 'LOCAL_ASR_LANGUAGE'), models.element),
+      detail(
+        'online',
+        h('label', { class: 'setting-label', for: providerSelect.id }, t('onlineProvider')),
+        providerSelect,
+        h(
+          'div',
+          { 'data-provider': 'stream' },
+          studentField(view, 'STREAM_ASR_APP_KEY', { link: keyLink(ONLINE_KEY_URLS.stream) }),
+          studentField(view, 'STREAM_ASR_ACCESS_KEY'),
+        ),
+        h(
+          'div',
+          { 'data-provider': 'dashscope' },
+          studentField(view, 'DASHSCOPE_API_KEY', {
+            link: keyLink(ONLINE_KEY_URLS.dashscope),
+          }),
+        ),
+      ),
+      detail(
+        'cloud',
+        presetButtons(
+          CLOUD_PRESETS,
+          { base: 'CLOUD_ASR_BASE_URL', model: 'CLOUD_ASR_MODEL', key: 'CLOUD_ASR_API_KEY' },
+          t('cloudPresets'),
+        ),
+        studentField(view, 'CLOUD_ASR_BASE_URL'),
+        studentField(view, 'CLOUD_ASR_API_KEY', { link: cloudKeyLink(view) }),
+        studentField(view, 'CLOUD_ASR_MODEL'),
+      ),
+      detail('demo', h('p', { class: 'setting-help' }, t('choiceDemoNote'))),
+    );
+    showHearing(hearingOf(mode));
+  };
+
+  /** The key link of the cloud provider whose address is set, if it is one of the presets. */
+  const cloudKeyLink = (view: SettingsView): HTMLElement | undefined => {
+    const base = view.fields.CLOUD_ASR_BASE_URL || view.effective.CLOUD_ASR_BASE_URL || '';
+    const preset = CLOUD_PRESETS.find((item) => item.baseUrl === base);
+    return preset ? keyLink(preset.keyUrl) : undefined;
+  };
+
+  // ---- the AI service ----
+  const aiBox = h('div', { class: 'ai-service' });
+  const renderAi = (view: SettingsView) => {
+    const base = view.fields.LLM_BASE_URL || view.effective.LLM_BASE_URL || '';
+    const preset = LLM_PRESETS.find((item) => item.baseUrl === base);
+    replaceChildren(
+      aiBox,
+      presetButtons(
+        LLM_PRESETS.map((item) => ({ ...item, name: item.name[lang()] })),
+        { base: 'LLM_BASE_URL', model: 'LLM_MODEL', key: 'LLM_API_KEY' },
+        t('llmPresets'),
+      ),
+      studentField(view, 'LLM_API_KEY', preset ? { link: keyLink(preset.keyUrl) } : {}),
+      studentField(view, 'LLM_BASE_URL'),
+      studentField(view, 'LLM_MODEL'),
+    );
+  };
+
+  // ---- Advanced: every other key, and the other lines ----
+  const form = h('div', { class: 'settings-groups' });
+  const advanced = h(
+    'details',
+    { class: 'settings-group advanced', id: 'settings-advanced' },
+    h('summary', null, t('settingsAdvancedAll')),
+    h('p', { class: 'setting-help' }, t('settingsAdvancedIntro')),
+    pathInfo,
+    form,
+    h(
+      'details',
+      { class: 'settings-group extra' },
+      h('summary', null, t('settingsAdvanced')),
+      h('small', { class: 'setting-help' }, t('settingsAdvancedHint')),
+      extra,
+    ),
+  );
+
+  const renderAdvanced = (view: SettingsView) => {
     // Groups the student opened stay open when the form is read again (after a save).
     const opened = new Set(
       Array.from(form.querySelectorAll<HTMLDetailsElement>('details[data-group]'))
         .filter((details) => details.open)
         .map((details) => details.dataset.group ?? ''),
     );
-    const firstRender = controls.size === 0;
-    controls.clear();
     const groups = new Map<string, SettingDefinition[]>();
     for (const definition of view.definitions) {
+      if (STUDENT_KEYS.has(definition.key)) continue;
       groups.set(definition.group, [...(groups.get(definition.group) ?? []), definition]);
     }
     const ordered = [...groups.keys()].sort(
@@ -281,10 +479,9 @@ export function createSettingsPanel(context: AppContext): Panel {
         const details = h('details', {
           class: 'settings-group',
           'data-group': group,
-          open: firstRender ? OPEN_GROUPS.has(group) : opened.has(group),
+          open: opened.has(group),
         });
         details.append(h('summary', null, GROUP_TITLES[group] ? t(GROUP_TITLES[group]) : group));
-        if (group === 'cloud-asr') details.append(cloudPresets());
         for (const definition of groups.get(group) ?? []) {
           const control = controlFor(definition, view.fields[definition.key] ?? '');
           const error = h('p', { class: 'field-error', hidden: true });
@@ -295,14 +492,21 @@ export function createSettingsPanel(context: AppContext): Panel {
               : definition.applies === 'restart'
                 ? t('appliesRestart')
                 : t('appliesNextClass');
+          // The backend describes its keys in English: shown as such in the English UI, as a
+          // tooltip in the Chinese one.
+          const english = lang() === 'en';
           details.append(
             h(
               'div',
               { class: 'setting' },
               h(
                 'label',
-                { for: control.id, class: 'setting-label' },
-                label(definition.key),
+                {
+                  for: control.id,
+                  class: 'setting-label',
+                  title: english ? null : definition.description,
+                },
+                settingLabel(definition.key),
                 h('code', null, definition.key),
                 view.environment_overrides.includes(definition.key)
                   ? h('span', { class: 'badge warn' }, t('overriddenByEnv'))
@@ -311,7 +515,9 @@ export function createSettingsPanel(context: AppContext): Panel {
               ),
               control,
               error,
-              h('small', { class: 'setting-help' }, definition.description),
+              english
+                ? h('small', { class: 'setting-help', lang: 'en' }, definition.description)
+                : null,
             ),
           );
         }
@@ -320,6 +526,13 @@ export function createSettingsPanel(context: AppContext): Panel {
     );
     extra.value = view.extra_lines;
     pathInfo.textContent = t('settingsFile', { path: view.path });
+  };
+
+  const render = (view: SettingsView) => {
+    controls.clear();
+    renderHearing(view);
+    renderAi(view);
+    renderAdvanced(view);
   };
 
   const load = async () => {
@@ -340,19 +553,19 @@ export function createSettingsPanel(context: AppContext): Panel {
       const result = await api<SettingsSaved>('/api/settings', {
         body: { fields, extra_lines: extra.value },
       });
+      const named = (keys: string[]) =>
+        keys.map(settingLabelWithKey).join(lang() === 'zh' ? '、' : ', ');
       const lines = [
         result.changed.length === 0 ? t('settingsNothingChanged') : t('settingsSaved'),
-        result.applied_now.length > 0
-          ? t('settingsNow', { keys: result.applied_now.join(', ') })
-          : '',
+        result.applied_now.length > 0 ? t('settingsNow', { keys: named(result.applied_now) }) : '',
         result.next_class.length > 0
-          ? t('settingsNextClass', { keys: result.next_class.join(', ') })
+          ? t('settingsNextClass', { keys: named(result.next_class) })
           : '',
         result.restart_required.length > 0
-          ? t('settingsRestart', { keys: result.restart_required.join(', ') })
+          ? t('settingsRestart', { keys: named(result.restart_required) })
           : '',
         result.overridden_by_environment.length > 0
-          ? t('settingsEnvOverride', { keys: result.overridden_by_environment.join(', ') })
+          ? t('settingsEnvOverride', { keys: named(result.overridden_by_environment) })
           : '',
       ].filter((line) => line !== '');
       status.replaceChildren(
@@ -374,10 +587,14 @@ export function createSettingsPanel(context: AppContext): Panel {
           if (target) {
             target.error.textContent = problem.message;
             target.error.hidden = false;
-            (target.control.closest('details') as HTMLDetailsElement | null)?.setAttribute(
-              'open',
-              '',
-            );
+            // Open every folded section around it (Advanced and its group).
+            for (
+              let details = target.control.closest('details');
+              details;
+              details = details.parentElement?.closest('details') ?? null
+            ) {
+              details.open = true;
+            }
           }
         }
         status.replaceChildren(
@@ -402,14 +619,19 @@ export function createSettingsPanel(context: AppContext): Panel {
     const health = state.health;
     const items: Array<string | HTMLElement> = [];
     if (health && !health.llm.configured) {
-      items.push(t('errorLlmNotConfigured', { field: health.llm.missing.join(', ') }));
+      items.push(
+        t('errorLlmNotConfigured', {
+          label: health.llm.missing.map(settingLabel).join(lang() === 'zh' ? '、' : ', '),
+          key: health.llm.missing.join(', '),
+        }),
+      );
     }
     if (health && !health.asr.available) {
       items.push(
         h(
           'span',
           null,
-          `${t('asrUnavailable')}（${health.asr.mode}）：${health.asr.message} `,
+          `${t('asrUnavailable')}（${modeName(health.asr.mode)}）：${health.asr.message} `,
           h(
             'button',
             { class: 'link-button', onclick: () => void context.useDemoMode() },
@@ -444,21 +666,14 @@ export function createSettingsPanel(context: AppContext): Panel {
       missing,
       h('h4', null, t('settingsApp')),
       app,
+      h('h4', null, t('groupRecognition')),
+      hearingBox,
+      h('h4', null, t('groupLlm')),
+      aiBox,
       capture.element,
-      h('h4', null, t('modelsTitle')),
-      models.element,
-      h('h4', null, t('settingsBackend')),
-      pathInfo,
-      form,
-      h(
-        'details',
-        { class: 'settings-group advanced' },
-        h('summary', null, t('settingsAdvanced')),
-        h('small', { class: 'setting-help' }, t('settingsAdvancedHint')),
-        extra,
-      ),
       h('div', { class: 'button-row sticky' }, saveButton, reloadButton),
       status,
+      advanced,
       h('h4', null, t('shortcuts')),
       h(
         'ul',
@@ -486,4 +701,10 @@ export function createSettingsPanel(context: AppContext): Panel {
       notifyToggle.checked = state.notifications;
     },
   };
+}
+
+/** "API 密钥 (LLM_API_KEY)": a key's plain name with the key, for messages after a save. */
+function settingLabelWithKey(key: string): string {
+  const label = settingLabel(key);
+  return label === key ? key : `${label} (${key})`;
 }

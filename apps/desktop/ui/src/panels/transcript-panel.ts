@@ -8,8 +8,8 @@ import type { AppState } from '../store.ts';
 import { highlight } from '../views/bar.ts';
 import type { Panel } from './panel.ts';
 
-/** Creates the transcript panel. */
-export function createTranscriptPanel(_context: AppContext): Panel {
+/** Creates the transcript panel; `reveal(id)` scrolls to a line and marks it (an answer's source). */
+export function createTranscriptPanel(_context: AppContext): Panel & { reveal(id: number): void } {
   const history = h('details', { class: 'history', hidden: true });
   const historyBody = h('div', { class: 'markdown' });
   history.append(h('summary', null, t('historySummary')), historyBody);
@@ -107,12 +107,38 @@ export function createTranscriptPanel(_context: AppContext): Panel {
     else if (added) newLines.hidden = false;
   };
 
+  /** A line asked for before the panel was on screen: shown instead of the newest line. */
+  let pending: number | undefined;
+  const revealNow = (id: number) => {
+    const item = rendered.get(id)?.item;
+    if (!item) return;
+    for (const marked of Array.from(list.querySelectorAll('.revealed'))) {
+      marked.classList.remove('revealed');
+    }
+    item.classList.add('revealed');
+    item.scrollIntoView({ block: 'center' });
+    // The student is reading this line: stop following new ones until they scroll down.
+    follow = atBottom();
+  };
+
   return {
     name: 'transcript',
     element,
+    reveal(id) {
+      if (element.hidden) pending = id;
+      else revealNow(id);
+    },
     onShow() {
       watchScrolling();
-      requestAnimationFrame(toBottom);
+      requestAnimationFrame(() => {
+        if (pending === undefined) {
+          toBottom();
+          return;
+        }
+        const id = pending;
+        pending = undefined;
+        revealNow(id);
+      });
     },
     update(state, previous) {
       if (
