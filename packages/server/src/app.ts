@@ -12,6 +12,10 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ClassAgent } from './agent/class-agent.ts';
+import type { ClassTools } from './agent/class-tools.ts';
+import type { Lectures } from './agent/lectures.ts';
+import { onDemandAgent } from './agent/on-demand.ts';
 import { type AppCapture, createAppCapture } from './audio/app-capture.ts';
 import { captureFormat } from './audio/audio-source.ts';
 import { errorBody, isServerError, ServerError } from './errors.ts';
@@ -21,8 +25,10 @@ import { localized, requestLanguage } from './language.ts';
 import { type Library, openLibrary } from './library/library.ts';
 import { type ClassAi, createClassAi } from './llm/class-ai.ts';
 import { createLlmService, type LlmClientFactory, type LlmService } from './llm/llm-client.ts';
+import { createPromptLoader } from './llm/prompts.ts';
 import { type CiteStore, createCiteStore } from './material/cite-store.ts';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './material/parse-material.ts';
+import { loadMcpToken } from './mcp/mcp-token.ts';
 import type { ModelCatalogueEntry } from './models/model-catalogue.ts';
 import { createModelManager, type ModelManager } from './models/model-manager.ts';
 import { type ClassRecord, createClassRecord } from './monitor/class-record.ts';
@@ -31,12 +37,14 @@ import { createMonitor, type Monitor } from './monitor/monitor.ts';
 import { defaultRecognizerDefinitions } from './recognizers/default-recognizers.ts';
 import { createRecognizerRegistry, type RecognizerRegistry } from './recognizers/recognizer.ts';
 import { aiRoutes } from './routes/ai-routes.ts';
+import { askRoutes } from './routes/ask-routes.ts';
 import { CAPTURE_SOCKET_DOCUMENTATION, captureRoutes } from './routes/capture-routes.ts';
 import { desktopRoutes } from './routes/desktop-routes.ts';
 import { installApiDocs, ZOD_COMPILERS } from './routes/docs-routes.ts';
 import { libraryRoutes } from './routes/library-routes.ts';
 import { liveRoutes } from './routes/live-routes.ts';
 import { materialRoutes, UPLOAD_NOT_MULTIPART } from './routes/material-routes.ts';
+import { mcpRoutes } from './routes/mcp-routes.ts';
 import { modelsRoutes } from './routes/models-routes.ts';
 import { monitorRoutes } from './routes/monitor-routes.ts';
 import { notesRoutes } from './routes/notes-routes.ts';
@@ -152,6 +160,14 @@ export interface AppServices {
   record: ClassRecord;
   /** Every class kept, searchable (data/classes, data/library.db). */
   library: Library;
+  /** The student's lectures as the class tools read them (made on first use). */
+  lectures: () => Promise<Lectures>;
+  /** The class tools (class_search, class_lines, material_page, notes_read, class_list). */
+  classTools: () => Promise<ClassTools>;
+  /** Answers questions by looking things up: /api/ask and the follow-up chats (loaded on first use). */
+  agent: ClassAgent;
+  /** What MCP clients present to /mcp (kept in <data>/mcp-token). */
+  mcpToken: string;
   monitor: Monitor;
   /** The app window's microphone (AUDIO_INPUT=app) and its socket. */
   capture: AppCapture;
@@ -232,6 +248,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     now,
     onChange: (classId, change) => hub.publish('library.changed', { class_id: classId, change }),
   });
+  const classAgent = onDemandAgent(
+    { dataDir: options.dataDir, index: library },
+    {
+      llm,
+      prompt: createPromptLoader(options.promptsDir),
+      llmTimeoutMs: () => settings.current().llmTimeoutMs,
+      now,
+      logger: app.log,
+    },
+  );
+  const mcpToken = await loadMcpToken(options.dataDir, options.filePrivacy ?? {}, app.log);
   const record = createClassRecord({
     dataDir: options.dataDir,
     store,
@@ -309,6 +336,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ai,
     record,
     library,
+    lectures: classAgent.lectures,
+    classTools: classAgent.classTools,
+    agent: classAgent.agent,
+    mcpToken,
     monitor,
     capture,
     recognizers,
@@ -384,6 +415,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(notesRoutes);
   await app.register(desktopRoutes);
   await app.register(libraryRoutes);
+  await app.register(askRoutes);
+  await app.register(mcpRoutes);
 
   app.addHook('preClose', async () => {
     // A stopping backend answers the AI requests in flight at once instead of waiting for them.

@@ -70,6 +70,7 @@ export type ServerErrorCode =
   | 'CLASS_RUNNING'
   | 'SEARCH_QUERY_INVALID'
   | 'LIBRARY_UNAVAILABLE'
+  | 'MCP_UNAUTHORIZED'
   | 'INTERNAL_ERROR';
 
 /** Extra facts an error carries to the client, e.g. the settings field that was wrong. */

@@ -89,9 +89,9 @@ export type {
 } from './library/library.ts';
 export { openLibrary } from './library/library.ts';
 export type { SearchHit } from './library/library-index.ts';
-export type { PromptName } from './llm/class-ai.ts';
 export type { LlmClientFactory, LlmConfig } from './llm/llm-client.ts';
 export { defaultLlmClientFactory } from './llm/llm-client.ts';
+export type { PromptName } from './llm/prompts.ts';
 export { sanitizeMaterialName } from './material/cite-store.ts';
 export type { ExtractedMaterial, MaterialKind } from './material/extract-material.ts';
 export { detectMaterialKind, extractMaterial, pageMarker } from './material/extract-material.ts';

@@ -22,6 +22,12 @@ async function main(): Promise<number> {
   }
   // `class-assistant-backend models …` manages offline models and exits.
   if (process.argv[2] === 'models') return runModelsCli(process.argv.slice(3));
+  // `class-assistant-backend mcp …` serves the lectures to an MCP client on stdio.
+  if (process.argv[2] === 'mcp') {
+    // Loaded only for this command: the class tools and agent-std.
+    const { runMcpCli } = await import('./mcp/mcp-cli.ts');
+    return runMcpCli(process.argv.slice(3));
+  }
   let command: ReturnType<typeof parseCli>;
   try {
     command = parseCli(process.argv.slice(2));

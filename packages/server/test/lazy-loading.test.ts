@@ -33,6 +33,8 @@ const ON_DEMAND: Record<string, RegExp> = {
   'model unpacker': /\/yauzl\//,
   'LLM client': /\/openai\//,
   'static-file plugin': /\/@fastify\/static\/|\/glob\//,
+  'MCP SDK': /\/@modelcontextprotocol\/sdk\//,
+  'agent library': /\/agent-std\//,
 };
 
 function loadedGroups(urls: readonly string[]): string[] {
@@ -94,6 +96,11 @@ describe('modules load on first need', () => {
     expect((await fetch(`${base}/api/upload_ppt`, { method: 'POST', body: form })).status).toBe(
       200,
     );
-    expect(loadedGroups(await loaded()).sort()).toEqual([...inClass, 'material parsers'].sort());
+    const withParsers = [...inClass, 'material parsers'];
+    expect(loadedGroups(await loaded()).sort()).toEqual(withParsers.sort());
+
+    // The settings panel's MCP group asks for the class tools: agent-std loads, the SDK not yet.
+    expect((await fetch(`${base}/api/mcp/connection`)).status).toBe(200);
+    expect(loadedGroups(await loaded()).sort()).toEqual([...withParsers, 'agent library'].sort());
   }, 60_000);
 });

@@ -11,7 +11,7 @@ import { AUDIO_CHILD_FLAG, type AudioChildMessage, type AudioChildRequest } from
  * Whether this process is a single-executable application. `node:sea` is read at run time:
  * bundlers drop the `node:` prefix of a static import, and `sea` alone is not a module.
  */
-function isSingleExecutable(): boolean {
+export function isSingleExecutable(): boolean {
   const sea = process.getBuiltinModule?.('node:sea') as { isSea?: () => boolean } | undefined;
   return sea?.isSea?.() ?? false;
 }

@@ -174,10 +174,37 @@ export class LibraryIndex {
   #db: DatabaseSync;
   #statements = new Map<string, StatementSync>();
   #classCache: Map<number, ClassRecordRow> | null = null;
+  /** Opened for reading an index another process writes (see {@link LibraryIndex.openForReading}). */
+  #shared: boolean;
+  #dataVersion = -1;
 
-  private constructor(path: string, db: DatabaseSync) {
+  private constructor(path: string, db: DatabaseSync, shared = false) {
     this.path = path;
     this.#db = db;
+    this.#shared = shared;
+  }
+
+  /**
+   * Opens the index another process keeps up to date (the running backend's) for searching
+   * only: read-only, never replaced or rebuilt. `null` when there is no usable index (missing,
+   * damaged, of another schema): the caller reads the class folders instead. What that process
+   * writes meanwhile is seen at the next search.
+   */
+  static openForReading(path: string): LibraryIndex | null {
+    if (!existsSync(path)) return null;
+    let db: DatabaseSync | undefined;
+    try {
+      db = new DatabaseSync(path, { readOnly: true });
+      db.exec('PRAGMA busy_timeout = 5000; PRAGMA cache_size = -16000;');
+      const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
+        | { value: string }
+        | undefined;
+      if (Number(row?.value) === INDEX_SCHEMA_VERSION) return new LibraryIndex(path, db, true);
+    } catch {
+      // Unusable here: the folders are read instead.
+    }
+    db?.close();
+    return null;
   }
 
   /**
@@ -512,6 +539,12 @@ export class LibraryIndex {
 
   // Every class by its row base, read once after each change (a term has about a thousand).
   #classesByBase(): Map<number, ClassRecordRow> {
+    if (this.#shared) {
+      // Another process writes the index: its commits change the data version.
+      const [version] = this.#statement('PRAGMA data_version', true).get() as unknown as [number];
+      if (version !== this.#dataVersion) this.#classCache = null;
+      this.#dataVersion = version;
+    }
     if (!this.#classCache) {
       const rows = this.#statement('SELECT * FROM classes').all();
       this.#classCache = new Map(

@@ -1,10 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { assetPath } from '../assets.ts';
 import { ServerError } from '../errors.ts';
 import { localized } from '../language.ts';
 import type { ChatMessage, LlmService } from './llm-client.ts';
 import { selectMaterial, selectMaterialPages } from './material-context.ts';
+import { createPromptLoader } from './prompts.ts';
 
 /** A transcript line as the AI features see it. */
 export interface TranscriptLine {
@@ -49,9 +47,6 @@ export interface MaterialBasis {
   pages: number[];
 }
 
-/** Names of the prompt files under assets/prompts (or the `promptsDir` option). */
-export type PromptName = 'rescue' | 'rescue-chat' | 'catchup' | 'catchup-chat' | 'notes' | 'fold';
-
 /** Budgets in characters for what goes into one prompt. */
 const MATERIAL_BUDGET = 12_000;
 const NOTES_MATERIAL_BUDGET = 24_000;
@@ -67,7 +62,11 @@ export interface AiCallOptions {
 /** The LLM features of a class: rescue, catch-up, their chats, notes and history folding. */
 export interface ClassAi {
   rescue(context: ClassContext, options?: AiCallOptions): Promise<RescueResult & MaterialBasis>;
-  rescueChat(
+  /**
+   * The conversation of a rescue follow-up — its prompt, the class, the earlier analysis, the
+   * chat so far, the question — for the class agent to answer (with its tools).
+   */
+  rescueChatMessages(
     request: {
       context: string;
       question: string;
@@ -76,17 +75,16 @@ export interface ClassAi {
       history: ChatTurn[];
     },
     context: ClassContext,
-    options?: AiCallOptions,
-  ): Promise<string>;
+  ): Promise<ChatMessage[]>;
   catchup(
     context: ClassContext,
     options?: AiCallOptions,
   ): Promise<{ summary: string } & MaterialBasis>;
-  catchupChat(
+  /** The conversation of a catch-up follow-up, for the class agent (see rescueChatMessages). */
+  catchupChatMessages(
     request: { summary: string; question: string; history: ChatTurn[] },
     context: ClassContext,
-    options?: AiCallOptions,
-  ): Promise<string>;
+  ): Promise<ChatMessage[]>;
   notes(
     context: Omit<ClassContext, 'materialName'> & { date: string },
     options?: AiCallOptions,
@@ -97,19 +95,7 @@ export interface ClassAi {
 
 /** Creates the class AI on an LLM service; prompts come from `promptsDir` or the bundled ones. */
 export function createClassAi(llm: LlmService, options: { promptsDir?: string } = {}): ClassAi {
-  const cache = new Map<PromptName, Promise<string>>();
-  const prompt = (name: PromptName): Promise<string> => {
-    let text = cache.get(name);
-    if (!text) {
-      const path = options.promptsDir
-        ? join(options.promptsDir, `${name}.md`)
-        : assetPath(`prompts/${name}.md`);
-      text = readFile(path, 'utf8');
-      text.catch(() => cache.delete(name));
-      cache.set(name, text);
-    }
-    return text;
-  };
+  const prompt = createPromptLoader(options.promptsDir);
 
   const run = async (
     messages: ChatMessage[],
@@ -143,23 +129,19 @@ export function createClassAi(llm: LlmService, options: { promptsDir?: string } 
         pages: sections.pages,
       };
     },
-    async rescueChat(request, context, options) {
+    async rescueChatMessages(request, context) {
       llm.assertConfigured();
       const system = await prompt('rescue-chat');
       const analysis = `【之前的分析】\n课堂上下文：${request.context}\n老师的问题：${request.question}\n建议回答：${request.answer}`;
-      return run(
-        [
-          { role: 'system', content: system },
-          {
-            role: 'user',
-            content: `${classSections(context, MATERIAL_BUDGET, '最近的课堂转录').text}\n\n${analysis}`,
-          },
-          ...chatHistory(request.history),
-          { role: 'user', content: request.followup },
-        ],
-        'rescue follow-up',
-        options,
-      );
+      return [
+        { role: 'system', content: system },
+        {
+          role: 'user',
+          content: `${classSections(context, MATERIAL_BUDGET, '最近的课堂转录').text}\n\n${analysis}`,
+        },
+        ...chatHistory(request.history),
+        { role: 'user', content: request.followup },
+      ];
     },
     async catchup(context, options) {
       llm.assertConfigured();
@@ -175,22 +157,18 @@ export function createClassAi(llm: LlmService, options: { promptsDir?: string } 
       );
       return { summary, pages: sections.pages };
     },
-    async catchupChat(request, context, options) {
+    async catchupChatMessages(request, context) {
       llm.assertConfigured();
       const system = await prompt('catchup-chat');
-      return run(
-        [
-          { role: 'system', content: system },
-          {
-            role: 'user',
-            content: `${classSections(context, MATERIAL_BUDGET, '最近的课堂转录').text}\n\n【之前的进度总结】\n${request.summary}`,
-          },
-          ...chatHistory(request.history),
-          { role: 'user', content: request.question },
-        ],
-        'catch-up follow-up',
-        options,
-      );
+      return [
+        { role: 'system', content: system },
+        {
+          role: 'user',
+          content: `${classSections(context, MATERIAL_BUDGET, '最近的课堂转录').text}\n\n【之前的进度总结】\n${request.summary}`,
+        },
+        ...chatHistory(request.history),
+        { role: 'user', content: request.question },
+      ];
     },
     async notes(context, options) {
       llm.assertConfigured();
@@ -276,7 +254,8 @@ function fitTranscript(lines: TranscriptLine[], budget: number): string {
   return kept.reverse().join('\n');
 }
 
-function chatHistory(history: ChatTurn[]): ChatMessage[] {
+/** The last turns of a follow-up chat, as messages. */
+export function chatHistory(history: ChatTurn[]): ChatMessage[] {
   return history
     .slice(-CHAT_HISTORY_TURNS)
     .map((turn) => ({ role: turn.role, content: turn.content }));

@@ -1,4 +1,9 @@
 import type OpenAI from 'openai';
+import type {
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
 import { isServerError, ServerError } from '../errors.ts';
 import { localized } from '../language.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
@@ -11,6 +16,7 @@ const PURPOSES_ZH: Record<string, string> = {
   'catch-up follow-up': '跟进度追问',
   notes: '课堂笔记',
   'history folding': '历史摘要',
+  'class question': '课堂提问',
 };
 
 function purposeZh(purpose: string): string {
@@ -64,12 +70,30 @@ export interface ChatMessage {
 
 /** One chat request. */
 export interface ChatRequest {
-  messages: ChatMessage[];
+  /** Plain chat messages, or a tool conversation (assistant tool calls and tool results). */
+  messages: ChatMessage[] | ChatCompletionMessageParam[];
   /** What the answer is for, used in error messages ("rescue", "notes", …). */
   purpose: string;
   maxTokens?: number;
   temperature?: number;
   signal?: AbortSignal;
+}
+
+/** One turn of a conversation in which the model may call tools (see {@link LlmService.turn}). */
+export interface TurnRequest extends ChatRequest {
+  /** The functions the model may call. */
+  tools: ChatCompletionFunctionTool[];
+  /** `none`: the model must answer in text this turn (default `auto`). */
+  toolChoice?: 'auto' | 'none';
+}
+
+/** What the model did in one turn: text, tool calls, or both. */
+export interface ModelTurn {
+  /** Its text ('' when it only called tools). */
+  text: string;
+  /** Its tool calls, complete (argument pieces joined; an id made up when the provider sent none). */
+  toolCalls: ChatCompletionMessageFunctionToolCall[];
+  finishReason: string | undefined;
 }
 
 /** Chat completions with the server's error codes. */
@@ -80,6 +104,12 @@ export interface LlmService {
   complete(request: ChatRequest): Promise<string>;
   /** Streams the answer through `onDelta`; resolves with the whole text. */
   stream(request: ChatRequest, onDelta: (text: string) => void): Promise<string>;
+  /**
+   * One streamed turn with tools: text through `onDelta` as it comes, and the tool calls the
+   * model made. Timeouts, the one retry and the error codes are those of `stream`; a turn with
+   * neither text nor a tool call is `LLM_BAD_RESPONSE`.
+   */
+  turn(request: TurnRequest, onDelta: (text: string) => void): Promise<ModelTurn>;
   /**
    * Cancels every request in flight and refuses new ones with SERVER_STOPPING (503): a backend
    * that is stopping must not wait for a slow provider (LLM_TIMEOUT can be minutes).
@@ -107,7 +137,7 @@ export function createLlmService(
   let cached: { key: string; client: Promise<OpenAI> } | undefined;
   // Aborted by close(): every request listens to it beside its caller's signal.
   const stopping = new AbortController();
-  const withStop = (request: ChatRequest): ChatRequest => {
+  const withStop = <Request extends ChatRequest>(request: Request): Request => {
     if (stopping.signal.aborted) throw stoppingError(request.purpose);
     return {
       ...request,
@@ -189,10 +219,13 @@ export function createLlmService(
     };
     const answer: StreamedAnswer = {
       text: '',
+      toolCalls: new Map(),
       chunks: 0,
       finishReason: undefined,
       onlyDone: false,
     };
+    const turn = request as Partial<TurnRequest>;
+    const tools = turn.tools && turn.tools.length > 0 ? turn.tools : null;
     try {
       // The raw response: its type decides whether it is read as server-sent events.
       const response = await llm.chat.completions
@@ -203,6 +236,7 @@ export function createLlmService(
             stream: true,
             ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
             temperature: request.temperature ?? 0.3,
+            ...(tools ? { tools, tool_choice: turn.toolChoice ?? 'auto' } : {}),
           },
           // Retries are ours (see `stream`): never after part of an answer was shown.
           { signal: controller.signal, maxRetries: 0 },
@@ -233,6 +267,7 @@ export function createLlmService(
           progress.delivered = true;
           onDelta(delta);
         }
+        gatherToolCalls(answer.toolCalls, choice?.delta?.tool_calls);
       }
       // An aborted stream may simply end: an abort is never a complete answer.
       if (controller.signal.aborted) {
@@ -261,6 +296,55 @@ export function createLlmService(
     } finally {
       clearTimeout(idle);
       request.signal?.removeEventListener('abort', abortFromCaller);
+    }
+  }
+
+  /**
+   * One streamed request, with one retry (as the plain routes get from the SDK: a timeout, a
+   * dropped connection, 408/409/429/5xx, a stream that stalls before its first word) — never
+   * once part of the answer has been shown, which would show it twice.
+   */
+  async function streamTurn(
+    callerRequest: ChatRequest | TurnRequest,
+    onDelta: (text: string) => void,
+  ): Promise<StreamedAnswer> {
+    const config = assertConfigured();
+    const request = withStop(callerRequest);
+    const sdk = await loadSdk();
+    const llm = await client(config);
+    for (let attempt = 1; ; attempt++) {
+      const progress = { delivered: false };
+      try {
+        return await streamOnce(llm, config, request, onDelta, progress);
+      } catch (error) {
+        const retry =
+          attempt === 1 &&
+          !progress.delivered &&
+          request.signal?.aborted !== true &&
+          isRetryable(error, sdk);
+        if (retry) {
+          await new Promise((resolve) => setTimeout(resolve, STREAM_RETRY_DELAY_MS));
+          continue;
+        }
+        if (error instanceof StreamStall) {
+          throw new ServerError(
+            'LLM_TIMEOUT',
+            504,
+            progress.delivered
+              ? localized(
+                  `${config.baseURL} 的大模型在${purposeZh(request.purpose)}回答中途停了下来：${config.timeoutMs / 1000} 秒内没有新内容（LLM_TIMEOUT）。`,
+                  `The LLM at ${config.baseURL} stopped sending the ${request.purpose} answer part-way: nothing arrived for ${config.timeoutMs / 1000} s (LLM_TIMEOUT).`,
+                )
+              : localized(
+                  `${config.baseURL} 的大模型开始了${purposeZh(request.purpose)}回答，但 ${config.timeoutMs / 1000} 秒内没有发送内容，重试一次后仍然如此（LLM_TIMEOUT）。`,
+                  `The LLM at ${config.baseURL} began the ${request.purpose} answer but sent nothing for ${config.timeoutMs / 1000} s, also after one retry (LLM_TIMEOUT).`,
+                ),
+            { field: 'LLM_TIMEOUT' },
+          );
+        }
+        if (stopping.signal.aborted) throw stoppingError(request.purpose);
+        throw toLlmError(error, config, request.purpose, sdk);
+      }
     }
   }
 
@@ -308,65 +392,24 @@ export function createLlmService(
       }
       return content;
     },
-    async stream(callerRequest, onDelta) {
-      const config = assertConfigured();
-      const request = withStop(callerRequest);
-      const sdk = await loadSdk();
-      const llm = await client(config);
-      // One retry, as the plain routes get from the SDK (a timeout, a dropped connection,
-      // 408/409/429/5xx, a stream that stalls before its first word) — never once part of the
-      // answer has been shown, which would show it twice.
-      for (let attempt = 1; ; attempt++) {
-        const progress = { delivered: false };
-        let answer: StreamedAnswer;
-        try {
-          answer = await streamOnce(llm, config, request, onDelta, progress);
-        } catch (error) {
-          const retry =
-            attempt === 1 &&
-            !progress.delivered &&
-            request.signal?.aborted !== true &&
-            isRetryable(error, sdk);
-          if (retry) {
-            await new Promise((resolve) => setTimeout(resolve, STREAM_RETRY_DELAY_MS));
-            continue;
-          }
-          if (error instanceof StreamStall) {
-            throw new ServerError(
-              'LLM_TIMEOUT',
-              504,
-              progress.delivered
-                ? localized(
-                    `${config.baseURL} 的大模型在${purposeZh(request.purpose)}回答中途停了下来：${config.timeoutMs / 1000} 秒内没有新内容（LLM_TIMEOUT）。`,
-                    `The LLM at ${config.baseURL} stopped sending the ${request.purpose} answer part-way: nothing arrived for ${config.timeoutMs / 1000} s (LLM_TIMEOUT).`,
-                  )
-                : localized(
-                    `${config.baseURL} 的大模型开始了${purposeZh(request.purpose)}回答，但 ${config.timeoutMs / 1000} 秒内没有发送内容，重试一次后仍然如此（LLM_TIMEOUT）。`,
-                    `The LLM at ${config.baseURL} began the ${request.purpose} answer but sent nothing for ${config.timeoutMs / 1000} s, also after one retry (LLM_TIMEOUT).`,
-                  ),
-              { field: 'LLM_TIMEOUT' },
-            );
-          }
-          if (stopping.signal.aborted) throw stoppingError(request.purpose);
-          throw toLlmError(error, config, request.purpose, sdk);
-        }
-        if (answer.text.trim() === '') {
-          throw new ServerError(
-            'LLM_BAD_RESPONSE',
-            502,
-            answer.onlyDone
-              ? localized(
-                  `${config.baseURL} 的大模型对${purposeZh(request.purpose)}请求返回了空回答：流在任何内容之前就结束了（[DONE]）。`,
-                  `The LLM at ${config.baseURL} sent an empty answer to the ${request.purpose} request: its stream ended ([DONE]) before any part of an answer.`,
-                )
-              : localized(
-                  `${config.baseURL} 的大模型对${purposeZh(request.purpose)}请求返回了空回答：${answer.chunks} 个流式片段里都没有文字（结束原因：${answer.finishReason ?? '未知'}）。`,
-                  `The LLM at ${config.baseURL} sent an empty answer to the ${request.purpose} request: no text in its ${answer.chunks} streamed chunk${answer.chunks === 1 ? '' : 's'} (finish reason: ${answer.finishReason ?? 'unknown'}).`,
-                ),
-          );
-        }
-        return answer.text;
+    async stream(request, onDelta) {
+      const answer = await streamTurn(request, onDelta);
+      if (answer.text.trim() === '') throw emptyAnswer(assertConfigured(), request, answer);
+      return answer.text;
+    },
+    async turn(request, onDelta) {
+      const answer = await streamTurn(request, onDelta);
+      const toolCalls = [...answer.toolCalls.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([index, call]) => ({
+          id: call.id || `call_${index}`,
+          type: 'function' as const,
+          function: { name: call.name, arguments: call.arguments },
+        }));
+      if (answer.text.trim() === '' && toolCalls.length === 0) {
+        throw emptyAnswer(assertConfigured(), request, answer);
       }
+      return { text: answer.text, toolCalls, finishReason: answer.finishReason };
     },
     close() {
       stopping.abort();
@@ -377,11 +420,60 @@ export function createLlmService(
 /** What one streamed request brought. */
 interface StreamedAnswer {
   text: string;
+  /** The tool calls by their index in the stream, as their pieces arrived. */
+  toolCalls: Map<number, { id: string; name: string; arguments: string }>;
   /** OpenAI events (chunks) received. */
   chunks: number;
   finishReason: string | undefined;
   /** The stream held `data: [DONE]` and no chunk. */
   onlyDone: boolean;
+}
+
+/** The answer had no text (and, for a turn, no tool call either). */
+function emptyAnswer(config: LlmConfig, request: ChatRequest, answer: StreamedAnswer): ServerError {
+  return new ServerError(
+    'LLM_BAD_RESPONSE',
+    502,
+    answer.onlyDone
+      ? localized(
+          `${config.baseURL} 的大模型对${purposeZh(request.purpose)}请求返回了空回答：流在任何内容之前就结束了（[DONE]）。`,
+          `The LLM at ${config.baseURL} sent an empty answer to the ${request.purpose} request: its stream ended ([DONE]) before any part of an answer.`,
+        )
+      : localized(
+          `${config.baseURL} 的大模型对${purposeZh(request.purpose)}请求返回了空回答：${answer.chunks} 个流式片段里都没有文字（结束原因：${answer.finishReason ?? '未知'}）。`,
+          `The LLM at ${config.baseURL} sent an empty answer to the ${request.purpose} request: no text in its ${answer.chunks} streamed chunk${answer.chunks === 1 ? '' : 's'} (finish reason: ${answer.finishReason ?? 'unknown'}).`,
+        ),
+  );
+}
+
+/**
+ * Adds the tool-call pieces of one streamed chunk: each call's id and name come once (some
+ * providers repeat them in every piece), its arguments in pieces to be joined. A piece without
+ * an index belongs to the call at its position.
+ */
+function gatherToolCalls(calls: StreamedAnswer['toolCalls'], pieces: unknown): void {
+  if (!Array.isArray(pieces)) return;
+  pieces.forEach((piece: unknown, position) => {
+    if (typeof piece !== 'object' || piece === null) return;
+    const {
+      index,
+      id,
+      function: part,
+    } = piece as {
+      index?: unknown;
+      id?: unknown;
+      function?: { name?: unknown; arguments?: unknown };
+    };
+    const key = typeof index === 'number' ? index : position;
+    const call = calls.get(key) ?? { id: '', name: '', arguments: '' };
+    if (typeof id === 'string' && id !== '') call.id = id;
+    if (typeof part?.name === 'string' && part.name !== call.name) call.name += part.name;
+    if (typeof part?.arguments === 'string') call.arguments += part.arguments;
+    else if (part?.arguments && typeof part.arguments === 'object') {
+      call.arguments += JSON.stringify(part.arguments);
+    }
+    calls.set(key, call);
+  });
 }
 
 /** Media types that are clearly no event stream: a web page (a proxy's login page), a JSON body. */

@@ -4,10 +4,9 @@ import { z } from 'zod';
 import { errorMessage, isServerError, ServerError } from '../errors.ts';
 import { requestLanguage } from '../language.ts';
 import { answerSources } from '../llm/answer-sources.ts';
-import type { AiCallOptions } from '../llm/class-ai.ts';
 import { CATCHUP_WINDOW_MINUTES, RESCUE_WINDOW_MINUTES } from '../monitor/class-record.ts';
 import { isOriginalClient } from '../security/local-guard.ts';
-import { LLM_ERRORS, STREAM_DESCRIPTION, serveAi } from './ai-serve.ts';
+import { type AiRunOptions, LLM_ERRORS, STREAM_DESCRIPTION, serveAi } from './ai-serve.ts';
 import { ChatTurnSchema } from './schemas.ts';
 
 const SourcesSchema = z
@@ -155,7 +154,7 @@ const SHOWN_FIELD = {
 /** Rescue, catch-up, their follow-up chats and notes; each also as a streamed `/stream` route. */
 export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.classAssistant;
-  const { ai, record, llm, monitor } = services;
+  const { ai, agent, record, llm, monitor } = services;
   const courseName = () => monitor.status().course_name;
   const noSources = () =>
     answerSources({ lines: [] }, { material: monitor.status().cite_filename, pages: [] });
@@ -169,7 +168,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
     reply: FastifyReply,
     streamed: boolean,
     shown: keyof typeof SHOWN_FIELD,
-    run: (options: AiCallOptions) => Promise<Result>,
+    run: (options: AiRunOptions) => Promise<Result>,
   ): Promise<Result | Record<string, string> | undefined> => {
     if (!streamed && isOriginalClient(request)) {
       try {
@@ -243,7 +242,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
         schema: {
           tags: ['ai'],
           summary: `Rescue follow-up question${streamed ? ' (streamed)' : ''}`,
-          description: `Continues from a rescue answer with a follow-up question, using the last ~${CATCHUP_WINDOW_MINUTES} minutes and the material.${streamNote}`,
+          description: `Continues from a rescue answer with a follow-up question, using the last ~${CATCHUP_WINDOW_MINUTES} minutes and the material; the class agent looks up what else it needs (material pages, earlier lines, other classes) with its read-only tools, as /api/ask does.${streamNote}`,
           body: RescueChatBodySchema,
           ...produces,
           response: { 200: orOriginalFailure(AnswerSchema, SHOWN_FIELD.answer), ...LLM_ERRORS },
@@ -252,7 +251,8 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
       async (request, reply) =>
         serve(request, reply, streamed, 'answer', async (options) => {
           const context = await record.context(CATCHUP_WINDOW_MINUTES, courseName());
-          const answer = await ai.rescueChat(request.body, context, options);
+          const messages = await ai.rescueChatMessages(request.body, context);
+          const { answer } = await agent.answer(messages, 'rescue follow-up', options);
           return { status: 'success' as const, answer };
         }),
     );
@@ -295,14 +295,15 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
           summary: `Catch-up follow-up question${streamed ? ' (streamed)' : ''}`,
           body: CatchupChatBodySchema,
           ...produces,
-          description: `A question about the catch-up summary, answered from the transcript and the material.${streamNote}`,
+          description: `A question about the catch-up summary, answered from the transcript and the material; the class agent looks up what else it needs with its read-only tools, as /api/ask does.${streamNote}`,
           response: { 200: orOriginalFailure(AnswerSchema, SHOWN_FIELD.answer), ...LLM_ERRORS },
         },
       },
       async (request, reply) =>
         serve(request, reply, streamed, 'answer', async (options) => {
           const context = await record.context(CATCHUP_WINDOW_MINUTES, courseName());
-          const answer = await ai.catchupChat(request.body, context, options);
+          const messages = await ai.catchupChatMessages(request.body, context);
+          const { answer } = await agent.answer(messages, 'catch-up follow-up', options);
           return { status: 'success' as const, answer };
         }),
     );

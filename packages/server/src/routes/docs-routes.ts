@@ -119,6 +119,10 @@ async function buildDocsApp(
         { name: 'live', description: 'Server-sent events and the alerts WebSocket' },
         { name: 'models', description: 'Offline recognition models: catalogue, download, remove' },
         { name: 'library', description: 'Every class kept (data/classes): list, search, export' },
+        {
+          name: 'mcp',
+          description: 'The MCP server of the lectures: the class tools for other agents',
+        },
       ],
     },
     transform: (input) => {
