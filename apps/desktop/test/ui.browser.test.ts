@@ -691,6 +691,75 @@ describe('the panels (480x520)', () => {
     expect((await call('api/classes', 'GET')).total).toBe(1);
   });
 
+  it('ask: each lookup of the class agent shows as a chip, then the answer; the MCP token copies from the settings', async () => {
+    const answer = '链表插入要改两个指针。\n\n依据：第 2 页；[课堂第 1 行]';
+    llm = await createFakeOpenAIServer({
+      chat: ({ body }) =>
+        body.messages?.some((message) => message.role === 'tool')
+          ? { type: 'text', content: answer, chunkSize: 4, delayMs: 20 }
+          : {
+              type: 'tool-calls',
+              calls: [
+                { name: 'material_page', arguments: '{"page": 2}' },
+                { name: 'class_search', arguments: '{"query": "链表"}' },
+              ],
+              delayMs: 300,
+            },
+    });
+    backend = await startBackend({
+      uiDir,
+      env: [...FAST_CLASS, `LLM_BASE_URL=${llm.baseURL}`, 'LLM_API_KEY=sk-test', 'LLM_MODEL=m'],
+    });
+    await fetch(`${backend.url}api/start_monitor`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ course_name: '数据结构' }),
+    });
+    page = await openApp(context, backend, { width: 480, height: 520 });
+    await page.keyboard.press('a');
+    const input = page.locator('.ask-panel .chat-input');
+    await input.waitFor();
+    expect(await input.getAttribute('placeholder')).toMatch(/^比如：第 12 页讲了什么？/);
+    await input.fill('第 2 页讲了什么？');
+    await page.keyboard.press('Enter');
+    const chips = page.locator('.ask-panel .tool-chip');
+    await expect
+      .poll(() => chips.allTextContents(), { timeout: 10_000 })
+      .toEqual(['查阅第 2 页', '搜索：链表']);
+    await expect
+      .poll(() => page!.locator('.ask-panel .chat-turn.assistant').textContent(), {
+        timeout: 10_000,
+      })
+      .toMatch(/^链表插入要改两个指针。\s*依据：第 2 页；\[课堂第 1 行\]\s*$/);
+    // Done: no chip is still running.
+    expect(await page.locator('.ask-panel .tool-chip.running').count()).toBe(0);
+    await page.screenshot({ path: shot('panel-ask.png') });
+    const asked = llm.chatRequests.at(-1)!.body.messages!;
+    expect(asked.filter((message) => message.role === 'tool')).toHaveLength(2);
+    // Nothing wider than the window.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(480);
+    const panel = page.locator('.ask-panel');
+    expect(await panel.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(
+      true,
+    );
+
+    // Settings: the MCP group shows the address and copies the token.
+    const origin = backend.url.replace(/\/$/, '');
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await page.keyboard.press('Escape');
+    await page.keyboard.press(',');
+    await page.locator('#settings-mcp summary').click();
+    await page.locator('.mcp-copy').waitFor();
+    expect(await page.locator('.mcp-url').textContent()).toBe(`${origin}/mcp`);
+    expect(await page.locator('.mcp-token').getAttribute('type')).toBe('password');
+    await page.locator('.mcp-copy').click();
+    await expect.poll(() => page!.locator('.mcp-copied').textContent()).toBe('已复制');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      backend.app.classAssistant.mcpToken,
+    );
+    await page.screenshot({ path: shot('panel-settings-mcp.png') });
+  });
+
   it('keywords: the student’s own words alert, and come back after the backend restarts', async () => {
     backend = await startBackend({ uiDir, env: FAST_CLASS });
     page = await openApp(context, backend, { width: 480, height: 520 });

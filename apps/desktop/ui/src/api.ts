@@ -176,7 +176,18 @@ export function uploadMaterial(
 export interface StreamOptions {
   /** Called with each piece of text as the model writes it. */
   onDelta: (text: string) => void;
+  /** Called as the class agent starts each lookup (`tool.called`). */
+  onToolCall?: (call: ToolCall) => void;
+  /** The route's names of the text and end events (`/api/ask`: answer.delta, answer.done). */
+  events?: { delta: string; end: string };
   signal?: AbortSignal;
+}
+
+/** A lookup of the class agent, as `tool.called` announces it. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown> | string;
 }
 
 /**
@@ -217,10 +228,13 @@ export async function streamAnswer<T>(
   try {
     await readEventStream(response, (message) => {
       if (result) return;
-      if (message.event === 'text.delta') {
+      const names = options.events ?? { delta: 'text.delta', end: 'end' };
+      if (message.event === names.delta) {
         const { text } = JSON.parse(message.data) as { text: string };
         options.onDelta(text);
-      } else if (message.event === 'end') {
+      } else if (message.event === 'tool.called') {
+        options.onToolCall?.(JSON.parse(message.data) as ToolCall);
+      } else if (message.event === names.end) {
         result = { ok: true, value: JSON.parse(message.data) as T };
       } else if (message.event === 'error.raised') {
         result = {

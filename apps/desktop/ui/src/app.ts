@@ -18,6 +18,7 @@ import { type Lang, setLang, t } from './i18n.ts';
 import { createLiveConnection } from './live.ts';
 import { createLiveSync, monitorOf } from './live-sync.ts';
 import { sendCustomKeywords, wantedCustomKeywords } from './my-keywords.ts';
+import { createAskPanel } from './panels/ask-panel.ts';
 import { createCatchupPanel } from './panels/catchup-panel.ts';
 import { createClassPanel } from './panels/class-panel.ts';
 import { createKeywordsPanel } from './panels/keywords-panel.ts';
@@ -48,6 +49,7 @@ const TABS: Array<{ name: PanelName; text: Parameters<typeof t>[0] }> = [
   { name: 'transcript', text: 'tabTranscript' },
   { name: 'rescue', text: 'tabRescue' },
   { name: 'catchup', text: 'tabCatchup' },
+  { name: 'ask', text: 'tabAsk' },
   { name: 'notes', text: 'tabNotes' },
   { name: 'library', text: 'tabLibrary' },
   { name: 'keywords', text: 'tabKeywords' },
@@ -354,6 +356,7 @@ export function startApp(host: HTMLElement): { store: Store } {
       transcriptPanel,
       rescuePanel,
       catchupPanel,
+      createAskPanel(context),
       createNotesPanel(context),
       createLibraryPanel(context),
       createKeywordsPanel(context),

@@ -5,6 +5,7 @@
 export type ShortcutAction =
   | 'rescue'
   | 'catchup'
+  | 'ask'
   | 'class'
   | 'transcript'
   | 'notes'
@@ -17,6 +18,7 @@ export type ShortcutAction =
 const BY_CODE: Record<string, ShortcutAction> = {
   KeyR: 'rescue',
   KeyC: 'catchup',
+  KeyA: 'ask',
   KeyM: 'class',
   KeyT: 'transcript',
   KeyN: 'notes',
@@ -29,6 +31,7 @@ const BY_CODE: Record<string, ShortcutAction> = {
 const BY_KEY: Record<string, ShortcutAction> = {
   r: 'rescue',
   c: 'catchup',
+  a: 'ask',
   m: 'class',
   t: 'transcript',
   n: 'notes',

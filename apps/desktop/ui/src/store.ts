@@ -14,6 +14,7 @@ export type PanelName =
   | 'transcript'
   | 'rescue'
   | 'catchup'
+  | 'ask'
   | 'notes'
   | 'library'
   | 'keywords'

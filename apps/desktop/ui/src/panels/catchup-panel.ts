@@ -24,11 +24,11 @@ export function createCatchupPanel(context: AppContext): Panel & { run(): void }
     icon('catchup'),
     t('catchupRun'),
   );
-  const chat = createChat(context, async (question, history, onDelta, signal) => {
+  const chat = createChat(context, async (question, history, onDelta, signal, onToolCall) => {
     const reply = await streamAnswer<ChatAnswer>(
       '/api/catchup_chat/stream',
       { summary, question, history },
-      { onDelta, signal },
+      { onDelta, signal, onToolCall },
     );
     return reply.answer;
   });

@@ -39,11 +39,11 @@ export function createRescuePanel(context: AppContext): Panel & { run(): void } 
     icon('rescue'),
     t('rescueRun'),
   );
-  const chat = createChat(context, async (followup, history, onDelta, signal) => {
+  const chat = createChat(context, async (followup, history, onDelta, signal, onToolCall) => {
     const reply = await streamAnswer<ChatAnswer>(
       '/api/emergency_rescue_chat/stream',
       { ...(current ?? { context: '', question: '', answer: '' }), followup, history },
-      { onDelta, signal },
+      { onDelta, signal, onToolCall },
     );
     return reply.answer;
   });

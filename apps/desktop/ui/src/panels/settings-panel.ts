@@ -20,6 +20,7 @@ import { settingLabel } from '../setting-labels.ts';
 import type { AppState } from '../store.ts';
 import type { SettingDefinition, SettingsSaved, SettingsView } from '../types.ts';
 import { createCaptureView } from '../views/capture-view.ts';
+import { createMcpConnection } from '../views/mcp-connection.ts';
 import { createModelsSection } from '../views/models-section.ts';
 import { modeName } from './class-panel.ts';
 import type { Panel } from './panel.ts';
@@ -441,6 +442,7 @@ export function createSettingsPanel(context: AppContext): Panel {
   };
 
   // ---- Advanced: every other key, and the other lines ----
+  const mcp = createMcpConnection();
   const form = h('div', { class: 'settings-groups' });
   const advanced = h(
     'details',
@@ -673,6 +675,7 @@ export function createSettingsPanel(context: AppContext): Panel {
       capture.element,
       h('div', { class: 'button-row sticky' }, saveButton, reloadButton),
       status,
+      mcp.element,
       advanced,
       h('h4', null, t('shortcuts')),
       h(
@@ -692,6 +695,7 @@ export function createSettingsPanel(context: AppContext): Panel {
       renderNotifyHint();
       void load();
       void models.load();
+      void mcp.load();
       void context.refreshHealth();
     },
     update(state, previous) {

@@ -1,23 +1,30 @@
 // The follow-up chat under a rescue or catch-up answer: questions and streamed answers.
+import type { ToolCall } from '../api.ts';
 import type { AppContext } from '../context.ts';
 import { h, icon } from '../dom.ts';
 import { errorBox } from '../errors.ts';
 import { t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
+import { createToolChips } from '../tool-chips.ts';
 import type { ChatTurn } from '../types.ts';
 
-/** Sends one follow-up; streams text through `onDelta`; resolves with the full answer. */
+/**
+ * Sends one follow-up; streams text through `onDelta` and the class agent's lookups through
+ * `onToolCall`; resolves with the full answer.
+ */
 export type FollowUp = (
   question: string,
   history: ChatTurn[],
   onDelta: (text: string) => void,
   signal: AbortSignal,
+  onToolCall: (call: ToolCall) => void,
 ) => Promise<string>;
 
 /** A chat: `reset()` when a new answer starts, `setEnabled` once there is something to ask about. */
 export function createChat(
   context: AppContext,
   followUp: FollowUp,
+  options: { placeholder?: string } = {},
 ): { element: HTMLElement; reset(): void; setEnabled(enabled: boolean): void } {
   let history: ChatTurn[] = [];
   let running: AbortController | undefined;
@@ -25,8 +32,8 @@ export function createChat(
   const input = h('textarea', {
     class: 'chat-input',
     rows: 1,
-    placeholder: t('followUpPlaceholder'),
-    'aria-label': t('followUpPlaceholder'),
+    placeholder: options.placeholder ?? t('followUpPlaceholder'),
+    'aria-label': options.placeholder ?? t('followUpPlaceholder'),
   });
   const sendButton = h(
     'button',
@@ -39,8 +46,9 @@ export function createChat(
     if (question === '' || running) return;
     input.value = '';
     const asked = h('div', { class: 'chat-turn user' }, question);
+    const chips = createToolChips();
     const answer = h('div', { class: 'chat-turn assistant markdown streaming' });
-    log.append(asked, answer);
+    log.append(asked, chips.element, answer);
     answer.scrollIntoView({ block: 'end' });
     running = new AbortController();
     sendButton.disabled = true;
@@ -50,11 +58,16 @@ export function createChat(
         question,
         history,
         (delta) => {
+          chips.settle();
           text += delta;
           answer.innerHTML = renderMarkdown(text);
           answer.scrollIntoView({ block: 'end' });
         },
         running.signal,
+        (call) => {
+          chips.add(call);
+          chips.element.scrollIntoView({ block: 'end' });
+        },
       );
       answer.innerHTML = renderMarkdown(full);
       history = [
@@ -66,6 +79,7 @@ export function createChat(
       answer.replaceWith(errorBox(context, error));
       input.value = question;
     } finally {
+      chips.settle();
       answer.classList.remove('streaming');
       running = undefined;
       sendButton.disabled = false;
