@@ -64,15 +64,18 @@ async function start(runCommand: CommandRunner) {
 const GRANT = ['/inheritance:r', '/grant:r', 'LAB-PC-07\\student:F'];
 
 describe('startServer on Windows', () => {
-  it('restricts the new settings file and the shutdown token before writing them', async () => {
+  it('restricts the new settings file, the MCP token and the shutdown token before writing them', async () => {
     const restrictions: Restriction[] = [];
     const { root } = await start(recorder(restrictions));
     const envFile = join(root, 'settings', '.env');
+    const mcpTokenFile = join(root, 'data', 'mcp-token');
     const tokenFile = join(root, 'data', '_shutdown.token');
     expect(restrictions).toEqual([
       { args: [envFile, ...GRANT], contentThen: '' },
+      { args: [mcpTokenFile, ...GRANT], contentThen: '' },
       { args: [tokenFile, ...GRANT], contentThen: '' },
     ]);
+    expect((await readFile(mcpTokenFile, 'utf8')).trim()).toMatch(/^[\w-]{32,}$/);
     expect(await readFile(tokenFile, 'utf8')).toBe('the-token-of-this-run');
     expect(await readFile(envFile, 'utf8')).toContain('LLM_API_KEY=');
   });
