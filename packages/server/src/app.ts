@@ -80,7 +80,7 @@ export interface BuildAppOptions {
   /** A folder with prompt files overriding the bundled ones (rescue.md, catchup.md, …). */
   promptsDir?: string;
   /**
-   * Milliseconds between the `: heartbeat` comments of /api/events (default 1000): a UI notices a
+   * Milliseconds between the `: heartbeat` comments of /api/events (default 400): a UI notices a
    * frozen backend or a cut network when they stop (stream.opened says the interval).
    */
   sseHeartbeatMs?: number;
@@ -351,7 +351,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       return address && typeof address === 'object' ? address.port : configuredPort;
     },
     parseLimits: options.parseLimits ?? DEFAULT_PARSE_LIMITS,
-    sseHeartbeatMs: options.sseHeartbeatMs ?? 1000,
+    sseHeartbeatMs: options.sseHeartbeatMs ?? 400,
     streams: new Set(),
     alertSockets: createAlertSockets(),
   };

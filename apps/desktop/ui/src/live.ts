@@ -1,7 +1,7 @@
 // The live connection: GET /api/events read as server-sent events, reconnecting by itself with
-// the last event id (the server replays what was missed), watching the heartbeats (every second;
+// the last event id (the server replays what was missed), watching the heartbeats (every 0.4 s;
 // `heartbeat_ms` of stream.opened) so that a frozen backend or a cut network shows as offline
-// within two of them, and telling the app when its state must be reloaded (first connection, a
+// within a second (two and a half heartbeats, never less than a second), and telling the app when its state must be reloaded (first connection, a
 // gap in the replay, or a backend that restarted and counts ids from 1 again). A backend that
 // dies closes its sockets: that shows at once.
 import { readEventStream } from './sse.ts';
@@ -17,8 +17,8 @@ export interface LiveOptions {
   /** Connection changes; `retryAt` is when the next attempt starts (offline only). */
   onConnection(connection: Connection, retryAt: number | null): void;
   /**
-   * No byte for this long means the connection is dead. Default: two heartbeats as the backend
-   * announces them (`heartbeat_ms`, at least 1 s), or 45 s from a backend that does not say.
+   * No byte for this long means the connection is dead. Default: two and a half heartbeats as the
+   * backend announces them (`heartbeat_ms`), at least 1 s; 45 s from a backend that does not say.
    */
   silenceTimeoutMs?: number;
   /** How long a connection may take to open its stream (default 5 s). */
@@ -139,7 +139,7 @@ export function createLiveConnection(options: LiveOptions): LiveConnection {
             const heartbeat = (data as { heartbeat_ms?: number }).heartbeat_ms;
             silenceTimeoutMs =
               options.silenceTimeoutMs ??
-              (heartbeat && heartbeat > 0 ? Math.max(1000, 2 * heartbeat) : 45_000);
+              (heartbeat && heartbeat > 0 ? Math.max(1000, Math.round(2.5 * heartbeat)) : 45_000);
             armSilenceTimer();
             if (reload || lastEventId === undefined) lastEventId = data.last_event_id;
             first = false;

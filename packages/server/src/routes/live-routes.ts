@@ -24,7 +24,7 @@ function tooManySubscribers(channel: string, limit: number): ServerError {
   );
 }
 
-const EVENTS_DESCRIPTION = `Server-sent events of everything the UI shows live. Each event has an \`id\` (growing number); reconnect with the \`Last-Event-ID\` header (EventSource does it) or \`?last_event_id=\` to receive what you missed (the last 1000 events are kept). A comment line \`: heartbeat\` comes every second (\`heartbeat_ms\` of \`stream.opened\`): a client that hears nothing for a few of them can tell the backend is gone, even when no socket was closed.
+const EVENTS_DESCRIPTION = `Server-sent events of everything the UI shows live. Each event has an \`id\` (growing number); reconnect with the \`Last-Event-ID\` header (EventSource does it) or \`?last_event_id=\` to receive what you missed (the last 1000 events are kept). A comment line \`: heartbeat\` comes every 0.4 s (\`heartbeat_ms\` of \`stream.opened\`): a client that hears nothing for a few of them can tell the backend is gone, even when no socket was closed.
 
 ${liveEventsTable()}`;
 
