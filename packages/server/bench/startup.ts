@@ -3,17 +3,19 @@
 // and measured in the same rounds, taken in turn. Idle memory is read 20 s after the healthy
 // answer (V8 gives back what start-up used once the process idles), the programs side by side.
 //   - the built bin as npm users get it: package.json, bin/ and dist/ (built here with tsup)
-//     copied to a folder without src/, so the bin runs dist/main.js (the workspace's packages
-//     it imports resolve to their sources, as everywhere in this repository);
+//     copied to a folder without src/, so the bin runs dist/main.js, and beside it the
+//     workspace's packages as npm installs them (their dist/, their package.json with the
+//     publishConfig exports pnpm publishes); the other dependencies are the workspace's own;
 //   - the bin from source (type stripping), as `pnpm start` runs it.
 // Each program's first start fills Node's compile cache (a fresh NODE_COMPILE_CACHE folder for
 // the run) and is reported on its own; the medians are of the later starts.
 //   BENCH_RUNS=11 pnpm --filter @class-assistant/server exec node bench/startup.ts
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { freePort } from '../test/support/ports.ts';
@@ -85,14 +87,36 @@ async function main() {
     const tsup = createRequire(join(PACKAGE, '..', '..', 'package.json')).resolve(
       'tsup/dist/cli-default.js',
     );
-    await promisify(execFile)(process.execPath, [tsup], { cwd: PACKAGE, maxBuffer: 1 << 22 });
+    const modules = join(PACKAGE, 'node_modules');
+    const workspace = (await readdir(join(modules, '@class-assistant'))).map((name) =>
+      join(modules, '@class-assistant', name),
+    );
+    for (const folder of [PACKAGE, ...workspace]) {
+      const manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8'));
+      if (manifest.scripts?.build !== 'tsup') continue;
+      await promisify(execFile)(process.execPath, [tsup], { cwd: folder, maxBuffer: 1 << 22 });
+    }
     // The package as published: no src/, so bin/ runs dist/.
     const published = join(root, 'package');
     await mkdir(published);
     for (const entry of ['package.json', 'bin', 'dist', 'assets', '.env.example']) {
       await cp(join(PACKAGE, entry), join(published, entry), { recursive: true });
     }
-    await symlink(join(PACKAGE, 'node_modules'), join(published, 'node_modules'), 'dir');
+    await mkdir(join(published, 'node_modules', '@class-assistant'), { recursive: true });
+    for (const name of await readdir(modules)) {
+      if (name === '@class-assistant') continue;
+      await symlink(join(modules, name), join(published, 'node_modules', name), 'dir');
+    }
+    for (const folder of workspace) {
+      const copy = join(published, 'node_modules', '@class-assistant', basename(folder));
+      const manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8'));
+      await mkdir(copy);
+      for (const entry of new Set(['node_modules', ...(manifest.files ?? [])])) {
+        if (existsSync(join(folder, entry))) await symlink(join(folder, entry), join(copy, entry));
+      }
+      if (manifest.publishConfig?.exports) manifest.exports = manifest.publishConfig.exports;
+      await writeFile(join(copy, 'package.json'), JSON.stringify(manifest, null, 2));
+    }
     const hello = join(root, 'hello.mjs');
     await writeFile(
       hello,
@@ -131,7 +155,9 @@ createServer((request, response) => response.end('{"status":"healthy"}')).listen
     const env = { ...process.env, NODE_COMPILE_CACHE: join(root, 'compile-cache') };
     const first = new Map<Program, Start>();
     const later = new Map<Program, Start[]>(programs.map((program) => [program, []]));
-    for (const program of programs) first.set(program, await startOnce(program, env));
+    // The bin writes its compile cache once it has started, after answering the first request:
+    // the first start runs on for a while so that the cache is written before it is stopped.
+    for (const program of programs) first.set(program, await startOnce(program, env, 2_000));
     for (let round = 0; round < RUNS; round++) {
       for (const program of programs) later.get(program)!.push(await startOnce(program, env));
     }

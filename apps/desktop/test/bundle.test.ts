@@ -1,0 +1,69 @@
+// What the release bundle changes in the packages it bundles, checked by bundling a small program
+// with the release's esbuild plugin and running it with this Node.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { releasePlugin } from '../src/release/bundle.ts';
+
+const SERVER_DIR = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  '..',
+  'packages',
+  'server',
+);
+
+// Counts the call-site lookups, then logs through pino as the backend's process logger does.
+const PROGRAM = `
+const util = require('node:util');
+const lookup = util.getCallSites;
+let lookups = 0;
+util.getCallSites = (...args) => { lookups += 1; return lookup(...args); };
+const pino = require('pino');
+const { Writable } = require('node:stream');
+const lines = [];
+const stream = new Writable({ write(chunk, _encoding, done) { lines.push(JSON.parse(chunk)); done(); } });
+const logger = pino({ level: 'info', base: { pid: process.pid } }, pino.multistream([{ level: 'info', stream }]));
+logger.info({ class: 'algorithms' }, 'backend starting');
+setImmediate(() => process.stdout.write(JSON.stringify({ lookups, lines })));
+`;
+
+let work: string;
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'desktop-bundle-'));
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+async function bundleAndRun(withReleasePlugin: boolean) {
+  const outfile = join(work, `program-${withReleasePlugin}.cjs`);
+  await build({
+    stdin: { contents: PROGRAM, resolveDir: SERVER_DIR, sourcefile: 'program.js', loader: 'js' },
+    bundle: true,
+    platform: 'node',
+    target: 'node24',
+    format: 'cjs',
+    outfile,
+    logLevel: 'warning',
+    plugins: withReleasePlugin ? [releasePlugin()] : [],
+  });
+  const { stdout } = await promisify(execFile)(process.execPath, [outfile]);
+  return JSON.parse(stdout) as { lookups: number; lines: Array<{ msg: string; class: string }> };
+}
+
+describe('the release bundle', () => {
+  it("skips pino's caller lookup (only for transports) and still logs", async () => {
+    const plain = await bundleAndRun(false);
+    expect(plain.lookups).toBeGreaterThan(0);
+    const release = await bundleAndRun(true);
+    expect(release.lookups).toBe(0);
+    expect(release.lines).toMatchObject([{ msg: 'backend starting', class: 'algorithms' }]);
+  });
+});
