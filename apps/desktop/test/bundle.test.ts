@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { releasePlugin } from '../src/release/bundle.ts';
+import { asciiOnly, releasePlugin } from '../src/release/bundle.ts';
 
 const SERVER_DIR = join(
   dirname(fileURLToPath(import.meta.url)),
@@ -65,5 +65,41 @@ describe('the release bundle', () => {
     const release = await bundleAndRun(true);
     expect(release.lookups).toBe(0);
     expect(release.lines).toMatchObject([{ msg: 'backend starting', class: 'algorithms' }]);
+  });
+});
+
+describe('asciiOnly (the backend bundle as one-byte text)', () => {
+  it('writes non-ASCII characters as escapes that mean the same in strings and regular expressions', () => {
+    const source = `module.exports = {
+  tones: 'nǚ lǜ'.replace(/(ǖ|ǘ|ǚ|ǜ)/g, 'ü'),
+  marks: /(n̄|ń|ň|ǹ)/.test('ň'),
+  unicode: /^[课堂]{2}😀$/u.test('课堂😀'),
+  legacy: /^😀$/.test('😀'),
+  text: '课堂助手 😀',
+};`;
+    const escaped = asciiOnly(source, 'bundle.cjs');
+    expect(/^[\0-\x7f]*$/.test(escaped)).toBe(true);
+    const run = (code: string) => {
+      const module = { exports: {} };
+      new Function('module', code)(module);
+      return module.exports;
+    };
+    expect(run(escaped)).toEqual(run(source));
+    expect(run(escaped)).toEqual({
+      tones: 'nü lü',
+      marks: true,
+      unicode: true,
+      legacy: true,
+      text: '课堂助手 😀',
+    });
+  });
+
+  it('stops at a non-ASCII character after a backslash, naming the file', () => {
+    expect(() => asciiOnly('const pattern = /\\ā/;', 'backend.cjs')).toThrow(
+      /backend\.cjs: an escaped non-ASCII character at offset 18/,
+    );
+    expect(asciiOnly('const pattern = /\\\\ā/;', 'backend.cjs')).toBe(
+      'const pattern = /\\\\\\u0101/;',
+    );
   });
 });
