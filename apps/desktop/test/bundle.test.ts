@@ -94,12 +94,18 @@ describe('asciiOnly (the backend bundle as one-byte text)', () => {
     });
   });
 
-  it('stops at a non-ASCII character after a backslash, naming the file', () => {
+  it('stops where an escape would change the meaning: a template literal, a backslash', () => {
+    expect(() => asciiOnly('const raw = String.raw`课堂${1}`;', 'backend.cjs')).toThrow(
+      'backend.cjs: a non-ASCII character in a template literal at offset 23 cannot be written as a \\u escape',
+    );
     expect(() => asciiOnly('const pattern = /\\ā/;', 'backend.cjs')).toThrow(
-      /backend\.cjs: an escaped non-ASCII character at offset 18/,
+      'backend.cjs: a non-ASCII character after a backslash at offset 18',
     );
     expect(asciiOnly('const pattern = /\\\\ā/;', 'backend.cjs')).toBe(
       'const pattern = /\\\\\\u0101/;',
+    );
+    expect(asciiOnly('const plain = `ascii ${"课"}`;', 'backend.cjs')).toBe(
+      'const plain = `ascii ${"\\u8bfe"}`;',
     );
   });
 });

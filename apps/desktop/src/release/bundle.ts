@@ -3,6 +3,7 @@
 // here points into the backend folder of the release (release/backend/lib/…).
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
+import { tokenizer, tokTypes } from 'acorn';
 import { build, type Plugin } from 'esbuild';
 
 /** Native packages loaded at run time from release/backend/node_modules, never bundled. */
@@ -75,23 +76,32 @@ export function releasePlugin(): Plugin {
 }
 
 /**
- * The bundle with every non-ASCII character written as a `\\u` escape. esbuild escapes them in
- * strings and names, not in regular expression literals (pinyin-pro's tone marks), and one such
- * character makes V8 hold the whole 3 MB script as a two-byte string: twice the memory, and
- * slower to decode at each start. In a regular expression, as in a string, `\\u0101` means `ā`
- * (characters beyond the BMP become a surrogate pair, which is what they are without the `u`
- * flag and what a pair of escapes means with it). A character after a backslash cannot be
- * rewritten that way, so the build stops there.
+ * The bundle with every non-ASCII character written as a `\u` escape. esbuild escapes them in
+ * strings and names, not in regular expression literals (pinyin-pro's tone marks) nor in
+ * template literals (a tag can read their raw text), and one such character makes V8 hold the
+ * whole 3 MB script as a two-byte string: twice the memory, and slower to decode at each start.
+ * In a regular expression, as in a string, `\u0101` means `ā` (characters beyond the BMP become
+ * a surrogate pair, which is what they are without the `u` flag and what a pair of escapes means
+ * with it). Two cases cannot be rewritten so, and stop the build: a template literal (acorn's
+ * tokenizer finds them) and a character after a backslash.
  */
 export function asciiOnly(source: string, name: string): string {
+  const nonAscii = /[^\0-\x7f]/;
+  if (!nonAscii.test(source)) return source;
+  const refuse = (offset: number, what: string) => {
+    throw new Error(
+      `${name}: a non-ASCII character ${what} at offset ${offset} cannot be written as a \\u escape`,
+    );
+  };
+  for (const token of tokenizer(source, { ecmaVersion: 'latest', sourceType: 'script' })) {
+    if (token.type !== tokTypes.template && token.type !== tokTypes.invalidTemplate) continue;
+    const found = nonAscii.exec(source.slice(token.start, token.end));
+    if (found) refuse(token.start + found.index, 'in a template literal');
+  }
   return source.replace(/[^\0-\x7f]/g, (character, offset: number) => {
     let backslashes = 0;
     while (source[offset - 1 - backslashes] === '\\') backslashes += 1;
-    if (backslashes % 2 === 1) {
-      throw new Error(
-        `${name}: an escaped non-ASCII character at offset ${offset} cannot be written as \\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
-      );
-    }
+    if (backslashes % 2 === 1) refuse(offset, 'after a backslash');
     return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
   });
 }
