@@ -162,13 +162,10 @@ async function main(): Promise<void> {
     // Each start in a new data folder (the first start creates the class library's index and
     // the keyword file), except the program that starts where it started before.
     const run = async (index: number, round: string, idleMs = 0) => {
-      const data = join(
-        work,
-        programs[index]!.existingData ? `data-${index}` : `data-${round}-${index}`,
-      );
+      const program = programs[index]!;
+      const data = join(work, program.existingData ? `data-${index}` : `data-${round}-${index}`);
       await mkdir(data, { recursive: true });
       await writeFile(join(data, '.env'), 'ASR_MODE=mock\nLOG_LEVEL=warn\n');
-      const program = programs[index]!;
       const port = await freePort();
       return coldStart(
         program.file,

@@ -3,21 +3,13 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asciiOnly, releasePlugin } from '../src/release/bundle.ts';
 
-const SERVER_DIR = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  'packages',
-  'server',
-);
+const SERVER_DIR = join(import.meta.dirname, '..', '..', '..', 'packages', 'server');
 
 // Counts the call-site lookups, then logs through pino as the backend's process logger does.
 const PROGRAM = `

@@ -75,6 +75,8 @@ export function releasePlugin(): Plugin {
   };
 }
 
+const NON_ASCII = /[^\0-\x7f]/g;
+
 /**
  * The bundle with every non-ASCII character written as a `\u` escape. esbuild escapes them in
  * strings and names, not in regular expression literals (pinyin-pro's tone marks) nor in
@@ -86,8 +88,7 @@ export function releasePlugin(): Plugin {
  * tokenizer finds them) and a character after a backslash.
  */
 export function asciiOnly(source: string, name: string): string {
-  const nonAscii = /[^\0-\x7f]/;
-  if (!nonAscii.test(source)) return source;
+  if (source.search(NON_ASCII) === -1) return source;
   const refuse = (offset: number, what: string) => {
     throw new Error(
       `${name}: a non-ASCII character ${what} at offset ${offset} cannot be written as a \\u escape`,
@@ -95,10 +96,10 @@ export function asciiOnly(source: string, name: string): string {
   };
   for (const token of tokenizer(source, { ecmaVersion: 'latest', sourceType: 'script' })) {
     if (token.type !== tokTypes.template && token.type !== tokTypes.invalidTemplate) continue;
-    const found = nonAscii.exec(source.slice(token.start, token.end));
-    if (found) refuse(token.start + found.index, 'in a template literal');
+    const found = source.slice(token.start, token.end).search(NON_ASCII);
+    if (found !== -1) refuse(token.start + found, 'in a template literal');
   }
-  return source.replace(/[^\0-\x7f]/g, (character, offset: number) => {
+  return source.replace(NON_ASCII, (character, offset: number) => {
     let backslashes = 0;
     while (source[offset - 1 - backslashes] === '\\') backslashes += 1;
     if (backslashes % 2 === 1) refuse(offset, 'after a backslash');
