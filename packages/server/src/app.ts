@@ -18,6 +18,7 @@ import type { Lectures } from './agent/lectures.ts';
 import { onDemandAgent } from './agent/on-demand.ts';
 import { type AppCapture, createAppCapture } from './audio/app-capture.ts';
 import { captureFormat } from './audio/audio-source.ts';
+import { trackConnections } from './connections.ts';
 import { errorBody, isServerError, ServerError } from './errors.ts';
 import { type AlertSockets, createAlertSockets } from './events/alert-sockets.ts';
 import { createEventHub, type EventHub } from './events/event-hub.ts';
@@ -218,6 +219,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     schemaController: { compilersFactory: ZOD_COMPILERS },
   }) as unknown as FastifyInstance;
   acceptEmptyJsonBodies(app);
+  const connections = trackConnections(app.server);
 
   for (const folder of [
     options.dataDir,
@@ -423,6 +425,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     llm.close();
     for (const end of services.streams) end();
     services.streams.clear();
+    // After the WebSocket server's own preClose (registered earlier, so run before this one).
+    connections.closeWhenAnswered();
   });
   app.addHook('onClose', async () => {
     settings.close();

@@ -1,7 +1,10 @@
 // One SIGTERM stops the backend process within 5 s, whatever its clients hold open — the UI's
 // live stream, the alert and capture sockets, AI answers waiting for a provider that never
-// answers — and every line it reported as written is in the transcript file.
+// answers, a connection opened ahead of time and never used, a request still arriving — and
+// every line it reported as written is in the transcript file.
 import { readFile } from 'node:fs/promises';
+import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createFakeOpenAIServer, type FakeOpenAIServer } from '@class-assistant/agent-std/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -96,5 +99,78 @@ describe('stopping the backend process', () => {
     alerts.terminate();
     capture.terminate();
     events.close();
+  });
+
+  it('exits with 0 and a clean stop with a connection never used and a request still arriving', async () => {
+    llm = await createFakeOpenAIServer({ chat: () => ({ type: 'text', content: '不会用到' }) });
+    backend = await startBackendProcess([
+      'ASR_MODE=mock',
+      'MOCK_INTERVAL_MS=60',
+      'MOCK_LOOP=true',
+      `LLM_BASE_URL=${llm.baseURL}`,
+      'LLM_API_KEY=sk-test',
+      'LLM_MODEL=class-model',
+    ]);
+    const { base } = backend;
+    const port = Number(new URL(base).port);
+    await fetch(`${base}/api/start_monitor`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"course_name":"数据结构"}',
+    });
+    await waitFor(
+      async () =>
+        ((await (await fetch(`${base}/api/transcript`)).json()) as { entries: unknown[] }).entries
+          .length > 0,
+      10_000,
+      'a first line',
+    );
+    // What a browser does: a connection to the page's origin opened ahead of time, unused.
+    const preconnect = connect(port, '127.0.0.1');
+    await new Promise((resolve) => preconnect.once('connect', resolve));
+    const preconnectClosed = new Promise((resolve) => preconnect.once('close', resolve));
+    // A request on a keep-alive connection whose body is still on its way when the stop begins
+    // (`expect: 100-continue`: the backend has read its headers once it says to go on).
+    const agent = new Agent({ keepAlive: true });
+    const body = '{"question":"刚才讲到哪里了"}';
+    const pending = request(`${base}/api/emergency_rescue`, {
+      method: 'POST',
+      agent,
+      headers: {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        expect: '100-continue',
+      },
+    });
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      pending.on('error', reject);
+      pending.on('response', (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      });
+    });
+    pending.flushHeaders();
+    await new Promise((resolve) => pending.once('continue', resolve));
+
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+      backend!.child.once('exit', (code) => resolve({ code, at: Date.now() })),
+    );
+    const sentAt = Date.now();
+    backend.child.kill('SIGTERM');
+    // The stop has begun once the unused connection is closed; the request's body arrives after.
+    await Promise.race([preconnectClosed, exited]);
+    pending.end(body);
+    const { code, at } = await exited;
+    // Before: the unused connection held the stop until the 4.5 s limit (exit 1, class not
+    // stopped); an answer after the stop began held its connection for 72 s.
+    expect(code).toBe(0);
+    expect(at - sentAt).toBeLessThan(4500);
+    expect((await answer).status).toBe(503);
+    expect(JSON.parse((await answer).body)).toMatchObject({ code: 'SERVER_STOPPING' });
+    const log = await readFile(join(backend.dataDir, '_startup.log'), 'utf8');
+    expect(log).toContain('"msg":"stopped"');
+    agent.destroy();
   });
 });
