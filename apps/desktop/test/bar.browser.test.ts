@@ -27,6 +27,7 @@ import {
   RESULTS_DIR,
   record,
   startBackend,
+  startClass,
   type TestBackend,
 } from './support/ui-harness.ts';
 
@@ -75,14 +76,14 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  if (page) expect(pageErrors(page)).toEqual([]);
-  await page?.close();
-  page = undefined;
-  await backend?.dispose();
-  backend = undefined;
-  await llm?.close();
-  llm = undefined;
+  // Taken over first: a teardown that outlived its hook must not clear the next test's.
+  const [closing, disposing, stopping] = [page, backend, llm];
+  [page, backend, llm] = [undefined, undefined, undefined];
+  await closing?.close();
+  await disposing?.dispose();
+  await stopping?.close();
   killAll();
+  if (closing) expect(pageErrors(closing)).toEqual([]);
 });
 
 afterAll(async () => {
@@ -109,13 +110,6 @@ async function useLanguage(target: Page, lang: 'zh' | 'en'): Promise<void> {
   await target.evaluate((value) => localStorage.setItem('class-assistant.lang', value), lang);
   await target.reload();
   await target.locator('.bar[data-connection="online"]').waitFor();
-}
-
-async function startClass(target: Page, course: string): Promise<void> {
-  await target.keyboard.press('m');
-  await target.locator('#course-name').fill(course);
-  await target.locator('#start-class').click();
-  await target.locator('.bar[data-state="running"]').waitFor();
 }
 
 /** True when the element's box is inside the window. */

@@ -17,6 +17,7 @@ import {
   pageErrors,
   RESULTS_DIR,
   startBackend,
+  startClass,
   type TestBackend,
 } from './support/ui-harness.ts';
 
@@ -66,11 +67,12 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  if (page) expect(pageErrors(page)).toEqual([]);
-  await page?.close();
-  page = undefined;
-  await backend?.dispose();
-  backend = undefined;
+  // Taken over first: a teardown that outlived its hook must not clear the next test's.
+  const [closing, disposing] = [page, backend];
+  [page, backend] = [undefined, undefined];
+  await closing?.close();
+  await disposing?.dispose();
+  if (closing) expect(pageErrors(closing)).toEqual([]);
 });
 
 afterAll(async () => {
@@ -89,13 +91,6 @@ async function backendWithKeywords(): Promise<TestBackend> {
     body: JSON.stringify({ keywords: KEYWORDS }),
   });
   return started;
-}
-
-async function startClass(target: Page, course: string): Promise<void> {
-  await target.keyboard.press('m');
-  await target.locator('#course-name').fill(course);
-  await target.locator('#start-class').click();
-  await target.locator('.bar[data-state="running"]').waitFor();
 }
 
 async function checkMic(current: TestBackend): Promise<Record<string, unknown>> {

@@ -17,6 +17,7 @@ import {
   RESULTS_DIR,
   record,
   startBackend,
+  startClass,
   type TestBackend,
 } from './support/ui-harness.ts';
 
@@ -39,13 +40,13 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  if (page) expect(pageErrors(page)).toEqual([]);
-  await page?.close();
-  page = undefined;
-  await backend?.dispose();
-  backend = undefined;
-  await llm?.close();
-  llm = undefined;
+  // Taken over first: a teardown that outlived its hook must not clear the next test's.
+  const [closing, disposing, stopping] = [page, backend, llm];
+  [page, backend, llm] = [undefined, undefined, undefined];
+  await closing?.close();
+  await disposing?.dispose();
+  await stopping?.close();
+  if (closing) expect(pageErrors(closing)).toEqual([]);
 });
 
 afterAll(async () => {
@@ -77,13 +78,6 @@ function toneRecording(): Buffer {
   header.write('data', 36);
   header.writeUInt32LE(data.length, 40);
   return Buffer.concat([header, data]);
-}
-
-async function startClass(target: Page, course: string): Promise<void> {
-  await target.keyboard.press('m');
-  await target.locator('#course-name').fill(course);
-  await target.locator('#start-class').click();
-  await target.locator('.bar[data-state="running"]').waitFor();
 }
 
 describe('the bar', () => {
@@ -666,7 +660,8 @@ describe('the panels (480x520)', () => {
     ]);
     expect(download.suggestedFilename()).toMatch(/^数据结构_\d{8}-\d{6}-[a-z0-9]{4}\.srt$/);
     const { readFile } = await import('node:fs/promises');
-    expect(await readFile(await download.path(), 'utf8')).toMatch(/^1\n00:00:00,000 --> /);
+    // The first cue at the first line, seconds into the class (later on a busy machine).
+    expect(await readFile(await download.path(), 'utf8')).toMatch(/^1\n00:00:0\d,\d{3} --> /);
 
     // Notes for this past class, streamed in.
     await page.locator('#library-notes').click();

@@ -159,6 +159,19 @@ export async function openApp(
   return page;
 }
 
+/**
+ * Starts a class from the class panel as a student does (M, the course name, Start) and waits
+ * until the class runs and the panel has closed: the panel closes when the start is answered,
+ * which can come after the class's first event on a busy machine.
+ */
+export async function startClass(target: Page, course: string): Promise<void> {
+  await target.keyboard.press('m');
+  await target.locator('#course-name').fill(course);
+  await target.locator('#start-class').click();
+  await target.locator('.bar[data-state="running"]').waitFor();
+  await target.locator('.panel-shell').waitFor({ state: 'hidden' });
+}
+
 /** Uncaught errors of the page so far. */
 export function pageErrors(page: Page): string[] {
   return (page as Page & { errors?: string[] }).errors ?? [];
