@@ -1,5 +1,5 @@
 // The connections of the backend's HTTP server, so that stopping it does not wait on them.
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** What {@link trackConnections} gives the server's owner. */
@@ -13,15 +13,15 @@ export interface TrackedConnections {
 }
 
 /**
- * Follows the connections of `server` and the answers each one owes, so a stopping server can
- * close every connection as soon as it has answered.
+ * Follows the connections of `server` and the answer each one is giving, so a stopping server
+ * can close every connection as soon as it has answered.
  *
  * `server.close()` alone waits for each open connection to end, and two kinds are not ended by
  * it: a connection a browser opened ahead of time and has not used yet (Chromium does this for a
  * page's origin), which Node counts as busy and never closes, and a keep-alive connection whose
  * answer ended after the close began, which stays open until the keep-alive timeout (72 s in
- * fastify). Either kept a stopping backend from stopping its class and flushing its transcript,
- * and a launcher gives it 5 s.
+ * fastify). Either held a stopping backend past the 5 s a launcher gives it, with its class not
+ * yet stopped.
  *
  * A WebSocket connection owes no answer: it is ended too, after the close frame its owner sent
  * (call this after the WebSocket server's own close).
@@ -31,8 +31,11 @@ export interface TrackedConnections {
  * app.addHook('preClose', async () => connections.closeWhenAnswered());
  */
 export function trackConnections(server: Server): TrackedConnections {
-  /** Open connections, with how many answers each one still owes. */
-  const owed = new Map<Socket, number>();
+  /**
+   * Open connections, each with the answer to its latest request (answers on one connection go
+   * out in order: once the latest is done, all are). A Map write per request, nothing more.
+   */
+  const latest = new Map<Socket, ServerResponse | undefined>();
   let closing = false;
   const close = (socket: Socket) => {
     // end() lets what was written go out first; a client that keeps its side open cannot hold
@@ -42,25 +45,19 @@ export function trackConnections(server: Server): TrackedConnections {
   server.on('connection', (socket: Socket) => {
     // Accepted while the server stops: it would only be refused.
     if (closing) return close(socket);
-    owed.set(socket, 0);
-    socket.once('close', () => owed.delete(socket));
+    latest.set(socket, undefined);
+    socket.once('close', () => latest.delete(socket));
   });
   server.on('request', (request, response) => {
-    const socket = request.socket;
-    const count = owed.get(socket);
-    if (count === undefined) return;
-    owed.set(socket, count + 1);
-    response.once('close', () => {
-      const left = owed.get(socket);
-      if (left === undefined) return;
-      owed.set(socket, left - 1);
-      if (closing && left === 1) close(socket);
-    });
+    if (latest.has(request.socket)) latest.set(request.socket, response);
   });
   return {
     closeWhenAnswered() {
       closing = true;
-      for (const [socket, count] of owed) if (count === 0) close(socket);
+      for (const [socket, response] of latest) {
+        if (!response || response.writableFinished) close(socket);
+        else response.once('close', () => close(socket));
+      }
     },
   };
 }
