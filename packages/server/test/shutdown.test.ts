@@ -35,21 +35,28 @@ async function openSocket(url: string): Promise<WebSocket> {
   return socket;
 }
 
+/**
+ * The backend process (a looping mock class) with an AI provider that never answers: without
+ * the stop cancelling them, its requests would hold the server open until LLM_TIMEOUT.
+ */
+async function startWithSilentProvider(): Promise<BackendProcess> {
+  llm = await createFakeOpenAIServer({ chat: () => ({ type: 'hang' }) });
+  backend = await startBackendProcess([
+    'ASR_MODE=mock',
+    'MOCK_INTERVAL_MS=60',
+    'MOCK_LOOP=true',
+    `LLM_BASE_URL=${llm.baseURL}`,
+    'LLM_API_KEY=sk-test',
+    'LLM_MODEL=class-model',
+    'LLM_TIMEOUT=120',
+  ]);
+  return backend;
+}
+
 describe('stopping the backend process', () => {
   it('exits with 0 within 5 s of one SIGTERM, with clients connected and AI answers pending', async () => {
-    // A provider that never answers: without the shutdown cancelling them, these requests would
-    // hold the server open until LLM_TIMEOUT.
-    llm = await createFakeOpenAIServer({ chat: () => ({ type: 'hang' }) });
-    backend = await startBackendProcess([
-      'ASR_MODE=mock',
-      'MOCK_INTERVAL_MS=60',
-      'MOCK_LOOP=true',
-      `LLM_BASE_URL=${llm.baseURL}`,
-      'LLM_API_KEY=sk-test',
-      'LLM_MODEL=class-model',
-      'LLM_TIMEOUT=120',
-    ]);
-    const { base } = backend;
+    const running = await startWithSilentProvider();
+    const { base } = running;
     const json = { 'content-type': 'application/json' };
     const events = await openEventStream(`${base}/api/events`);
     await fetch(`${base}/api/start_monitor`, {
@@ -72,10 +79,10 @@ describe('stopping the backend process', () => {
     await waitFor(() => llm!.chatRequests.length >= 2, 10_000, 'both rescue requests at the LLM');
 
     const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
-      backend!.child.once('exit', (code) => resolve({ code, at: Date.now() })),
+      running.child.once('exit', (code) => resolve({ code, at: Date.now() })),
     );
     const sentAt = Date.now();
-    backend.child.kill('SIGTERM');
+    running.child.kill('SIGTERM');
     const { code, at } = await exited;
     expect(code).toBe(0);
     expect(at - sentAt).toBeLessThan(5000);
@@ -89,12 +96,12 @@ describe('stopping the backend process', () => {
       .filter((event) => event.event === 'line.appended')
       .map((event) => (event.data as { id: number; text: string }).text);
     expect(announced.length).toBeGreaterThan(0);
-    const file = await readFile(join(backend.dataDir, 'class_transcript.txt'), 'utf8');
+    const file = await readFile(join(running.dataDir, 'class_transcript.txt'), 'utf8');
     const written = file.split('\n').filter((line) => line.startsWith('['));
     for (const [index, text] of announced.entries()) {
       expect(written[index]).toContain(text);
     }
-    const log = await readFile(join(backend.dataDir, '_startup.log'), 'utf8');
+    const log = await readFile(join(running.dataDir, '_startup.log'), 'utf8');
     expect(log).toContain('"msg":"stopped"');
     alerts.terminate();
     capture.terminate();
@@ -102,16 +109,8 @@ describe('stopping the backend process', () => {
   });
 
   it('exits with 0 and a clean stop with a connection never used and a request still arriving', async () => {
-    llm = await createFakeOpenAIServer({ chat: () => ({ type: 'text', content: '不会用到' }) });
-    backend = await startBackendProcess([
-      'ASR_MODE=mock',
-      'MOCK_INTERVAL_MS=60',
-      'MOCK_LOOP=true',
-      `LLM_BASE_URL=${llm.baseURL}`,
-      'LLM_API_KEY=sk-test',
-      'LLM_MODEL=class-model',
-    ]);
-    const { base } = backend;
+    const running = await startWithSilentProvider();
+    const { base } = running;
     const port = Number(new URL(base).port);
     await fetch(`${base}/api/start_monitor`, {
       method: 'POST',
@@ -155,10 +154,10 @@ describe('stopping the backend process', () => {
     await new Promise((resolve) => pending.once('continue', resolve));
 
     const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
-      backend!.child.once('exit', (code) => resolve({ code, at: Date.now() })),
+      running.child.once('exit', (code) => resolve({ code, at: Date.now() })),
     );
     const sentAt = Date.now();
-    backend.child.kill('SIGTERM');
+    running.child.kill('SIGTERM');
     // The stop has begun once the unused connection is closed; the request's body arrives after.
     await Promise.race([preconnectClosed, exited]);
     pending.end(body);
@@ -169,7 +168,7 @@ describe('stopping the backend process', () => {
     expect(at - sentAt).toBeLessThan(4500);
     expect((await answer).status).toBe(503);
     expect(JSON.parse((await answer).body)).toMatchObject({ code: 'SERVER_STOPPING' });
-    const log = await readFile(join(backend.dataDir, '_startup.log'), 'utf8');
+    const log = await readFile(join(running.dataDir, '_startup.log'), 'utf8');
     expect(log).toContain('"msg":"stopped"');
     agent.destroy();
   });
