@@ -386,11 +386,17 @@ describe('the student’s name', () => {
 });
 
 describe('honest status with a backend process', () => {
-  /** The real backend program serving the UI, on a port of its own. */
-  async function backendProcess(settings: string[]) {
-    const root = await mkdtemp(join(tmpdir(), 'desktop-process-'));
+  /**
+   * The real backend program serving the UI, on a port of its own — or on the `port` and `root`
+   * of one that was killed (the launcher starting it again).
+   */
+  async function backendProcess(
+    settings: string[],
+    again: { root: string; port: number } | undefined = undefined,
+  ) {
+    const root = again?.root ?? (await mkdtemp(join(tmpdir(), 'desktop-process-')));
     await writeFile(join(root, '.env'), `${settings.join('\n')}\n`);
-    const port = await freePort();
+    const port = again?.port ?? (await freePort());
     const running = start(process.execPath, [
       join(DESKTOP_DIR, '..', '..', 'packages', 'server', 'bin', 'class-assistant-backend.js'),
       '--port',
@@ -503,6 +509,53 @@ describe('honest status with a backend process', () => {
     } finally {
       server.running.child.kill('SIGKILL');
       await rm(server.root, { recursive: true, force: true });
+    }
+  });
+
+  it('says once, without a tap, that the class went on after the backend was killed and started again', async () => {
+    const settings = await scriptedClass(FILLER[0]!, 300);
+    const first = await backendProcess(settings);
+    let second: Awaited<ReturnType<typeof backendProcess>> | undefined;
+    try {
+      page = await context.newPage();
+      await context.grantPermissions(['notifications'], { origin: first.url.replace(/\/$/, '') });
+      await page.setViewportSize({ width: 320, height: 80 });
+      await page.goto(first.url);
+      await page.locator('.bar[data-connection="online"]').waitFor();
+      await startClass(page, '数据结构');
+      const written = async () =>
+        ((await (await fetch(`${first.url}api/transcript`)).json()) as { total: number }).total;
+      await expect.poll(written, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+
+      first.running.child.kill('SIGKILL');
+      await first.running.exited;
+      await page.locator('.bar[data-connection="offline"]').waitFor({ timeout: 10_000 });
+      // The launcher starts the backend again on the same folder and port; the page reconnects.
+      second = await backendProcess(settings, { root: first.root, port: first.port });
+      await page
+        .locator('.bar[data-connection="online"][data-state="running"]')
+        .waitFor({ timeout: 30_000 });
+      const toast = page.locator('.bar-line .line-text.toast');
+      await toast.waitFor({ timeout: 15_000 });
+      const status = (await (await fetch(`${second.url}api/monitor_status`)).json()) as {
+        interruption: { seconds: number; resumed: boolean };
+      };
+      expect(status.interruption.resumed).toBe(true);
+      await expect
+        .poll(async () => toast.textContent(), { timeout: 10_000 })
+        .toBe(`后端意外退出，已自动接着记录，中断 ${status.interruption.seconds} 秒`);
+      expect(await page.locator('.status-text').textContent()).toBe('监听中');
+      await page.screenshot({ path: shot('bar-class-resumed.png') });
+      // Told once: the page opened again does not say it again, and the class goes on.
+      await page.reload();
+      await page.locator('.bar[data-connection="online"][data-state="running"]').waitFor();
+      await page.locator('.bar-line .line-text:not(.hint)').waitFor();
+      expect(await page.locator('.bar-line .line-text.toast').count()).toBe(0);
+    } finally {
+      first.running.child.kill('SIGKILL');
+      second?.running.child.kill('SIGKILL');
+      await second?.running.exited;
+      await rm(first.root, { recursive: true, force: true });
     }
   });
 });

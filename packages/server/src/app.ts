@@ -325,6 +325,30 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     appCapture: capture,
     classHooks: library,
   });
+  // A class this backend's previous run died in (no clean stop) goes on by itself. Queued before
+  // any request can start another class; a failure is kept in the status for the UI.
+  const interrupted = library.interrupted();
+  if (interrupted) {
+    void monitor
+      .continueClass({
+        courseName: interrupted.courseName,
+        citeFilename: interrupted.materialName,
+        startedAt: interrupted.startedAt,
+        lastAliveAt: interrupted.lastAliveAt,
+      })
+      .then(
+        () =>
+          app.log.warn(
+            { classId: interrupted.id },
+            `class ${interrupted.id} was interrupted by the backend stopping unexpectedly; it goes on`,
+          ),
+        (error: unknown) =>
+          app.log.error(
+            { classId: interrupted.id, err: error },
+            `class ${interrupted.id} was interrupted and could not go on; it is kept with its lines`,
+          ),
+      );
+  }
   const configuredPort = options.port ?? 8765;
   const services: AppServices = {
     options,

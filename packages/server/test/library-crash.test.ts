@@ -1,6 +1,7 @@
 // A backend process killed with SIGKILL in the middle of a class: after a restart the class is
 // in the library with every line the UI was told about over server-sent events — also the lines
-// that history folding had already moved out of the live transcript file.
+// that history folding had already moved out of the live transcript file. (The class resumes by
+// itself; test/class-resume.test.ts has the resuming.)
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +64,15 @@ it('keeps every acknowledged line of a class whose backend was killed with SIGKI
 
   const second = await startBackendProcess(settings, process.env, { root });
   processes.push(second);
+  await waitFor(
+    async () =>
+      ((await (await fetch(`${second.base}/api/monitor_status`)).json()) as { state: string })
+        .state === 'running',
+    20_000,
+    'the class to resume',
+  );
+  // Ended by the student: the class with every line, indexed.
+  await fetch(`${second.base}/api/stop_monitor?with_summary=false`, { method: 'POST' });
   const list = (await (await fetch(`${second.base}/api/classes`)).json()) as {
     items: Array<{ id: string; live: boolean; ended_at: string | null; line_count: number }>;
   };
@@ -80,9 +90,15 @@ it('keeps every acknowledged line of a class whose backend was killed with SIGKI
   expect([...lines.keys()]).toEqual(detail.lines.map((_, index) => index + 1));
   expect(detail.class.history_summary).toBe('历史摘要：链表、栈和队列。');
   // And it is searchable.
-  const search = (await (
-    await fetch(`${second.base}/api/search?q=${encodeURIComponent('随机点名')}`)
-  ).json()) as { hits: Array<{ class_id: string }> };
-  expect(search.hits.length).toBeGreaterThan(0);
+  const search = await waitFor(
+    async () => {
+      const found = (await (
+        await fetch(`${second.base}/api/search?q=${encodeURIComponent('随机点名')}`)
+      ).json()) as { hits: Array<{ class_id: string }> };
+      return found.hits.length > 0 ? found : undefined;
+    },
+    20_000,
+    'the class to be searchable',
+  );
   expect(search.hits.every((hit) => hit.class_id === kept!.id)).toBe(true);
 });

@@ -15,6 +15,7 @@ import type { AppContext } from './context.ts';
 import { h, icon } from './dom.ts';
 import { describeError } from './errors.ts';
 import { type Lang, setLang, t } from './i18n.ts';
+import { interruptionNotice } from './interruption-notice.ts';
 import { createLiveConnection } from './live.ts';
 import { createLiveSync, monitorOf } from './live-sync.ts';
 import { sendCustomKeywords, wantedCustomKeywords } from './my-keywords.ts';
@@ -58,6 +59,8 @@ const TABS: Array<{ name: PanelName; text: Parameters<typeof t>[0] }> = [
 
 /** How long an alert stays up by itself: attention 20 s, roll call until dismissed (max 3 min). */
 const ALERT_MS = { danger: 180_000, warning: 20_000 };
+/** How long the bar says that the class went on after the backend died (or why it could not). */
+const INTERRUPTION_NOTICE_MS = 12_000;
 
 /** The size the window should have for this state. */
 export function viewSize(state: Pick<AppState, 'panel' | 'alert'>): Size {
@@ -95,10 +98,13 @@ export function startApp(host: HTMLElement): { store: Store } {
   let alertTimer: ReturnType<typeof setTimeout> | undefined;
   let alertSerial = 0;
 
-  const toast = (text: string, kind: 'info' | 'error' = 'info') => {
+  const toast = (text: string, kind: 'info' | 'error' = 'info', durationMs?: number) => {
     clearTimeout(toastTimer);
     store.set({ toast: { text, kind } });
-    toastTimer = setTimeout(() => store.set({ toast: null }), kind === 'error' ? 6000 : 3500);
+    toastTimer = setTimeout(
+      () => store.set({ toast: null }),
+      durationMs ?? (kind === 'error' ? 6000 : 3500),
+    );
   };
 
   const refreshHealth = async () => {
@@ -193,6 +199,20 @@ export function startApp(host: HTMLElement): { store: Store } {
       sync.apply(message);
       for (const listener of liveListeners) listener(message);
     },
+  });
+
+  // The backend died during the class and came back: said once, without a tap (the status
+  // carries it while the resumed class runs, so a window that connects later hears it too).
+  store.subscribe((state, previous) => {
+    if (state.monitor === previous.monitor) return;
+    const notice = interruptionNotice(
+      state.monitor,
+      state.lang,
+      preference('told-interruption', '') || null,
+    );
+    if (!notice) return;
+    savePreference('told-interruption', notice.at);
+    toast(t(notice.key, notice.values), notice.kind, INTERRUPTION_NOTICE_MS);
   });
 
   // ---------------------------------------------------------------- this window's microphone

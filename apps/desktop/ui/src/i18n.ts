@@ -14,6 +14,8 @@ const zh = {
   offlineDetail: '后端没有响应，正在自动重连…（{seconds} 秒后重试）',
   offlineHint: '请确认课堂助手在运行；用启动器重新打开即可。',
   backOnline: '后端已重新连接',
+  resumedAfterCrash: '后端意外退出，已自动接着记录，中断 {seconds} 秒',
+  notResumedAfterCrash: '后端意外退出，没能自动接着记录：{reason} 之前的字幕都已保存。',
   idleHint: '点 ▶ 开始上课，或按 M 打开课堂面板',
   waitingForSpeech: '正在听…',
   pausedHint: '已暂停：点 ▶ 继续',
@@ -328,6 +330,10 @@ const en: Record<TextKey, string> = {
   offlineDetail: 'The backend does not answer; reconnecting… (next try in {seconds} s)',
   offlineHint: 'Make sure Class Assistant is running; open it again with the launcher.',
   backOnline: 'Backend connected again',
+  resumedAfterCrash:
+    'The backend stopped unexpectedly; recording resumed automatically after a {seconds} s gap',
+  notResumedAfterCrash:
+    'The backend stopped unexpectedly and recording could not resume: {reason} Every line before it is kept.',
   idleHint: 'Press ▶ to start a class, or M for the class panel',
   waitingForSpeech: 'Listening…',
   pausedHint: 'Paused: press ▶ to resume',

@@ -52,6 +52,8 @@ export function monitorOf(status: MonitorStatus): MonitorStatus {
     cite_filename: status.cite_filename,
     started_at: status.started_at,
     recognizer_state: status.recognizer_state,
+    // (A backend from before interruptions does not say.)
+    interruption: status.interruption ?? null,
   };
 }
 

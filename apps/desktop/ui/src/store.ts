@@ -73,6 +73,7 @@ export const IDLE_MONITOR: MonitorStatus = {
   cite_filename: '',
   started_at: null,
   recognizer_state: null,
+  interruption: null,
 };
 
 /** A minimal observable store. */

@@ -27,6 +27,21 @@ export const TranscriptLineSchema = z.object({
   text: z.string(),
 });
 
+/**
+ * The backend died during a class (a crash, kill -9, the machine out of memory) and, starting
+ * again, went on with it — or could not (`resumed: false`, `reason` says why; the class and its
+ * lines are kept in the library).
+ */
+export const MonitorInterruptionSchema = z.object({
+  at: z.string().describe('ISO 8601: when the backend came back.'),
+  seconds: z.number().int().min(0).describe('How long nothing was recorded.'),
+  resumed: z.boolean().describe('True when the class went on by itself.'),
+  reason: z
+    .object({ code: z.string(), zh: z.string(), en: z.string() })
+    .nullable()
+    .describe('Why the class could not go on (null when it did).'),
+});
+
 /** The monitor status as `/api/monitor_status` and the `monitor.changed` event carry it. */
 export const MonitorStatusSchema = z.object({
   state: z.enum(['idle', 'running', 'paused']),
@@ -40,6 +55,11 @@ export const MonitorStatusSchema = z.object({
     .enum(['running', 'paused', 'ended', 'failed'])
     .nullable()
     .describe('How the running class’s recognizer is doing; null when idle.'),
+  interruption: MonitorInterruptionSchema.nullable()
+    .optional()
+    .describe(
+      'While a class runs that the backend resumed after dying in it, that gap; while idle, a class that could not be resumed (until the next class starts). null otherwise; absent from backends before this field.',
+    ),
 });
 
 /** Alert levels: `danger` (red, a roll call) and `warning` (amber, attention). */
@@ -253,6 +273,8 @@ export type LiveMessage = {
 export type TranscriptLine = z.infer<typeof TranscriptLineSchema>;
 /** The monitor status. */
 export type MonitorStatusPayload = z.infer<typeof MonitorStatusSchema>;
+/** A class the backend died in, resumed or not. */
+export type MonitorInterruption = z.infer<typeof MonitorInterruptionSchema>;
 /** An alert level. */
 export type AlertLevel = z.infer<typeof AlertLevelSchema>;
 /** A keyword alert. */

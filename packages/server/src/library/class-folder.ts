@@ -5,7 +5,9 @@
 //                   the history-summary block, `[HH:MM:SS] text` lines — never folded, so a
 //                   line's id is its position
 //   class.json      id, course, material, start and end, line count, alerts with their line
-//                   ids, the notes and material files
+//                   ids, the notes and material files; while the class runs, its last sign of
+//                   life (`alive_at`, every 10 s), and the gaps a crashed backend left in it
+//                   (`interruptions`)
 //   notes.md        notes written for the class (optional)
 //   material.txt    the text of the class material as it was during the class (optional)
 import { randomBytes } from 'node:crypto';
@@ -77,6 +79,15 @@ export const ClassAlertSchema = z.object({
 /** An alert of a class. */
 export type ClassAlert = z.infer<typeof ClassAlertSchema>;
 
+/** A gap in a class: the backend died without stopping it and resumed it when it came back. */
+export const ClassInterruptionSchema = z.object({
+  at: z.string().describe('ISO 8601: when the class resumed.'),
+  seconds: z.number().int().min(0).describe('How long nothing was recorded.'),
+});
+
+/** A gap in a class. */
+export type ClassInterruption = z.infer<typeof ClassInterruptionSchema>;
+
 /** `class.json`. Read leniently: a hand-edited file keeps what is valid in it. */
 export const ClassMetaSchema = z.object({
   id: z.string(),
@@ -88,6 +99,16 @@ export const ClassMetaSchema = z.object({
   alerts: z.array(ClassAlertSchema).catch([]),
   notes_file: z.string().nullable().catch(null),
   material_file: z.string().nullable().catch(null),
+  alive_at: z
+    .string()
+    .optional()
+    .catch(undefined)
+    .describe('ISO 8601: the last sign of life of the backend while the class ran.'),
+  interruptions: z
+    .array(ClassInterruptionSchema)
+    .optional()
+    .catch(undefined)
+    .describe('The gaps left by a backend that died during the class and resumed it.'),
 });
 
 /** The content of `class.json`. */

@@ -5,9 +5,14 @@
 // stays the durable record of a running class: every acknowledged line is fsynced there first.
 // History folding removes old lines from that file, so before a fold the library appends the
 // lines about to be folded to the class's transcript.txt (one write and one fsync per fold, not
-// per line); at the end of the class it adds the rest and the history summary. After a crash the
-// class is finished at the next start from its folder plus the live file (its header names the
-// class), so a kill -9 loses no acknowledged line.
+// per line); at the end of the class it adds the rest and the history summary.
+//
+// After a crash (no clean stop: class.json has no end time) the next start finds the class from
+// the live file's header. If the backend was alive within the last 30 minutes (RESUME_WINDOW_MS:
+// class.json's `alive_at`, written every 10 s while the class runs, or the newest line) the class
+// is offered for resuming (`interrupted()`): the monitor goes on with the same class, folder and
+// live file. Otherwise, or when resuming fails, it is finished from its folder plus the live
+// file, ended at its last sign of life. Either way a kill -9 loses no acknowledged line.
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -50,6 +55,24 @@ import {
 } from './library-index.ts';
 import { parseQuery } from './search-terms.ts';
 
+/** A class whose backend died is resumed when it was alive this recently (30 minutes). */
+export const RESUME_WINDOW_MS = 30 * 60_000;
+
+/** How often a running class writes its sign of life (`alive_at` in class.json). */
+export const ALIVE_INTERVAL_MS = 10_000;
+
+/** A class the previous run of the backend left running (it died), recent enough to resume. */
+export interface InterruptedClass {
+  id: string;
+  courseName: string;
+  /** The material file the class was started with ('' for none). */
+  materialName: string;
+  /** When the class started (class.json's `started_at`). */
+  startedAt: Date;
+  /** The last sign of life of the backend that ran it. */
+  lastAliveAt: Date;
+}
+
 /** Where log lines of the library go (pino's signature). */
 export interface LibraryLogger {
   info(object: object, message?: string): void;
@@ -76,6 +99,8 @@ export interface LibraryOptions {
    * start and when a class is opened).
    */
   rescanMs?: number;
+  /** Milliseconds between the running class's signs of life (default {@link ALIVE_INTERVAL_MS}). */
+  aliveIntervalMs?: number;
 }
 
 /** A class as the library lists it. */
@@ -126,6 +151,11 @@ export interface Library extends ClassHooks {
   remove(id: string): Promise<void>;
   /** Looks at every class folder again and indexes what changed. */
   rescan(): Promise<void>;
+  /**
+   * The class the previous run left running when it died, alive within {@link RESUME_WINDOW_MS}:
+   * the monitor resumes it (`classContinued`), or {@link keepInterrupted} finishes it.
+   */
+  interrupted(): InterruptedClass | null;
   /** Resolves when the index has caught up with the class folders found at start. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -181,6 +211,29 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
   openIndex();
 
   let running: RunningClass | null = null;
+  /** A class a crash interrupted, waiting to be resumed (never finished by a scan meanwhile). */
+  let interrupted: (InterruptedClass & { meta: ClassMeta }) | null = null;
+  /** Not ended and not to be finished by a scan: the running class or the one to resume. */
+  const isOpen = (id: string) => running?.id === id || interrupted?.id === id;
+  const aliveIntervalMs = options.aliveIntervalMs ?? ALIVE_INTERVAL_MS;
+  let aliveTimer: ReturnType<typeof setInterval> | undefined;
+  /** Writes the running class's sign of life now and every {@link aliveIntervalMs}. */
+  const keepAlive = (current: RunningClass) => {
+    clearInterval(aliveTimer);
+    aliveTimer = setInterval(() => {
+      if (running !== current) return;
+      current.meta.alive_at = now().toISOString();
+      // Not fsynced: a kill -9 keeps it (the page cache survives the process).
+      void folders(async () => {
+        if (running === current) {
+          await writeClassMeta(current.folder, current.meta, { durable: false });
+        }
+      }).catch((error: unknown) =>
+        logger.warn({ err: error, classId: current.id }, 'library: could not note the class alive'),
+      );
+    }, aliveIntervalMs);
+    aliveTimer.unref();
+  };
   /** The class whose transcript the live file holds (it stays there after the class ends). */
   let liveFileId: string | null = null;
   let progress: IndexingProgress | null = null;
@@ -294,18 +347,18 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       index.removeClass(id);
       return;
     }
-    if (content.meta.ended_at === null && running?.id !== id) {
+    if (content.meta.ended_at === null && !isOpen(id)) {
       // A class a crash interrupted whose live file is gone: finished with what its folder has.
       const info = await stat(join(folder, CLASS_FILES.transcript)).catch(() => null);
       const meta = content.meta;
       // Checked again in the queue: a class starting right now looks the same until it runs.
       await folders(async () => {
-        if (running?.id !== id) await finish(id, null, meta, info?.mtime ?? now());
+        if (!isOpen(id)) await finish(id, null, meta, lastSignOfLife(meta, info?.mtime) ?? now());
       });
       content = await readClassFolder(folder, id);
       if (!content) return;
     }
-    if (running?.id === id) {
+    if (isOpen(id)) {
       index.updateClassRow(rowOf(content, 0));
       return;
     }
@@ -332,7 +385,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
     }
     const stale: string[] = [];
     for (const id of names) {
-      if (running?.id === id) continue;
+      if (isOpen(id)) continue;
       if (known.get(id) !== (await folderSignature(folderOf(id)))) stale.push(id);
     }
     if (stale.length === 0 || closed) return;
@@ -374,7 +427,10 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
     return names.filter(isClassId).sort().reverse();
   };
 
-  /** At start: the class the live file holds; finished here if a crash interrupted it. */
+  /**
+   * At start: the class the live file holds. If a crash interrupted it, it waits to be resumed
+   * when its backend was alive within {@link RESUME_WINDOW_MS}, else it is finished here.
+   */
   const recoverLiveClass = async () => {
     const live = await store.read();
     const started = live.header.startedAt;
@@ -390,11 +446,28 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       liveFileId = id;
       if (content.meta.ended_at === null) {
         const info = await stat(store.path).catch(() => null);
+        const lastAliveAt = lastSignOfLife(content.meta, info?.mtime) ?? now();
+        const startedAt = new Date(content.meta.started_at);
+        if (now().getTime() - lastAliveAt.getTime() <= RESUME_WINDOW_MS) {
+          logger.warn(
+            { classId: id, lines: live.entries.length, lastAliveAt: lastAliveAt.toISOString() },
+            `library: class ${id} was interrupted; it will be resumed`,
+          );
+          interrupted = {
+            id,
+            courseName: content.meta.course_name,
+            materialName: content.meta.material_name,
+            startedAt: Number.isNaN(startedAt.getTime()) ? lastAliveAt : startedAt,
+            lastAliveAt,
+            meta: content.meta,
+          };
+          return;
+        }
         logger.warn(
-          { classId: id, lines: live.entries.length },
-          `library: class ${id} was interrupted; keeping it with every line of the live transcript`,
+          { classId: id, lines: live.entries.length, lastAliveAt: lastAliveAt.toISOString() },
+          `library: class ${id} was interrupted too long ago to resume; keeping it with every line of the live transcript`,
         );
-        await folders(() => finish(id, live, content.meta, info?.mtime ?? now()));
+        await folders(() => finish(id, live, content.meta, lastAliveAt));
       }
       return;
     }
@@ -484,9 +557,10 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       folders(async () => {
         const document = await store.read();
         // The id carries the header's start time (how the live file is matched to its class
-        // after a crash); started_at the precise moment (classes started within a second sort).
+        // after a crash); started_at the precise moment (classes started within a second sort),
+        // the monitor's, so that a resumed class reports the same start.
         const headerTime = parseHeaderTime(document.header.startedAt) ?? now();
-        const startedAt = now();
+        const { startedAt } = info;
         await mkdir(classesDir, { recursive: true });
         let id = newClassId(headerTime);
         while (!(await makeFolder(folderOf(id)))) id = newClassId(headerTime);
@@ -509,11 +583,16 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
           alerts: [],
           notes_file: null,
           material_file: info.materialText !== '' ? CLASS_FILES.material : null,
+          alive_at: startedAt.toISOString(),
+          interruptions: [],
         };
         await writeClassMeta(folder, meta, { durable: true });
         await syncFolder(classesDir);
         running = { id, folder, meta, lastEntry: null };
         liveFileId = id;
+        // A class started anew leaves the interrupted one (if any) to be finished by a scan.
+        interrupted = null;
+        keepAlive(running);
         await indexWork(async () =>
           index.replaceClass(
             {
@@ -533,6 +612,28 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
           logger.error({ err: error, classId: id }, 'library: could not index the new class'),
         );
         changed(id, 'added');
+      }),
+
+    classContinued: (gap) =>
+      folders(async () => {
+        const waiting = interrupted;
+        if (!waiting) return;
+        const folder = folderOf(waiting.id);
+        const log = await readClassTranscript(folder);
+        const meta: ClassMeta = {
+          ...waiting.meta,
+          alive_at: gap.at.toISOString(),
+          interruptions: [
+            ...(waiting.meta.interruptions ?? []),
+            { at: gap.at.toISOString(), seconds: gap.seconds },
+          ],
+        };
+        await writeClassMeta(folder, meta, { durable: true });
+        interrupted = null;
+        running = { id: waiting.id, folder, meta, lastEntry: log.entries.at(-1) ?? null };
+        liveFileId = waiting.id;
+        keepAlive(running);
+        changed(waiting.id, 'updated');
       }),
 
     beforeFold: (entries) =>
@@ -578,6 +679,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         const current = running;
         if (!current) return;
         running = null;
+        clearInterval(aliveTimer);
         await finish(current.id, await store.read(), current.meta, now());
       }),
 
@@ -679,6 +781,26 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
 
     rescan: () => scan(),
 
+    interrupted: () => {
+      if (!interrupted) return null;
+      const { meta: _meta, ...info } = interrupted;
+      return info;
+    },
+
+    keepInterrupted: () =>
+      folders(async () => {
+        const waiting = interrupted;
+        if (!waiting) return;
+        interrupted = null;
+        const live = await store.read();
+        await finish(
+          waiting.id,
+          liveFileId === waiting.id ? live : null,
+          waiting.meta,
+          waiting.lastAliveAt,
+        );
+      }),
+
     ready: async () => {
       await firstScan;
       await indexWork(async () => undefined);
@@ -687,6 +809,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
     async close() {
       closed = true;
       clearInterval(timer);
+      clearInterval(aliveTimer);
       await folders(async () => undefined);
       await indexWork(async () => undefined);
       index.close();
@@ -696,6 +819,19 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
 
 function notFound(id: string) {
   return localized(`课程库里没有课堂 ${id}。`, `No class ${id} in the library.`);
+}
+
+/**
+ * The last moment a class's backend was known alive: its last `alive_at` or the newest write of
+ * its live file (`fileTime`), whichever is later; null when neither is known.
+ */
+function lastSignOfLife(meta: ClassMeta, fileTime: Date | undefined): Date | null {
+  const noted = meta.alive_at ? new Date(meta.alive_at) : null;
+  const times = [noted, fileTime ?? null].filter(
+    (time): time is Date => time !== null && !Number.isNaN(time.getTime()),
+  );
+  if (times.length === 0) return null;
+  return new Date(Math.max(...times.map((time) => time.getTime())));
 }
 
 /** Creates a class folder; false when the name is taken. */

@@ -1,16 +1,18 @@
 import {
   type KeywordAlert,
+  type KeywordMatcher,
   type Summarize,
   type TranscriptEntry,
   TranscriptPipeline,
   type TranscriptStore,
 } from '@class-assistant/transcript-core';
 import type { AppCapture } from '../audio/app-capture.ts';
-import { isServerError, ServerError } from '../errors.ts';
+import { errorMessage, isServerError, ServerError } from '../errors.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type {
   ErrorSource,
   KeywordAlertPayload,
+  MonitorInterruption,
   MonitorStatusPayload,
   TranscriptLine,
 } from '../events/live-events.ts';
@@ -24,6 +26,7 @@ import type {
   RecognizerLogger,
   RecognizerRegistry,
 } from '../recognizers/recognizer.ts';
+import type { ResolvedSettings } from '../settings/settings-schema.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import type { KeywordService } from './keyword-service.ts';
 
@@ -46,14 +49,21 @@ export interface MonitorAnswer {
  * file holds it: the class started (after the transcript was reset), entries are about to be
  * folded out of the transcript file (the fold waits until this resolves, and does not happen
  * when it rejects — so a line never leaves the file before the library has it), an alert was
- * raised on a line, the class ended (every line written).
+ * raised on a line, the class ended (every line written). `classContinued`: a class the backend
+ * died in goes on (its transcript continues after a marker line of the gap); `keepInterrupted`:
+ * it could not.
  */
 export interface ClassHooks {
   classStarted(info: {
     courseName: string;
     materialName: string;
     materialText: string;
+    /** The moment the status reports as `started_at`. */
+    startedAt: Date;
   }): Promise<void>;
+  classContinued(gap: { at: Date; seconds: number }): Promise<void>;
+  /** The class the backend died in could not go on: keep it, ended, with every line. */
+  keepInterrupted(): Promise<void>;
   beforeFold(entries: readonly TranscriptEntry[]): Promise<void>;
   alertRaised(alert: KeywordAlertPayload, lineId: number): void;
   classEnded(): Promise<void>;
@@ -77,9 +87,32 @@ export interface MonitorOptions {
   classHooks?: ClassHooks;
 }
 
+/** A class the backend died in, to go on with (see {@link Monitor.continueClass}). */
+export interface ContinuedClass {
+  courseName: string;
+  /** The material file it was started with ('' for none); the active material is kept. */
+  citeFilename: string;
+  /** When the class started (the status keeps it: the UI keeps its lines). */
+  startedAt: Date;
+  /** The last sign of life of the backend that died. */
+  lastAliveAt: Date;
+}
+
+/** The marker line of a gap in a class, e.g. `—— 中断 12 秒 ——`. */
+export function interruptionLine(seconds: number): string {
+  return `—— 中断 ${seconds} 秒 ——`;
+}
+
 /** The monitoring chain: recognizer -> transcript pipeline -> alerts and live events. */
 export interface Monitor {
   start(request: { courseName: string; citeFilename: string | null }): Promise<MonitorAnswer>;
+  /**
+   * Goes on with a class the backend died in: the recognizer of ASR_MODE as configured now, the
+   * transcript continuing after a marker line of the gap (nothing reset). When the recognizer
+   * cannot run, the class is kept as it is (ended), the status says why until the next class
+   * (`interruption.reason`), and the error is thrown as `start` throws it.
+   */
+  continueClass(plan: ContinuedClass): Promise<MonitorAnswer>;
   stop(): Promise<MonitorAnswer>;
   pause(): Promise<MonitorAnswer>;
   resume(): Promise<MonitorAnswer>;
@@ -125,6 +158,18 @@ interface Session {
   reported: Set<string>;
   /** False once the recognizer has stopped: later events are ignored. */
   accepting: boolean;
+  /** Set when this class went on after the backend died in it. */
+  interruption: MonitorInterruption | null;
+}
+
+/** A recognizer started and what it said while starting. */
+interface Launched {
+  recognizer: Recognizer;
+  matcher: KeywordMatcher;
+  /** Stops it (the class did not start after all). */
+  abandon(): Promise<void>;
+  /** Sends its events, those said while starting first, to the session. */
+  deliverTo(current: Session): void;
 }
 
 /**
@@ -137,6 +182,8 @@ interface Session {
 export function createMonitor(options: MonitorOptions): Monitor {
   const serial = createSerialQueue();
   let session: Session | undefined;
+  /** A class that could not go on after a crash, shown in the status until the next class. */
+  let idleInterruption: MonitorInterruption | null = null;
 
   const status = (): MonitorStatus => ({
     state: session ? (session.paused ? 'paused' : 'running') : 'idle',
@@ -147,6 +194,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     cite_filename: session?.citeFilename ?? '',
     started_at: session?.startedAt.toISOString() ?? null,
     recognizer_state: session?.recognizerState ?? null,
+    interruption: session ? session.interruption : idleInterruption,
   });
 
   const publishStatus = () => options.hub.publish('monitor.changed', status());
@@ -285,6 +333,128 @@ export function createMonitor(options: MonitorOptions): Monitor {
     }
   };
 
+  /** The recognition mode of `settings`, if it can run here; else a 503 naming what to set. */
+  const checkMode = async (settings: ResolvedSettings) => {
+    const definition = options.recognizers.get(settings.asrMode);
+    if (!definition) {
+      throw new ServerError(
+        'RECOGNIZER_UNAVAILABLE',
+        503,
+        localized(
+          `ASR_MODE=${settings.asrMode} 不是这个版本支持的识别方式（${options.recognizers.modes().join('、')}）。`,
+          `ASR_MODE=${settings.asrMode} is not a recognition mode of this build (${options.recognizers.modes().join(', ')}).`,
+        ),
+        { field: 'ASR_MODE' },
+      );
+    }
+    const availability = await definition.availability(settings, {
+      dataDir: options.dataDir,
+    });
+    if (!availability.available) {
+      throw new ServerError('RECOGNIZER_UNAVAILABLE', 503, availability.message, {
+        field: availability.settings[0] ?? 'ASR_MODE',
+        hint: `Settings to check: ${availability.settings.join(', ')}.`,
+      });
+    }
+    return definition;
+  };
+
+  /** Reloads the keywords, creates and starts the recognizer; keeps what it says meanwhile. */
+  const launch = async (
+    definition: NonNullable<ReturnType<RecognizerRegistry['get']>>,
+    settings: ResolvedSettings,
+    materialText: string,
+  ): Promise<Launched> => {
+    const matcher = await options.keywords.reload(settings.keywordHomophones);
+    const early: RecognizerEvent[] = [];
+    let deliver: (event: RecognizerEvent) => void = (event) => early.push(event);
+    const recognizer = definition.create({
+      settings,
+      dataDir: options.dataDir,
+      emit: (event) => deliver(event),
+      logger: options.logger,
+      keywords: matcher.keywords.map((keyword) => keyword.text),
+      material: materialText,
+      ...(options.appCapture ? { appCapture: options.appCapture } : {}),
+    });
+    const abandon = async () => {
+      deliver = () => undefined;
+      try {
+        await recognizer.stop();
+      } catch (error) {
+        options.logger.error({ err: error }, 'stopping the recognizer failed');
+      }
+    };
+    try {
+      await recognizer.start();
+    } catch (error) {
+      await abandon();
+      // Configuration problems (no microphone, no model, a bad file) keep their own code
+      // and the setting to fix.
+      if (isServerError(error) && error.statusCode === 503) throw error;
+      throw new ServerError(
+        'RECOGNIZER_FAILED',
+        500,
+        `ASR_MODE=${settings.asrMode} could not start: ${(error as Error).message}`,
+        { field: 'ASR_MODE' },
+        { cause: error },
+      );
+    }
+    return {
+      recognizer,
+      matcher,
+      abandon,
+      deliverTo(current) {
+        deliver = (event) => onRecognizerEvent(current, event);
+        for (const event of early.splice(0)) deliver(event);
+      },
+    };
+  };
+
+  /** The class runs: its pipeline over the transcript store, the recognizer's events to it. */
+  const openSession = (
+    launched: Launched,
+    settings: ResolvedSettings,
+    info: Pick<Session, 'courseName' | 'citeFilename' | 'startedAt' | 'interruption'>,
+  ) => {
+    const hooks = options.classHooks;
+    const pipeline = new TranscriptPipeline({
+      store: options.store,
+      keywords: launched.matcher,
+      ...(settings.historyFoldEntries > 0
+        ? {
+            summarize: hooks
+              ? async (previousSummary, entries, context) => {
+                  await hooks.beforeFold(entries);
+                  return options.summarize(previousSummary, entries, context);
+                }
+              : options.summarize,
+            // 50 entries keep the last 20 unfolded (the rescue/catch-up windows); smaller
+            // thresholds keep half.
+            fold: {
+              threshold: settings.historyFoldEntries,
+              keepRecent: Math.min(20, Math.floor(settings.historyFoldEntries / 2)),
+            },
+          }
+        : {}),
+    });
+    const current: Session = {
+      ...info,
+      asrMode: settings.asrMode,
+      pipeline,
+      recognizer: launched.recognizer,
+      recognizerState: 'running',
+      paused: false,
+      partial: '',
+      reported: new Set(),
+      accepting: true,
+    };
+    wirePipeline(current);
+    session = current;
+    publishStatus();
+    launched.deliverTo(current);
+  };
+
   return {
     start: (request) =>
       serial(async () => {
@@ -295,66 +465,13 @@ export function createMonitor(options: MonitorOptions): Monitor {
           };
         }
         const settings = options.settings.current();
-        const definition = options.recognizers.get(settings.asrMode);
-        if (!definition) {
-          throw new ServerError(
-            'RECOGNIZER_UNAVAILABLE',
-            503,
-            localized(
-              `ASR_MODE=${settings.asrMode} 不是这个版本支持的识别方式（${options.recognizers.modes().join('、')}）。`,
-              `ASR_MODE=${settings.asrMode} is not a recognition mode of this build (${options.recognizers.modes().join(', ')}).`,
-            ),
-            { field: 'ASR_MODE' },
-          );
-        }
-        const availability = await definition.availability(settings, {
-          dataDir: options.dataDir,
-        });
-        if (!availability.available) {
-          throw new ServerError('RECOGNIZER_UNAVAILABLE', 503, availability.message, {
-            field: availability.settings[0] ?? 'ASR_MODE',
-            hint: `Settings to check: ${availability.settings.join(', ')}.`,
-          });
-        }
+        const definition = await checkMode(settings);
         // Nothing changes unless the class really starts: the material is checked and read
         // now but activated, and the transcript reset, only once the recognizer runs. What it
         // says while starting is kept and delivered after the reset.
         const material = await options.cite.prepareActivation(request.citeFilename);
-        const matcher = await options.keywords.reload(settings.keywordHomophones);
-        const early: RecognizerEvent[] = [];
-        let deliver: (event: RecognizerEvent) => void = (event) => early.push(event);
-        const recognizer = definition.create({
-          settings,
-          dataDir: options.dataDir,
-          emit: (event) => deliver(event),
-          logger: options.logger,
-          keywords: matcher.keywords.map((keyword) => keyword.text),
-          material: material.text,
-          ...(options.appCapture ? { appCapture: options.appCapture } : {}),
-        });
-        const abandon = async () => {
-          deliver = () => undefined;
-          try {
-            await recognizer.stop();
-          } catch (error) {
-            options.logger.error({ err: error }, 'stopping the recognizer failed');
-          }
-        };
-        try {
-          await recognizer.start();
-        } catch (error) {
-          await abandon();
-          // Configuration problems (no microphone, no model, a bad file) keep their own code
-          // and the setting to fix.
-          if (isServerError(error) && error.statusCode === 503) throw error;
-          throw new ServerError(
-            'RECOGNIZER_FAILED',
-            500,
-            `ASR_MODE=${settings.asrMode} could not start: ${(error as Error).message}`,
-            { field: 'ASR_MODE' },
-            { cause: error },
-          );
-        }
+        const launched = await launch(definition, settings, material.text);
+        const startedAt = new Date();
         try {
           await material.commit();
           await options.store.reset({
@@ -365,53 +482,82 @@ export function createMonitor(options: MonitorOptions): Monitor {
             courseName: request.courseName,
             materialName: request.citeFilename ?? '',
             materialText: material.text,
+            startedAt,
           });
         } catch (error) {
-          await abandon();
+          await launched.abandon();
           throw error;
         }
-        const hooks = options.classHooks;
-        const pipeline = new TranscriptPipeline({
-          store: options.store,
-          keywords: matcher,
-          ...(settings.historyFoldEntries > 0
-            ? {
-                summarize: hooks
-                  ? async (previousSummary, entries, context) => {
-                      await hooks.beforeFold(entries);
-                      return options.summarize(previousSummary, entries, context);
-                    }
-                  : options.summarize,
-                // 50 entries keep the last 20 unfolded (the rescue/catch-up windows); smaller
-                // thresholds keep half.
-                fold: {
-                  threshold: settings.historyFoldEntries,
-                  keepRecent: Math.min(20, Math.floor(settings.historyFoldEntries / 2)),
-                },
-              }
-            : {}),
-        });
-        const current: Session = {
+        idleInterruption = null;
+        openSession(launched, settings, {
           courseName: request.courseName,
           citeFilename: request.citeFilename ?? '',
-          asrMode: settings.asrMode,
-          startedAt: new Date(),
-          pipeline,
-          recognizer,
-          recognizerState: 'running',
-          paused: false,
-          partial: '',
-          reported: new Set(),
-          accepting: true,
-        };
-        wirePipeline(current);
-        session = current;
-        publishStatus();
-        deliver = (event) => onRecognizerEvent(current, event);
-        for (const event of early.splice(0)) deliver(event);
+          startedAt,
+          interruption: null,
+        });
         return {
           status: 'started',
           message: `开始监听 (${settings.asrMode})：录音和关键词监控已启动。`,
+          effective_asr_mode: settings.asrMode,
+        };
+      }),
+    continueClass: (plan) =>
+      serial(async () => {
+        if (session) {
+          return {
+            status: 'already_running',
+            message: '监控服务已在运行中 (monitoring is already running).',
+          };
+        }
+        const gapUntil = (at: Date) =>
+          Math.max(0, Math.round((at.getTime() - plan.lastAliveAt.getTime()) / 1000));
+        const settings = options.settings.current();
+        let launched: Launched | undefined;
+        let at: Date;
+        let seconds: number;
+        try {
+          const definition = await checkMode(settings);
+          // The class's material is still the active one: it is not activated again.
+          launched = await launch(definition, settings, await options.cite.readCurrent());
+          at = new Date();
+          seconds = gapUntil(at);
+          const marker = await options.store.append(interruptionLine(seconds), { time: at });
+          options.hub.publish('line.appended', lastLine(marker));
+          await options.classHooks?.classContinued({ at, seconds });
+        } catch (error) {
+          await launched?.abandon();
+          const failedAt = new Date();
+          try {
+            await options.classHooks?.keepInterrupted();
+          } catch (keepError) {
+            reportError(undefined, 'library', keepError);
+          }
+          const known = isServerError(error)
+            ? error
+            : new ServerError('RECOGNIZER_FAILED', 500, (error as Error)?.message ?? String(error));
+          idleInterruption = {
+            at: failedAt.toISOString(),
+            seconds: gapUntil(failedAt),
+            resumed: false,
+            reason: {
+              code: known.code,
+              zh: errorMessage(known, 'zh'),
+              en: errorMessage(known, 'en'),
+            },
+          };
+          publishStatus();
+          throw error;
+        }
+        idleInterruption = null;
+        openSession(launched, settings, {
+          courseName: plan.courseName,
+          citeFilename: plan.citeFilename,
+          startedAt: plan.startedAt,
+          interruption: { at: at.toISOString(), seconds, resumed: true, reason: null },
+        });
+        return {
+          status: 'started',
+          message: `继续监听 (${settings.asrMode})：中断 ${seconds} 秒后接着记录。`,
           effective_asr_mode: settings.asrMode,
         };
       }),
