@@ -12,6 +12,7 @@ import {
   type MessageText,
   textIn,
 } from './language.ts';
+import { maskSecretsInText } from './settings/secret-rules.ts';
 
 export type ServerErrorCode =
   | 'HOST_NOT_ALLOWED'
@@ -142,7 +143,9 @@ export interface ErrorBody extends Omit<ServerErrorDetails, 'fields'> {
 
 /** The body of an error response, its messages in `language` (Chinese unless the request prefers English). */
 export function errorBody(error: ServerError, language: Language = DEFAULT_LANGUAGE): ErrorBody {
-  const message = errorMessage(error, language);
+  // A message may quote a setting or a service's answer: an address's password or a key in it
+  // is masked.
+  const message = maskSecretsInText(errorMessage(error, language));
   const { fields, ...details } = error.details;
   return {
     status: 'error',
@@ -154,7 +157,7 @@ export function errorBody(error: ServerError, language: Language = DEFAULT_LANGU
       ? {
           fields: fields.map((field) => ({
             field: field.field,
-            message: textIn(field.message, language),
+            message: maskSecretsInText(textIn(field.message, language)),
           })),
         }
       : {}),
