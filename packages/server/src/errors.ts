@@ -118,7 +118,9 @@ export class ServerError extends Error {
 
 /** The message of an error in `language` (an error with one text has it in both). */
 export function errorMessage(error: ServerError, language: Language): string {
-  return error.localized ? error.localized[language] : error.message;
+  // A message may quote a setting or a service's answer: an address's password or a key in it
+  // is masked.
+  return maskSecretsInText(error.localized ? error.localized[language] : error.message);
 }
 
 /** True for a {@link ServerError}, also across copies of this package (no `instanceof`). */
@@ -143,9 +145,7 @@ export interface ErrorBody extends Omit<ServerErrorDetails, 'fields'> {
 
 /** The body of an error response, its messages in `language` (Chinese unless the request prefers English). */
 export function errorBody(error: ServerError, language: Language = DEFAULT_LANGUAGE): ErrorBody {
-  // A message may quote a setting or a service's answer: an address's password or a key in it
-  // is masked.
-  const message = maskSecretsInText(errorMessage(error, language));
+  const message = errorMessage(error, language);
   const { fields, ...details } = error.details;
   return {
     status: 'error',

@@ -1,11 +1,12 @@
 // Secrets by meaning, through the backend process: what the settings answer, the health report
 // and the startup log show of a settings file full of secrets under ordinary names, and what a
 // client saving the masks back (with a stray space) leaves in the file on disk.
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackendProcess, startBackendProcess } from './support/backend-process.ts';
 import { waitFor } from './support/harness.ts';
+import { freePort } from './support/ports.ts';
 
 /** Each secret value, under the names that hid nothing when only KEY/TOKEN/SECRET/PASSWORD did. */
 const SECRETS: Record<string, string> = {
@@ -82,6 +83,24 @@ async function post(body: object): Promise<{ status: number; body: Record<string
     body: JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** A 16-bit mono WAV file of `samples` zero samples at 16 kHz. */
+function silentWav(samples: number): Buffer {
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + samples * 2, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(16_000, 24);
+  header.writeUInt32LE(32_000, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(samples * 2, 40);
+  return Buffer.concat([header, Buffer.alloc(samples * 2)]);
 }
 
 function expectNothingShown(text: string, where: string): void {
@@ -193,5 +212,33 @@ describe('secrets by meaning, through the backend process', () => {
     });
     expect(refused.body.message).toContain('type the real value again');
     expect(await readFile(join(backend.root, '.env'), 'utf8')).toBe(before);
+  });
+
+  it('a service that cannot be reached is reported without the password of its address', async () => {
+    const port = await freePort();
+    // One second of silence to listen to (the machine may have no microphone).
+    const wav = join(backend.root, 'silence.wav');
+    await writeFile(wav, silentWav(16_000));
+    const saved = await post({
+      fields: {
+        AUDIO_INPUT: `file:${wav}`,
+        ASR_MODE: 'dashscope',
+        DASHSCOPE_API_KEY: 'sk-dashscope-typed-0000',
+        DASHSCOPE_WS_URL: `ws://asr-user:ws-Pass-5373@127.0.0.1:${port}`,
+      },
+    });
+    expect(saved.status).toBe(200);
+    const response = await fetch(`${backend.base}/api/start_monitor`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-language': 'en' },
+      body: '{}',
+    });
+    const text = await response.text();
+    expect(response.status).toBeGreaterThanOrEqual(500);
+    expect(JSON.parse(text)).toMatchObject({ code: 'RECOGNIZER_FAILED' });
+    expect(text).toContain(`Cannot reach DashScope at ws://asr-user:••••••••@127.0.0.1:${port}`);
+    expect(text).not.toContain('ws-Pass-5373');
+    const log = await readFile(join(backend.dataDir, '_startup.log'), 'utf8');
+    expect(log).not.toContain('ws-Pass-5373');
   });
 });
