@@ -297,16 +297,11 @@ export function replaceSpans(text: string, spans: readonly SecretSpan[]): string
 }
 
 /**
- * A free text with its secrets masked: address passwords (`postgres://u:••••••••@host/db`),
- * well-known key formats and webhook secrets. For messages and log lines.
- *
- * @example
- * maskSecretsInText('cannot reach postgres://me:hunter2@db/x'); // 'cannot reach postgres://me:••••••••@db/x'
+ * A quick test that a text may hold something {@link secretSpans} finds (an address with `@`, a
+ * key's prefix, a webhook host): most log lines and messages do not, and skip the full search.
  */
-export function maskSecretsInText(text: string): string {
-  if (!/[:_-]/.test(text)) return text;
-  return replaceSpans(text, secretSpans(text));
-}
+const MIGHT_HOLD_SECRET =
+  /:\/\/[^\s/?#]*@|sk[-_]|gh[pousr]_|github_pat_|glpat-|xox|xapp-|AKIA|ASIA|AIza|hf_|npm_|eyJ|-----BEGIN|hooks\.slack\.com|discord(?:app)?\.com\/api\/webhooks/;
 
 /**
  * How a setting's value is shown: masked whole when the name is secret (`secretName`) or the
@@ -369,4 +364,16 @@ export function readPostedValue(posted: string, stored: string, secretName: bool
   }
   const value = replaceSpans(folded, filled);
   return value === stored.trim() ? { kind: 'kept' } : { kind: 'restored', value };
+}
+
+/**
+ * A free text with its secrets masked: address passwords (`postgres://u:••••••••@host/db`),
+ * well-known key formats and webhook secrets. For messages and log lines.
+ *
+ * @example
+ * maskSecretsInText('cannot reach postgres://me:hunter2@db/x'); // 'cannot reach postgres://me:••••••••@db/x'
+ */
+export function maskSecretsInText(text: string): string {
+  if (!MIGHT_HOLD_SECRET.test(text)) return text;
+  return replaceSpans(text, secretSpans(text));
 }
