@@ -125,5 +125,10 @@ describe('secret masking', () => {
       stored,
     );
     expect(elsewhere.unknownMasks).toEqual(['DATABASE_URL', 'OTHER_PWD']);
+    // Bullets written as text in the file are no mask: posted back unchanged, they are kept.
+    const bullets = parseEnv('NOTE=•••• three points\nDB_PWD=••••••••\n');
+    const same = restoreDocument(parseEnv(serializeEnv(maskDocument(bullets))), bullets);
+    expect(same.unknownMasks).toEqual([]);
+    expect(serializeEnv(same.document)).toBe(serializeEnv(bullets));
   });
 });

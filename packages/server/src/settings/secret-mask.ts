@@ -11,6 +11,7 @@ import { ServerError } from '../errors.ts';
 import { localized } from '../language.ts';
 import { type EnvDocument, type EnvLine, encodeEnvValue, parseEnv } from './env-file.ts';
 import {
+  foldPosted,
   isMasked,
   isSecretName,
   MASK,
@@ -309,6 +310,11 @@ export function restoreDocument(posted: EnvDocument, stored: EnvDocument): Resto
       storedByGroup.set(token.group, [...(storedByGroup.get(token.group) ?? []), { token, text }]);
     }
   }
+  // Every value as stored, per key: bullets written as text are not a mask.
+  const storedValues = new Set<string>();
+  for (const line of stored.lines) {
+    if (line.kind === 'entry') storedValues.add(`${line.key}=${foldPosted(line.value ?? '')}`);
+  }
   const seen = new Map<string, number>();
   const unknownMasks: string[] = [];
   const lines = posted.lines.map((line) => {
@@ -321,7 +327,11 @@ export function restoreDocument(posted: EnvDocument, stored: EnvDocument): Resto
       const text = restoredText(token, ordered);
       if (text !== undefined) {
         replacements.push({ start: token.start, end: token.end, text });
-      } else if (token.assignment && isMasked(token.value)) {
+      } else if (
+        token.assignment &&
+        isMasked(token.value) &&
+        !storedValues.has(`${token.group}=${foldPosted(token.value)}`)
+      ) {
         unknownMasks.push(token.group);
       }
     }

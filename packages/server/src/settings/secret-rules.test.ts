@@ -181,6 +181,10 @@ describe('a posted value read against the stored one', () => {
     expect(readPostedValue('sk-new-key', KEY, true)).toEqual({ kind: 'typed' });
     expect(readPostedValue('••••••••abcd', KEY, true)).toEqual({ kind: 'unknown-mask' });
     expect(readPostedValue('••••••••cdef', '', true)).toEqual({ kind: 'unknown-mask' });
+    // Bullets stored as text (not a mask) posted back as they are.
+    expect(readPostedValue('•••• three points', '•••• three points', false)).toEqual({
+      kind: 'kept',
+    });
   });
 
   it('gives a masked address its stored password back for the same address only', () => {

@@ -349,6 +349,8 @@ export type PostedValue =
 export function readPostedValue(posted: string, stored: string, secretName: boolean): PostedValue {
   if (!isMasked(posted)) return { kind: 'typed' };
   const folded = foldPosted(posted);
+  // Bullets stored as they are (text, not a mask) come back as they are.
+  if (folded === foldPosted(stored)) return { kind: 'kept' };
   const shown = foldPosted(shownValue(stored, secretName));
   if (stored !== '' && shown !== stored.trim()) {
     if (folded === shown || /^•+$/.test(folded)) return { kind: 'kept' };
