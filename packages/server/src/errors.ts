@@ -12,6 +12,7 @@ import {
   type MessageText,
   textIn,
 } from './language.ts';
+import { maskSecretsInText } from './settings/secret-rules.ts';
 
 export type ServerErrorCode =
   | 'HOST_NOT_ALLOWED'
@@ -117,7 +118,9 @@ export class ServerError extends Error {
 
 /** The message of an error in `language` (an error with one text has it in both). */
 export function errorMessage(error: ServerError, language: Language): string {
-  return error.localized ? error.localized[language] : error.message;
+  // A message may quote a setting or a service's answer: an address's password or a key in it
+  // is masked.
+  return maskSecretsInText(error.localized ? error.localized[language] : error.message);
 }
 
 /** True for a {@link ServerError}, also across copies of this package (no `instanceof`). */
@@ -154,7 +157,7 @@ export function errorBody(error: ServerError, language: Language = DEFAULT_LANGU
       ? {
           fields: fields.map((field) => ({
             field: field.field,
-            message: textIn(field.message, language),
+            message: maskSecretsInText(textIn(field.message, language)),
           })),
         }
       : {}),

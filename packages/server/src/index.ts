@@ -246,6 +246,11 @@ export { getEnvValue, parseEnv, serializeEnv, setEnvValue } from './settings/env
 export type { SecretDestination } from './settings/secret-destinations.ts';
 export { checkSecretDestinations, secretDestinations } from './settings/secret-destinations.ts';
 export { isSecretKey } from './settings/secret-mask.ts';
+export {
+  isSecretName,
+  looksLikeSecretValue,
+  maskSecretsInText,
+} from './settings/secret-rules.ts';
 export type { AsrMode, SettingApplies, SettingDefinition } from './settings/settings-schema.ts';
 export {
   ASR_MODE_ALIASES,

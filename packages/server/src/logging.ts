@@ -2,6 +2,7 @@ import { createWriteStream, mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
 import pino, { type Logger } from 'pino';
+import { maskSecretsInText } from './settings/secret-rules.ts';
 
 const LEVEL_NAMES: Record<number, string> = {
   10: 'TRACE',
@@ -70,9 +71,16 @@ export function createProcessLogger(options: ProcessLoggerOptions): {
   }
   const file = createWriteStream(options.file, { flags: 'w' });
   const target = options.console ?? process.stdout;
+  // A line may quote a setting or an error: an address's password or a key in it is masked in
+  // the file and on the console alike.
+  const fileStream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      file.write(maskSecretsInText(chunk.toString('utf8')), callback);
+    },
+  });
   const consoleStream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      target.write(formatLogLine(chunk.toString('utf8').trimEnd()));
+      target.write(formatLogLine(maskSecretsInText(chunk.toString('utf8').trimEnd())));
       callback();
     },
   });
@@ -80,7 +88,7 @@ export function createProcessLogger(options: ProcessLoggerOptions): {
   const logger = pino(
     { level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.epochTime },
     pino.multistream([
-      { level: level === 'silent' ? 'fatal' : (level as pino.Level), stream: file },
+      { level: level === 'silent' ? 'fatal' : (level as pino.Level), stream: fileStream },
       { level: level === 'silent' ? 'fatal' : (level as pino.Level), stream: consoleStream },
     ]),
   );
@@ -88,7 +96,7 @@ export function createProcessLogger(options: ProcessLoggerOptions): {
     logger,
     flush: () =>
       new Promise((resolve) => {
-        file.end(() => resolve());
+        fileStream.end(() => file.end(() => resolve()));
       }),
   };
 }

@@ -26,6 +26,7 @@ import type {
   RecognizerLogger,
   RecognizerRegistry,
 } from '../recognizers/recognizer.ts';
+import { maskSecretsInText } from '../settings/secret-rules.ts';
 import type { ResolvedSettings } from '../settings/settings-schema.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import type { KeywordService } from './keyword-service.ts';
@@ -203,7 +204,8 @@ export function createMonitor(options: MonitorOptions): Monitor {
     const code = isServerError(error)
       ? error.code
       : ((error as { code?: string })?.code ?? 'INTERNAL_ERROR');
-    const message = (error as Error)?.message ?? String(error);
+    // A service's message may quote its address (with a password) or a key: masked.
+    const message = maskSecretsInText((error as Error)?.message ?? String(error));
     const mode = source === 'recognizer' ? current?.asrMode : undefined;
     options.logger.error(
       { source, mode, code, err: error },

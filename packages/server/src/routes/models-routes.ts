@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ServerError } from '../errors.ts';
 import { DEFAULT_MODELS_BASE_URL } from '../models/model-catalogue.ts';
+import { shownValue } from '../settings/secret-rules.ts';
 import { errors } from './schemas.ts';
 
 const ModelItemSchema = z.object({
@@ -119,7 +120,10 @@ export const modelsRoutes: FastifyPluginAsyncZod = async (app) => {
     async () => ({
       status: 'success' as const,
       models_dir: services.models.folder,
-      base_url: services.settings.current().modelsBaseUrl || DEFAULT_MODELS_BASE_URL,
+      base_url: shownValue(
+        services.settings.current().modelsBaseUrl || DEFAULT_MODELS_BASE_URL,
+        false,
+      ),
       items: await services.models.list(),
     }),
   );

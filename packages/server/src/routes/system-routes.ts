@@ -7,6 +7,7 @@ import { nativeModulesFolder, nativeModulesReport } from '../audio/native.ts';
 import { createWavFileSource } from '../audio/wav-file-source.ts';
 import { isServerError } from '../errors.ts';
 import { textIn } from '../language.ts';
+import { maskSecretsInText, shownValue } from '../settings/secret-rules.ts';
 import { COMPATIBLE_CLIENT_VERSION, SERVER_VERSION } from '../version.ts';
 import { errors } from './schemas.ts';
 
@@ -110,10 +111,29 @@ const HealthSchema = z
     ],
   });
 
-/** What /api/health reports about the configuration; also logged at startup. */
+/**
+ * What /api/health reports about the configuration; also logged at startup. Settings show as
+ * the settings answer shows them: an address's password and anything shaped like a key masked.
+ */
 export async function configurationReport(
   services: AppServices,
 ): Promise<z.infer<typeof HealthSchema>> {
+  return maskStrings(await unmaskedReport(services));
+}
+
+/** A copy of a JSON value with the secrets in its strings masked. */
+function maskStrings<Value>(value: Value): Value {
+  if (typeof value === 'string') return maskSecretsInText(value) as Value;
+  if (Array.isArray(value)) return value.map(maskStrings) as Value;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, entry]) => [key, maskStrings(entry)]),
+    ) as Value;
+  }
+  return value;
+}
+
+async function unmaskedReport(services: AppServices): Promise<z.infer<typeof HealthSchema>> {
   const settings = services.settings.current();
   const definition = services.recognizers.get(settings.asrMode);
   const availability = definition
@@ -166,7 +186,7 @@ export async function configurationReport(
     },
     llm: {
       configured: missing.length === 0,
-      base_url: settings.llmBaseUrl,
+      base_url: shownValue(settings.llmBaseUrl, false),
       model: settings.llmModel,
       missing,
     },

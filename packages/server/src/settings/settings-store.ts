@@ -8,7 +8,8 @@ import { type FilePrivacyOptions, writePrivateFileAtomic } from '../security/pri
 import { type EnvDocument, getEnvValue, parseEnv, serializeEnv, setEnvValue } from './env-file.ts';
 import { extraLinesOf, mergeExtraLines, serializeLines } from './extra-lines.ts';
 import { checkSecretDestinations } from './secret-destinations.ts';
-import { maskDocument, maskSecret, unmaskDocument } from './secret-mask.ts';
+import { maskDocument, restoreDocument, unknownMaskError } from './secret-mask.ts';
+import { readPostedValue, shownValue } from './secret-rules.ts';
 import {
   type ResolvedSettings,
   SETTING_DEFINITIONS,
@@ -18,7 +19,7 @@ import {
   settingNames,
 } from './settings-schema.ts';
 
-export { maskSecret } from './secret-mask.ts';
+export { maskSecret } from './secret-rules.ts';
 
 export type { ResolvedSettings } from './settings-schema.ts';
 
@@ -293,12 +294,12 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
       const fields: Record<string, string> = {};
       for (const definition of SETTING_DEFINITIONS) {
         const value = storedValue(document, definition) ?? '';
-        fields[definition.key] = definition.secret ? maskSecret(value) : value;
+        fields[definition.key] = shownValue(value, definition.secret);
       }
       const effective: Record<string, string> = {};
       for (const definition of SETTING_DEFINITIONS) {
         const value = resolved.settings.values[definition.key] ?? '';
-        effective[definition.key] = definition.secret ? maskSecret(value) : value;
+        effective[definition.key] = shownValue(value, definition.secret);
       }
       const masked = maskDocument(document);
       return {
@@ -318,7 +319,8 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     saveContent: (content) =>
       serial(async () => {
         const posted = parseEnv(content);
-        const next = unmaskDocument(posted, document);
+        const { document: next, unknownMasks } = restoreDocument(posted, document);
+        if (unknownMasks.length > 0) throw unknownMaskError(unknownMasks);
         const failures: Failure[] = [];
         const typed = new Set<string>();
         for (const definition of SETTING_DEFINITIONS) {
@@ -326,7 +328,9 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
             const value = getEnvValue(next, name);
             if (value === undefined || value === '') continue;
             const check = definition.check(value);
-            if (!check.ok) failures.push({ field: name, message: check.message });
+            if (!check.ok) {
+              failures.push({ field: name, message: hideValue(check.message, value, definition) });
+            }
           }
           // A secret is typed when the posted value is not a mask the store filled back in.
           const value = storedValue(next, definition);
@@ -342,6 +346,7 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
         const failures: Failure[] = [];
         const updates: Array<[SettingDefinition, string]> = [];
         const typed = new Set<string>();
+        const unknownMasks: string[] = [];
         for (const [key, value] of Object.entries(fields)) {
           const definition = settingDefinition(key);
           if (!definition) {
@@ -355,21 +360,33 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
             continue;
           }
           const stored = storedValue(document, definition) ?? '';
-          if (definition.secret && value !== '' && value === maskSecret(stored)) continue;
-          if (definition.secret && value !== '') typed.add(definition.key);
-          if (value !== '') {
-            const check = definition.check(value);
+          // The mask posted back (even with a space after it) keeps the stored value.
+          const reading = readPostedValue(value, stored, definition.secret);
+          if (reading.kind === 'kept') continue;
+          if (reading.kind === 'unknown-mask') {
+            unknownMasks.push(key);
+            continue;
+          }
+          const next = reading.kind === 'restored' ? reading.value : value;
+          if (definition.secret && reading.kind === 'typed' && value !== '') {
+            typed.add(definition.key);
+          }
+          if (next !== '') {
+            const check = definition.check(next);
             if (!check.ok) {
-              failures.push({ field: key, message: check.message });
+              failures.push({ field: key, message: hideValue(check.message, next, definition) });
               continue;
             }
           }
-          updates.push([definition, value]);
+          updates.push([definition, next]);
         }
         let next = document;
         // Masked secrets in comments come back as they are stored.
-        const parsed =
-          extraLines === undefined ? undefined : unmaskDocument(parseEnv(extraLines), document);
+        const restored =
+          extraLines === undefined ? undefined : restoreDocument(parseEnv(extraLines), document);
+        unknownMasks.push(...(restored?.unknownMasks ?? []));
+        if (unknownMasks.length > 0) throw unknownMaskError(unknownMasks);
+        const parsed = restored?.document;
         if (parsed && serializeEnv(parsed) !== serializeLines(extraLinesOf(document))) {
           for (const line of parsed.lines) {
             if (line.kind === 'entry' && settingDefinition(line.key!)) {
@@ -500,7 +517,7 @@ function resolveSettings(
         problems.push({
           key: definition.key,
           source,
-          message: `${name} ${textIn(check.message, 'en')}`,
+          message: `${name} ${textIn(hideValue(check.message, raw, definition), 'en')}`,
         });
         value = definition.defaultValue;
       }
@@ -514,6 +531,21 @@ function resolveSettings(
     settings[definition.field] = definition.parse(effective, values);
   }
   return { settings: settings as ResolvedSettings, problems };
+}
+
+/**
+ * A check's message with the value it quotes shown as the settings show it (a secret masked, an
+ * address's password hidden): messages reach the answer, the health report and the log.
+ */
+function hideValue(
+  message: MessageText,
+  value: string,
+  definition: SettingDefinition,
+): MessageText {
+  const shown = shownValue(value, definition.secret);
+  if (shown === value) return message;
+  const hide = (text: string) => text.replaceAll(value, shown);
+  return localized(hide(textIn(message, 'zh')), hide(textIn(message, 'en')));
 }
 
 function invalidLineNumbers(document: EnvDocument): number[] {
