@@ -52,6 +52,7 @@ import { notesRoutes } from './routes/notes-routes.ts';
 import { webSocketDocumentation } from './routes/schemas.ts';
 import { settingsRoutes } from './routes/settings-routes.ts';
 import { systemRoutes } from './routes/system-routes.ts';
+import { createLoginTickets, type LoginTickets } from './security/api-token.ts';
 import { installLocalGuard } from './security/local-guard.ts';
 import type { FilePrivacyOptions } from './security/private-file.ts';
 import { createSettingsStore, type SettingsStore } from './settings/settings-store.ts';
@@ -169,6 +170,12 @@ export interface AppServices {
   agent: ClassAgent;
   /** What MCP clients present to /mcp (kept in <data>/mcp-token). */
   mcpToken: string;
+  /**
+   * The API token every route needs (API_TOKEN, read once at the start); empty: none.
+   */
+  apiToken: string;
+  /** One-time tickets for the app window's first address (`/?token=<ticket>`). */
+  loginTickets: LoginTickets;
   monitor: Monitor;
   /** The app window's microphone (AUDIO_INPUT=app) and its socket. */
   capture: AppCapture;
@@ -342,6 +349,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     classTools: classAgent.classTools,
     agent: classAgent.agent,
     mcpToken,
+    apiToken: settings.current().apiToken,
+    loginTickets: createLoginTickets(),
     monitor,
     capture,
     recognizers,
@@ -362,6 +371,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installLocalGuard(app, {
     port: services.port,
     extraOrigins: () => settings.current().corsOrigins,
+    apiToken: services.apiToken,
+    loginTickets: services.loginTickets,
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -1,5 +1,6 @@
 // The token MCP clients present to /mcp: made once, at the first start, and kept in
-// <data>/mcp-token, readable by its owner only (the settings panel shows it to copy).
+// <data>/mcp-token, readable by its owner only. It is never served over HTTP (every user of the
+// computer can reach the loopback port): `class-assistant-backend mcp token` prints it.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
