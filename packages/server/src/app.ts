@@ -241,6 +241,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.filePrivacy ? { privacy: options.filePrivacy } : {}),
     ...(options.environment ? { environment: options.environment } : {}),
   });
+  // A hand-edited API_TOKEN that is not valid would leave the API open that its owner meant to
+  // close: refuse to start instead (a save through the API is checked before it is written).
+  const tokenProblem = settings.problems().find((problem) => problem.key === 'API_TOKEN');
+  if (tokenProblem) {
+    settings.close();
+    throw new ServerError(
+      'SETTINGS_INVALID',
+      500,
+      `${tokenProblem.message}. The backend does not start with the API open while API_TOKEN is set: fix or empty it in ${options.envFile}.`,
+      { field: 'API_TOKEN' },
+    );
+  }
   // A hand edit of the file applies like a save (names of changed keys only: never values).
   settings.watch((changed) => app.log.info({ changed }, 'the settings file was edited on disk'));
   const hub = createEventHub();

@@ -2,9 +2,14 @@
 // request without it and answers one with the bearer header or the app's cookie; the live
 // channels (server-sent events, both WebSockets) too; the app's first address trades the token or
 // a one-time ticket for the cookie; and without API_TOKEN the API stays open as the original.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createHarness, type Harness } from './support/harness.ts';
+import { spawnBin } from './support/bin-process.ts';
+import { createHarness, type Harness, waitFor } from './support/harness.ts';
+import { freePort } from './support/ports.ts';
 
 const TOKEN = 'test-api-token-0123456789_abcdef';
 
@@ -229,6 +234,47 @@ describe('API_TOKEN set', () => {
     });
     expect(weak.status).toBe(400);
     expect(await weak.json()).toMatchObject({ code: 'SETTINGS_INVALID', field: 'API_TOKEN' });
+  });
+});
+
+describe('API_TOKEN in the environment or hand-edited', () => {
+  it('the bin takes it from the environment; a value that is not valid stops the start rather than leaving the API open', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'class-assistant-token-'));
+    try {
+      await writeFile(join(root, '.env'), 'ASR_MODE=mock\n');
+      const port = await freePort();
+      const args = ['--port', String(port), '--settings-file', join(root, '.env')];
+      const running = spawnBin(args, { API_TOKEN: TOKEN });
+      const base = `http://127.0.0.1:${port}`;
+      const health = (headers: Record<string, string> = {}) =>
+        fetch(`${base}/api/health`, { headers }).then(
+          (response) => response.status,
+          () => 0,
+        );
+      try {
+        expect(await waitFor(async () => (await health()) || false, 30_000, 'the backend')).toBe(
+          401,
+        );
+        expect(await health({ authorization: `Bearer ${TOKEN}` })).toBe(200);
+      } finally {
+        running.child.kill('SIGTERM');
+        await running.exited;
+      }
+
+      await writeFile(join(root, '.env'), 'ASR_MODE=mock\nAPI_TOKEN=too short\n');
+      const refused = spawnBin(args);
+      try {
+        expect(await refused.exited).toBe(1);
+      } finally {
+        refused.child.kill('SIGKILL');
+      }
+      expect(refused.output().stderr).toContain(
+        'API_TOKEN must be 16 to 512 letters, digits or - _ . ~ + / = characters (no spaces)',
+      );
+      expect(refused.output().stderr).toContain('does not start with the API open');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
 
