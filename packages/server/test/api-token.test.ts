@@ -225,8 +225,10 @@ describe('API_TOKEN set', () => {
     const { base } = await backend();
     const headers = { authorization: `Bearer ${TOKEN}` };
     const settings = await (await fetch(`${base}/api/settings`, { headers })).text();
-    expect(settings).toContain('API_TOKEN');
     expect(settings).not.toContain(TOKEN);
+    expect(JSON.parse(settings).definitions).toContainEqual(
+      expect.objectContaining({ key: 'API_TOKEN', secret: true, applies: 'restart' }),
+    );
     const weak = await fetch(`${base}/api/settings`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
