@@ -1,11 +1,10 @@
-import { timingSafeEqual } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ServerError } from '../errors.ts';
 import { localized } from '../language.ts';
-import { LOGIN_TICKET_TTL_MS, TOKEN_QUERY_PARAMETER } from '../security/api-token.ts';
+import { LOGIN_TICKET_TTL_MS, sameSecret, TOKEN_QUERY_PARAMETER } from '../security/api-token.ts';
 import { errors } from './schemas.ts';
 import { serveUiFiles } from './ui-files.ts';
 
@@ -32,10 +31,7 @@ export const SHUTDOWN_TOKEN_FILE = '_shutdown.token';
 
 /** Compares in constant time; a server without a token accepts none. */
 function tokenMatches(expected: string | undefined, given: string | string[] | undefined): boolean {
-  if (!expected || typeof given !== 'string') return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return expected !== undefined && typeof given === 'string' && sameSecret(given, expected);
 }
 
 /**
