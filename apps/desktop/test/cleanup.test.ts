@@ -94,6 +94,35 @@ describe.runIf(process.platform === 'linux')('cleanupStaleBackends (Linux)', () 
     expect(await backend.exited).toEqual({ code: 0, signal: null });
   });
 
+  it('a backend with an API token: left running without the token (it cannot be looked into), stopped over HTTP as stale with it', async () => {
+    const port = await freePort();
+    const root = await mkdtemp(join(tmpdir(), 'desktop-cleanup-'));
+    folders.push(root);
+    const apiToken = 'cleanup-test-token-0123456789';
+    const backend = await startBackend(root, port, undefined, { API_TOKEN: apiToken });
+    const blind = await cleanupStaleBackends({ system: nodeSystem(), port, byName: false });
+    expect(blind.liveInstance).toEqual({
+      port,
+      pid: backend.child.pid,
+      launcherPid: null,
+      dataDir: undefined,
+      locked: true,
+    });
+    expect(blind.stopped).toEqual([]);
+    expect(blind.messages[0]).toContain('needs an API_TOKEN');
+    expect(backend.child.exitCode).toBeNull();
+
+    const knowing = await cleanupStaleBackends({
+      system: nodeSystem(),
+      port,
+      byName: false,
+      apiToken,
+    });
+    expect(knowing.liveInstance).toBeUndefined();
+    expect(knowing.shutdownOverHttp).toBe(true);
+    expect(await backend.exited).toEqual({ code: 0, signal: null });
+  });
+
   it("stops this installation's orphaned backend by name and leaves other programs of that name alone", async () => {
     const root = await mkdtemp(join(tmpdir(), 'desktop-cleanup-'));
     folders.push(root);
@@ -139,14 +168,23 @@ describe.runIf(process.platform === 'linux')('cleanupStaleBackends (Linux)', () 
 });
 
 /** The real backend on `port` with its files in `root`, owned by `launcherPid` when given. */
-async function startBackend(root: string, port: number, launcherPid?: number) {
+async function startBackend(
+  root: string,
+  port: number,
+  launcherPid?: number,
+  extra: Record<string, string> = {},
+) {
   const server = await serverPackage();
-  const { CLASS_ASSISTANT_LAUNCHER_PID: _inherited, ...env } = process.env;
+  const { CLASS_ASSISTANT_LAUNCHER_PID: _inherited, API_TOKEN: _token, ...env } = process.env;
   const backend = start(
     process.execPath,
     [server.bin, '--port', String(port), '--settings-file', join(root, '.env')],
     {
-      env: launcherPid ? { ...env, CLASS_ASSISTANT_LAUNCHER_PID: String(launcherPid) } : env,
+      env: {
+        ...env,
+        ...(launcherPid ? { CLASS_ASSISTANT_LAUNCHER_PID: String(launcherPid) } : {}),
+        ...extra,
+      },
     },
   );
   await waitFor(() => listening(port), 'the backend', 60_000);

@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 // The floating-window UI in real Chromium against the real backend: what a student sees and does.
 // Screenshots are kept in apps/desktop/test-results/.
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -686,7 +687,7 @@ describe('the panels (480x520)', () => {
     expect((await call('api/classes', 'GET')).total).toBe(1);
   });
 
-  it('ask: each lookup of the class agent shows as a chip, then the answer; the MCP token copies from the settings', async () => {
+  it('ask: each lookup of the class agent shows as a chip, then the answer; the settings show where the MCP token is and copy the command that prints it', async () => {
     const answer = '链表插入要改两个指针。\n\n依据：第 2 页；[课堂第 1 行]';
     llm = await createFakeOpenAIServer({
       chat: ({ body }) =>
@@ -738,7 +739,8 @@ describe('the panels (480x520)', () => {
       true,
     );
 
-    // Settings: the MCP group shows the address and copies the token.
+    // Settings: the MCP group shows the address, where the token is kept and the command that
+    // prints it (copied with one click) — never the token, which would reach every local user.
     const origin = backend.url.replace(/\/$/, '');
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
     await page.keyboard.press('Escape');
@@ -746,12 +748,25 @@ describe('the panels (480x520)', () => {
     await page.locator('#settings-mcp summary').click();
     await page.locator('.mcp-copy').waitFor();
     expect(await page.locator('.mcp-url').textContent()).toBe(`${origin}/mcp`);
-    expect(await page.locator('.mcp-token').getAttribute('type')).toBe('password');
+    expect(await page.locator('.mcp-token-file').textContent()).toBe(
+      join(backend.dataDir, 'mcp-token'),
+    );
+    const command = await page.locator('.mcp-token-command').textContent();
+    expect(command).toMatch(/class-assistant-backend\.js mcp token --data-dir /);
+    expect(await page.locator('.mcp-copy').textContent()).toBe('复制命令');
+    const token = backend.app.classAssistant.mcpToken;
+    expect(await page.content()).not.toContain(token);
     await page.locator('.mcp-copy').click();
     await expect.poll(() => page!.locator('.mcp-copied').textContent()).toBe('已复制');
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
-      backend.app.classAssistant.mcpToken,
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(command);
+    // The copied command, pasted into a shell, prints the token.
+    const printed = await new Promise<string>((resolve, reject) =>
+      execFile('/bin/sh', ['-c', copied], (error, stdout) =>
+        error ? reject(error) : resolve(stdout),
+      ),
     );
+    expect(printed).toBe(`${token}\n`);
     await page.screenshot({ path: shot('panel-settings-mcp.png') });
   });
 

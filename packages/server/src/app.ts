@@ -52,6 +52,7 @@ import { notesRoutes } from './routes/notes-routes.ts';
 import { webSocketDocumentation } from './routes/schemas.ts';
 import { settingsRoutes } from './routes/settings-routes.ts';
 import { systemRoutes } from './routes/system-routes.ts';
+import { createLoginTickets, type LoginTickets } from './security/api-token.ts';
 import { installLocalGuard } from './security/local-guard.ts';
 import type { FilePrivacyOptions } from './security/private-file.ts';
 import { createSettingsStore, type SettingsStore } from './settings/settings-store.ts';
@@ -169,6 +170,12 @@ export interface AppServices {
   agent: ClassAgent;
   /** What MCP clients present to /mcp (kept in <data>/mcp-token). */
   mcpToken: string;
+  /**
+   * The API token every route needs (API_TOKEN, read once at the start); empty: none.
+   */
+  apiToken: string;
+  /** One-time tickets for the app window's first address (`/?token=<ticket>`). */
+  loginTickets: LoginTickets;
   monitor: Monitor;
   /** The app window's microphone (AUDIO_INPUT=app) and its socket. */
   capture: AppCapture;
@@ -234,6 +241,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.filePrivacy ? { privacy: options.filePrivacy } : {}),
     ...(options.environment ? { environment: options.environment } : {}),
   });
+  // A hand-edited API_TOKEN that is not valid would leave the API open that its owner meant to
+  // close: refuse to start instead (a save through the API is checked before it is written).
+  const tokenProblem = settings.problems().find((problem) => problem.key === 'API_TOKEN');
+  if (tokenProblem) {
+    settings.close();
+    throw new ServerError(
+      'SETTINGS_INVALID',
+      500,
+      `${tokenProblem.message}. The backend does not start with the API open while API_TOKEN is set: fix or empty it in ${options.envFile}.`,
+      { field: 'API_TOKEN' },
+    );
+  }
   // A hand edit of the file applies like a save (names of changed keys only: never values).
   settings.watch((changed) => app.log.info({ changed }, 'the settings file was edited on disk'));
   const hub = createEventHub();
@@ -366,6 +385,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     classTools: classAgent.classTools,
     agent: classAgent.agent,
     mcpToken,
+    apiToken: settings.current().apiToken,
+    loginTickets: createLoginTickets(),
     monitor,
     capture,
     recognizers,
@@ -386,6 +407,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installLocalGuard(app, {
     port: services.port,
     extraOrigins: () => settings.current().corsOrigins,
+    apiToken: services.apiToken,
+    loginTickets: services.loginTickets,
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

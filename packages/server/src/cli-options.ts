@@ -45,10 +45,12 @@ Usage: class-assistant-backend [options]
        class-assistant-backend models list|pull|remove …   offline models (models --help)
        class-assistant-backend mcp [--data-dir <dir>]       the lectures over MCP on stdio
                                                             (mcp --help)
+       class-assistant-backend mcp token [--data-dir <dir>] print the token of /mcp
 
 Options (each also as an environment variable):
   --host <host>       loopback address to bind: 127.0.0.1 (default), ::1 or localhost
-                      (CLASS_ASSISTANT_HOST). Other addresses are refused: the API has no login.
+                      (CLASS_ASSISTANT_HOST). Other addresses are refused: the API has no login
+                      unless API_TOKEN is set.
   --port <port>       port (CLASS_ASSISTANT_PORT); without it, API_PORT from the settings
                       file, default 8765
   --data-dir <dir>    data folder: transcript, keywords, cite/, summaries/, _startup.log
@@ -66,6 +68,9 @@ Options (each also as an environment variable):
 Set by the desktop launcher (reported by /api/health):
   CLASS_ASSISTANT_APP_VERSION   the app's version, e.g. 1.2.0
   CLASS_ASSISTANT_LAUNCHER_PID  the launcher process that owns this backend
+
+With API_TOKEN set in the settings, every route needs Authorization: Bearer <API_TOKEN> (the
+app window gets a cookie instead); without it the API answers any program on this computer.
 
 POST /api/shutdown needs the X-Shutdown-Token header with the token the backend writes to
 <data folder>/_shutdown.token (readable by its owner only) while it runs.
@@ -178,4 +183,24 @@ export function parseCli(
       ...(launcherPidText !== '' ? { launcherPid: Number(launcherPidText) } : {}),
     },
   };
+}
+
+/**
+ * The data folder the server would use with these `--data-dir`, `--env-file` and
+ * `--settings-file` values (and the CLASS_ASSISTANT_* variables): for subcommands that read the
+ * backend's data folder. Throws {@link CliUsageError} for a mistake.
+ *
+ * @example
+ * dataDirOf({ 'data-dir': '/home/me/data' }); // '/home/me/data'
+ */
+export function dataDirOf(
+  values: Readonly<Record<string, string | boolean | undefined>>,
+  environment: Readonly<Record<string, string | undefined>> = process.env,
+): string {
+  const flags = ['data-dir', 'env-file', 'settings-file'].flatMap((flag) =>
+    typeof values[flag] === 'string' ? [`--${flag}`, values[flag] as string] : [],
+  );
+  const parsed = parseCli(flags, environment);
+  if (parsed.kind !== 'run') throw new CliUsageError('Give a data folder with --data-dir.');
+  return parsed.options.dataDir;
 }

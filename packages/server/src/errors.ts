@@ -72,6 +72,8 @@ export type ServerErrorCode =
   | 'SEARCH_QUERY_INVALID'
   | 'LIBRARY_UNAVAILABLE'
   | 'MCP_UNAUTHORIZED'
+  | 'API_UNAUTHORIZED'
+  | 'API_TOKEN_NOT_SET'
   | 'INTERNAL_ERROR';
 
 /** Extra facts an error carries to the client, e.g. the settings field that was wrong. */

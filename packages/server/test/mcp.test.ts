@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN } from './support/bin-process.ts';
+import { BIN, spawnBin } from './support/bin-process.ts';
 import { createHarness, type Harness } from './support/harness.ts';
 
 let harness: Harness | undefined;
@@ -143,9 +143,9 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     }
     const info = (await app.request({ url: '/api/mcp/connection' })).json();
     expect(info).toMatchObject({
-      token,
       url: `${base}/mcp`,
       token_file: join(app.dataDir, 'mcp-token'),
+      token_command: { args: expect.arrayContaining(['mcp', 'token', '--data-dir', app.dataDir]) },
       tools: TOOLS.map((name) => ({ name, title: expect.any(String) })),
       stdio: { args: expect.arrayContaining(['mcp', '--data-dir', app.dataDir]) },
     });
@@ -221,6 +221,50 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     } finally {
       await reopened.close();
     }
+  });
+});
+
+describe('the MCP token is never served over HTTP', () => {
+  it('GET /api/mcp/connection names the file and the command that prints it, and the command prints it', async () => {
+    const app = await createHarness({ env: ['ASR_MODE=mock'] });
+    harness = app;
+    const base = await app.listen();
+    const token = (await readFile(join(app.dataDir, 'mcp-token'), 'utf8')).trim();
+    expect(token.length).toBeGreaterThan(20);
+    // Any program of any user of the computer can reach the port: the token is nowhere in it.
+    const answer = await fetch(`${base}/api/mcp/connection`);
+    expect(answer.status).toBe(200);
+    const body = await answer.text();
+    expect(body).not.toContain(token);
+    const info = JSON.parse(body) as { token_command: { command: string; args: string[] } };
+    expect(info).toMatchObject({ token_file: join(app.dataDir, 'mcp-token') });
+
+    // The command the settings panel shows, run as the student would: it prints the token.
+    const shown = spawnBin(info.token_command.args.slice(1));
+    expect(info.token_command.command).toBe(process.execPath);
+    expect(info.token_command.args[0]).toBe(BIN);
+    expect(await shown.exited).toBe(0);
+    expect(shown.output().stdout).toBe(`${token}\n`);
+  });
+
+  it('class-assistant-backend mcp token finds the data folder as the server does, and says when there is none', async () => {
+    const app = await createHarness({ env: ['ASR_MODE=mock'] });
+    harness = app;
+    const token = app.app.classAssistant.mcpToken;
+    // --settings-file alone: the data folder is "data" next to it.
+    const bySettings = spawnBin(['mcp', 'token', '--settings-file', app.envFile]);
+    expect(await bySettings.exited).toBe(0);
+    expect(bySettings.output().stdout).toBe(`${token}\n`);
+    const missing = join(app.root, 'nowhere');
+    const none = spawnBin(['mcp', 'token', '--data-dir', missing]);
+    expect(await none.exited).toBe(1);
+    expect(none.output()).toEqual({
+      stdout: '',
+      stderr: expect.stringContaining(`no data folder at ${missing}`),
+    });
+    const wrong = spawnBin(['mcp', 'token', '--data-folder', app.dataDir]);
+    expect(await wrong.exited).toBe(2);
+    expect(wrong.output().stderr).toContain("Unknown option '--data-folder'");
   });
 });
 

@@ -2,6 +2,7 @@
 // stop (POST /api/shutdown with the run's token, which the backend keeps in its data folder).
 // The app talks to the server over HTTP only, so the server's names are repeated here.
 import { join } from 'node:path';
+import { authorization } from './api-token.ts';
 import type { LauncherSystem } from './system.ts';
 
 /**
@@ -21,14 +22,19 @@ export interface BackendHealth {
   monitor?: { state?: string };
 }
 
-/** GET `url`/api/health: whatever JSON answers within `timeoutMs`, undefined when nothing does. */
+/**
+ * GET `url`/api/health (with the backend's API token, when it has one): whatever JSON answers
+ * within `timeoutMs`, undefined when nothing does.
+ */
 export async function readHealth(
   system: LauncherSystem,
   url: string,
   timeoutMs = 2000,
+  token?: string,
 ): Promise<BackendHealth | undefined> {
   try {
     const response = await system.fetch(`${url}/api/health`, {
+      headers: authorization(token),
       signal: AbortSignal.timeout(timeoutMs),
     });
     return (await response.json()) as BackendHealth;
@@ -38,15 +44,63 @@ export async function readHealth(
 }
 
 /**
+ * True for the answer of a Class Assistant backend that has an API token this request did not
+ * carry (401 API_UNAUTHORIZED): a running app the launcher cannot look into, to be left alone.
+ */
+export function asksForApiToken(answer: unknown): boolean {
+  return (answer as { code?: unknown } | undefined)?.code === 'API_UNAUTHORIZED';
+}
+
+/**
+ * Asks 127.0.0.1:`port` for /api/health; the answer only when a healthy Class Assistant backend
+ * gives it (another program's JSON does not count), or `locked` when one that needs another API
+ * token answers.
+ */
+export async function probeBackend(
+  system: LauncherSystem,
+  port: number,
+  token?: string,
+): Promise<{ health?: BackendHealth; locked: boolean }> {
+  const body = await readHealth(system, `http://127.0.0.1:${port}`, 2000, token);
+  if (asksForApiToken(body)) return { locked: true };
+  return body?.status === 'healthy' && body.compatible_client !== undefined
+    ? { health: body, locked: false }
+    : { locked: false };
+}
+
+/**
  * Asks 127.0.0.1:`port` for /api/health; the answer only when a healthy Class Assistant backend
  * gives it (another program's JSON does not count).
  */
 export async function classAssistantHealth(
   system: LauncherSystem,
   port: number,
+  token?: string,
 ): Promise<BackendHealth | undefined> {
-  const body = await readHealth(system, `http://127.0.0.1:${port}`);
-  return body?.status === 'healthy' && body.compatible_client !== undefined ? body : undefined;
+  return (await probeBackend(system, port, token)).health;
+}
+
+/**
+ * A one-time address (`/?token=<ticket>`) that lets the app window in to a backend with an API
+ * token, asked for with the token; undefined when the backend gives none.
+ */
+export async function requestLoginPath(
+  system: LauncherSystem,
+  url: string,
+  token: string,
+): Promise<string | undefined> {
+  try {
+    const answer = await system.fetch(`${url}/api/login_ticket`, {
+      method: 'POST',
+      headers: authorization(token),
+      signal: AbortSignal.timeout(5000),
+    });
+    if (answer.status !== 200) return undefined;
+    const { path } = (await answer.json()) as { path?: unknown };
+    return typeof path === 'string' && path.startsWith('/?') ? path : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The run's shutdown token a backend keeps in its data folder, when it is there. */

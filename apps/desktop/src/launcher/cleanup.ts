@@ -8,7 +8,7 @@
 // over HTTP with their run's token (read from their data folder; never sent to another user's
 // process), anything else is stopped politely, then by force.
 import { resolve } from 'node:path';
-import { askBackendToStop, type BackendHealth, classAssistantHealth } from './backend-client.ts';
+import { askBackendToStop, type BackendHealth, probeBackend } from './backend-client.ts';
 import {
   findListeningPorts,
   findPortOwners,
@@ -26,13 +26,15 @@ const BACKEND_WINDOW_TITLE = 'ClassAssistant-Backend';
 
 /**
  * A running Class Assistant: a backend whose launcher is alive, or one started without a
- * launcher (by hand) with a class in progress (`launcherPid` null).
+ * launcher (by hand) with a class in progress (`launcherPid` null), or one that needs an API
+ * token this launcher does not have (`locked`: it cannot be looked into, so it is left alone).
  */
 export interface LiveInstance {
   port: number;
   pid: number | undefined;
   launcherPid: number | null;
   dataDir: string | undefined;
+  locked?: boolean;
 }
 
 /** What the cleanup did, for the log. */
@@ -71,6 +73,8 @@ export interface CleanupOptions {
   backendExecutable?: string;
   /** Backends a launcher that is gone recorded as its own (from its stale instance lock). */
   orphans?: readonly number[];
+  /** The API token of this launcher's backend (its API_TOKEN), sent when asking a backend. */
+  apiToken?: string;
 }
 
 /** Polls `check` every 100 ms until it holds (true) or `timeoutMs` passes (false). */
@@ -143,14 +147,20 @@ function samePath(platform: NodeJS.Platform, a: string, b: string): boolean {
 type BackendState =
   | { kind: 'live'; launcherPid: number | null; port: number }
   | { kind: 'stale'; port: number; health: BackendHealth }
+  | { kind: 'locked'; port: number }
   | { kind: 'silent' }
   | { kind: 'not-listening' };
 
-async function backendState(system: LauncherSystem, pid: number): Promise<BackendState> {
+async function backendState(
+  system: LauncherSystem,
+  pid: number,
+  apiToken: string | undefined,
+): Promise<BackendState> {
   const ports = await findListeningPorts(system, pid);
   if (ports.length === 0) return { kind: 'not-listening' };
   for (const port of ports) {
-    const health = await classAssistantHealth(system, port);
+    const { health, locked } = await probeBackend(system, port, apiToken);
+    if (locked) return { kind: 'locked', port };
     if (!health || health.pid !== pid) continue;
     const keeper = keeperOf(system, health);
     return keeper
@@ -223,9 +233,15 @@ export async function cleanupStaleBackends(options: CleanupOptions): Promise<Cle
 
   // (1) The port.
   if (await system.isListening(port)) {
-    const health = await classAssistantHealth(system, port);
+    const { health, locked } = await probeBackend(system, port, options.apiToken);
     const keeper = health ? keeperOf(system, health) : undefined;
-    if (health && keeper) {
+    if (locked) {
+      const [pid] = await findPortOwners(system, port);
+      report.liveInstance = { port, pid, launcherPid: null, dataDir: undefined, locked: true };
+      report.messages.push(
+        `left running: the Class Assistant on port ${port}${pid ? ` (process ${pid})` : ''} needs an API_TOKEN that this launcher's settings do not have`,
+      );
+    } else if (health && keeper) {
       const { launcherPid } = keeper;
       report.liveInstance = { port, pid: health.pid, launcherPid, dataDir: health.data_dir };
       report.messages.push(
@@ -268,7 +284,14 @@ export async function cleanupStaleBackends(options: CleanupOptions): Promise<Cle
         );
         continue;
       }
-      const state = await backendState(system, pid);
+      const state = await backendState(system, pid, options.apiToken);
+      if (state.kind === 'locked') {
+        report.leftAlone.push({ pid, why: 'locked' });
+        report.messages.push(
+          `left ${BACKEND_NAME} process ${pid} running: it needs an API_TOKEN that this launcher's settings do not have (port ${state.port})`,
+        );
+        continue;
+      }
       if (state.kind === 'live') {
         report.leftAlone.push({ pid, why: 'live' });
         report.messages.push(

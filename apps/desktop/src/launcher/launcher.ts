@@ -6,7 +6,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { access, appendFile, constants, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { postShutdown, readHealth, readShutdownToken } from './backend-client.ts';
+import { authorization, readApiToken } from './api-token.ts';
+import { postShutdown, readHealth, readShutdownToken, requestLoginPath } from './backend-client.ts';
 import {
   appWindowArguments,
   type Environment,
@@ -62,12 +63,13 @@ async function waitForHealth(
   url: string,
   child: ChildProcess,
   timeoutMs: number,
+  token: string,
 ): Promise<'healthy' | 'exited' | 'timeout'> {
   const deadline = Date.now() + timeoutMs;
   const gone = () => child.exitCode !== null || child.signalCode !== null;
   while (Date.now() < deadline) {
     if (gone()) return 'exited';
-    const health = await readHealth(system, url, 1000);
+    const health = await readHealth(system, url, 1000, token);
     if (health?.status === 'healthy' && health.pid === child.pid && !gone()) return 'healthy';
     await system.sleep(50);
   }
@@ -141,6 +143,26 @@ async function lockHeld(path: string): Promise<boolean> {
   }
 }
 
+/**
+ * The address the app window opens. With an API token, a one-time ticket the backend trades for
+ * the window's cookie: the token itself would sit on the browser's command line, which every
+ * user of the computer can read. Undefined when the backend gives no ticket.
+ */
+async function windowAddress(
+  system: LauncherSystem,
+  url: string,
+  token: string,
+): Promise<string | undefined> {
+  if (token === '') return `${url}/`;
+  const path = await requestLoginPath(system, url, token);
+  return path === undefined ? undefined : `${url}${path}`;
+}
+
+/** What to print when there is no window: the address, and how to get in with an API token. */
+function addressToOpen(url: string, token: string): string {
+  return token === '' ? `${url}/` : `${url}/?token=<your API_TOKEN>`;
+}
+
 /** The browser for the app window, or why there is none (undefined: `--no-window`). */
 async function chooseBrowser(options: LauncherOptions): Promise<{ browser?: string; why: string }> {
   if (options.window === 'never') return { why: '' };
@@ -174,12 +196,13 @@ async function openRunningInstance(
     );
   };
   say(`Class Assistant is already running with this data folder (launcher process ${record.pid}).`);
+  const token = await readApiToken(system, layout.envFile, options.environment);
   // It may still be starting: wait for its backend, as a launch would.
   const deadline = Date.now() + 60_000;
   let ready = false;
   while (!ready && Date.now() < deadline) {
     if (!system.isAlive(record.pid)) return 'retry';
-    const health = await readHealth(system, record.url, 1000);
+    const health = await readHealth(system, record.url, 1000, token);
     ready = health?.status === 'healthy' && health.launcher_pid === record.pid;
     if (!ready) await system.sleep(200);
   }
@@ -191,13 +214,14 @@ async function openRunningInstance(
     return 1;
   }
   const { browser, why } = await chooseBrowser(options);
-  if (browser) {
+  const address = browser ? await windowAddress(system, record.url, token) : undefined;
+  if (browser && address) {
     await mkdir(layout.profileDir, { recursive: true });
     // The same profile: a browser already showing the app takes the request and opens a window.
     const window = spawn(
       browser,
       appWindowArguments({
-        url: `${record.url}/`,
+        url: address,
         profileDir: layout.profileDir,
         width: 320,
         height: 80,
@@ -208,7 +232,9 @@ async function openRunningInstance(
     window.unref();
     say(`opened its window (${browser}); it keeps running.`);
   } else {
-    say(`Open ${record.url}/ in Chromium, Chrome or Edge${why}; it keeps running.`);
+    say(
+      `Open ${addressToOpen(record.url, token)} in Chromium, Chrome or Edge${browser ? ' (it gave no address for a window)' : why}; it keeps running.`,
+    );
   }
   return 0;
 }
@@ -260,10 +286,14 @@ async function runWithLock(
 
   await options.prepare?.();
 
+  // The backend's API token (API_TOKEN in its settings or environment), read again at each
+  // start: a restart takes a changed setting.
+  let apiToken = await readApiToken(system, layout.envFile, options.environment);
   const cleanup = (graceMs?: number) =>
     cleanupStaleBackends({
       system,
       port,
+      apiToken,
       byName: options.cleanupByName !== false,
       backendExecutable: layout.backend.file,
       ...(stale?.backend_pid ? { orphans: [stale.backend_pid] } : {}),
@@ -274,7 +304,7 @@ async function runWithLock(
   if (before.liveInstance) {
     const other = before.liveInstance;
     log(
-      `Port ${port} is used by another running Class Assistant (${other.launcherPid === null ? `backend process ${other.pid}, started without the launcher, with a class in progress` : `launcher process ${other.launcherPid}`}${other.dataDir ? `, data folder ${other.dataDir}` : ''}), which was left running. Use it at ${url}/, or start this one with --port <another port>.`,
+      `Port ${port} is used by another running Class Assistant (${other.locked ? `backend process ${other.pid ?? '?'}, which needs an API_TOKEN these settings do not have` : other.launcherPid === null ? `backend process ${other.pid}, started without the launcher, with a class in progress` : `launcher process ${other.launcherPid}`}${other.dataDir ? `, data folder ${other.dataDir}` : ''}), which was left running. Use it at ${url}/, or start this one with --port <another port>.`,
     );
     return 1;
   }
@@ -333,7 +363,7 @@ async function runWithLock(
   };
 
   let backend = startBackend();
-  const health = await waitForHealth(system, url, backend.child, 60_000);
+  const health = await waitForHealth(system, url, backend.child, 60_000, apiToken);
   if (health !== 'healthy') {
     log(
       health === 'exited'
@@ -352,7 +382,7 @@ async function runWithLock(
     try {
       await system.fetch(`${url}/api/settings`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...authorization(apiToken) },
         body: JSON.stringify({ fields: { ASR_MODE: 'mock' } }),
       });
       log(
@@ -382,8 +412,9 @@ async function runWithLock(
       }
       restarts++;
       log(`The backend stopped unexpectedly (${code ?? signal}): starting it again.`);
+      apiToken = await readApiToken(system, layout.envFile, options.environment);
       backend = startBackend();
-      const again = await waitForHealth(system, url, backend.child, 60_000);
+      const again = await waitForHealth(system, url, backend.child, 60_000, apiToken);
       if (stopping) return;
       if (again === 'healthy') {
         log('backend ready again');
@@ -401,11 +432,15 @@ async function runWithLock(
   let windowClosed: Promise<string> = new Promise(() => {});
   let window: ChildProcess | undefined;
   const { browser, why } = await chooseBrowser(options);
-  if (browser) {
+  const address = browser ? await windowAddress(system, url, apiToken) : undefined;
+  if (browser && !address) {
+    log(`The backend gave no address for the window (POST /api/login_ticket).`);
+  }
+  if (browser && address) {
     await mkdir(layout.profileDir, { recursive: true });
     window = spawn(
       browser,
-      appWindowArguments({ url: `${url}/`, profileDir: layout.profileDir, width: 320, height: 80 }),
+      appWindowArguments({ url: address, profileDir: layout.profileDir, width: 320, height: 80 }),
       { stdio: 'ignore', windowsHide: false },
     );
     const opened = window;
@@ -431,7 +466,9 @@ async function runWithLock(
       });
     });
   } else {
-    log(`Class Assistant is running: open ${url}/ in Chromium, Chrome or Edge${why}.`);
+    log(
+      `Class Assistant is running: open ${addressToOpen(url, apiToken)} in Chromium, Chrome or Edge${browser ? '' : why}.`,
+    );
     log('Press Ctrl-C to stop.');
   }
 

@@ -31,6 +31,7 @@ const LABELS: Record<string, { zh: string; en: string }> = {
   MOCK_LOOP: { zh: '循环播放', en: 'Loop' },
   API_PORT: { zh: '后端端口', en: 'Backend port' },
   CORS_ORIGINS: { zh: '允许的网页来源', en: 'Allowed origins' },
+  API_TOKEN: { zh: 'API 访问令牌', en: 'API token' },
   UPLOAD_MAX_MB: { zh: '上传上限（MB）', en: 'Upload limit (MB)' },
   HISTORY_FOLD_ENTRIES: { zh: '折叠历史的行数', en: 'Fold history after' },
   LOG_LEVEL: { zh: '日志级别', en: 'Log level' },

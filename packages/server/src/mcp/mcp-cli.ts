@@ -10,7 +10,7 @@ import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createClassTools } from '../agent/class-tools.ts';
 import { createLectures, lectureIndexOf } from '../agent/lectures.ts';
-import { CliUsageError, parseCli } from '../cli-options.ts';
+import { CliUsageError, dataDirOf } from '../cli-options.ts';
 import { LibraryIndex } from '../library/library-index.ts';
 import { createLecturesMcpServer } from './lectures-mcp-server.ts';
 
@@ -18,6 +18,7 @@ import { createLecturesMcpServer } from './lectures-mcp-server.ts';
 export const MCP_USAGE = `class-assistant-backend mcp — the student's lectures over MCP (stdio)
 
 Usage: class-assistant-backend mcp [--data-dir <dir>] [--settings-file <file>]
+       class-assistant-backend mcp token [--data-dir <dir>] [--settings-file <file>]
 
 Serves the class tools (class_list, class_search, class_lines, material_page, notes_read) to
 an MCP client on stdin/stdout until stdin closes. They only read the data folder; the backend
@@ -30,7 +31,8 @@ Options:
   -h, --help               show this help
 
 The running backend serves the same tools over Streamable HTTP at http://127.0.0.1:8765/mcp
-(with the token of <data folder>/mcp-token).`;
+with the token of <data folder>/mcp-token (Authorization: Bearer <token>): \`mcp token\` prints
+it. The token is never served over HTTP (every user of the computer can reach that port).`;
 
 /** The protocol's streams and where messages go (the process's, replaced in tests). */
 export interface McpCliStreams {
@@ -75,12 +77,7 @@ export async function runMcpCli(
   }
   let dataDir: string;
   try {
-    const flags = ['data-dir', 'env-file', 'settings-file'].flatMap((flag) =>
-      typeof values[flag] === 'string' ? [`--${flag}`, values[flag] as string] : [],
-    );
-    const parsed = parseCli(flags, environment);
-    if (parsed.kind !== 'run') return 2;
-    dataDir = parsed.options.dataDir;
+    dataDir = dataDirOf(values, environment);
   } catch (error) {
     if (error instanceof CliUsageError) {
       say(error.message);

@@ -1,9 +1,11 @@
 // The token MCP clients present to /mcp: made once, at the first start, and kept in
-// <data>/mcp-token, readable by its owner only (the settings panel shows it to copy).
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+// <data>/mcp-token, readable by its owner only. It is never served over HTTP (every user of the
+// computer can reach the loopback port): `class-assistant-backend mcp token` prints it.
+import { randomBytes } from 'node:crypto';
 import { chmod, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readTextIfExists } from '../files.ts';
+import { bearerToken, sameSecret } from '../security/api-token.ts';
 import {
   createPrivateFile,
   type FilePrivacyOptions,
@@ -53,13 +55,10 @@ export async function loadMcpToken(
   }
 }
 
-const digest = (text: string) => createHash('sha256').update(text).digest();
-
 /**
  * True when an `Authorization` header carries the token (`Bearer <token>`), compared in
  * constant time.
  */
 export function hasMcpToken(authorization: string | undefined, token: string): boolean {
-  const given = /^Bearer[ \t]+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-  return given !== undefined && token !== '' && timingSafeEqual(digest(given), digest(token));
+  return sameSecret(bearerToken(authorization), token);
 }

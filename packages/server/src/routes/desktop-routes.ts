@@ -1,9 +1,10 @@
-import { timingSafeEqual } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ServerError } from '../errors.ts';
+import { localized } from '../language.ts';
+import { LOGIN_TICKET_TTL_MS, sameSecret, TOKEN_QUERY_PARAMETER } from '../security/api-token.ts';
 import { errors } from './schemas.ts';
 import { serveUiFiles } from './ui-files.ts';
 
@@ -30,10 +31,7 @@ export const SHUTDOWN_TOKEN_FILE = '_shutdown.token';
 
 /** Compares in constant time; a server without a token accepts none. */
 function tokenMatches(expected: string | undefined, given: string | string[] | undefined): boolean {
-  if (!expected || typeof given !== 'string') return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return expected !== undefined && typeof given === 'string' && sameSecret(given, expected);
 }
 
 /**
@@ -106,6 +104,47 @@ export const desktopRoutes: FastifyPluginAsyncZod = async (app) => {
         status: 'stopping' as const,
         message: 'The backend is stopping.',
       });
+    },
+  );
+
+  app.post(
+    '/api/login_ticket',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'A one-time address that lets a browser window in (with API_TOKEN set)',
+        description: `With API_TOKEN set, answers a ticket valid once within ${LOGIN_TICKET_TTL_MS / 1000} s: opening \`/?token=<ticket>\` in a browser sets the app's cookie (HttpOnly, SameSite=Strict) and redirects to \`/\`. The launcher opens the app window this way, so the API token itself never appears on the browser's command line, which every user of the computer can read. Like every route it needs the API token; 409 API_TOKEN_NOT_SET when none is set (the API is open then).`,
+        response: {
+          200: z.object({
+            status: z.literal('success'),
+            ticket: z.string(),
+            path: z.string().describe('The address to open, on this server.'),
+            expires_in_s: z.number(),
+          }),
+          ...errors(401, 409),
+        },
+      },
+    },
+    async () => {
+      const { apiToken, loginTickets } = app.classAssistant;
+      if (apiToken === '') {
+        throw new ServerError(
+          'API_TOKEN_NOT_SET',
+          409,
+          localized(
+            '没有设置 API_TOKEN：直接打开 / 即可，不需要票据。',
+            'No API_TOKEN is set: open / as it is, no ticket is needed.',
+          ),
+          { hint: 'API_TOKEN' },
+        );
+      }
+      const ticket = loginTickets.issue();
+      return {
+        status: 'success' as const,
+        ticket,
+        path: `/?${TOKEN_QUERY_PARAMETER}=${ticket}`,
+        expires_in_s: LOGIN_TICKET_TTL_MS / 1000,
+      };
     },
   );
 };

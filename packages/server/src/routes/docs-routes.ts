@@ -106,7 +106,7 @@ async function buildDocsApp(
       info: {
         title: 'Class Assistant backend',
         version: options.version,
-        description: `${options.versionNote}The local backend of Class Assistant: monitoring a class (recognition, transcript, keyword alerts), class material, AI rescue / catch-up / notes, settings. Compatible with the v1.2.0 desktop client. Errors are \`{status:"error", code, message}\`. Live events: GET /api/events (server-sent events) and WS /api/ws/alerts; the app window’s microphone: WS /api/ws/capture.`,
+        description: `${options.versionNote}The local backend of Class Assistant: monitoring a class (recognition, transcript, keyword alerts), class material, AI rescue / catch-up / notes, settings. Compatible with the v1.2.0 desktop client. Errors are \`{status:"error", code, message}\`. Live events: GET /api/events (server-sent events) and WS /api/ws/alerts; the app window’s microphone: WS /api/ws/capture. With API_TOKEN set in the settings, every route but /mcp and POST /api/shutdown (which check tokens of their own) needs \`Authorization: Bearer <API_TOKEN>\` or the app window’s cookie, else 401 API_UNAUTHORIZED.`,
       },
       // Replaced with the listening address each time the document is made (transformObject).
       servers: [serverEntry(options.address())],

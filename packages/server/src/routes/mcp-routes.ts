@@ -11,9 +11,8 @@ import { createLecturesMcpServer, MCP_SERVER_NAME } from '../mcp/lectures-mcp-se
 import { hasMcpToken, MCP_TOKEN_FILE } from '../mcp/mcp-token.ts';
 import { errors } from './schemas.ts';
 
-/** The command an MCP client starts for the same tools over stdio, on this data folder. */
-export function stdioCommand(dataDir: string): { command: string; args: string[] } {
-  const args = ['mcp', '--data-dir', dataDir];
+/** This backend's command (`class-assistant-backend`) with `args`. */
+function backendCommand(args: string[]): { command: string; args: string[] } {
   // A single-file build is the backend itself; otherwise Node runs the package's bin.
   if (isSingleExecutable()) return { command: process.execPath, args };
   return {
@@ -22,12 +21,28 @@ export function stdioCommand(dataDir: string): { command: string; args: string[]
   };
 }
 
+/** The command an MCP client starts for the same tools over stdio, on this data folder. */
+export function stdioCommand(dataDir: string): { command: string; args: string[] } {
+  return backendCommand(['mcp', '--data-dir', dataDir]);
+}
+
+/** The command that prints the MCP token of this data folder (`class-assistant-backend mcp token`). */
+export function tokenCommand(dataDir: string): { command: string; args: string[] } {
+  return backendCommand(['mcp', 'token', '--data-dir', dataDir]);
+}
+
 const McpInfoSchema = z.object({
   status: z.literal('success'),
   name: z.string().describe('The server name MCP clients see.'),
   url: z.string().describe('The Streamable HTTP endpoint.'),
-  token: z.string().describe('Send it as `Authorization: Bearer <token>`.'),
-  token_file: z.string().describe('Where the token is kept (readable by its owner only).'),
+  token_file: z
+    .string()
+    .describe(
+      'Where the token is kept (readable by its owner only). Send it as `Authorization: Bearer <token>`. The token itself is never served over HTTP: any program of any user of this computer can reach this port.',
+    ),
+  token_command: z
+    .object({ command: z.string(), args: z.array(z.string()) })
+    .describe('The command that prints the token (`class-assistant-backend mcp token`).'),
   stdio: z
     .object({ command: z.string(), args: z.array(z.string()) })
     .describe('The same tools over stdio, for clients that start a process.'),
@@ -45,8 +60,8 @@ const unauthorized = () =>
     'MCP_UNAUTHORIZED',
     401,
     localized(
-      `/mcp 需要 Authorization: Bearer <令牌>：令牌在设置面板里，也在数据文件夹的 ${MCP_TOKEN_FILE} 文件中。`,
-      `/mcp needs Authorization: Bearer <token>: the token is in the settings panel, and in the ${MCP_TOKEN_FILE} file of the data folder.`,
+      `/mcp 需要 Authorization: Bearer <令牌>：令牌在数据文件夹的 ${MCP_TOKEN_FILE} 文件中，命令 class-assistant-backend mcp token 会显示它。`,
+      `/mcp needs Authorization: Bearer <token>: the token is in the ${MCP_TOKEN_FILE} file of the data folder; the command class-assistant-backend mcp token prints it.`,
     ),
     { hint: MCP_TOKEN_FILE },
   );
@@ -66,7 +81,7 @@ export const mcpRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['mcp'],
         summary: 'How to connect an MCP client to the lectures',
-        description: `The address, the token and the stdio command of the MCP server of the student's lectures (the class tools, read-only). The token is made at the first start and kept in <data>/${MCP_TOKEN_FILE}.`,
+        description: `The address, where the token is and the command that prints it, and the stdio command of the MCP server of the student's lectures (the class tools, read-only). The token is made at the first start and kept in <data>/${MCP_TOKEN_FILE}, readable by its owner only; it is never in an answer, since every user of the computer can reach this port.`,
         response: { 200: McpInfoSchema, ...errors() },
       },
     },
@@ -74,8 +89,8 @@ export const mcpRoutes: FastifyPluginAsyncZod = async (app) => {
       status: 'success' as const,
       name: MCP_SERVER_NAME,
       url: `http://127.0.0.1:${services.port()}/mcp`,
-      token: services.mcpToken,
       token_file: join(services.dataDir, MCP_TOKEN_FILE),
+      token_command: tokenCommand(services.dataDir),
       stdio: stdioCommand(services.dataDir),
       tools: (await services.classTools()).map((tool) => ({ name: tool.name, title: tool.title })),
     }),
@@ -87,7 +102,7 @@ export const mcpRoutes: FastifyPluginAsyncZod = async (app) => {
       method === 'POST'
         ? 'MCP server of the lectures (Streamable HTTP)'
         : `MCP: ${method} is not used by this stateless server (405)`,
-    description: `The Model Context Protocol over Streamable HTTP: JSON-RPC in a POST. Stateless, so GET (a server-sent stream) and DELETE (ending a session) answer 405. Tools: ${CLASS_TOOL_NAMES.join(', ')} — read-only, with titles and annotations (readOnlyHint, openWorldHint false). Needs \`Authorization: Bearer <token>\` (GET /api/mcp/connection, or <data>/${MCP_TOKEN_FILE}): 401 MCP_UNAUTHORIZED without it; 403 from a foreign Origin or Host, like every route.`,
+    description: `The Model Context Protocol over Streamable HTTP: JSON-RPC in a POST. Stateless, so GET (a server-sent stream) and DELETE (ending a session) answer 405. Tools: ${CLASS_TOOL_NAMES.join(', ')} — read-only, with titles and annotations (readOnlyHint, openWorldHint false). Needs \`Authorization: Bearer <token>\` (the content of <data>/${MCP_TOKEN_FILE}, printed by \`class-assistant-backend mcp token\`): 401 MCP_UNAUTHORIZED without it; 403 from a foreign Origin or Host, like every route.`,
     headers: z.object({ authorization: z.string().optional() }),
     response: { ...errors(401), 405: JsonRpcErrorSchema },
   });

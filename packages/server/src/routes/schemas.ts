@@ -62,6 +62,10 @@ export function webSocketDocumentation(
       description,
       responses: {
         '101': { description: 'Switching to the WebSocket protocol.' },
+        '401': {
+          description:
+            'API_TOKEN is set and the request carries neither its bearer header nor the app’s cookie (API_UNAUTHORIZED).',
+        },
         '403': { description: 'Foreign Origin or Host (ORIGIN_NOT_ALLOWED, HOST_NOT_ALLOWED).' },
         ...responses,
       },

@@ -1,6 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, ServerError } from '../errors.ts';
-import { requestLanguage } from '../language.ts';
+import { localized, requestLanguage } from '../language.ts';
+import {
+  apiTokenCookie,
+  carriesApiToken,
+  type LoginTickets,
+  sameSecret,
+  TOKEN_QUERY_PARAMETER,
+} from './api-token.ts';
 
 /**
  * Guards a server that only its own UI should reach (docs/architecture.md, "Security"):
@@ -14,12 +21,21 @@ import { requestLanguage } from '../language.ts';
  * - Allowed origins get `Access-Control-Allow-Origin: <origin>` (never `*`) and preflight answers.
  * - A state-changing request without Origin whose `Sec-Fetch-Site` says another site sent it is
  *   refused too (older browsers omit Origin on some requests).
+ * - With an API token (the API_TOKEN setting), every route but the two that check a secret of
+ *   their own (`/mcp`, `POST /api/shutdown`) needs it — `Authorization: Bearer <token>` or the
+ *   app's cookie — else 401 API_UNAUTHORIZED: another user of this computer can reach 127.0.0.1
+ *   too. `GET /?token=<token or login ticket>` sets the cookie (HttpOnly, SameSite=Strict) and
+ *   redirects to the address without it, so the token does not stay in the window's history.
  */
 export interface LocalGuardOptions {
   /** The port the server answers on (read at each request: it may be 0 until listening). */
   port: () => number;
   /** Extra origins from the settings (read at each request, so a settings change applies at once). */
   extraOrigins: () => readonly string[];
+  /** The API token every request must carry; empty: none (the default, as the original). */
+  apiToken?: string;
+  /** One-time tickets `GET /?token=` accepts besides the token (see api-token.ts). */
+  loginTickets?: LoginTickets;
 }
 
 /** Origins the original desktop shell (Tauri) used. */
@@ -52,6 +68,7 @@ const ALLOWED_HEADERS = [
   'accept-language',
   'cache-control',
   'x-requested-with',
+  'authorization',
 ];
 
 /** True when `host` names this server on loopback at `port`. */
@@ -131,25 +148,74 @@ export function installLocalGuard(app: FastifyInstance, options: LocalGuardOptio
         }
         return reply.code(204).send();
       }
-      return;
+    } else {
+      const site = request.headers['sec-fetch-site'];
+      if (
+        request.method !== 'GET' &&
+        request.method !== 'HEAD' &&
+        (site === 'cross-site' || site === 'same-site')
+      ) {
+        return refuse(
+          reply,
+          new ServerError(
+            'ORIGIN_NOT_ALLOWED',
+            403,
+            'Requests sent by another site are not allowed.',
+          ),
+        );
+      }
     }
-    const site = request.headers['sec-fetch-site'];
-    if (
-      request.method !== 'GET' &&
-      request.method !== 'HEAD' &&
-      (site === 'cross-site' || site === 'same-site')
-    ) {
-      return refuse(
-        reply,
-        new ServerError(
-          'ORIGIN_NOT_ALLOWED',
-          403,
-          'Requests sent by another site are not allowed.',
-        ),
-      );
+    const token = options.apiToken ?? '';
+    if (token === '' || checksOwnSecret(request)) return;
+    const path = request.url.split('?')[0];
+    if (request.method === 'GET' && path === '/' && request.url.includes('?')) {
+      const address = new URL(request.url, 'http://127.0.0.1');
+      const given = address.searchParams.get(TOKEN_QUERY_PARAMETER);
+      if (given !== null) {
+        if (!sameSecret(given, token) && !options.loginTickets?.redeem(given)) {
+          request.log.warn('refused an app address with a wrong or used token');
+          return refuse(reply, unauthorized(port, true));
+        }
+        address.searchParams.delete(TOKEN_QUERY_PARAMETER);
+        return reply
+          .code(303)
+          .header('set-cookie', apiTokenCookie(port, token))
+          .header('cache-control', 'no-store')
+          .header('location', `/${address.search}`)
+          .send();
+      }
+    }
+    if (!carriesApiToken(request.headers, port, token)) {
+      reply.header('www-authenticate', 'Bearer realm="class-assistant-api"');
+      return refuse(reply, unauthorized(port, false));
     }
   });
 }
+
+/**
+ * Routes that check a secret of their own, each from an owner-only file: `/mcp` (the MCP token,
+ * which MCP clients send as their bearer token) and `POST /api/shutdown` (the run's token).
+ */
+function checksOwnSecret(request: FastifyRequest): boolean {
+  const route = request.routeOptions.url;
+  return route === '/mcp' || (route === '/api/shutdown' && request.method === 'POST');
+}
+
+const unauthorized = (port: number, address: boolean) =>
+  new ServerError(
+    'API_UNAUTHORIZED',
+    401,
+    address
+      ? localized(
+          `这个地址里的令牌不对或已经用过了。请从桌面启动器重新打开课堂助手，或打开 http://127.0.0.1:${port}/?token=<API_TOKEN 的值>。`,
+          `The token in this address is wrong or was used already. Open Class Assistant again from the launcher, or open http://127.0.0.1:${port}/?token=<your API_TOKEN>.`,
+        )
+      : localized(
+          `这个后端设置了 API_TOKEN：请求需要带 Authorization: Bearer <API_TOKEN>。浏览器请从桌面启动器打开课堂助手，或打开一次 http://127.0.0.1:${port}/?token=<API_TOKEN 的值>。`,
+          `This backend has an API_TOKEN: send Authorization: Bearer <API_TOKEN>. In a browser, open Class Assistant from the launcher, or open http://127.0.0.1:${port}/?token=<your API_TOKEN> once.`,
+        ),
+    { hint: 'API_TOKEN' },
+  );
 
 /**
  * Answers a request with an error, in its language. A refused WebSocket upgrade's socket is

@@ -718,6 +718,25 @@ export const SETTING_DEFINITIONS = [
     ...wholeNumber(1, 65535),
   }),
   setting({
+    key: 'API_TOKEN',
+    field: 'apiToken',
+    group: 'server',
+    description:
+      'Opt-in login for the API. Empty (the default): the API answers any program on this computer, as the original did. Set (16 to 512 letters, digits or - _ . ~ + / =): every route needs it, as `Authorization: Bearer <token>` or the cookie the app window gets when the launcher opens it with the token once in the address; /mcp and POST /api/shutdown keep their own tokens instead.',
+    defaultValue: '',
+    secret: true,
+    applies: 'restart',
+    example: 'a-long-random-string-of-your-own',
+    check: (value) =>
+      /^[A-Za-z0-9_.~+/=-]{16,512}$/.test(value)
+        ? ok
+        : refuse(
+            '应为 16 到 512 个字母、数字或 - _ . ~ + / = 字符（不能有空格）',
+            'must be 16 to 512 letters, digits or - _ . ~ + / = characters (no spaces)',
+          ),
+    parse: String,
+  }),
+  setting({
     key: 'UPLOAD_MAX_MB',
     field: 'uploadMaxBytes',
     group: 'server',

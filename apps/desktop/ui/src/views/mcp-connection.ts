@@ -1,6 +1,7 @@
-// The settings panel's MCP group: the address and token other AI clients use to search the
-// student's lectures (read-only), the token hidden until asked for and copied with one click,
-// and the command for clients that start a process.
+// The settings panel's MCP group: the address other AI clients use to search the student's
+// lectures (read-only), where their token is kept and the command that prints it (copied with one
+// click), and the command for clients that start a process. The token itself never comes over
+// HTTP: every user of the computer can reach the backend's port.
 import { api } from '../api.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { t } from '../i18n.ts';
@@ -8,7 +9,8 @@ import { t } from '../i18n.ts';
 /** GET /api/mcp/connection. */
 interface McpConnection {
   url: string;
-  token: string;
+  token_file: string;
+  token_command: { command: string; args: string[] };
   stdio: { command: string; args: string[] };
 }
 
@@ -28,24 +30,14 @@ export function createMcpConnection(): { element: HTMLElement; load(): Promise<v
     body,
   );
   const show = (connection: McpConnection) => {
-    const token = h('input', {
-      class: 'input mcp-token',
-      type: 'password',
-      readOnly: true,
-      value: connection.token,
-      'aria-label': t('mcpToken'),
-    });
-    const reveal = h('button', { class: 'button small' }, t('mcpShow'));
-    reveal.addEventListener('click', () => {
-      const hidden = token.type === 'password';
-      token.type = hidden ? 'text' : 'password';
-      reveal.textContent = hidden ? t('mcpHide') : t('mcpShow');
-    });
+    const command = [connection.token_command.command, ...connection.token_command.args]
+      .map(shellWord)
+      .join(' ');
     const copied = h('span', { class: 'mcp-copied', role: 'status' });
     const copy = h('button', { class: 'button small primary mcp-copy' }, t('mcpCopy'));
     copy.addEventListener('click', async () => {
       try {
-        await navigator.clipboard.writeText(connection.token);
+        await navigator.clipboard.writeText(command);
         copied.textContent = t('mcpCopied');
       } catch {
         copied.textContent = t('mcpCopyFailed');
@@ -55,8 +47,15 @@ export function createMcpConnection(): { element: HTMLElement; load(): Promise<v
       body,
       h('label', { class: 'setting-label' }, t('mcpAddress')),
       h('code', { class: 'mcp-url' }, connection.url),
-      h('label', { class: 'setting-label' }, t('mcpToken')),
-      h('div', { class: 'mcp-token-row' }, token, reveal, copy),
+      h('label', { class: 'setting-label' }, t('mcpTokenFile')),
+      h('code', { class: 'mcp-token-file' }, connection.token_file),
+      h('label', { class: 'setting-label' }, t('mcpTokenCommand')),
+      h(
+        'div',
+        { class: 'mcp-token-row' },
+        h('code', { class: 'mcp-token-command' }, command),
+        copy,
+      ),
       copied,
       h('p', { class: 'setting-help' }, t('mcpStdio')),
       h(
