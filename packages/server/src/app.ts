@@ -340,6 +340,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         entries.map((entry) => (entry.time ? `[${entry.time}] ${entry.text}` : entry.text)),
         { signal: context.signal },
       ),
+    summarizeReady: llm.isConfigured,
     logger: app.log,
     appCapture: capture,
     classHooks: library,

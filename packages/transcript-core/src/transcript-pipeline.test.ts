@@ -462,13 +462,12 @@ describe('history folding', () => {
       return `${previous}+${entries.length}`;
     };
     const { pipeline } = pipelineWith({ summarize, fold: { ...fold, maxEntries: 4 } });
-    for (let i = 12; i < 15; i += 1) {
-      await pipeline.pushLine(line(i));
-      await pipeline.flush();
-    }
-    expect(sizes).toEqual([4, 4, 4]);
-    expect((await store.read()).entries.map((entry) => entry.text)).toEqual([12, 13, 14].map(line));
-    expect(await store.readSummary()).toBe('+4+4+4');
+    // One new line sets off the folds of the whole backlog, one batch after another.
+    await pipeline.pushLine(line(12));
+    await pipeline.flush();
+    expect(sizes).toEqual([4, 4, 3]);
+    expect((await store.read()).entries.map((entry) => entry.text)).toEqual([11, 12].map(line));
+    expect(await store.readSummary()).toBe('+4+4+3');
   });
 
   it('flush waits for a running fold to be written', async () => {
@@ -496,16 +495,15 @@ describe('history folding', () => {
     expect(await store.readSummary()).toBe('');
     pending.resolve('前三句的摘要');
     await pipeline.flush();
-    expect(events.at(-1)).toEqual([
-      'history-folded',
-      { summary: '前三句的摘要', foldedCount: 3, keptCount: 6 },
+    // The fold asked for first, then the entries written meanwhile.
+    expect(events.filter(([name]) => name === 'history-folded')).toEqual([
+      ['history-folded', { summary: '前三句的摘要', foldedCount: 3, keptCount: 6 }],
+      ['history-folded', { summary: '前三句的摘要', foldedCount: 4, keptCount: 2 }],
     ]);
-    expect((await store.read()).entries.map((entry) => entry.text)).toEqual(
-      [3, 4, 5, 6, 7, 8].map(line),
-    );
+    expect((await store.read()).entries.map((entry) => entry.text)).toEqual([7, 8].map(line));
   });
 
-  it('loses nothing when the summarizer fails, and retries on a later append', async () => {
+  it('loses nothing when the summarizer fails, and retries at the next fold point', async () => {
     let attempts = 0;
     const summarize: Summarize = async (_previous, entries) => {
       attempts += 1;
@@ -521,19 +519,69 @@ describe('history folding', () => {
       { reason: 'summarize-failed', error: new Error('LLM unavailable') },
     ]);
     expect(await texts()).toEqual([0, 1, 2, 3, 4].map(line));
-    await pipeline.pushLine(line(5));
+    // Not on every line: the next fold point is threshold − keepRecent (3) entries later.
+    for (let i = 5; i < 7; i += 1) {
+      await pipeline.pushLine(line(i));
+      await pipeline.flush();
+    }
+    expect(attempts).toBe(1);
+    await pipeline.pushLine(line(7));
     await pipeline.flush();
+    expect(attempts).toBe(2);
     expect(events.at(-1)).toEqual([
       'fold-failed',
       expect.objectContaining({ reason: 'summary-empty' }),
     ]);
-    await pipeline.pushLine(line(6));
+    for (let i = 8; i < 11; i += 1) {
+      await pipeline.pushLine(line(i));
+      await pipeline.flush();
+    }
+    expect(events.at(-1)).toEqual([
+      'history-folded',
+      { summary: '共9句', foldedCount: 9, keptCount: 2 },
+    ]);
+    expect(attempts).toBe(3);
+    expect(await texts()).toEqual([9, 10].map(line));
+    expect(names(events).filter((name) => name === 'fold-failed')).toHaveLength(2);
+  });
+
+  it('calls a summarizer that keeps failing once per fold point, however long the class', async () => {
+    let attempts = 0;
+    const summarize: Summarize = async () => {
+      attempts += 1;
+      throw new Error('no LLM configured');
+    };
+    const { pipeline } = pipelineWith({ summarize, fold: { threshold: 10, keepRecent: 4 } });
+    for (let i = 0; i < 100; i += 1) {
+      await pipeline.pushLine(line(i));
+      await pipeline.flush();
+    }
+    // Lines 10, 16, 22, … 100: one try per 6 lines.
+    expect(attempts).toBe(16);
+    expect(await texts()).toHaveLength(100);
+  });
+
+  it('retryFold tries a failed fold again at once, when its summarizer can work again', async () => {
+    let configured = false;
+    const summarize: Summarize = async (_previous, entries) => {
+      if (!configured) throw new Error('no LLM configured');
+      return `补上了${entries.length}句`;
+    };
+    const { pipeline, events } = pipelineWith({ summarize, fold });
+    for (let i = 0; i < 6; i += 1) await pipeline.pushLine(line(i));
+    await pipeline.flush();
+    expect(names(events)).toContain('fold-failed');
+    configured = true;
+    pipeline.retryFold();
     await pipeline.flush();
     expect(events.at(-1)).toEqual([
       'history-folded',
-      { summary: '共5句', foldedCount: 5, keptCount: 2 },
+      { summary: '补上了4句', foldedCount: 4, keptCount: 2 },
     ]);
-    expect(attempts).toBe(3);
+    // Nothing due: nothing asked.
+    pipeline.retryFold();
+    await pipeline.flush();
+    expect(names(events).filter((name) => name === 'history-folded')).toHaveLength(1);
   });
 
   it('refuses a fold whose entries changed meanwhile, and retries later', async () => {

@@ -28,6 +28,7 @@ import type { TranscriptEntry } from './transcript-format.ts';
 import {
   isTranscriptStore,
   type LineWriter,
+  readFoldCandidates,
   type TranscriptStore,
   writeLine,
 } from './transcript-store.ts';
@@ -60,8 +61,9 @@ export interface FoldOptions {
   /** Entries left unfolded after a fold, for the rescue and catch-up windows. Default 20. */
   keepRecent?: number;
   /**
-   * Most entries one `summarize` call gets (the oldest first); a longer backlog is folded over
-   * several appends. Bounds the LLM prompt when a long unfolded file is resumed. Default 200.
+   * Most entries one `summarize` call gets (the oldest first); a longer backlog is folded in
+   * several calls, one after another. Bounds the LLM prompt when a long unfolded file is
+   * resumed, or when folds waited for a summarizer. Default 200.
    */
   maxEntries?: number;
 }
@@ -157,7 +159,11 @@ export interface HistoryFoldedEvent {
   keptCount: number;
 }
 
-/** Payload of `fold-failed`. Nothing was lost; the fold is retried on a later append. */
+/**
+ * Payload of `fold-failed`. Nothing was lost: the entries stay in the file, and the fold is
+ * retried at the next fold point (`entries-changed`: on the next line; see
+ * {@link TranscriptPipeline.retryFold}).
+ */
 export interface FoldFailedEvent {
   reason: 'summarize-failed' | 'summary-empty' | 'entries-changed' | 'write-failed';
   error?: unknown;
@@ -218,6 +224,8 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
   #alerted: { entry: TranscriptEntry; counts: Map<string, number> } | null = null;
   #folding: Promise<void> | null = null;
   #foldAbort: AbortController | null = null;
+  // After a failed fold: the id the newest entry must reach before the next try (null: none).
+  #foldRetryAt: number | null = null;
 
   constructor(options: TranscriptPipelineOptions) {
     super();
@@ -346,6 +354,19 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
   /** Replaces the keyword matcher (reload on demand); `null` turns alerts off. */
   setKeywords(matcher: KeywordMatcher | null): void {
     this.#keywords = checkMatcher(matcher);
+  }
+
+  /**
+   * Tries a fold that failed again now (after the intakes already queued), instead of at the
+   * next fold point: for when what made it fail is fixed — the summarizer's service was just
+   * configured. Does nothing unless a fold is due and none is running.
+   */
+  retryFold(): void {
+    if (this.#closed) return;
+    void this.#schedule(async () => {
+      this.#foldRetryAt = null;
+      this.#maybeFold();
+    });
   }
 
   /** Resolves when every queued intake is written and a running fold has finished. */
@@ -555,21 +576,26 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
     }
   }
 
-  // Starts a background fold when enough entries are in the file. Called from an intake slot;
-  // never awaited by it. One fold at a time; after a failure, the next intake tries again.
+  // Starts a background fold when enough entries are in the file. Called from an intake slot
+  // (and after a fold that succeeded); never awaited by it. One fold at a time. A fold that failed is tried again at the next fold
+  // point — once as many entries were written as a fold leaves room for (threshold − keepRecent)
+  // — not on every line: a summarizer that cannot work (no LLM configured) costs one call per
+  // fold point, and the entries wait in the file. Changed entries are retried on the next line.
   #maybeFold(): void {
     const summarize = this.#summarize;
     if (!summarize || this.#folding || this.#closed) return;
     if (this.#store.entryCount < this.#fold.threshold) return;
+    const lastId = this.#store.lastId;
+    if (this.#foldRetryAt !== null && lastId < this.#foldRetryAt) return;
     const controller = new AbortController();
     this.#foldAbort = controller;
-    const snapshot = this.#store.read().then((document) => ({
-      previousSummary: document.summary,
-      entries: document.entries.slice(
-        0,
-        Math.min(document.entries.length - this.#fold.keepRecent, this.#fold.maxEntries),
-      ),
-    }));
+    let succeeded = false;
+    const failed = (event: FoldFailedEvent) => {
+      this.#foldRetryAt = lastId + this.#fold.threshold - this.#fold.keepRecent;
+      this.emit('fold-failed', event);
+    };
+    // Copies only the entries to fold: the file may hold thousands while folds fail.
+    const snapshot = readFoldCandidates(this.#store, this.#fold.keepRecent, this.#fold.maxEntries);
     this.#folding = (async () => {
       let request: Awaited<typeof snapshot>;
       let summary: unknown;
@@ -580,13 +606,12 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
           signal: controller.signal,
         });
       } catch (error) {
-        if (!controller.signal.aborted)
-          this.emit('fold-failed', { reason: 'summarize-failed', error });
+        if (!controller.signal.aborted) failed({ reason: 'summarize-failed', error });
         return;
       }
       if (controller.signal.aborted) return;
       if (typeof summary !== 'string' || summary.trim() === '') {
-        this.emit('fold-failed', {
+        failed({
           reason: 'summary-empty',
           error: new TranscriptCoreError(
             'TRANSCRIPT_SUMMARY_EMPTY',
@@ -600,6 +625,8 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
         try {
           const outcome = await this.#store.fold({ summary, entries: request.entries });
           if (outcome.folded) {
+            this.#foldRetryAt = null;
+            succeeded = true;
             this.emit('history-folded', {
               summary: await this.#store.readSummary(),
               foldedCount: outcome.foldedCount,
@@ -609,12 +636,15 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
             this.emit('fold-failed', { reason: 'entries-changed' });
           }
         } catch (error) {
-          this.emit('fold-failed', { reason: 'write-failed', error });
+          failed({ reason: 'write-failed', error });
         }
       });
     })().finally(() => {
       this.#folding = null;
       if (this.#foldAbort === controller) this.#foldAbort = null;
+      // A backlog (folds waited for a summarizer) is folded batch after batch, not one batch
+      // per new line: a paused class gets its waiting entries folded too.
+      if (succeeded) this.#maybeFold();
     });
   }
 }

@@ -113,11 +113,24 @@ export interface LineWriter {
   replaceLast(text: string): PendingChange;
 }
 
+/** What a fold would fold now (see {@link readFoldCandidates}). */
+export interface FoldCandidates {
+  /** The history summary ('' when none). */
+  previousSummary: string;
+  /** Copies of the oldest entries. */
+  entries: TranscriptEntry[];
+}
+
 let runLine: <T>(
   store: TranscriptStore,
   name: string,
   step: (writer: LineWriter) => Promise<T>,
 ) => Promise<T>;
+let foldCandidates: (
+  store: TranscriptStore,
+  keepRecent: number,
+  maxEntries: number,
+) => Promise<FoldCandidates>;
 let isStore: (value: unknown) => boolean;
 
 /**
@@ -132,6 +145,19 @@ export function writeLine<T>(
   step: (writer: LineWriter) => Promise<T>,
 ): Promise<T> {
   return runLine(store, name, step);
+}
+
+/**
+ * The summary and the oldest entries a fold would take — all but the `keepRecent` newest, at
+ * most `maxEntries` — copying only those: O(maxEntries) however long the file, where `read()`
+ * copies every entry. Package-internal (not exported by index.ts): the pipeline's folds.
+ */
+export function readFoldCandidates(
+  store: TranscriptStore,
+  keepRecent: number,
+  maxEntries: number,
+): Promise<FoldCandidates> {
+  return foldCandidates(store, keepRecent, maxEntries);
 }
 
 /** True for a {@link TranscriptStore} of this copy of the package. */
@@ -154,6 +180,13 @@ export function isTranscriptStore(value: unknown): value is TranscriptStore {
 export class TranscriptStore {
   static {
     runLine = (store, name, step) => store.#line(name, step);
+    foldCandidates = (store, keepRecent, maxEntries) =>
+      store.#run('readFoldCandidates', async () => ({
+        previousSummary: store.#summary,
+        entries: store.#entries
+          .slice(0, Math.max(0, Math.min(store.#entries.length - keepRecent, maxEntries)))
+          .map((entry) => ({ ...entry })),
+      }));
     isStore = (value) => typeof value === 'object' && value !== null && #handle in value;
   }
 

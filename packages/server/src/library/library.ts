@@ -167,9 +167,19 @@ interface RunningClass {
   meta: ClassMeta;
   /** The newest entry in the folder's transcript.txt (null before the first fold). */
   lastEntry: TranscriptEntry | null;
+  /** The save of class.json that will take in the alerts raised since the last one. */
+  alertSave: NodeJS.Timeout | null;
+  /** When class.json was last saved for alerts (performance.now() ms). */
+  alertSavedAt: number;
 }
 
 const PROGRESS_LOG_MS = 5000;
+/**
+ * class.json holds every alert of the class, so saving it costs time in proportion to the
+ * alerts so far: it is saved for alerts at most this often. An alert after a quiet second is
+ * saved at once; the alerts of a burst together, within this time.
+ */
+const ALERT_SAVE_INTERVAL_MS = 1000;
 const DELETING_PREFIX = '.deleting-';
 
 /**
@@ -588,7 +598,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         };
         await writeClassMeta(folder, meta, { durable: true });
         await syncFolder(classesDir);
-        running = { id, folder, meta, lastEntry: null };
+        running = { id, folder, meta, lastEntry: null, alertSave: null, alertSavedAt: -Infinity };
         liveFileId = id;
         // A class started anew leaves the interrupted one (if any) to be finished by a scan.
         interrupted = null;
@@ -630,7 +640,14 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         };
         await writeClassMeta(folder, meta, { durable: true });
         interrupted = null;
-        running = { id: waiting.id, folder, meta, lastEntry: log.entries.at(-1) ?? null };
+        running = {
+          id: waiting.id,
+          folder,
+          meta,
+          lastEntry: log.entries.at(-1) ?? null,
+          alertSave: null,
+          alertSavedAt: -Infinity,
+        };
         liveFileId = waiting.id;
         keepAlive(running);
         changed(waiting.id, 'updated');
@@ -667,11 +684,20 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         text: alert.text,
         timestamp: alert.timestamp,
       });
-      // Not fsynced: survives the process being killed; the end of the class syncs it.
-      void folders(() => writeClassMeta(current.folder, current.meta, { durable: false })).catch(
-        (error: unknown) =>
-          logger.error({ err: error, classId: current.id }, 'library: could not save an alert'),
-      );
+      // A save already waiting takes this alert in too.
+      if (current.alertSave) return;
+      const wait = Math.max(0, current.alertSavedAt + ALERT_SAVE_INTERVAL_MS - performance.now());
+      current.alertSave = setTimeout(() => {
+        current.alertSave = null;
+        current.alertSavedAt = performance.now();
+        if (running !== current) return;
+        // Not fsynced: survives the process being killed; the end of the class syncs it.
+        void folders(() => writeClassMeta(current.folder, current.meta, { durable: false })).catch(
+          (error: unknown) =>
+            logger.error({ err: error, classId: current.id }, 'library: could not save an alert'),
+        );
+      }, wait);
+      current.alertSave.unref();
     },
 
     classEnded: () =>
@@ -680,6 +706,9 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         if (!current) return;
         running = null;
         clearInterval(aliveTimer);
+        // finish() saves class.json with every alert.
+        if (current.alertSave) clearTimeout(current.alertSave);
+        current.alertSave = null;
         await finish(current.id, await store.read(), current.meta, now());
       }),
 

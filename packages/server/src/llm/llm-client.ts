@@ -100,6 +100,8 @@ export interface ModelTurn {
 export interface LlmService {
   /** Throws LLM_NOT_CONFIGURED unless base URL, key and model are set. */
   assertConfigured(): LlmConfig;
+  /** Whether base URL, key and model are set (what assertConfigured checks, without throwing). */
+  isConfigured(): boolean;
   /** The whole answer, non-empty. */
   complete(request: ChatRequest): Promise<string>;
   /** Streams the answer through `onDelta`; resolves with the whole text. */
@@ -145,13 +147,16 @@ export function createLlmService(
     };
   };
 
-  function assertConfigured(): LlmConfig {
-    const current = settings();
-    const missing = [
+  const missingKeys = (current: ResolvedSettings) =>
+    [
       current.llmBaseUrl === '' ? 'LLM_BASE_URL' : '',
       current.llmApiKey === '' ? 'LLM_API_KEY' : '',
       current.llmModel === '' ? 'LLM_MODEL' : '',
     ].filter((key) => key !== '');
+
+  function assertConfigured(): LlmConfig {
+    const current = settings();
+    const missing = missingKeys(current);
     if (missing.length > 0) {
       throw new ServerError(
         'LLM_NOT_CONFIGURED',
@@ -350,6 +355,7 @@ export function createLlmService(
 
   return {
     assertConfigured,
+    isConfigured: () => missingKeys(settings()).length === 0,
     async complete(callerRequest) {
       const config = assertConfigured();
       const request = withStop(callerRequest);

@@ -81,6 +81,12 @@ export interface MonitorOptions {
   store: TranscriptStore;
   /** History folding; called by the pipeline every HISTORY_FOLD_ENTRIES entries. */
   summarize: Summarize;
+  /**
+   * Whether `summarize` can work now (an LLM is configured). A class whose folds failed for want
+   * of one has them tried again on its first line after this turns true, instead of at the
+   * next fold point. Default: always true.
+   */
+  summarizeReady?: () => boolean;
   logger: RecognizerLogger;
   /** The app window's capture, for classes with AUDIO_INPUT=app. */
   appCapture?: AppCapture;
@@ -157,6 +163,10 @@ interface Session {
   partial: string;
   /** Error codes already reported this class (folding retries must not flood the UI). */
   reported: Set<string>;
+  /** History folding failed for want of an LLM: retried as soon as one is configured. */
+  foldWaitsForLlm: boolean;
+  /** The last fold failed (the next success is logged). */
+  foldFailing: boolean;
   /** False once the recognizer has stopped: later events are ignored. */
   accepting: boolean;
   /** Set when this class went on after the backend died in it. */
@@ -217,6 +227,43 @@ export function createMonitor(options: MonitorOptions): Monitor {
     options.hub.publish('error.raised', { source, code, message, ...(mode ? { mode } : {}) });
   };
 
+  // A fold that fails loses nothing: its lines stay in the transcript file and the fold is tried
+  // again at the next fold point (HISTORY_FOLD_ENTRIES − kept lines later). One warning per
+  // cause per class; the UI hears of each cause once too.
+  const reportFoldFailure = (current: Session, error: unknown) => {
+    const code = isServerError(error)
+      ? error.code
+      : ((error as { code?: string })?.code ?? 'INTERNAL_ERROR');
+    const message = (error as Error)?.message ?? String(error);
+    current.foldFailing = true;
+    if (code === 'LLM_NOT_CONFIGURED') current.foldWaitsForLlm = true;
+    const key = `history folding:${code}`;
+    const details = { source: 'history folding', code, reason: message };
+    if (current.reported.has(key)) {
+      options.logger.debug?.(
+        details,
+        'history folding failed again; retried at the next fold point',
+      );
+      return;
+    }
+    current.reported.add(key);
+    options.logger.warn(
+      details,
+      code === 'LLM_NOT_CONFIGURED'
+        ? 'history folding is waiting for an LLM: the lines stay in the transcript until one is configured, then they are summarised'
+        : 'history folding failed: the lines stay in the transcript; retried at the next fold point',
+    );
+    options.hub.publish('error.raised', { source: 'history folding', code, message });
+  };
+
+  // On each line of a class whose folds wait for an LLM: one configured since? Fold now.
+  const retryFoldWhenReady = (current: Session) => {
+    if (!current.foldWaitsForLlm || !(options.summarizeReady?.() ?? true)) return;
+    current.foldWaitsForLlm = false;
+    options.logger.info({}, 'an LLM is configured now: summarising the lines waiting to be folded');
+    current.pipeline.retryFold();
+  };
+
   const setPartial = (current: Session, text: string) => {
     if (current.partial === text) return;
     current.partial = text;
@@ -236,6 +283,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     const { pipeline } = current;
     pipeline.on('line-appended', ({ entry }) => {
       options.hub.publish('line.appended', lastLine(entry));
+      retryFoldWhenReady(current);
     });
     pipeline.on('line-updated', ({ entry }) => {
       options.hub.publish('line.updated', lastLine(entry));
@@ -246,17 +294,24 @@ export function createMonitor(options: MonitorOptions): Monitor {
       // Emitted right after its line was written: the line is the file's last entry.
       options.classHooks?.alertRaised(message, options.store.lastId);
     });
-    pipeline.on('history-folded', (event) =>
+    pipeline.on('history-folded', (event) => {
+      if (current.foldFailing) {
+        current.foldFailing = false;
+        options.logger.info(
+          { folded: event.foldedCount, remaining: event.keptCount },
+          'history folding works again',
+        );
+      }
       options.hub.publish('history.folded', {
         summary: event.summary,
         folded_entries: event.foldedCount,
         remaining_entries: event.keptCount,
         first_id: options.store.lastId - options.store.entryCount + 1,
-      }),
-    );
+      });
+    });
     pipeline.on('fold-failed', (event) => {
       if (event.reason === 'entries-changed') return;
-      reportError(current, 'history folding', event.error ?? new Error(event.reason));
+      reportFoldFailure(current, event.error ?? new Error(event.reason));
     });
   };
 
@@ -449,6 +504,8 @@ export function createMonitor(options: MonitorOptions): Monitor {
       paused: false,
       partial: '',
       reported: new Set(),
+      foldWaitsForLlm: false,
+      foldFailing: false,
       accepting: true,
     };
     wirePipeline(current);

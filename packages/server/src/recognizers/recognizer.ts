@@ -57,6 +57,8 @@ export interface RecognizerLogger {
   info(object: object, message?: string): void;
   warn(object: object, message?: string): void;
   error(object: object, message?: string): void;
+  /** Details nobody needs unless debugging (LOG_LEVEL=debug); optional. */
+  debug?(object: object, message?: string): void;
 }
 
 /** What a recognizer is created with. */
