@@ -71,6 +71,7 @@ export type ServerErrorCode =
   | 'SEARCH_QUERY_INVALID'
   | 'LIBRARY_UNAVAILABLE'
   | 'MCP_UNAUTHORIZED'
+  | 'FILE_LINK_REFUSED'
   | 'INTERNAL_ERROR';
 
 /** Extra facts an error carries to the client, e.g. the settings field that was wrong. */

@@ -19,9 +19,10 @@ import {
 } from '@class-assistant/transcript-core';
 import { ServerError } from '../errors.ts';
 import type { KeywordAlertPayload } from '../events/live-events.ts';
-import { createSerialQueue, readTextIfExists } from '../files.ts';
+import { createSerialQueue } from '../files.ts';
 import { localized } from '../language.ts';
 import type { ClassHooks } from '../monitor/monitor.ts';
+import { readContainedText } from '../security/contained-file.ts';
 import { documentsOf } from './class-documents.ts';
 import {
   appendClassEntries,
@@ -624,7 +625,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       const { content, running: isRunning } = await readForApi(id);
       const transcriptText = isRunning
         ? formatTranscript(content.transcript)
-        : ((await readTextIfExists(join(folderOf(id), CLASS_FILES.transcript))) ??
+        : ((await readContainedText(options.dataDir, ['classes', id, CLASS_FILES.transcript])) ??
           formatTranscript(content.transcript));
       return exportClass(
         {
