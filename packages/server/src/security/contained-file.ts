@@ -3,9 +3,10 @@
 // (at the file or a folder on the way) or a hard link (a file with more than one name, one of
 // which may be the settings file or a token) placed in `cite/` or a class folder would otherwise
 // hand that file's content to whoever asked, an LLM provider included.
+import { randomBytes } from 'node:crypto';
 import { type BigIntStats, constants } from 'node:fs';
 import { type FileHandle, lstat, open } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ServerError } from '../errors.ts';
 import { localized } from '../language.ts';
 
@@ -98,6 +99,12 @@ export async function readContainedText(
     };
     await check();
     const text = await handle.readFile('utf8');
+    // While a name is being removed, a lookup may still find it with the link count already
+    // lowered: one check can be fooled by a hard link being unlinked at that moment. The lookup
+    // of a name that does not exist waits for the folder's lock, which a removal holds to its
+    // end, so the second check after it needs another removal timed just as exactly.
+    await check();
+    await lstatOrUndefined(join(dirname(path), `.settle-${randomBytes(9).toString('hex')}`));
     await check();
     return text;
   } finally {
