@@ -3,6 +3,7 @@
 // file in the student's language, and the settings never appear in an answer.
 import { link, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createFakeOpenAIServer, type FakeOpenAIServer } from '@class-assistant/agent-std/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,8 +13,11 @@ const SECRET = 'settings-secret-a41c07';
 
 let harness: Harness | undefined;
 let client: Client | undefined;
+let llm: FakeOpenAIServer | undefined;
 
 afterEach(async () => {
+  await llm?.close();
+  llm = undefined;
   await client?.close();
   client = undefined;
   await harness?.close();
@@ -97,6 +101,32 @@ describe('class routes refuse links to the settings file', () => {
   });
 });
 
+describe('the AI features refuse a linked class material', () => {
+  it('a current material that links to the settings file never reaches the LLM', async () => {
+    llm = await createFakeOpenAIServer({ chat: () => ({ type: 'text', content: '好的。' }) });
+    const app = await createHarness({
+      env: [
+        'ASR_MODE=mock',
+        'MOCK_INTERVAL_MS=1000000',
+        `LLM_BASE_URL=${llm.baseURL}`,
+        'LLM_API_KEY=sk-test',
+        'LLM_MODEL=m',
+        `MY_PASSWORD=${SECRET}`,
+      ],
+    });
+    harness = app;
+    expect((await app.startMonitor({ course_name: '操作系统' })).statusCode).toBe(200);
+    await app.app.classAssistant.store.append('今天讲进程调度。');
+    await linkToSettings(app, join(app.dataDir, 'current_class_material.txt'), 'symbolic');
+    const response = await app.request({ method: 'POST', url: '/api/emergency_rescue' });
+    expect(response.body).not.toContain(SECRET);
+    expect(response.json()).toMatchObject({ code: 'FILE_LINK_REFUSED' });
+    expect(
+      llm.chatRequests.filter((request) => JSON.stringify(request.body).includes(SECRET)),
+    ).toEqual([]);
+  });
+});
+
 describe('the MCP tools refuse the same links', () => {
   it('material_page and notes_read through a link answer an error naming the file, never its content', async () => {
     const { app, id, folder } = await withEndedClass();
@@ -119,13 +149,19 @@ describe('the MCP tools refuse the same links', () => {
       { name: 'notes_read', arguments: { class_id: id } },
       { name: 'notes_read', arguments: { filename: 'leak.md' } },
       { name: 'class_lines', arguments: { class_id: id } },
+      { name: 'notes_read', arguments: { filename: '../mcp-token' } },
+      { name: 'material_page', arguments: { page: 1, material: '../mcp-token' } },
+      { name: 'material_page', arguments: { page: 1, material: 'mcp-token' } },
     ];
     for (const call of calls) {
       const result = await client.callTool(call);
       const text = JSON.stringify(result);
       expect(text, `${call.name} ${JSON.stringify(call.arguments)}`).not.toContain(SECRET);
+      expect(text).not.toContain(app.app.classAssistant.mcpToken);
       expect(result.isError, text).toBe(true);
-      expect(text).toMatch(/was not read: it is a link/);
+      if (!JSON.stringify(call.arguments).includes('mcp-token')) {
+        expect(text).toMatch(/was not read: it is a link/);
+      }
     }
   });
 });

@@ -2,7 +2,7 @@ import { access, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '@class-assistant/transcript-core';
 import { ServerError } from '../errors.ts';
-import { displayName, isPlainFileName, readTextIfExists } from '../files.ts';
+import { displayName, isPlainFileName } from '../files.ts';
 import { localized } from '../language.ts';
 import { readContainedText } from '../security/contained-file.ts';
 
@@ -206,7 +206,8 @@ export function createCiteStore(dataDir: string): CiteStore {
       await (await prepareActivation(filename)).commit();
     },
     async readCurrent() {
-      return (await readTextIfExists(currentMaterialPath)) ?? '';
+      // Not through a link: what it returns goes to the LLM with the class.
+      return (await readContainedText(dataDir, ['current_class_material.txt'])) ?? '';
     },
   };
 }
