@@ -7,6 +7,7 @@ import { createFakeOpenAIServer, type FakeOpenAIServer } from '@class-assistant/
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
 import { createHarness, type Harness } from './support/harness.ts';
 
 const SECRET = 'settings-secret-a41c07';
@@ -98,6 +99,26 @@ describe('class routes refuse links to the settings file', () => {
     expect(notes.body).not.toContain(SECRET);
     expect(notes.statusCode).toBe(403);
     expect(notes.json()).toMatchObject({ code: 'FILE_LINK_REFUSED' });
+  });
+});
+
+describe('a link in a class folder does not stop the backend', () => {
+  it('starts again with a hard link in the last class’s folder, and refuses only that class', async () => {
+    const { app, id, folder } = await withEndedClass();
+    await app.app.close();
+    await linkToSettings(app, join(folder, 'notes.md'), 'hard');
+    const again = await buildApp({ dataDir: app.dataDir, envFile: app.envFile, port: 8765 });
+    try {
+      await again.ready();
+      const host = { host: '127.0.0.1:8765' };
+      const health = await again.inject({ url: '/api/health', headers: host });
+      expect(health.statusCode).toBe(200);
+      const refused = await again.inject({ url: `/api/classes/${id}`, headers: host });
+      expect(refused.body).not.toContain(SECRET);
+      expect(refused.json()).toMatchObject({ code: 'FILE_LINK_REFUSED' });
+    } finally {
+      await again.close();
+    }
   });
 });
 
