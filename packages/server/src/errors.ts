@@ -74,6 +74,7 @@ export type ServerErrorCode =
   | 'MCP_UNAUTHORIZED'
   | 'API_UNAUTHORIZED'
   | 'API_TOKEN_NOT_SET'
+  | 'FILE_LINK_REFUSED'
   | 'INTERNAL_ERROR';
 
 /** Extra facts an error carries to the client, e.g. the settings field that was wrong. */

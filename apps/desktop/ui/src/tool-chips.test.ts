@@ -16,6 +16,9 @@ describe('toolCallText', () => {
     );
     expect(toolCallText(call('class_lines', { around_line_id: 4 }))).toBe('查看字幕');
     expect(toolCallText(call('notes_read', {}))).toBe('查阅笔记');
+    expect(toolCallText(call('class_file_read', { path: 'cite/堆.txt' }))).toBe(
+      '读取文件：cite/堆.txt',
+    );
     expect(toolCallText(call('regex_match', {}))).toBe('使用工具：regex_match');
   });
 

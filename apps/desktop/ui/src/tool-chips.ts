@@ -41,6 +41,7 @@ export function toolCallText(call: ToolCall): string {
       return t('toolNotes');
     case 'class_list':
       return t('toolClasses');
+    case 'class_file_read':
     case 'file_read':
       return t('toolFile', { path: shorten(text('path')) });
     default:

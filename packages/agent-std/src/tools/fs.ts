@@ -1,12 +1,13 @@
-import { constants, type Dirent, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readdir, rmdir, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { type BigIntStats, constants, type Dirent } from 'node:fs';
+import { type FileHandle, lstat, mkdir, open, readdir, rmdir, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
 import type { ResolvedToolPolicy } from '../policy.ts';
 import { defineTool } from '../tool.ts';
 import { countCharacters, decoderFor, encoderFor } from './encoding.ts';
-import { confinePath, syncFolder, writeFileAtomic } from './fs-guard.ts';
+import { confinePath, errorCode, syncFolder, writeFileAtomic } from './fs-guard.ts';
 import { compileGlob, GlobSyntaxError } from './glob.ts';
 import { throwFsError, throwIfAborted } from './shared.ts';
 
@@ -85,7 +86,7 @@ export const fileRead = defineTool({
             field: 'path',
           });
         }
-        refuseHardLinked(info, policy, { tool, path });
+        await checkOpenedFile(handle, target.path, policy, { tool, path });
         const limit = policy.fs.maxReadBytes;
         if (info.size > limit) {
           throw new ToolError(
@@ -110,6 +111,8 @@ export const fileRead = defineTool({
             { tool, field: 'path', details: { limit } },
           );
         }
+        // The name may have been swapped while the file was read: what was read is discarded.
+        await confirmOpenedFile(handle, target.path, policy, { tool, path });
         bytes = buffer.subarray(0, length);
       } finally {
         await handle.close();
@@ -122,17 +125,72 @@ export const fileRead = defineTool({
 });
 
 /**
- * Refuses a regular file with more than one hard link unless `policy.fs.allowHardLinks`: each of
- * its names is the same file, and nothing tells where the others are — one may lie outside the
- * allowed folder, which a link inside it would open up. Checked on the opened handle, so it is
- * the file actually read or written.
+ * Checks an opened file against the name it was opened by, and refuses it (`TOOL_POLICY_DENIED`)
+ * unless `physicalPath` still names that very file (same device and inode, by `lstat`) and,
+ * without `policy.fs.allowHardLinks`, the file has a single link — both seen through the handle
+ * and through the name. A file with several hard links is refused because each of its names is
+ * the same file and nothing tells where the others are: one may lie outside the allowed folder.
+ * The name is checked too because another process can link a file from outside the folder at
+ * the name, let the tool open it and remove the name again before the link count is read; the
+ * count then says 1 while the handle reads the outside file. Called after opening and again after
+ * reading, so a read that raced such a swap is discarded, and before any byte is written.
  */
+async function checkOpenedFile(
+  handle: FileHandle,
+  physicalPath: string,
+  policy: ResolvedToolPolicy,
+  where: { tool: string; path: string },
+): Promise<void> {
+  const { tool, path } = where;
+  const opened = await handle.stat({ bigint: true });
+  refuseHardLinked(opened, policy, where);
+  let named: BigIntStats | undefined;
+  try {
+    named = await lstat(physicalPath, { bigint: true });
+  } catch (error) {
+    const code = errorCode(error);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+  }
+  if (named === undefined || named.dev !== opened.dev || named.ino !== opened.ino) {
+    throw new ToolError(
+      'TOOL_POLICY_DENIED',
+      `"${path}" was removed or replaced by another file while it was open (another process is changing it); nothing was read or written through it`,
+      { tool, field: 'path' },
+    );
+  }
+  refuseHardLinked(named, policy, where);
+}
+
+/** Rounds of {@link confirmOpenedFile}. */
+const CONFIRM_ROUNDS = 3;
+
+/**
+ * {@link checkOpenedFile}, {@link CONFIRM_ROUNDS} times, each after every removal of a name in
+ * the file's folder that had begun has finished. While a name is being removed, looking it up
+ * can still find the file with its link count already lowered, so for a moment a hard link to a
+ * file outside the folder looks like that file's only name; one check can fall in that moment,
+ * and each further round needs another removal timed just as exactly. The lookup of a name that
+ * does not exist waits for the folder's lock, which a removal holds to its end: that is the wait.
+ */
+async function confirmOpenedFile(
+  handle: FileHandle,
+  physicalPath: string,
+  policy: ResolvedToolPolicy,
+  where: { tool: string; path: string },
+): Promise<void> {
+  const probe = join(dirname(physicalPath), `.agent-std-${randomBytes(9).toString('hex')}`);
+  for (let round = 0; round < CONFIRM_ROUNDS; round++) {
+    if (round > 0) await lstat(`${probe}-${round}`).catch(() => undefined);
+    await checkOpenedFile(handle, physicalPath, policy, where);
+  }
+}
+
 function refuseHardLinked(
-  info: Stats,
+  info: BigIntStats,
   policy: ResolvedToolPolicy,
   where: { tool: string; path: string },
 ): void {
-  if (info.isFile() && info.nlink > 1 && !policy.fs.allowHardLinks) {
+  if (info.isFile() && info.nlink > 1n && !policy.fs.allowHardLinks) {
     throw new ToolError(
       'TOOL_POLICY_DENIED',
       `"${where.path}" has ${info.nlink} hard links; another of its names may lie outside the allowed folder, so it is refused (policy.fs.allowHardLinks allows it)`,
@@ -242,7 +300,7 @@ export const fileAppend = defineTool({
             field: 'path',
           });
         }
-        refuseHardLinked(info, policy, { tool, path });
+        await confirmOpenedFile(handle, target.path, policy, { tool, path });
         if (info.size + bytes.byteLength > limit) {
           throw new ToolError(
             'TOOL_LIMIT_EXCEEDED',

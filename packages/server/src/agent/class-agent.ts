@@ -6,8 +6,10 @@
 // that answers stream as they are written (each model call is a streamed turn) and every LLM
 // failure has the codes and messages of the other AI features. Bounds: at most
 // AGENT_MAX_STEPS model calls (the last one may not call tools), and AGENT_BUDGET_TIMEOUTS
-// times LLM_TIMEOUT for the whole question. The tools only read: std.fs read-only inside the
-// data folder, no shell, no HTTP — the model's provider is the only address reached.
+// times LLM_TIMEOUT for the whole question. The tools only read, and only class content:
+// class_files and class_file_read see the transcripts, class files, material texts and notes of
+// the data folder (read-view.ts) — never its tokens, logs, database or settings — and there is
+// no shell and no HTTP: the model's provider is the only address reached.
 import { createToolbox, isToolError } from '@class-assistant/agent-std';
 import { runOpenAIToolCalls, toOpenAITools } from '@class-assistant/agent-std/openai';
 import type {
@@ -22,13 +24,16 @@ import { splitMaterialPages } from '../llm/material-context.ts';
 import type { PromptLoader } from '../llm/prompts.ts';
 import { localDateTime } from '../material/cite-store.ts';
 import { AGENT_BUDGET_TIMEOUTS, AGENT_MAX_STEPS } from './agent-constants.ts';
+import { createClassFileTools } from './class-file-tools.ts';
 import { createClassTools } from './class-tools.ts';
 import type { LectureClass, Lectures } from './lectures.ts';
 
 export { AGENT_BUDGET_TIMEOUTS, AGENT_MAX_STEPS };
-/** The agent-std namespaces the agent uses beside the class tools (std.fs read-only). */
+/**
+ * The agent-std namespaces the agent uses beside the class tools. Not std.fs: it would read
+ * every file of the data folder; the class file tools read class content only.
+ */
 export const AGENT_NAMESPACES = [
-  'std.fs',
   'std.text',
   'std.regex',
   'std.time',
@@ -177,8 +182,7 @@ export function createClassAgent(options: ClassAgentOptions): ClassAgent {
   const now = options.now ?? (() => new Date());
   const toolbox = createToolbox({
     uses: AGENT_NAMESPACES,
-    tools: createClassTools(lectures),
-    policy: { fs: { root: lectures.dataDir, readOnly: true } },
+    tools: [...createClassTools(lectures), ...createClassFileTools(lectures.dataDir)],
   });
   const tools: ChatCompletionFunctionTool[] = toOpenAITools(toolbox);
 

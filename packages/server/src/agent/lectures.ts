@@ -8,11 +8,11 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolError } from '@class-assistant/agent-std';
 import {
-  readTranscriptFile,
+  parseTranscript,
   type TranscriptDocument,
   type TranscriptEntry,
 } from '@class-assistant/transcript-core';
-import { isPlainFileName, readTextIfExists } from '../files.ts';
+import { isPlainFileName } from '../files.ts';
 import { passages } from '../library/class-documents.ts';
 import {
   isClassId,
@@ -26,6 +26,14 @@ import { normalizeForSearch, parseQuery, type QueryPart } from '../library/searc
 import { countMatches, findMatches, MARK_CLOSE, MARK_OPEN, snippet } from '../library/snippet.ts';
 import { splitMaterialPages } from '../llm/material-context.ts';
 import { localDateTime } from '../material/cite-store.ts';
+import {
+  CITE_FOLDER,
+  CLASSES_FOLDER,
+  CURRENT_MATERIAL,
+  LIVE_TRANSCRIPT,
+  readClassContent,
+  SUMMARIES_FOLDER,
+} from './read-view.ts';
 
 /** Search and list across classes: the library (in the backend) or its index read from disk. */
 export interface LectureIndex {
@@ -82,9 +90,6 @@ export const LECTURE_LIMITS = {
   materialHits: 3,
   notesHits: 2,
 } as const;
-
-const LIVE_TRANSCRIPT = 'class_transcript.txt';
-const CURRENT_MATERIAL = 'current_class_material.txt';
 
 /** Local `YYYY-MM-DD HH:MM` of an ISO time ('' when it is none). */
 function localMinute(iso: string): string {
@@ -200,16 +205,16 @@ export interface Lectures {
  */
 export function createLectures(options: { dataDir: string; index: LectureIndex | null }): Lectures {
   const { dataDir, index } = options;
-  const classesDir = join(dataDir, 'classes');
-  const citeDir = join(dataDir, 'cite');
-  const summariesDir = join(dataDir, 'summaries');
+  const classesDir = join(dataDir, CLASSES_FOLDER);
+  const citeDir = join(dataDir, CITE_FOLDER);
+  const summariesDir = join(dataDir, SUMMARIES_FOLDER);
 
   const classNames = async (): Promise<string[]> =>
     (await readdir(classesDir).catch(() => [] as string[])).filter(isClassId).sort().reverse();
 
   /** The live transcript and the class folder it belongs to (matched as the library does). */
   const liveTranscript = async (): Promise<{ id: string | null; document: TranscriptDocument }> => {
-    const document = await readTranscriptFile(join(dataDir, LIVE_TRANSCRIPT));
+    const document = parseTranscript((await readClassContent(dataDir, [LIVE_TRANSCRIPT])) ?? '');
     const startedAt = parseHeaderTime(document.header.startedAt);
     if (!startedAt) return { id: null, document };
     // The header names the second the class began; of the classes begun in that second (a
@@ -247,7 +252,7 @@ export function createLectures(options: { dataDir: string; index: LectureIndex |
         live: false,
         current: true,
         entries: live.document.entries,
-        material: (await readTextIfExists(join(dataDir, CURRENT_MATERIAL))) || null,
+        material: (await readClassContent(dataDir, [CURRENT_MATERIAL])) || null,
         notes: null,
       };
     }
@@ -399,7 +404,7 @@ export function createLectures(options: { dataDir: string; index: LectureIndex |
         simple(candidate).replace(/_/g, ' ').includes(wanted.replace(/_/g, ' ')),
       );
     if (!file) throw notFound(`no material matches "${name}" (${await available()})`, 'material');
-    return { name: file, text: (await readTextIfExists(join(citeDir, file))) ?? '' };
+    return { name: file, text: (await readClassContent(dataDir, [CITE_FOLDER, file])) ?? '' };
   };
 
   return {
@@ -572,7 +577,7 @@ export function createLectures(options: { dataDir: string; index: LectureIndex |
             { field: 'filename' },
           );
         }
-        const text = await readTextIfExists(join(summariesDir, filename));
+        const text = await readClassContent(dataDir, [SUMMARIES_FOLDER, filename]);
         if (text === undefined) {
           const names = (await readdir(summariesDir).catch(() => [] as string[]))
             .filter((name) => name.endsWith('.md'))

@@ -12,7 +12,7 @@
 //   material.txt    the text of the class material as it was during the class (optional)
 import { randomBytes } from 'node:crypto';
 import { open, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import {
   formatEntryLine,
   formatTranscript,
@@ -23,7 +23,7 @@ import {
 } from '@class-assistant/transcript-core';
 import { z } from 'zod';
 import { AlertLevelSchema } from '../events/live-events.ts';
-import { readTextIfExists } from '../files.ts';
+import { readContainedText } from '../security/contained-file.ts';
 
 /** File names inside a class folder. */
 export const CLASS_FILES = {
@@ -152,10 +152,18 @@ export async function readClassFolder(
   id: string,
 ): Promise<ClassFolderContent | null> {
   const signature = await folderSignature(folder);
+  // Neither the folder nor its files may be links: one could lead to the settings file. The
+  // file is named as `classes/<id>/<name>`.
+  const read = (name: string) =>
+    readContainedText(dirname(dirname(folder)), [
+      basename(dirname(folder)),
+      basename(folder),
+      name,
+    ]);
   const [metaText, transcriptText, notes] = await Promise.all([
-    readTextIfExists(join(folder, CLASS_FILES.meta)),
-    readTextIfExists(join(folder, CLASS_FILES.transcript)),
-    readTextIfExists(join(folder, CLASS_FILES.notes)),
+    read(CLASS_FILES.meta),
+    read(CLASS_FILES.transcript),
+    read(CLASS_FILES.notes),
   ]);
   if (metaText === undefined && transcriptText === undefined) return null;
   const transcript = parseTranscript(transcriptText ?? '');
@@ -170,9 +178,7 @@ export async function readClassFolder(
   }
   meta ??= metaFromTranscript(id, transcript);
   const materialFile = meta.material_file ?? CLASS_FILES.material;
-  const material = isPlainName(materialFile)
-    ? ((await readTextIfExists(join(folder, materialFile))) ?? null)
-    : null;
+  const material = isPlainName(materialFile) ? ((await read(materialFile)) ?? null) : null;
   return { meta, transcript, notes: notes ?? null, material, signature };
 }
 

@@ -22,11 +22,12 @@ import {
   type TranscriptStore,
   writeFileAtomic,
 } from '@class-assistant/transcript-core';
-import { ServerError } from '../errors.ts';
+import { isServerError, ServerError } from '../errors.ts';
 import type { KeywordAlertPayload } from '../events/live-events.ts';
-import { createSerialQueue, readTextIfExists } from '../files.ts';
+import { createSerialQueue } from '../files.ts';
 import { localized } from '../language.ts';
 import type { ClassHooks } from '../monitor/monitor.ts';
+import { readContainedText } from '../security/contained-file.ts';
 import { documentsOf } from './class-documents.ts';
 import {
   appendClassEntries,
@@ -449,7 +450,13 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
     const prefix = newClassId(startedAt, () => '');
     const names = (await classFolderNames()).filter((name) => name.startsWith(prefix));
     for (const id of names) {
-      const content = await readClassFolder(folderOf(id), id);
+      const content = await readClassFolder(folderOf(id), id).catch((error: unknown) => {
+        // A link placed in a class folder is refused when the class is read; it must not keep
+        // the backend from starting.
+        if (!isServerError(error) || error.code !== 'FILE_LINK_REFUSED') throw error;
+        logger.warn({ classId: id, err: error }, `library: ${error.message}`);
+        return null;
+      });
       const header = content?.transcript.header;
       if (!content || header?.startedAt !== started) continue;
       if ((header.courseName ?? '') !== (live.header.courseName ?? '')) continue;
@@ -755,7 +762,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       const { content, running: isRunning } = await readForApi(id);
       const transcriptText = isRunning
         ? formatTranscript(content.transcript)
-        : ((await readTextIfExists(join(folderOf(id), CLASS_FILES.transcript))) ??
+        : ((await readContainedText(options.dataDir, ['classes', id, CLASS_FILES.transcript])) ??
           formatTranscript(content.transcript));
       return exportClass(
         {

@@ -2,8 +2,9 @@ import { access, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '@class-assistant/transcript-core';
 import { ServerError } from '../errors.ts';
-import { displayName, isPlainFileName, readTextIfExists } from '../files.ts';
+import { displayName, isPlainFileName } from '../files.ts';
 import { localized } from '../language.ts';
+import { readContainedText } from '../security/contained-file.ts';
 
 /** One material text in data/cite (the original's `{filename, updated_at, size}`). */
 export interface CiteFileInfo {
@@ -132,7 +133,13 @@ export function createCiteStore(dataDir: string): CiteStore {
   };
 
   const prepareActivation = async (filename: string | null | undefined) => {
-    const text = filename ? await readFile(await existingMaterialPath(filename), 'utf8') : '';
+    // Not through a link: one placed in cite/ could lead to the settings file, which would
+    // become the class material the class agent reads.
+    const text = filename
+      ? (((await existingMaterialPath(filename)) &&
+          (await readContainedText(dataDir, ['cite', filename]))) ??
+        '')
+      : '';
     return { text, commit: () => writeFileAtomic(currentMaterialPath, text) };
   };
 
@@ -199,7 +206,8 @@ export function createCiteStore(dataDir: string): CiteStore {
       await (await prepareActivation(filename)).commit();
     },
     async readCurrent() {
-      return (await readTextIfExists(currentMaterialPath)) ?? '';
+      // Not through a link: what it returns goes to the LLM with the class.
+      return (await readContainedText(dataDir, ['current_class_material.txt'])) ?? '';
     },
   };
 }

@@ -5,10 +5,9 @@
  * `corpus.context` within 100 tokens on the bidirectional endpoints (5000 words on nostream);
  * the cloud mode passes them as the transcription prompt.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { type AsrEndpoint, estimateTokens } from '@class-assistant/asr-protocol';
 import { DEFAULT_KEYWORDS } from '@class-assistant/transcript-core';
+import { readContainedText } from '../security/contained-file.ts';
 import type { RecognizerContext } from './recognizer.ts';
 
 const CJK_RUN = /[\p{Script=Han}]+/gu;
@@ -186,9 +185,10 @@ export async function classHotwords(
 ): Promise<string[]> {
   let material = '';
   try {
-    material = await readFile(join(dataDir, 'current_class_material.txt'), 'utf8');
+    // Not through a link (the hot words go to the recognition service).
+    material = (await readContainedText(dataDir, ['current_class_material.txt'])) ?? '';
   } catch {
-    // No material for this class.
+    // No material for this class, or a link in its place.
   }
   return materialHotwords(keywords, material, limit);
 }

@@ -79,7 +79,7 @@ export const askRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['ai'],
         summary: 'Ask about a class (the class agent looks things up)',
-        description: `Answers a question about the current class, or \`class_id\`, with the class agent: it searches this and earlier classes, reads transcript lines by time, material pages and notes with read-only tools (agent-std's std.fs read-only in the data folder, std.text, std.regex, std.time, std.math, std.json, and the class tools), and says which pages and times it used. At most ${AGENT_MAX_STEPS} model calls and ${AGENT_BUDGET_TIMEOUTS} times LLM_TIMEOUT per question. With \`Accept: text/event-stream\` the answer streams as server-sent events (\`AskEvent\`); a missing LLM configuration or an unknown class is answered before the stream opens. 404 CLASS_NOT_FOUND.`,
+        description: `Answers a question about the current class, or \`class_id\`, with the class agent: it searches this and earlier classes, reads transcript lines by time, material pages and notes with read-only tools (the class tools, class_files and class_file_read over the class content of the data folder only, and agent-std's std.text, std.regex, std.time, std.math, std.json), and says which pages and times it used. At most ${AGENT_MAX_STEPS} model calls and ${AGENT_BUDGET_TIMEOUTS} times LLM_TIMEOUT per question. With \`Accept: text/event-stream\` the answer streams as server-sent events (\`AskEvent\`); a missing LLM configuration or an unknown class is answered before the stream opens. 404 CLASS_NOT_FOUND.`,
         body: AskBodySchema,
         produces: ['application/json', 'text/event-stream'],
         response: {

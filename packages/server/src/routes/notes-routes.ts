@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,6 +7,7 @@ import { displayName, isPlainFileName } from '../files.ts';
 import { localized } from '../language.ts';
 import { localDateTime } from '../material/cite-store.ts';
 import { parseNotesFilename } from '../monitor/class-record.ts';
+import { readContainedText } from '../security/contained-file.ts';
 import { errors } from './schemas.ts';
 
 const NoteInfoSchema = z.object({
@@ -115,8 +116,13 @@ export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { path, info } = await existingNotesPath(request.params.filename);
-      const content = await readFile(path, 'utf8');
+      const { info } = await existingNotesPath(request.params.filename);
+      // Not through a link: one placed in summaries/ could lead to the settings file.
+      const content =
+        (await readContainedText(app.classAssistant.dataDir, [
+          'summaries',
+          request.params.filename,
+        ])) ?? '';
       return { status: 'success' as const, ...describe(request.params.filename, info), content };
     },
   );
