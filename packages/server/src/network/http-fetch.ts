@@ -17,8 +17,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { IncomingMessage, RequestOptions } from 'node:http';
 import { isIP, type LookupFunction } from 'node:net';
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import type { Readable } from 'node:stream';
 
 /** One request of a fetch: the URL and, when resolved (see `checkHop`), its addresses. */
 export interface HttpHop {
@@ -77,6 +76,67 @@ function headersOf(incoming: IncomingMessage): Headers {
   return headers;
 }
 
+/** Bytes held for a reader before the connection is paused (backpressure). */
+const BODY_BUFFER_BYTES = 1024 * 1024;
+
+/**
+ * A Node stream as a web stream that hands over every byte that arrived before an error: when a
+ * server closes the connection early, the reader still gets what came, then the error (Node drops
+ * the unread buffer of a destroyed stream, so the bytes are taken off it as they arrive).
+ */
+function webStreamOf(stream: Readable): ReadableStream<Uint8Array> {
+  const queue: Uint8Array[] = [];
+  let queued = 0;
+  let ended = false;
+  let failure: unknown;
+  let wake: (() => void) | undefined;
+  const signal = () => {
+    const waiting = wake;
+    wake = undefined;
+    waiting?.();
+  };
+  stream.on('data', (chunk: Buffer) => {
+    queue.push(chunk);
+    queued += chunk.byteLength;
+    if (queued >= BODY_BUFFER_BYTES) stream.pause();
+    signal();
+  });
+  stream.once('end', () => {
+    ended = true;
+    signal();
+  });
+  stream.once('error', (error) => {
+    failure ??= error;
+    signal();
+  });
+  stream.once('close', () => {
+    if (!ended) failure ??= new Error('the connection closed before the answer was complete');
+    signal();
+  });
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        while (queue.length === 0 && !ended && failure === undefined) {
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+        }
+        const chunk = queue.shift();
+        if (chunk) {
+          queued -= chunk.byteLength;
+          if (queued < BODY_BUFFER_BYTES && stream.isPaused()) stream.resume();
+          controller.enqueue(chunk);
+        } else if (ended) controller.close();
+        else controller.error(failure);
+      },
+      cancel() {
+        stream.destroy();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
 /** The body as a web stream, decoded when the server compressed it. */
 async function bodyOf(incoming: IncomingMessage): Promise<ReadableStream<Uint8Array>> {
   const encoding = String(incoming.headers['content-encoding'] ?? '')
@@ -92,9 +152,10 @@ async function bodyOf(incoming: IncomingMessage): Promise<ReadableStream<Uint8Ar
           ? zlib.createInflate()
           : zlib.createGunzip();
     incoming.on('error', (error) => decoder.destroy(error));
+    incoming.on('aborted', () => decoder.destroy(new Error('the connection was cut')));
     stream = incoming.pipe(decoder);
   }
-  return Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>;
+  return webStreamOf(stream);
 }
 
 /** Sends one request and resolves with the response head; the body is still unread. */
@@ -123,9 +184,10 @@ async function sendOnce(
         ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }
         : {}),
       ...(address !== undefined && isIP(host) === 0 ? { lookup: pinnedLookup(address) } : {}),
-      // A checked request opens its own connection: a pooled one may lead elsewhere.
+      // A checked request opens its own connection: a pooled one may lead elsewhere. (Node
+      // uses `createConnection` only when no agent is given at all.)
       ...(options.createConnection
-        ? { agent: false, createConnection: options.createConnection }
+        ? { createConnection: options.createConnection }
         : address !== undefined
           ? { agent: false }
           : {}),
@@ -237,7 +299,7 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
       }
       const stream = method === 'HEAD' || NO_BODY.has(status) ? null : await bodyOf(incoming);
       if (stream === null) incoming.resume();
-      const response = new Response(stream as NodeReadableStream | null as never, {
+      const response = new Response(stream, {
         status,
         statusText: incoming.statusMessage ?? '',
         headers: headersOf(incoming),

@@ -29,6 +29,8 @@ export interface ModelServer {
   cutNext(name: string, bytes: number, times?: number, onCut?: () => void): void;
   /** The next `times` answers for `name` send `bytes` bytes of body, then nothing, open. */
   stallNext(name: string, bytes: number, times?: number): void;
+  /** Answers the next request for `name` with a 302 to `location`. */
+  redirectNext(name: string, location: string): void;
   /** The validators sent from now on (default: both ETag and Last-Modified). */
   validators(which: ModelServerValidators | 'both'): void;
   /** Sends at most this many bytes a second (0: as fast as possible). */
@@ -44,6 +46,7 @@ export async function startModelServer(prefix = '/vosk/models'): Promise<ModelSe
     { bytes: number; times: number; onCut?: (() => void) | undefined }
   >();
   const stalls = new Map<string, { bytes: number; times: number }>();
+  const redirects = new Map<string, string>();
   const requests: ModelServerRequest[] = [];
   let rate = 0;
   let versions = 0;
@@ -54,6 +57,12 @@ export async function startModelServer(prefix = '/vosk/models'): Promise<ModelSe
     const ifRange = request.headers['if-range'] as string | undefined;
     requests.push({ path, range, ifRange });
     const name = path.startsWith(`${prefix}/`) ? path.slice(prefix.length + 1) : undefined;
+    const redirect = name === undefined ? undefined : redirects.get(name);
+    if (redirect !== undefined && name !== undefined) {
+      redirects.delete(name);
+      response.writeHead(302, { location: redirect, 'content-length': 0 }).end();
+      return;
+    }
     const file = name === undefined ? undefined : files.get(name);
     if (!file || name === undefined) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -127,8 +136,10 @@ export async function startModelServer(prefix = '/vosk/models'): Promise<ModelSe
       }
       // A silent line: the connection stays open and nothing more comes.
       if (silent) return;
-      // A cut connection: the socket closes before the announced length was sent.
+      // A cut connection: the socket closes before the announced length was sent (once what
+      // was written has reached the socket, so the client gets those bytes).
       if (cutShort) {
+        await new Promise<void>((resolve) => response.write(Buffer.alloc(0), () => resolve()));
         onCut?.();
         response.socket?.destroy();
       } else response.end();
@@ -149,6 +160,7 @@ export async function startModelServer(prefix = '/vosk/models'): Promise<ModelSe
     },
     cutNext: (name, bytes, times = 1, onCut) => cuts.set(name, { bytes, times, onCut }),
     stallNext: (name, bytes, times = 1) => stalls.set(name, { bytes, times }),
+    redirectNext: (name, location) => redirects.set(name, location),
     validators(which) {
       sent = which;
     },
