@@ -80,9 +80,10 @@ function headersOf(incoming: IncomingMessage): Headers {
 const BODY_BUFFER_BYTES = 1024 * 1024;
 
 /**
- * A Node stream as a web stream that hands over every byte that arrived before an error: when a
- * server closes the connection early, the reader still gets what came, then the error (Node drops
- * the unread buffer of a destroyed stream, so the bytes are taken off it as they arrive).
+ * A Node stream as a web stream that hands over the bytes that arrived before an error: when a
+ * server closes the connection early, the reader still gets what came (up to the little Node held
+ * back once this buffer was full), then the error. Node drops the unread buffer of a destroyed
+ * stream, so the bytes are taken off it as they arrive.
  */
 function webStreamOf(stream: Readable): ReadableStream<Uint8Array> {
   const queue: Uint8Array[] = [];
