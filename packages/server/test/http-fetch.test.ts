@@ -129,6 +129,19 @@ describe('what the SDKs rely on', () => {
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  it('ends a body being read with the AbortError when the caller aborts', async () => {
+    const base = await serve((_request, _body, response) => {
+      response.writeHead(200, { 'content-length': 1000 });
+      response.write('first part');
+    });
+    const controller = new AbortController();
+    const response = await httpFetch(`${base}/stream`, { signal: controller.signal });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    expect((await reader.read()).value?.byteLength).toBe(10);
+    controller.abort();
+    await expect(reader.read()).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
   it('reports a refused connection as "fetch failed" with the cause', async () => {
     const base = await serve(() => undefined);
     server?.close();

@@ -85,7 +85,7 @@ const BODY_BUFFER_BYTES = 1024 * 1024;
  * back once this buffer was full), then the error. Node drops the unread buffer of a destroyed
  * stream, so the bytes are taken off it as they arrive.
  */
-function webStreamOf(stream: Readable): ReadableStream<Uint8Array> {
+function webStreamOf(stream: Readable, aborted: AbortSignal): ReadableStream<Uint8Array> {
   const queue: Uint8Array[] = [];
   let queued = 0;
   let ended = false;
@@ -106,12 +106,17 @@ function webStreamOf(stream: Readable): ReadableStream<Uint8Array> {
     ended = true;
     signal();
   });
-  stream.once('error', (error) => {
-    failure ??= error;
+  stream.on('error', (error) => {
+    // An abort reads as the caller's reason, as with fetch.
+    failure ??= aborted.aborted ? aborted.reason : error;
     signal();
   });
   stream.once('close', () => {
-    if (!ended) failure ??= new Error('the connection closed before the answer was complete');
+    if (!ended) {
+      failure ??= aborted.aborted
+        ? aborted.reason
+        : new Error('the connection closed before the answer was complete');
+    }
     signal();
   });
   return new ReadableStream<Uint8Array>(
@@ -139,7 +144,10 @@ function webStreamOf(stream: Readable): ReadableStream<Uint8Array> {
 }
 
 /** The body as a web stream, decoded when the server compressed it. */
-async function bodyOf(incoming: IncomingMessage): Promise<ReadableStream<Uint8Array>> {
+async function bodyOf(
+  incoming: IncomingMessage,
+  signal: AbortSignal,
+): Promise<ReadableStream<Uint8Array>> {
   const encoding = String(incoming.headers['content-encoding'] ?? '')
     .trim()
     .toLowerCase();
@@ -156,7 +164,7 @@ async function bodyOf(incoming: IncomingMessage): Promise<ReadableStream<Uint8Ar
     incoming.on('aborted', () => decoder.destroy(new Error('the connection was cut')));
     stream = incoming.pipe(decoder);
   }
-  return webStreamOf(stream);
+  return webStreamOf(stream, signal);
 }
 
 /** Sends one request and resolves with the response head; the body is still unread. */
@@ -194,7 +202,9 @@ async function sendOnce(
           : {}),
     });
     request.once('response', resolve);
-    request.once('error', reject);
+    // Kept for the request's life: a socket error after the answer came is reported here too
+    // (the body's reader sees it on the answer).
+    request.on('error', reject);
     request.end(body);
   });
 }
@@ -298,7 +308,8 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
         incoming.destroy();
         throw failed(new Error(`unexpected HTTP status ${status}`));
       }
-      const stream = method === 'HEAD' || NO_BODY.has(status) ? null : await bodyOf(incoming);
+      const stream =
+        method === 'HEAD' || NO_BODY.has(status) ? null : await bodyOf(incoming, signal);
       if (stream === null) incoming.resume();
       const response = new Response(stream, {
         status,
