@@ -59,6 +59,18 @@ const options = (server: FakeOpenAIServer, extra: Parameters<typeof calculator.r
 });
 
 describe('defineAgent(...).run', () => {
+  test('sends its model requests through the fetch it is given', async () => {
+    const server = await fake([{ type: 'text', content: 'Hello!' }]);
+    const sent: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      sent.push(String(input instanceof Request ? input.url : input));
+      return fetch(input, init);
+    };
+    const result = await calculator.run('Say hello', options(server, { fetch: counting }));
+    expect(result.text).toBe('Hello!');
+    expect(sent).toEqual([`${server.baseURL}/chat/completions`]);
+  });
+
   test('sends role, prompt, instruction and only the declared tools; returns the answer', async () => {
     const server = await fake([{ type: 'text', content: 'Hello!' }]);
     const result = await calculator.run('Say hello', options(server));

@@ -83,6 +83,13 @@ export interface AgentRunOptions {
   model?: string | undefined;
   /** Your own client instead of `baseURL`/`apiKey`. */
   client?: OpenAI;
+  /**
+   * The `fetch` the model client sends its requests with (default: the global one). Pass a
+   * client of your own, for instance one over `node:http`: the HTTP/1 client bundled with
+   * Node.js 24 can crash the process when a server closes a connection while an answer waits
+   * under backpressure.
+   */
+  fetch?: typeof fetch;
   /** Most model calls in one run (default 16). */
   maxSteps?: number;
   /** Longest run, model and tool calls together, in milliseconds (default 300 000). */
@@ -268,6 +275,7 @@ async function runAgent(
         ...(options.apiKey ? { apiKey: options.apiKey } : {}),
         maxRetries: options.maxRetries ?? 2,
         timeout: budget,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
       });
   } catch (cause) {
     throw new AgentError(

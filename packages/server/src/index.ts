@@ -97,8 +97,16 @@ export type { ExtractedMaterial, MaterialKind } from './material/extract-materia
 export { detectMaterialKind, extractMaterial, pageMarker } from './material/extract-material.ts';
 export type { ZipLimits } from './material/zip-guard.ts';
 export { DEFAULT_ZIP_LIMITS, inspectZip } from './material/zip-guard.ts';
-export type { DownloadedFile, DownloadFileOptions } from './models/download-file.ts';
-export { DEFAULT_DOWNLOAD_MAX_BYTES, downloadFile } from './models/download-file.ts';
+export type {
+  DownloadedFile,
+  DownloadFileOptions,
+  DownloadNetwork,
+} from './models/download-file.ts';
+export {
+  DEFAULT_DOWNLOAD_MAX_BYTES,
+  DEFAULT_DOWNLOAD_STALL_MS,
+  downloadFile,
+} from './models/download-file.ts';
 export type {
   ModelCatalogueEntry,
   ModelEngine,

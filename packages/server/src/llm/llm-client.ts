@@ -6,6 +6,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import { isServerError, ServerError } from '../errors.ts';
 import { localized } from '../language.ts';
+import { httpFetch } from '../network/http-fetch.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 
 /** The name of a request's purpose ("rescue", "notes", …) in Chinese, for messages. */
@@ -59,6 +60,8 @@ export const defaultLlmClientFactory: LlmClientFactory = async (config) => {
     apiKey: config.apiKey,
     timeout: config.timeoutMs,
     maxRetries: 1,
+    // Node's http module, not the bundled fetch (see network/http-fetch.ts).
+    fetch: httpFetch,
   });
 };
 

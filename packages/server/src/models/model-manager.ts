@@ -16,7 +16,9 @@
 import { mkdir, rm, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isServerError, ServerError } from '../errors.ts';
-import { downloadFile } from './download-file.ts';
+import { localized } from '../language.ts';
+import { forbiddenDownloadHost } from '../security/download-address.ts';
+import { type DownloadNetwork, downloadFile } from './download-file.ts';
 import {
   type ModelCatalogueEntry,
   type ModelEngine,
@@ -77,7 +79,10 @@ export interface ModelManagerOptions {
   onEvent?: (event: ModelEvent) => void;
   /** Free bytes where models go (default: `fs.statfs`). Replaced in tests. */
   freeSpace?: (folder: string) => Promise<number>;
-  fetch?: typeof fetch;
+  /** How model hosts are resolved and connected (default: the system's); replaced in tests. */
+  network?: DownloadNetwork;
+  /** Milliseconds without a byte before a download try is stalled (default 30 000). */
+  stallMs?: number;
   /** Milliseconds between two progress events of one download (default 200). */
   progressIntervalMs?: number;
 }
@@ -167,6 +172,25 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
   const interval = options.progressIntervalMs ?? 200;
   const jobs = new Map<string, Job>();
 
+  /** Refuses a link-local or metadata host before anything is connected. */
+  const checkHost = (url: string, field: string) => {
+    let hostname: string;
+    try {
+      hostname = new URL(url).hostname;
+    } catch {
+      return;
+    }
+    const refusal = forbiddenDownloadHost(hostname);
+    if (refusal) {
+      throw new ServerError(
+        'MODEL_ADDRESS_REFUSED',
+        403,
+        localized(`没有下载 ${url}：${refusal.zh}。`, `Did not download ${url}: ${refusal.en}.`),
+        { field },
+      );
+    }
+  };
+
   const resolveTarget = (request: ModelRequest): Target => {
     if ('id' in request) {
       const entry = catalogue.find((candidate) => candidate.id === request.id);
@@ -178,10 +202,12 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
           { field: 'id' },
         );
       }
+      const archiveUrl = modelArchiveUrl(entry, options.baseUrl?.() ?? '');
+      checkHost(archiveUrl, 'MODELS_BASE_URL');
       return {
         id: entry.id,
         name: entry.name,
-        url: modelArchiveUrl(entry, options.baseUrl?.() ?? ''),
+        url: archiveUrl,
         sha256: entry.sha256,
         md5: entry.md5,
         sizeBytes: entry.sizeBytes,
@@ -209,6 +235,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
         },
       );
     }
+    checkHost(url.href, 'url');
     if (!/^[0-9a-fA-F]{64}$/.test(request.sha256)) {
       throw new ServerError(
         'VALIDATION_FAILED',
@@ -264,7 +291,8 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
         ...(target.sizeBytes !== undefined ? { expectedSize: target.sizeBytes } : {}),
         md5: target.md5 !== undefined,
         ...(signal ? { signal } : {}),
-        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.network ? { network: options.network } : {}),
+        ...(options.stallMs !== undefined ? { stallMs: options.stallMs } : {}),
         ...(report.onProgress ? { onProgress: report.onProgress } : {}),
         onTotal: (total, received) =>
           target.sizeBytes === undefined ? checkSpace(total, received) : undefined,
@@ -437,7 +465,11 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
         cancelled = true;
       }
       // A cancelled download is discarded, not kept for resuming.
-      if (cancelled) await rm(join(downloadsFolderOf(folder), `${name}.zip.part`), { force: true });
+      if (cancelled) {
+        const part = join(downloadsFolderOf(folder), `${name}.zip.part`);
+        await rm(part, { force: true });
+        await rm(`${part}.validator`, { force: true });
+      }
       const removed = await removeInstalledModel(folder, name);
       return { removed, cancelled };
     },

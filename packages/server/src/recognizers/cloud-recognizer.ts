@@ -7,6 +7,7 @@
 import { encodeWav } from '@class-assistant/asr-protocol';
 import type OpenAI from 'openai';
 import { RECOGNIZER_SAMPLE_RATE, samplesToBytes } from '../audio/pcm.ts';
+import { httpFetch } from '../network/http-fetch.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 import { contextHotwords } from './hotwords.ts';
 import {
@@ -27,6 +28,8 @@ export const defaultCloudAsrClientFactory: CloudAsrClientFactory = async (settin
     apiKey: settings.cloudAsrApiKey,
     timeout: settings.llmTimeoutMs,
     maxRetries: 2,
+    // Node's http module, not the bundled fetch (see network/http-fetch.ts).
+    fetch: httpFetch,
   });
 };
 

@@ -41,14 +41,14 @@ function isLinkLocalIpv4(host: string): boolean {
 }
 
 /**
- * Why `hostname` (as `new URL(...).hostname` gives it) must not receive API keys, or undefined
- * when it may.
+ * True when `hostname` (as `new URL(...).hostname` gives it: IPv6 in brackets) is a link-local
+ * address (169.254.0.0/16, fe80::/10, also IPv4-mapped), the IPv6 address of the EC2 metadata
+ * service, or a well-known cloud-metadata name.
  *
  * @example
- * forbiddenProviderHost('169.254.169.254'); // { zh: '…', en: 'must not point at …' }
- * forbiddenProviderHost('api.deepseek.com'); // undefined
+ * isLinkLocalOrMetadataHost('metadata.google.internal'); // true
  */
-export function forbiddenProviderHost(hostname: string): Localized | undefined {
+export function isLinkLocalOrMetadataHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');
   let linkLocal = isLinkLocalIpv4(host);
   const groups = ipv6Groups(host);
@@ -60,7 +60,20 @@ export function forbiddenProviderHost(hostname: string): Localized | undefined {
       // The IPv6 address of the EC2 instance metadata service (fd00:ec2::254).
       groups.join(':') === [0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254].join(':');
   }
-  if (linkLocal || METADATA_NAMES.has(host)) {
+  return linkLocal || METADATA_NAMES.has(host);
+}
+
+/**
+ * Why `hostname` (as `new URL(...).hostname` gives it) must not receive API keys, or undefined
+ * when it may.
+ *
+ * @example
+ * forbiddenProviderHost('169.254.169.254'); // { zh: '…', en: 'must not point at …' }
+ * forbiddenProviderHost('api.deepseek.com'); // undefined
+ */
+export function forbiddenProviderHost(hostname: string): Localized | undefined {
+  if (isLinkLocalOrMetadataHost(hostname)) {
+    const host = hostname.toLowerCase().replace(/\.$/, '');
     return localized(
       `不能指向链路本地或云元数据地址（${host}；169.254.0.0/16、fe80::/10）：API 密钥会被发到那里`,
       `must not point at a link-local or cloud-metadata address (${host}; 169.254.0.0/16, fe80::/10): API keys are sent there`,

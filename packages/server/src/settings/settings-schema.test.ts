@@ -21,6 +21,19 @@ describe('the setting definitions', () => {
     }
   });
 
+  it('refuse a link-local or metadata MODELS_BASE_URL and keep a mirror on the school network', () => {
+    const check = settingDefinition('MODELS_BASE_URL')!.check;
+    for (const url of ['http://169.254.169.254/vosk', 'http://metadata.google.internal/vosk']) {
+      expect(check(url), url).toMatchObject({
+        ok: false,
+        message: { en: expect.stringContaining('link-local or cloud-metadata') },
+      });
+    }
+    for (const url of ['http://192.168.1.20/vosk', 'http://127.0.0.1:9000/m', 'https://m.edu/v']) {
+      expect(check(url), url).toEqual({ ok: true });
+    }
+  });
+
   it('parse into the types the server uses, and fall back where a key borrows another', () => {
     const values = { LLM_BASE_URL: 'https://llm.example/v1', LLM_API_KEY: 'sk-llm' };
     const read = (key: string, value: string) => settingDefinition(key)!.parse(value, values);

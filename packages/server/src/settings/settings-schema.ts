@@ -7,6 +7,7 @@
  * secret is sent.
  */
 import { localized, type MessageText } from '../language.ts';
+import { forbiddenDownloadHost } from '../security/download-address.ts';
 import { forbiddenProviderHost } from '../security/provider-address.ts';
 
 /** When a saved change takes effect. */
@@ -99,9 +100,12 @@ function decimal(min: number, max: number): SettingKind<number> {
 
 /**
  * A URL with one of `protocols`. A provider's address (`provider: true`: where API keys are
- * sent) must not be a link-local or cloud-metadata address.
+ * sent) and a model host (`download: true`) must not be a link-local or cloud-metadata address.
  */
-function url(protocols: string[], options: { provider?: boolean } = {}): SettingKind<string> {
+function url(
+  protocols: string[],
+  options: { provider?: boolean; download?: boolean } = {},
+): SettingKind<string> {
   return {
     check(value) {
       let parsed: URL;
@@ -120,7 +124,11 @@ function url(protocols: string[], options: { provider?: boolean } = {}): Setting
           `must start with ${starts.join(' or ')}, got "${value}"`,
         );
       }
-      const forbidden = options.provider ? forbiddenProviderHost(parsed.hostname) : undefined;
+      const forbidden = options.provider
+        ? forbiddenProviderHost(parsed.hostname)
+        : options.download
+          ? forbiddenDownloadHost(parsed.hostname)
+          : undefined;
       return forbidden ? { ok: false, message: forbidden } : ok;
     },
     parse: String,
@@ -626,7 +634,7 @@ export const SETTING_DEFINITIONS = [
     secret: false,
     applies: 'now',
     example: 'https://mirror.example.edu/vosk/models',
-    ...url(['https:', 'http:']),
+    ...url(['https:', 'http:'], { download: true }),
   }),
   setting({
     key: 'POCKETSPHINX_MODEL_PATH',
