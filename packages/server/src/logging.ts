@@ -1,7 +1,12 @@
-import { createWriteStream, mkdirSync, renameSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
 import pino, { type Logger } from 'pino';
+import { openRotatingLogFile } from './rotating-log-file.ts';
+
+/** Most bytes of one startup log file; with the earlier ones kept, at most 3 MiB in all. */
+export const LOG_FILE_MAX_BYTES = 1024 * 1024;
+
+/** Earlier startup log files kept: `_startup.log.1` (the newest) and `_startup.log.2`. */
+export const LOG_FILES_KEPT = 2;
 
 const LEVEL_NAMES: Record<number, string> = {
   10: 'TRACE',
@@ -48,7 +53,10 @@ export function formatLogLine(line: string): string {
 /** Options of {@link createProcessLogger}. */
 export interface ProcessLoggerOptions {
   level: string;
-  /** The startup log file (data/_startup.log); the previous run's is kept as `_startup.log.1`. */
+  /**
+   * The startup log file (data/_startup.log). It is capped at {@link LOG_FILE_MAX_BYTES}: a full
+   * one, and the previous run's at start, move to `.1` (then `.2`; older ones are removed).
+   */
   file: string;
   /** Where human-readable lines go (default: stdout). */
   console?: NodeJS.WritableStream;
@@ -62,13 +70,11 @@ export function createProcessLogger(options: ProcessLoggerOptions): {
   logger: Logger;
   flush(): Promise<void>;
 } {
-  mkdirSync(dirname(options.file), { recursive: true });
-  try {
-    renameSync(options.file, `${options.file}.1`);
-  } catch {
-    // First run.
-  }
-  const file = createWriteStream(options.file, { flags: 'w' });
+  const file = openRotatingLogFile({
+    path: options.file,
+    maxBytes: LOG_FILE_MAX_BYTES,
+    kept: LOG_FILES_KEPT,
+  });
   const target = options.console ?? process.stdout;
   const consoleStream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -86,9 +92,7 @@ export function createProcessLogger(options: ProcessLoggerOptions): {
   );
   return {
     logger,
-    flush: () =>
-      new Promise((resolve) => {
-        file.end(() => resolve());
-      }),
+    // Every line is written when it is logged: closing the file is all that is left.
+    flush: async () => file.close(),
   };
 }

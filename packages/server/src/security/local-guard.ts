@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, ServerError } from '../errors.ts';
 import { requestLanguage } from '../language.ts';
+import { noteRefusal } from '../request-log.ts';
 
 /**
  * Guards a server that only its own UI should reach (docs/architecture.md, "Security"):
@@ -79,30 +80,26 @@ export function installLocalGuard(app: FastifyInstance, options: LocalGuardOptio
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const port = options.port();
     if (!isAllowedHost(request.headers.host, port)) {
-      request.log.warn({ host: request.headers.host }, 'refused a request for a foreign Host');
-      return refuse(
-        reply,
-        new ServerError(
-          'HOST_NOT_ALLOWED',
-          403,
-          `This server only answers requests addressed to 127.0.0.1:${port}, localhost:${port} or [::1]:${port}.`,
-        ),
+      const error = new ServerError(
+        'HOST_NOT_ALLOWED',
+        403,
+        `This server only answers requests addressed to 127.0.0.1:${port}, localhost:${port} or [::1]:${port}.`,
       );
+      noteRefusal(request, error, { level: 'warn', details: { host: request.headers.host } });
+      return refuse(reply, error);
     }
     const origin = request.headers.origin;
     if (origin !== undefined) {
       const allowed = allowedOrigins(port, options.extraOrigins());
       if (!allowed.has(origin)) {
-        request.log.warn({ origin, url: request.url }, 'refused a request from a foreign origin');
-        return refuse(
-          reply,
-          new ServerError(
-            'ORIGIN_NOT_ALLOWED',
-            403,
-            `Requests from ${origin} are not allowed. Add the origin to CORS_ORIGINS in the settings if you trust it.`,
-            { hint: 'CORS_ORIGINS' },
-          ),
+        const error = new ServerError(
+          'ORIGIN_NOT_ALLOWED',
+          403,
+          `Requests from ${origin} are not allowed. Add the origin to CORS_ORIGINS in the settings if you trust it.`,
+          { hint: 'CORS_ORIGINS' },
         );
+        noteRefusal(request, error, { level: 'warn', details: { origin } });
+        return refuse(reply, error);
       }
       reply.header('access-control-allow-origin', origin);
       reply.header('vary', 'Origin');
@@ -113,14 +110,13 @@ export function installLocalGuard(app: FastifyInstance, options: LocalGuardOptio
           .filter((header) => header !== '');
         const refused = requested.filter((header) => !ALLOWED_HEADERS.includes(header));
         if (refused.length > 0) {
-          return refuse(
-            reply,
-            new ServerError(
-              'ORIGIN_NOT_ALLOWED',
-              403,
-              `Request headers not allowed: ${refused.join(', ')}.`,
-            ),
+          const error = new ServerError(
+            'ORIGIN_NOT_ALLOWED',
+            403,
+            `Request headers not allowed: ${refused.join(', ')}.`,
           );
+          noteRefusal(request, error, { level: 'warn', details: { origin } });
+          return refuse(reply, error);
         }
         reply.header('access-control-allow-methods', ALLOWED_METHODS);
         if (requested.length > 0)
@@ -139,14 +135,13 @@ export function installLocalGuard(app: FastifyInstance, options: LocalGuardOptio
       request.method !== 'HEAD' &&
       (site === 'cross-site' || site === 'same-site')
     ) {
-      return refuse(
-        reply,
-        new ServerError(
-          'ORIGIN_NOT_ALLOWED',
-          403,
-          'Requests sent by another site are not allowed.',
-        ),
+      const error = new ServerError(
+        'ORIGIN_NOT_ALLOWED',
+        403,
+        'Requests sent by another site are not allowed.',
       );
+      noteRefusal(request, error, { level: 'warn', details: { site } });
+      return refuse(reply, error);
     }
   });
 }
