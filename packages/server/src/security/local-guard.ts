@@ -147,14 +147,16 @@ export function installLocalGuard(app: FastifyInstance, options: LocalGuardOptio
 }
 
 /**
- * Answers a request with an error, in its language. A refused WebSocket upgrade's socket is
- * closed once the answer is out.
+ * Answers a request with an error, in its language, and closes its connection once the answer
+ * is out: a refused client (a foreign page, one subscriber too many) keeps nothing of the
+ * server's — no idle keep-alive connection with its parser and buffers, which a flood of
+ * thousands of refused requests would otherwise leave behind.
  */
 export function refuse(reply: FastifyReply, error: ServerError): FastifyReply {
+  reply.header('connection', 'close');
   if (reply.request.headers.upgrade) {
     // A refused WebSocket upgrade owns its socket: close it once the answer is out, or it
     // would stay open (and keep the server from closing).
-    reply.header('connection', 'close');
     const socket = reply.request.raw.socket;
     reply.raw.once('finish', () => socket.destroy());
   }
