@@ -150,8 +150,25 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
           data_dir: join(elsewhere, 'data'),
         });
         running.child.kill('SIGTERM');
-        expect((await running.exited).code).toBe(0);
+        expect(await running.exited).toEqual({ code: 0, signal: null });
       }
+      // A stop that comes while it is still starting is a clean stop too (it was killed by the
+      // signal when the handlers came after the start).
+      const early = start(
+        backend,
+        ['--port', String(await freePort()), '--settings-file', join(elsewhere, 'early.env')],
+        { cwd: elsewhere },
+      );
+      await new Promise<void>((resolve) => {
+        const seen = () => {
+          if (!early.output().includes('Class Assistant backend starting')) return;
+          early.child.stdout?.off('data', seen);
+          resolve();
+        };
+        early.child.stdout?.on('data', seen);
+      });
+      early.child.kill('SIGTERM');
+      expect(await early.exited).toEqual({ code: 0, signal: null });
     } finally {
       await rm(elsewhere, { recursive: true, force: true });
     }

@@ -303,6 +303,27 @@ describe('the panels (480x520)', () => {
     );
   });
 
+  it('settings: a folder at the settings path is named in the panel, and the app keeps working', async () => {
+    backend = await startBackend({ uiDir, env: FAST_CLASS });
+    // Something that is not a file where the settings file should be.
+    await rm(backend.envFile);
+    await mkdir(backend.envFile);
+    page = await openApp(context, backend, { width: 480, height: 520 });
+    await page.keyboard.press(',');
+    // The settings read answers 409 with what is there and what to do, in the UI's language.
+    await expect
+      .poll(() => page!.locator('.settings-panel .error-box').textContent())
+      .toContain('是一个文件夹，不是普通文件');
+    expect(await page.locator('.settings-panel .error-box').textContent()).toContain(
+      '请删除或移走它',
+    );
+    // And /api/health's settings problem is listed with what is not configured.
+    await expect
+      .poll(() => page!.locator('.settings-panel .not-configured').textContent())
+      .toContain('is a folder, not a regular file');
+    await page.screenshot({ path: shot('panel-settings-file-unusable.png') });
+  });
+
   it('start class: uploads a deck with progress and picks it as the material', async () => {
     backend = await startBackend({ uiDir, env: FAST_CLASS });
     page = await openApp(context, backend, { width: 480, height: 520 });

@@ -3,14 +3,7 @@ import { join } from 'node:path';
 import { TranscriptStore } from '@class-assistant/transcript-core';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  LogController,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ClassAgent } from './agent/class-agent.ts';
 import type { ClassTools } from './agent/class-tools.ts';
@@ -37,6 +30,7 @@ import { createKeywordService, type KeywordService } from './monitor/keyword-ser
 import { createMonitor, type Monitor } from './monitor/monitor.ts';
 import { defaultRecognizerDefinitions } from './recognizers/default-recognizers.ts';
 import { createRecognizerRegistry, type RecognizerRegistry } from './recognizers/recognizer.ts';
+import { noteRefusal, QuietRequestLog } from './request-log.ts';
 import { aiRoutes } from './routes/ai-routes.ts';
 import { askRoutes } from './routes/ask-routes.ts';
 import { CAPTURE_SOCKET_DOCUMENTATION, captureRoutes } from './routes/capture-routes.ts';
@@ -125,29 +119,6 @@ export interface BuildAppOptions {
   modelFreeSpace?: (folder: string) => Promise<number>;
 }
 
-/**
- * Request log lines at debug level (the UI polls /api/health and status), failed requests at
- * info, server errors at error: the console and the startup log stay readable during a class.
- */
-class QuietRequestLog extends LogController {
-  override incomingRequest(request: FastifyRequest): void {
-    request.log.debug({ req: request }, 'incoming request');
-  }
-
-  override requestCompleted(
-    error: Error | null | undefined,
-    _request: FastifyRequest,
-    reply: FastifyReply,
-  ): void {
-    const line = { res: reply, responseTime: Math.round(reply.elapsedTime) };
-    // 502-504 are the LLM's or a recognizer's trouble, already explained in the answer.
-    if (error || reply.statusCode === 500)
-      reply.log.error({ ...line, err: error }, 'request failed');
-    else if (reply.statusCode >= 400) reply.log.info(line, 'request refused');
-    else reply.log.debug(line, 'request completed');
-  }
-}
-
 /** What the routes share; decorated on the app as `app.classAssistant`. */
 export interface AppServices {
   options: BuildAppOptions;
@@ -212,13 +183,14 @@ declare module 'fastify' {
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const now = options.now ?? (() => new Date());
+  const requestLog = new QuietRequestLog();
   const app = Fastify({
     ...(typeof options.logger === 'object'
       ? { loggerInstance: options.logger }
       : { logger: options.logger ?? false }),
     // The UI and its streams are long-lived; a hung handler is cut by the LLM timeouts instead.
     requestTimeout: 0,
-    logController: new QuietRequestLog(),
+    logController: requestLog,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
     // Every route validates and serializes with zod: fastify's default compilers (ajv,
@@ -415,7 +387,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const known = toServerError(error);
     if (known.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'internal error');
-    else request.log.info({ code: known.code }, known.message);
+    else noteRefusal(request, known);
     return reply
       .code(known.statusCode)
       .type('application/json')
@@ -427,6 +399,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       404,
       `No route ${request.method} ${request.url.split('?')[0]}. See /docs for the API.`,
     );
+    noteRefusal(request, error);
     return reply
       .code(404)
       .type('application/json')
@@ -477,6 +450,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     connections.closeWhenAnswered();
   });
   app.addHook('onClose', async () => {
+    // The refusals counted in the last second go to the log before it closes.
+    requestLog.refused.flush();
     settings.close();
     await models.close();
     await monitor.close();

@@ -1,8 +1,13 @@
-import { createWriteStream, mkdirSync, renameSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
 import pino, { type Logger } from 'pino';
+import { openRotatingLogFile } from './rotating-log-file.ts';
 import { maskSecretsInText } from './settings/secret-rules.ts';
+
+/** Most bytes of one startup log file; with the earlier ones kept, at most 3 MiB in all. */
+export const LOG_FILE_MAX_BYTES = 1024 * 1024;
+
+/** Earlier startup log files kept: `_startup.log.1` (the newest) and `_startup.log.2`. */
+export const LOG_FILES_KEPT = 2;
 
 const LEVEL_NAMES: Record<number, string> = {
   10: 'TRACE',
@@ -49,7 +54,10 @@ export function formatLogLine(line: string): string {
 /** Options of {@link createProcessLogger}. */
 export interface ProcessLoggerOptions {
   level: string;
-  /** The startup log file (data/_startup.log); the previous run's is kept as `_startup.log.1`. */
+  /**
+   * The startup log file (data/_startup.log). It is capped at {@link LOG_FILE_MAX_BYTES}: a full
+   * one, and the previous run's at start, move to `.1` (then `.2`; older ones are removed).
+   */
   file: string;
   /** Where human-readable lines go (default: stdout). */
   console?: NodeJS.WritableStream;
@@ -63,21 +71,15 @@ export function createProcessLogger(options: ProcessLoggerOptions): {
   logger: Logger;
   flush(): Promise<void>;
 } {
-  mkdirSync(dirname(options.file), { recursive: true });
-  try {
-    renameSync(options.file, `${options.file}.1`);
-  } catch {
-    // First run.
-  }
-  const file = createWriteStream(options.file, { flags: 'w' });
+  const file = openRotatingLogFile({
+    path: options.file,
+    maxBytes: LOG_FILE_MAX_BYTES,
+    kept: LOG_FILES_KEPT,
+  });
   const target = options.console ?? process.stdout;
   // A line may quote a setting or an error: an address's password or a key in it is masked in
   // the file and on the console alike.
-  const fileStream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      file.write(maskSecretsInText(chunk.toString('utf8')), callback);
-    },
-  });
+  const fileStream = { write: (line: string) => file.write(maskSecretsInText(line)) };
   const consoleStream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       target.write(formatLogLine(maskSecretsInText(chunk.toString('utf8').trimEnd())));
@@ -94,9 +96,7 @@ export function createProcessLogger(options: ProcessLoggerOptions): {
   );
   return {
     logger,
-    flush: () =>
-      new Promise((resolve) => {
-        fileStream.end(() => file.end(() => resolve()));
-      }),
+    // Every line is written when it is logged: closing the file is all that is left.
+    flush: async () => file.close(),
   };
 }

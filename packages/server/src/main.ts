@@ -51,52 +51,67 @@ async function main(): Promise<number> {
     process.stdout.write(`${SERVER_VERSION}\n`);
     return 0;
   }
-  let server: RunningServer;
-  // POST /api/shutdown stops like SIGTERM (Windows has no signals for a windowless process).
-  let stopOnRequest: (() => void) | undefined;
-  try {
-    server = await startServer(command.options, {
-      requestShutdown: () => stopOnRequest?.(),
-    });
-  } catch (error) {
-    if (error instanceof StartupError) {
-      process.stderr.write(`class-assistant-backend: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
-  // What was compiled to start is kept for the next start now, not only at exit (a backend
-  // stopped by its window closing may never exit cleanly). A no-op unless the bin enabled it.
-  flushCompileCache();
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = (signal: NodeJS.Signals | 'shutdown request') => {
-      if (stopping && signal === 'shutdown request') return;
-      if (stopping) {
-        process.stderr.write(`class-assistant-backend: ${signal} again, exiting now\n`);
-        resolve(1);
-        return;
-      }
-      stopping = true;
-      const timer = setTimeout(() => {
-        process.stderr.write('class-assistant-backend: shutdown took too long, exiting\n');
-        resolve(1);
-      }, SHUTDOWN_TIMEOUT_MS);
-      timer.unref();
-      server.close().then(
-        () => resolve(0),
-        (error: unknown) => {
-          process.stderr.write(
-            `class-assistant-backend: shutdown failed: ${(error as Error).message}\n`,
-          );
-          resolve(1);
-        },
-      );
-    };
-    stopOnRequest = () => stop('shutdown request');
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+  // The stop handlers are in place before anything of the server starts: a SIGTERM that comes
+  // during start-up (a launcher closing right after it started the backend) is a clean stop too,
+  // not the default action of the signal (killed, exit code null). It waits for the start to
+  // finish, then closes what started, within the same time limit.
+  let server: RunningServer | undefined;
+  let stopping = false;
+  let finish: (code: number) => void = () => undefined;
+  const done = new Promise<number>((resolve) => {
+    finish = resolve;
   });
+  const closeServer = (running: RunningServer) => {
+    running.close().then(
+      () => finish(0),
+      (error: unknown) => {
+        process.stderr.write(
+          `class-assistant-backend: shutdown failed: ${(error as Error).message}\n`,
+        );
+        finish(1);
+      },
+    );
+  };
+  const stop = (signal: NodeJS.Signals | 'shutdown request') => {
+    if (stopping && signal === 'shutdown request') return;
+    if (stopping) {
+      process.stderr.write(`class-assistant-backend: ${signal} again, exiting now\n`);
+      finish(1);
+      return;
+    }
+    stopping = true;
+    const timer = setTimeout(() => {
+      process.stderr.write('class-assistant-backend: shutdown took too long, exiting\n');
+      finish(1);
+    }, SHUTDOWN_TIMEOUT_MS);
+    timer.unref();
+    // Still starting: closed as soon as the start is over (below).
+    if (server) closeServer(server);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  const start = async (): Promise<number> => {
+    try {
+      // POST /api/shutdown stops like SIGTERM (Windows has no signals for a windowless process).
+      server = await startServer(command.options, {
+        requestShutdown: () => stop('shutdown request'),
+      });
+    } catch (error) {
+      if (error instanceof StartupError) {
+        process.stderr.write(`class-assistant-backend: ${error.message}\n`);
+        return 1;
+      }
+      throw error;
+    }
+    // A stop asked for while starting.
+    if (stopping) closeServer(server);
+    // What was compiled to start is kept for the next start now, not only at exit (a backend
+    // stopped by its window closing may never exit cleanly). A no-op unless the bin enabled it.
+    else flushCompileCache();
+    return done;
+  };
+  // A second signal, or the time limit, ends the process even while it is still starting.
+  return Promise.race([done, start()]);
 }
 
 // No top-level await: the release build bundles this file as CommonJS for a Node single

@@ -1,5 +1,6 @@
 // The live channels cap their subscribers: a page (or program) opening streams in a loop gets a
 // clear 503 instead of growing the backend's memory. Real connections over a real socket.
+import { Agent, request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { MAX_EVENT_STREAMS } from '../src/routes/live-routes.ts';
@@ -82,6 +83,82 @@ describe('subscriber caps', () => {
       sockets.push(again.socket!);
     } finally {
       for (const socket of sockets) socket.close();
+    }
+  });
+
+  it('keeps nothing of the subscribers that left, nor of 600 it refused meanwhile', async () => {
+    const { classAssistant: services, server } = harness.app;
+    const listeners = services.hub.subscriberCount;
+    // A browser-like client: keep-alive connections, kept open between requests for reuse.
+    const agent = new Agent({ keepAlive: true, maxSockets: 300 });
+    const url = new URL(`${base}/api/events`);
+    const leaving: Array<() => void> = [];
+    /** A stream that stays until it is told to leave; resolves with the answer's status. */
+    const subscribe = () =>
+      new Promise<number>((resolve, reject) => {
+        const pending = request(url, { agent }, (response) => {
+          if (response.statusCode !== 200) {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode ?? 0));
+            return;
+          }
+          response.once('data', () => {
+            leaving.push(() => pending.destroy());
+            resolve(200);
+          });
+        });
+        pending.on('error', reject);
+        pending.end();
+      });
+    const alerts = `${base.replace('http', 'ws')}/api/ws/alerts`;
+    const alert = () =>
+      new Promise<number>((resolve) => {
+        const socket = new WebSocket(alerts);
+        socket.on('open', () => {
+          leaving.push(() => socket.close());
+          resolve(101);
+        });
+        socket.on('unexpected-response', (_request, response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        socket.on('error', () => resolve(0));
+      });
+    const statuses = async (count: number) => {
+      const seen = new Map<number, number>();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: Math.min(count, 150) }, async () => {
+          while (next < count) {
+            const status = await (next++ % 2 === 0 ? subscribe() : alert());
+            seen.set(status, (seen.get(status) ?? 0) + 1);
+          }
+        }),
+      );
+      return Object.fromEntries(seen);
+    };
+    try {
+      // Both channels full, then 600 more that are refused, then everyone leaves.
+      expect(await statuses(128)).toEqual({ 101: 64, 200: 64 });
+      expect(await statuses(600)).toEqual({ 503: 600 });
+      for (const leave of leaving) leave();
+      const connections = () =>
+        new Promise<number>((resolve, reject) =>
+          server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+        );
+      // Before: each refused stream's connection stayed open (keep-alive) with its parser and
+      // buffers, for as long as the client kept it.
+      await waitFor(
+        async () =>
+          (await connections()) === 0 &&
+          services.streams.size === 0 &&
+          services.alertSockets.size === 0,
+        10_000,
+        'every connection and subscriber to be gone',
+      );
+      expect(services.hub.subscriberCount).toBe(listeners);
+    } finally {
+      agent.destroy();
     }
   });
 });

@@ -2,15 +2,18 @@
 // live stream, the alert and capture sockets, AI answers waiting for a provider that never
 // answers, a connection opened ahead of time and never used, a request still arriving — and
 // every line it reported as written is in the transcript file.
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFakeOpenAIServer, type FakeOpenAIServer } from '@class-assistant/agent-std/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type BackendProcess, startBackendProcess } from './support/backend-process.ts';
+import { spawnBin } from './support/bin-process.ts';
 import { waitFor } from './support/harness.ts';
+import { freePort } from './support/ports.ts';
 import { openEventStream } from './support/sse-client.ts';
 
 let backend: BackendProcess | undefined;
@@ -171,5 +174,41 @@ describe('stopping the backend process', () => {
     const log = await readFile(join(running.dataDir, '_startup.log'), 'utf8');
     expect(log).toContain('"msg":"stopped"');
     agent.destroy();
+  });
+
+  it('exits with 0 and a clean stop when SIGTERM comes while it is still starting', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'class-assistant-early-stop-'));
+    try {
+      await writeFile(join(root, '.env'), 'ASR_MODE=mock\n');
+      const dataDir = join(root, 'data');
+      const started = spawnBin([
+        '--port',
+        String(await freePort()),
+        '--settings-file',
+        join(root, '.env'),
+        '--data-dir',
+        dataDir,
+      ]);
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
+        (resolve) => started.child.once('exit', (code, signal) => resolve({ code, signal })),
+      );
+      // The first line the backend prints: it has begun to start, and is far from ready.
+      await new Promise<void>((resolve) => {
+        const seen = () => {
+          if (!started.output().stdout.includes('Class Assistant backend starting')) return;
+          started.child.stdout?.off('data', seen);
+          resolve();
+        };
+        started.child.stdout?.on('data', seen);
+      });
+      started.child.kill('SIGTERM');
+      // Before: the handlers came after the start, so the signal's default action killed it.
+      expect(await exited).toEqual({ code: 0, signal: null });
+      const log = await readFile(join(dataDir, '_startup.log'), 'utf8');
+      expect(log).toContain('"msg":"stopped"');
+      expect(started.output().stderr).toBe('');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

@@ -6,6 +6,7 @@ import type { LiveEvent } from '../events/event-hub.ts';
 import { liveEventsTable } from '../events/live-events.ts';
 import { openSse } from '../events/sse.ts';
 import { localized, requestLanguage } from '../language.ts';
+import { noteRefusal } from '../request-log.ts';
 import { refuse } from '../security/local-guard.ts';
 import { errors } from './schemas.ts';
 
@@ -55,7 +56,9 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       if (services.streams.size >= MAX_EVENT_STREAMS) {
-        throw tooManySubscribers('/api/events', MAX_EVENT_STREAMS);
+        const error = tooManySubscribers('/api/events', MAX_EVENT_STREAMS);
+        noteRefusal(request, error);
+        return refuse(reply, error);
       }
       const header = Number.parseInt(request.headers['last-event-id'] ?? '', 10);
       const requestedId = Number.isFinite(header) ? header : request.query.last_event_id;
@@ -117,9 +120,11 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
       // Documented in the OpenAPI document by app.ts (@fastify/websocket hides the route).
       websocket: true,
       // Refused before the upgrade: a 503 the client can read, and no socket held open.
-      preValidation: async (_request: FastifyRequest, reply: FastifyReply) => {
+      preValidation: async (request: FastifyRequest, reply: FastifyReply) => {
         if (alertSockets.size >= alertSockets.limit) {
-          return refuse(reply, tooManySubscribers('/api/ws/alerts', alertSockets.limit));
+          const error = tooManySubscribers('/api/ws/alerts', alertSockets.limit);
+          noteRefusal(request, error);
+          return refuse(reply, error);
         }
       },
     },

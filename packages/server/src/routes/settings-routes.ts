@@ -124,8 +124,8 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['settings'],
         summary: 'Read the settings file',
         description:
-          'The original `{status, content, path}` plus the main keys as fields, the extra lines, effective values and key definitions. Secrets (API keys, tokens) are masked as `••••••••` plus their last 4 characters.',
-        response: { 200: SettingsViewSchema, ...errors() },
+          'The original `{status, content, path}` plus the main keys as fields, the extra lines, effective values and key definitions. Secrets (API keys, tokens) are masked as `••••••••` plus their last 4 characters. 409 SETTINGS_FILE_UNUSABLE when the settings path holds a folder, a named pipe, a socket or a device (never opened) or a file that cannot be read: the message says what is there and what to do.',
+        response: { 200: SettingsViewSchema, ...errors(409) },
       },
     },
     async () => {
@@ -163,9 +163,9 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['settings'],
         summary: 'Save the settings file',
         description:
-          'Either `{content}` (the whole file, as the original client sends it) or `{fields, extra_lines?}`. Bad values of main keys are refused with 400 SETTINGS_INVALID naming the field; nothing is written then. Pointing an address that receives a stored key (LLM_BASE_URL, CLOUD_ASR_BASE_URL, STREAM_ASR_URL, DASHSCOPE_WS_URL) at another origin needs that key typed in the same request: a masked one is refused with 400 SETTINGS_SECRET_REQUIRED naming the key to re-enter, and nothing is written. Messages are in Chinese, or English when Accept-Language prefers it. Lines you did not change keep their bytes. The file is written atomically (temp file, fsync, rename). The answer says which changes apply now, from the next class, or after a restart.',
+          'Either `{content}` (the whole file, as the original client sends it) or `{fields, extra_lines?}`. Bad values of main keys are refused with 400 SETTINGS_INVALID naming the field; nothing is written then. Pointing an address that receives a stored key (LLM_BASE_URL, CLOUD_ASR_BASE_URL, STREAM_ASR_URL, DASHSCOPE_WS_URL) at another origin needs that key typed in the same request: a masked one is refused with 400 SETTINGS_SECRET_REQUIRED naming the key to re-enter, and nothing is written. Messages are in Chinese, or English when Accept-Language prefers it. Lines you did not change keep their bytes. The file is written atomically (temp file, fsync, rename). The answer says which changes apply now, from the next class, or after a restart. 409 SETTINGS_FILE_UNUSABLE (nothing written) while the settings path holds something other than a regular file, as for GET.',
         body: SaveBodySchema,
-        response: { 200: SaveResultSchema, ...errors(400) },
+        response: { 200: SaveResultSchema, ...errors(400, 409) },
       },
     },
     async (request) => {

@@ -48,6 +48,15 @@ const HealthSchema = z
     settings_problems: z.array(
       z.object({ key: z.string(), source: z.string(), message: z.string() }),
     ),
+    settings_file_problem: z
+      .object({
+        kind: z.enum(['directory', 'fifo', 'socket', 'device', 'other', 'unreadable']),
+        message: z.string(),
+      })
+      .nullable()
+      .describe(
+        'Why the settings file cannot be used — its path holds a folder, a named pipe, a socket or a device (never opened), or it cannot be read — else null. The backend keeps serving with the settings it last read (the defaults at start); GET and POST /api/settings answer 409 SETTINGS_FILE_UNUSABLE until it is a regular file or gone.',
+      ),
     audio: z
       .object({
         input: z.string(),
@@ -94,6 +103,7 @@ const HealthSchema = z
           missing: ['LLM_API_KEY'],
         },
         settings_problems: [],
+        settings_file_problem: null,
         audio: {
           input: 'mic',
           native_modules_folder: null,
@@ -157,6 +167,8 @@ async function unmaskedReport(services: AppServices): Promise<z.infer<typeof Hea
   if (!availability.available) {
     notConfigured.push(`Recognition: ${textIn(availability.message, 'en')}`);
   }
+  const fileProblem = services.settings.fileProblem();
+  if (fileProblem) notConfigured.push(`Settings: ${fileProblem.message.en}`);
   for (const problem of services.settings.problems()) {
     notConfigured.push(`Settings: ${problem.message} (the default is used).`);
   }
@@ -191,6 +203,9 @@ async function unmaskedReport(services: AppServices): Promise<z.infer<typeof Hea
       missing,
     },
     settings_problems: services.settings.problems(),
+    settings_file_problem: fileProblem
+      ? { kind: fileProblem.kind, message: fileProblem.message.en }
+      : null,
     audio: {
       input: settings.audioInput,
       native_modules_folder: nativeModulesFolder() ?? null,

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, ServerError } from '../errors.ts';
 import { localized, requestLanguage } from '../language.ts';
+import { noteRefusal } from '../request-log.ts';
 import {
   apiTokenCookie,
   carriesApiToken,
@@ -95,30 +96,33 @@ export function allowedOrigins(port: number, extra: readonly string[]): Set<stri
 export function installLocalGuard(app: FastifyInstance, options: LocalGuardOptions): void {
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const port = options.port();
+    /** Refuses the request; its one log line (collapsed in a flood) names the reason. */
+    const deny = (error: ServerError, details: Record<string, string | undefined> = {}) => {
+      noteRefusal(request, error, { level: 'warn', details });
+      return refuse(reply, error);
+    };
     if (!isAllowedHost(request.headers.host, port)) {
-      request.log.warn({ host: request.headers.host }, 'refused a request for a foreign Host');
-      return refuse(
-        reply,
+      return deny(
         new ServerError(
           'HOST_NOT_ALLOWED',
           403,
           `This server only answers requests addressed to 127.0.0.1:${port}, localhost:${port} or [::1]:${port}.`,
         ),
+        { host: request.headers.host },
       );
     }
     const origin = request.headers.origin;
     if (origin !== undefined) {
       const allowed = allowedOrigins(port, options.extraOrigins());
       if (!allowed.has(origin)) {
-        request.log.warn({ origin, url: request.url }, 'refused a request from a foreign origin');
-        return refuse(
-          reply,
+        return deny(
           new ServerError(
             'ORIGIN_NOT_ALLOWED',
             403,
             `Requests from ${origin} are not allowed. Add the origin to CORS_ORIGINS in the settings if you trust it.`,
             { hint: 'CORS_ORIGINS' },
           ),
+          { origin },
         );
       }
       reply.header('access-control-allow-origin', origin);
@@ -130,13 +134,13 @@ export function installLocalGuard(app: FastifyInstance, options: LocalGuardOptio
           .filter((header) => header !== '');
         const refused = requested.filter((header) => !ALLOWED_HEADERS.includes(header));
         if (refused.length > 0) {
-          return refuse(
-            reply,
+          return deny(
             new ServerError(
               'ORIGIN_NOT_ALLOWED',
               403,
               `Request headers not allowed: ${refused.join(', ')}.`,
             ),
+            { origin },
           );
         }
         reply.header('access-control-allow-methods', ALLOWED_METHODS);
@@ -155,13 +159,13 @@ export function installLocalGuard(app: FastifyInstance, options: LocalGuardOptio
         request.method !== 'HEAD' &&
         (site === 'cross-site' || site === 'same-site')
       ) {
-        return refuse(
-          reply,
+        return deny(
           new ServerError(
             'ORIGIN_NOT_ALLOWED',
             403,
             'Requests sent by another site are not allowed.',
           ),
+          { site },
         );
       }
     }
@@ -173,8 +177,7 @@ export function installLocalGuard(app: FastifyInstance, options: LocalGuardOptio
       const given = address.searchParams.get(TOKEN_QUERY_PARAMETER);
       if (given !== null) {
         if (!sameSecret(given, token) && !options.loginTickets?.redeem(given)) {
-          request.log.warn('refused an app address with a wrong or used token');
-          return refuse(reply, unauthorized(port, true));
+          return deny(unauthorized(port, true));
         }
         address.searchParams.delete(TOKEN_QUERY_PARAMETER);
         return reply
@@ -187,7 +190,7 @@ export function installLocalGuard(app: FastifyInstance, options: LocalGuardOptio
     }
     if (!carriesApiToken(request.headers, port, token)) {
       reply.header('www-authenticate', 'Bearer realm="class-assistant-api"');
-      return refuse(reply, unauthorized(port, false));
+      return deny(unauthorized(port, false));
     }
   });
 }
@@ -218,14 +221,16 @@ const unauthorized = (port: number, address: boolean) =>
   );
 
 /**
- * Answers a request with an error, in its language. A refused WebSocket upgrade's socket is
- * closed once the answer is out.
+ * Answers a request with an error, in its language, and closes its connection once the answer
+ * is out: a refused client (a foreign page, one subscriber too many) keeps nothing of the
+ * server's — no idle keep-alive connection with its parser and buffers, which a flood of
+ * thousands of refused requests would otherwise leave behind.
  */
 export function refuse(reply: FastifyReply, error: ServerError): FastifyReply {
+  reply.header('connection', 'close');
   if (reply.request.headers.upgrade) {
     // A refused WebSocket upgrade owns its socket: close it once the answer is out, or it
     // would stay open (and keep the server from closing).
-    reply.header('connection', 'close');
     const socket = reply.request.raw.socket;
     reply.raw.once('finish', () => socket.destroy());
   }

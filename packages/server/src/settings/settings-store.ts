@@ -1,8 +1,8 @@
-import { type FSWatcher, readFileSync, statSync, watch } from 'node:fs';
+import { type FSWatcher, statSync, watch } from 'node:fs';
 import { chmod, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { ServerError } from '../errors.ts';
-import { createSerialQueue, readTextIfExists } from '../files.ts';
+import { createSerialQueue } from '../files.ts';
 import { localized, type MessageText, textIn } from '../language.ts';
 import { type FilePrivacyOptions, writePrivateFileAtomic } from '../security/private-file.ts';
 import { type EnvDocument, getEnvValue, parseEnv, serializeEnv, setEnvValue } from './env-file.ts';
@@ -10,6 +10,13 @@ import { extraLinesOf, mergeExtraLines, serializeLines } from './extra-lines.ts'
 import { checkSecretDestinations } from './secret-destinations.ts';
 import { maskDocument, restoreDocument, unknownMaskError } from './secret-mask.ts';
 import { readPostedValue, shownValue } from './secret-rules.ts';
+import {
+  readSettingsFile,
+  readSettingsFileSync,
+  type SettingsFileProblem,
+  type SettingsFileRead,
+  settingsFileError,
+} from './settings-file.ts';
 import {
   type ResolvedSettings,
   SETTING_DEFINITIONS,
@@ -21,6 +28,7 @@ import {
 
 export { maskSecret } from './secret-rules.ts';
 
+export type { SettingsFileProblem } from './settings-file.ts';
 export type { ResolvedSettings } from './settings-schema.ts';
 
 /** A main key whose stored value could not be used (the default is used instead). */
@@ -90,6 +98,14 @@ export interface SettingsStore {
   /** Stops watching the file. */
   close(): void;
   problems(): SettingProblem[];
+  /**
+   * Why the settings path cannot be used (a folder, a named pipe, a device, a socket, or a file
+   * that cannot be read), or undefined. Such a path is never opened: the settings last read
+   * (the defaults at start) stay in use, `view()` and saves are refused with 409
+   * SETTINGS_FILE_UNUSABLE, and the backend keeps serving.
+   */
+  fileProblem(): SettingsFileProblem | undefined;
+  /** The file as the settings panel shows it; throws SETTINGS_FILE_UNUSABLE (see fileProblem). */
   view(): SettingsView;
   /** Saves raw file content (the original client's `{content}`); masked secrets keep their value. */
   saveContent(content: string): Promise<SettingsSaveResult>;
@@ -122,6 +138,7 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
   let checkedAt = 0;
   let watcher: FSWatcher | undefined;
   let debounce: NodeJS.Timeout | undefined;
+  let fileProblem: SettingsFileProblem | undefined;
 
   const fileIdentity = (): string => {
     try {
@@ -132,18 +149,32 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     }
   };
 
-  const adopt = (text: string | undefined) => {
-    exists = text !== undefined;
-    document = parseEnv(text ?? '');
+  const adopt = (read: SettingsFileRead) => {
+    if (read.kind === 'unusable') {
+      // Nothing to read: the settings in use stay as they are (the defaults at start).
+      if (fileProblem?.message.en !== read.problem.message.en) {
+        options.logger?.warn({ path: options.path }, read.problem.message.en);
+      }
+      fileProblem = read.problem;
+      return;
+    }
+    fileProblem = undefined;
+    exists = read.kind === 'text';
+    document = parseEnv(read.kind === 'text' ? read.text : '');
     resolved = resolveSettings(document, environment);
   };
 
   async function load(): Promise<void> {
     const seen = fileIdentity();
-    adopt(await readTextIfExists(options.path));
+    adopt(await readSettingsFile(options.path));
     identity = seen;
     checkedAt = Date.now();
   }
+
+  /** Refuses what needs the file while its path holds something else. */
+  const requireFile = () => {
+    if (fileProblem) throw settingsFileError(fileProblem);
+  };
 
   /** Re-reads the file when it changed on disk; returns the main keys whose values changed. */
   async function refresh(): Promise<string[]> {
@@ -180,6 +211,12 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
       (definition) => storedValue(document, definition) !== storedValue(next, definition),
     ).map((definition) => definition.key);
     if (text !== serializeEnv(document) || !exists) {
+      // Replaced since it was read (by a folder, a pipe…): refused, nothing written.
+      const info = await stat(options.path).catch(() => undefined);
+      if (info && !info.isFile()) {
+        adopt(await readSettingsFile(options.path));
+        requireFile();
+      }
       try {
         // The atomic write keeps the mode of the file it replaces: tighten it first.
         await restrictToOwner(options.path, options.logger, options.privacy);
@@ -234,13 +271,7 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
         checkedAt = now;
         const seen = fileIdentity();
         if (seen !== identity) {
-          let text: string | undefined;
-          try {
-            text = readFileSync(options.path, 'utf8');
-          } catch {
-            text = undefined;
-          }
-          adopt(text);
+          adopt(readSettingsFileSync(options.path));
           identity = seen;
         }
       }
@@ -290,7 +321,12 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
       store.current();
       return resolved.problems;
     },
+    fileProblem: () => {
+      store.current();
+      return fileProblem;
+    },
     view() {
+      requireFile();
       const fields: Record<string, string> = {};
       for (const definition of SETTING_DEFINITIONS) {
         const value = storedValue(document, definition) ?? '';
@@ -318,6 +354,7 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     },
     saveContent: (content) =>
       serial(async () => {
+        requireFile();
         const posted = parseEnv(content);
         const { document: next, unknownMasks } = restoreDocument(posted, document);
         if (unknownMasks.length > 0) throw unknownMaskError(unknownMasks);
@@ -343,6 +380,7 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
       }),
     saveFields: (fields, extraLines) =>
       serial(async () => {
+        requireFile();
         const failures: Failure[] = [];
         const updates: Array<[SettingDefinition, string]> = [];
         const typed = new Set<string>();
