@@ -246,7 +246,9 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
     let method = request.method;
     let body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
     const headers: Record<string, string> = {};
-    for (const [name, value] of request.headers) headers[name] = value;
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
     headers['accept-encoding'] ??= 'gzip, deflate, br';
     let previous: HttpHop | undefined;
     for (let hop = 0; ; hop++) {
