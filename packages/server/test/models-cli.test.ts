@@ -90,6 +90,26 @@ describe('class-assistant-backend models', () => {
     expect(again.stderr).toContain('no model "my-en" is installed');
   });
 
+  it('never prints the password of a mirror address (MODELS_BASE_URL or --url)', async () => {
+    host = await startModelServer();
+    const where = await workspace();
+    const mirror = new URL(host.baseUrl);
+    mirror.username = 'student';
+    mirror.password = 'mirror-pass-7788';
+    await writeFile(where.settings, `ASR_MODE=local\nMODELS_BASE_URL=${mirror.href}\n`);
+    const listed = await models(['list'], where).result();
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(`downloads from http://student:••••••••@${mirror.host}`);
+    const pulled = await models(
+      ['pull', '--url', `${mirror.href}missing.zip`, '--sha256', 'a'.repeat(64), '--name', 'x'],
+      where,
+    ).result();
+    expect(pulled.code).not.toBe(0);
+    expect(`${listed.stdout}${listed.stderr}${pulled.stdout}${pulled.stderr}`).not.toContain(
+      'mirror-pass-7788',
+    );
+  });
+
   it('exits non-zero naming what failed: checksum, network, usage', async () => {
     const archive = buildZip(fakeVoskModel('m'));
     host = await startModelServer();

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { CliUsageError, parseCli } from '../cli-options.ts';
 import { isServerError } from '../errors.ts';
+import { maskSecretsInText } from '../settings/secret-rules.ts';
 import { createSettingsStore } from '../settings/settings-store.ts';
 import { DEFAULT_MODELS_BASE_URL } from './model-catalogue.ts';
 import { createModelManager, type ModelRequest } from './model-manager.ts';
@@ -39,10 +40,16 @@ const FAILURES: Record<string, { exit: number; what: string }> = {
 
 const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
 
+/** What the CLI writes to: text, and whether it is a terminal (for the progress bar). */
+interface CliStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
 /** Where the CLI writes (the process streams, replaced in tests). */
 export interface ModelsCliStreams {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stdout: CliStream;
+  stderr: CliStream;
 }
 
 /**
@@ -93,6 +100,14 @@ export function progressReporter(
   };
 }
 
+/** Writes text to `stream` with its secrets masked; a terminal stays a terminal. */
+function masked(stream: CliStream): CliStream {
+  return {
+    write: (text) => stream.write(maskSecretsInText(text)),
+    ...(stream.isTTY === undefined ? {} : { isTTY: stream.isTTY }),
+  };
+}
+
 /**
  * Runs `models <command>` and returns the exit code.
  *
@@ -104,6 +119,9 @@ export async function runModelsCli(
   environment: Readonly<Record<string, string | undefined>> = process.env,
   streams: ModelsCliStreams = { stdout: process.stdout, stderr: process.stderr },
 ): Promise<number> {
+  // MODELS_BASE_URL or a --url may carry a password (`https://user:pw@mirror/…`): whatever is
+  // printed goes through the settings' secret rules.
+  streams = { stdout: masked(streams.stdout), stderr: masked(streams.stderr) };
   const fail = (message: string, code = 1) => {
     streams.stderr.write(`class-assistant-backend models: ${message}\n`);
     return code;

@@ -124,7 +124,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['settings'],
         summary: 'Read the settings file',
         description:
-          'The original `{status, content, path}` plus the main keys as fields, the extra lines, effective values and key definitions. Secrets (API keys, tokens) are masked as `••••••••` plus their last 4 characters. 409 SETTINGS_FILE_UNUSABLE when the settings path holds a folder, a named pipe, a socket or a device (never opened) or a file that cannot be read: the message says what is there and what to do.',
+          'The original `{status, content, path}` plus the main keys as fields, the extra lines, effective values and key definitions. Secrets are masked as `••••••••` plus their last 4 characters: keys whose name has a secret word (KEY, TOKEN, SECRET, PASSWORD, PWD, PASS, PIN, AUTH, COOKIE, SESSION, SALT, …), values shaped like a key (`sk-…`, `ghp_…`, a webhook, a long random token), and the password of any address. A masked value posted back means "keep the stored one". 409 SETTINGS_FILE_UNUSABLE when the settings path holds a folder, a named pipe, a socket or a device (never opened) or a file that cannot be read: the message says what is there and what to do.',
         response: { 200: SettingsViewSchema, ...errors(409) },
       },
     },

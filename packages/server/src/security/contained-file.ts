@@ -42,6 +42,23 @@ function soleName(opened: BigIntStats, named: BigIntStats | undefined): boolean 
   );
 }
 
+/**
+ * True when the opened file, a regular file with at most one name left, is no longer what the
+ * name leads to and the name now leads to another regular file with one name: the file was
+ * replaced (renamed over) meanwhile. Whatever was read is discarded and read again; a hard link
+ * is never taken for a replacement (the opened file would have two names).
+ */
+function replacedBy(opened: BigIntStats, named: BigIntStats | undefined): boolean {
+  return (
+    named !== undefined &&
+    opened.isFile() &&
+    opened.nlink <= 1n &&
+    named.isFile() &&
+    named.nlink === 1n &&
+    (named.dev !== opened.dev || named.ino !== opened.ino)
+  );
+}
+
 async function lstatOrUndefined(path: string): Promise<BigIntStats | undefined> {
   try {
     return await lstat(path, { bigint: true });
@@ -64,6 +81,31 @@ async function lstatOrUndefined(path: string): Promise<BigIntStats | undefined> 
  * const notes = await readContainedText(dataDir, ['classes', id, 'notes.md']);
  */
 export async function readContainedText(
+  folder: string,
+  names: readonly string[],
+): Promise<string | undefined> {
+  // A file the backend rewrites (temp file, then rename over it: the live transcript at each
+  // fold, class.json every few seconds while a class runs) may be replaced while it is read: the
+  // read is discarded and done again on the new file. A read is only ever returned when every
+  // check of one attempt passed, so trying again never lets a link through.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await readContainedOnce(folder, names);
+    } catch (error) {
+      if (!(error instanceof ReplacedWhileRead) || attempt === REPLACED_RETRIES) {
+        throw error instanceof ReplacedWhileRead ? linkedFileError(names.join('/')) : error;
+      }
+    }
+  }
+}
+
+/** Reads tried on a file replaced while it was read, before the read is refused. */
+const REPLACED_RETRIES = 10;
+
+/** The file was replaced by another (renamed over) while it was read. */
+class ReplacedWhileRead extends Error {}
+
+async function readContainedOnce(
   folder: string,
   names: readonly string[],
 ): Promise<string | undefined> {
@@ -95,7 +137,10 @@ export async function readContainedText(
   try {
     const check = async () => {
       const opened = await handle.stat({ bigint: true });
-      if (!soleName(opened, await lstatOrUndefined(path))) throw linkedFileError(shown);
+      const named = await lstatOrUndefined(path);
+      if (soleName(opened, named)) return;
+      if (replacedBy(opened, named)) throw new ReplacedWhileRead();
+      throw linkedFileError(shown);
     };
     await check();
     const text = await handle.readFile('utf8');
