@@ -98,6 +98,17 @@ export function defaultAppFolder(
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
+ * The options that name the backend's data folder and settings file, as every command that
+ * reads them takes them (`parseArgs` options; {@link dataDirOf} turns their values into the
+ * folder).
+ */
+export const DATA_FOLDER_OPTIONS = {
+  'data-dir': { type: 'string' },
+  'env-file': { type: 'string' },
+  'settings-file': { type: 'string' },
+} as const;
+
+/**
  * Reads the command line and the CLASS_ASSISTANT_* environment variables (flags win).
  *
  * @example
@@ -115,9 +126,7 @@ export function parseCli(
       options: {
         host: { type: 'string' },
         port: { type: 'string' },
-        'data-dir': { type: 'string' },
-        'env-file': { type: 'string' },
-        'settings-file': { type: 'string' },
+        ...DATA_FOLDER_OPTIONS,
         'ui-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },

@@ -10,7 +10,7 @@ import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createClassTools } from '../agent/class-tools.ts';
 import { createLectures, lectureIndexOf } from '../agent/lectures.ts';
-import { CliUsageError, dataDirOf } from '../cli-options.ts';
+import { CliUsageError, DATA_FOLDER_OPTIONS, dataDirOf } from '../cli-options.ts';
 import { LibraryIndex } from '../library/library-index.ts';
 import { createLecturesMcpServer } from './lectures-mcp-server.ts';
 
@@ -59,9 +59,7 @@ export async function runMcpCli(
     ({ values } = parseArgs({
       args: argv.filter((argument) => argument !== '--'),
       options: {
-        'data-dir': { type: 'string' },
-        'env-file': { type: 'string' },
-        'settings-file': { type: 'string' },
+        ...DATA_FOLDER_OPTIONS,
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,

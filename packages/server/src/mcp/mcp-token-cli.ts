@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { CliUsageError, dataDirOf } from '../cli-options.ts';
+import { CliUsageError, DATA_FOLDER_OPTIONS, dataDirOf } from '../cli-options.ts';
 import { loadMcpToken, MCP_TOKEN_FILE } from './mcp-token.ts';
 
 /** Usage text of `class-assistant-backend mcp token --help`. */
@@ -50,9 +50,7 @@ export async function runMcpTokenCli(
     const { values } = parseArgs({
       args: argv.filter((argument) => argument !== '--'),
       options: {
-        'data-dir': { type: 'string' },
-        'env-file': { type: 'string' },
-        'settings-file': { type: 'string' },
+        ...DATA_FOLDER_OPTIONS,
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,

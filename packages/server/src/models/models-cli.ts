@@ -4,7 +4,7 @@
  * terminal, plain progress lines otherwise (logs, CI). Exit codes say what failed.
  */
 import { parseArgs } from 'node:util';
-import { CliUsageError, parseCli } from '../cli-options.ts';
+import { CliUsageError, DATA_FOLDER_OPTIONS, parseCli } from '../cli-options.ts';
 import { isServerError } from '../errors.ts';
 import { maskSecretsInText } from '../settings/secret-rules.ts';
 import { createSettingsStore } from '../settings/settings-store.ts';
@@ -132,9 +132,7 @@ export async function runModelsCli(
     ({ values, positionals } = parseArgs({
       args: argv.filter((argument) => argument !== '--'),
       options: {
-        'data-dir': { type: 'string' },
-        'env-file': { type: 'string' },
-        'settings-file': { type: 'string' },
+        ...DATA_FOLDER_OPTIONS,
         url: { type: 'string' },
         sha256: { type: 'string' },
         name: { type: 'string' },
