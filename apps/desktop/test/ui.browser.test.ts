@@ -317,10 +317,13 @@ describe('the panels (480x520)', () => {
     expect(await page.locator('.settings-panel .error-box').textContent()).toContain(
       '请删除或移走它',
     );
-    // And /api/health's settings problem is listed with what is not configured.
+    // And /api/health's settings problem is listed with what is not configured, in Chinese too.
     await expect
       .poll(() => page!.locator('.settings-panel .not-configured').textContent())
-      .toContain('is a folder, not a regular file');
+      .toContain('是一个文件夹，不是普通文件');
+    expect(await page.locator('.settings-panel .not-configured').textContent()).not.toContain(
+      'Settings:',
+    );
     await page.screenshot({ path: shot('panel-settings-file-unusable.png') });
   });
 

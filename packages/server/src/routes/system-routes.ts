@@ -6,7 +6,7 @@ import { probeMicrophone } from '../audio/microphone-probe.ts';
 import { nativeModulesFolder, nativeModulesReport } from '../audio/native.ts';
 import { createWavFileSource } from '../audio/wav-file-source.ts';
 import { isServerError } from '../errors.ts';
-import { textIn } from '../language.ts';
+import { type Language, requestLanguage, textIn } from '../language.ts';
 import { maskSecretsInText, shownValue } from '../settings/secret-rules.ts';
 import { COMPATIBLE_CLIENT_VERSION, SERVER_VERSION } from '../version.ts';
 import { errors } from './schemas.ts';
@@ -55,7 +55,7 @@ const HealthSchema = z
       })
       .nullable()
       .describe(
-        'Why the settings file cannot be used — its path holds a folder, a named pipe, a socket or a device (never opened), or it cannot be read — else null. The backend keeps serving with the settings it last read (the defaults at start); GET and POST /api/settings answer 409 SETTINGS_FILE_UNUSABLE until it is a regular file or gone.',
+        'Why the settings file cannot be used (in the language of the request: Accept-Language) — its path holds a folder, a named pipe, a socket or a device (never opened), or it cannot be read — else null. The backend keeps serving with the settings it last read (the defaults at start); GET and POST /api/settings answer 409 SETTINGS_FILE_UNUSABLE until it is a regular file or gone.',
       ),
     audio: z
       .object({
@@ -124,11 +124,13 @@ const HealthSchema = z
 /**
  * What /api/health reports about the configuration; also logged at startup. Settings show as
  * the settings answer shows them: an address's password and anything shaped like a key masked.
+ * The settings file's problem is said in `language` (the asker's; the log's is English).
  */
 export async function configurationReport(
   services: AppServices,
+  language: Language = 'en',
 ): Promise<z.infer<typeof HealthSchema>> {
-  return maskStrings(await unmaskedReport(services));
+  return maskStrings(await unmaskedReport(services, language));
 }
 
 /** A copy of a JSON value with the secrets in its strings masked. */
@@ -143,7 +145,10 @@ function maskStrings<Value>(value: Value): Value {
   return value;
 }
 
-async function unmaskedReport(services: AppServices): Promise<z.infer<typeof HealthSchema>> {
+async function unmaskedReport(
+  services: AppServices,
+  language: Language,
+): Promise<z.infer<typeof HealthSchema>> {
   const settings = services.settings.current();
   const definition = services.recognizers.get(settings.asrMode);
   const availability = definition
@@ -168,7 +173,7 @@ async function unmaskedReport(services: AppServices): Promise<z.infer<typeof Hea
     notConfigured.push(`Recognition: ${textIn(availability.message, 'en')}`);
   }
   const fileProblem = services.settings.fileProblem();
-  if (fileProblem) notConfigured.push(`Settings: ${fileProblem.message.en}`);
+  if (fileProblem) notConfigured.push(`Settings: ${textIn(fileProblem.message, language)}`);
   for (const problem of services.settings.problems()) {
     notConfigured.push(`Settings: ${problem.message} (the default is used).`);
   }
@@ -204,7 +209,7 @@ async function unmaskedReport(services: AppServices): Promise<z.infer<typeof Hea
     },
     settings_problems: services.settings.problems(),
     settings_file_problem: fileProblem
-      ? { kind: fileProblem.kind, message: fileProblem.message.en }
+      ? { kind: fileProblem.kind, message: textIn(fileProblem.message, language) }
       : null,
     audio: {
       input: settings.audioInput,
@@ -230,7 +235,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: HealthSchema, ...errors() },
       },
     },
-    async () => configurationReport(services),
+    async (request) => configurationReport(services, requestLanguage(request)),
   );
 
   app.get(

@@ -25,6 +25,9 @@ import { createModelsSection } from '../views/models-section.ts';
 import { modeName } from './class-panel.ts';
 import type { Panel } from './panel.ts';
 
+/** How /api/health's `not_configured` marks a problem of the settings themselves. */
+const SETTINGS_PROBLEM = 'Settings: ';
+
 const GROUP_ORDER = [
   'recognition',
   'llm',
@@ -642,8 +645,10 @@ export function createSettingsPanel(context: AppContext): Panel {
         ),
       );
     }
+    // The backend marks the settings' own problems (the file, a value it could not use); the
+    // box's heading already says they are about the settings.
     for (const problem of health?.not_configured ?? []) {
-      if (problem.startsWith('Settings:')) items.push(problem);
+      if (problem.startsWith(SETTINGS_PROBLEM)) items.push(problem.slice(SETTINGS_PROBLEM.length));
     }
     missing.hidden = items.length === 0;
     replaceChildren(
