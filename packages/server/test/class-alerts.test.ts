@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { type BackendProcess, startBackendProcess } from './support/backend-process.ts';
+import { classClient } from './support/class-client.ts';
 import { waitFor } from './support/harness.ts';
-import { openEventStream } from './support/sse-client.ts';
 
 let root: string | undefined;
 const processes: BackendProcess[] = [];
@@ -27,13 +27,9 @@ it('keeps the alerts of a class whose backend was killed mid-class', async () =>
   root = await mkdtemp(join(tmpdir(), 'class-assistant-alerts-'));
   const first = await startBackendProcess(settings, process.env, { root });
   processes.push(first);
-  const events = await openEventStream(`${first.base}/api/events`);
-  const started = await fetch(`${first.base}/api/start_monitor`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ course_name: '数据结构' }),
-  });
-  expect(((await started.json()) as { status: string }).status).toBe('started');
+  const client = await classClient(first.base);
+  const { events } = client;
+  expect((await client.start({ course_name: '数据结构' })).body.status).toBe('started');
   const added = (await events.next((event) => event.event === 'library.changed')).data as {
     class_id: string;
   };

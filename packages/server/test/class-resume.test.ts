@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createFakeOpenAIServer, type FakeOpenAIServer } from '@class-assistant/agent-std/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BackendProcess, startBackendProcess } from './support/backend-process.ts';
+import { classClient } from './support/class-client.ts';
 import { waitFor } from './support/harness.ts';
 import { type EventStreamClient, openEventStream } from './support/sse-client.ts';
 
@@ -67,13 +68,10 @@ async function events(backend: BackendProcess): Promise<EventStreamClient> {
 
 /** Starts a class and waits until `lines` lines were announced. */
 async function classWithLines(backend: BackendProcess, lines: number) {
-  const stream = await events(backend);
-  const started = await fetch(`${backend.base}/api/start_monitor`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ course_name: '数据结构' }),
-  });
-  expect(((await started.json()) as { status: string }).status).toBe('started');
+  const client = await classClient(backend.base);
+  const stream = client.events;
+  streams.push(stream);
+  expect((await client.start({ course_name: '数据结构' })).body.status).toBe('started');
   await waitFor(
     () => stream.events.filter((event) => event.event === 'line.appended').length >= lines,
     30_000,

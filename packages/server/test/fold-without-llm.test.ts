@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { createFakeOpenAIServer, type FakeOpenAIServer } from '@class-assistant/agent-std/testing';
 import { afterEach, expect, it } from 'vitest';
 import { type BackendProcess, startBackendProcess } from './support/backend-process.ts';
+import { classClient } from './support/class-client.ts';
 import { waitFor } from './support/harness.ts';
-import { openEventStream } from './support/sse-client.ts';
 
 const KEY = 'sk-fold-test-000000000000';
 const SUMMARY = '前面讲了链表的插入和删除，点名问了删除要改几个指针。';
@@ -44,13 +44,9 @@ it('folds a class without an LLM once per fold point with one warning, and summa
   const { base, dataDir } = backend;
   const logFile = join(dataDir, '_startup.log');
   const logBefore = (await stat(logFile)).size;
-  const stream = await openEventStream(`${base}/api/events`);
-  const started = await fetch(`${base}/api/start_monitor`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ course_name: '数据结构' }),
-  });
-  expect(((await started.json()) as { status: string }).status).toBe('started');
+  const client = await classClient(base);
+  const stream = client.events;
+  expect((await client.start({ course_name: '数据结构' })).body.status).toBe('started');
   await stream.next(
     (event) => event.event === 'line.appended' && (event.data as { id: number }).id >= 2000,
     240_000,
