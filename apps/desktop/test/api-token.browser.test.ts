@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, killAll, listening, start, waitFor } from './support/processes.ts';
+import {
+  freePort,
+  killAll,
+  launcherEnvironment,
+  listening,
+  start,
+  waitFor,
+} from './support/processes.ts';
 import { launchBrowser, startClass } from './support/ui-harness.ts';
 
 const LAUNCHER = fileURLToPath(new URL('../bin/class-assistant.js', import.meta.url));
@@ -29,18 +36,6 @@ afterEach(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** The environment without a real display or browser, plus a display for the stand-in. */
-function environment(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const {
-    DISPLAY: _display,
-    WAYLAND_DISPLAY: _wayland,
-    CLASS_ASSISTANT_BROWSER: _browser,
-    API_TOKEN: _token,
-    ...rest
-  } = process.env;
-  return { ...rest, ...extra };
-}
 
 describe('the launcher with API_TOKEN set', () => {
   it('opens the window with a one-time address: the window gets its cookie, the app works, and the address bar has no token', async () => {
@@ -71,7 +66,7 @@ describe('the launcher with API_TOKEN set', () => {
         '--data-dir',
         join(root, 'data'),
       ],
-      { env: environment({ DISPLAY: ':77', CLASS_ASSISTANT_BROWSER: standIn }) },
+      { env: launcherEnvironment({ DISPLAY: ':77', CLASS_ASSISTANT_BROWSER: standIn }) },
     );
     const args = await waitFor(
       () => readFile(argsFile, 'utf8').catch(() => undefined),

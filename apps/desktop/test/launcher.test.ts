@@ -10,6 +10,7 @@ import { nodeSystem } from '../src/launcher/system.ts';
 import {
   freePort,
   killAll,
+  launcherEnvironment,
   listening,
   type Running,
   start,
@@ -31,21 +32,10 @@ async function folder(): Promise<string> {
   return root;
 }
 
-/** The environment without a display (this machine's), plus `extra`. */
-function environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const {
-    DISPLAY: _display,
-    WAYLAND_DISPLAY: _wayland,
-    CLASS_ASSISTANT_BROWSER: _browser,
-    ...rest
-  } = process.env;
-  return { ...rest, ...extra };
-}
-
 function launch(
   root: string,
   port: number,
-  env: NodeJS.ProcessEnv = environment(),
+  env: NodeJS.ProcessEnv = launcherEnvironment(),
   extra: string[] = [],
 ) {
   return start(
@@ -157,7 +147,7 @@ describe('class-assistant (pnpm start)', () => {
     const launcher = launch(
       root,
       port,
-      environment({ DISPLAY: ':77', CLASS_ASSISTANT_BROWSER: browser }),
+      launcherEnvironment({ DISPLAY: ':77', CLASS_ASSISTANT_BROWSER: browser }),
     );
     const { code } = await launcher.exited;
     expect(code).toBe(0);
@@ -231,7 +221,7 @@ describe('class-assistant (pnpm start)', () => {
       () => first.output().includes('stopping the backend'),
       'the first launcher stopping',
     );
-    const second = launch(root, port, environment(), ['--no-window']);
+    const second = launch(root, port, launcherEnvironment(), ['--no-window']);
     await running(second);
     expect((await first.exited).code).toBe(0);
     expect(second.output()).not.toContain('already running');
@@ -249,7 +239,7 @@ describe('class-assistant (pnpm start)', () => {
     await running(first);
     const before = await health(port);
 
-    const second = launch(await folder(), port, environment(), ['--no-window']);
+    const second = launch(await folder(), port, launcherEnvironment(), ['--no-window']);
     expect((await second.exited).code).toBe(1);
     expect(second.output()).toContain(
       `Port ${port} is used by another running Class Assistant (launcher process ${first.child.pid}, data folder ${join(firstRoot, 'data')}), which was left running.`,
@@ -269,7 +259,7 @@ describe('class-assistant (pnpm start)', () => {
     // The backend runs on, ownerless.
     expect((await health(port)).pid).toBe(orphan);
 
-    const second = launch(root, port, environment(), ['--no-window']);
+    const second = launch(root, port, launcherEnvironment(), ['--no-window']);
     await running(second);
     expect(second.output()).toContain(
       `the previous launcher (process ${first.child.pid}) is gone; its backend (process ${orphan}) is stale`,
@@ -298,7 +288,7 @@ describe('class-assistant (pnpm start)', () => {
         '--data-dir',
         join(root, 'data', 'inner'),
       ],
-      { env: environment() },
+      { env: launcherEnvironment() },
     );
     const { code } = await launcher.exited;
     expect(code).toBe(1);

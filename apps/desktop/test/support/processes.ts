@@ -71,3 +71,18 @@ export async function listening(port: number): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * The environment a launcher under test runs in: this machine's without a display, a chosen
+ * browser or an API_TOKEN (the launcher reads each), plus `extra`.
+ */
+export function launcherEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const {
+    DISPLAY: _display,
+    WAYLAND_DISPLAY: _wayland,
+    CLASS_ASSISTANT_BROWSER: _browser,
+    API_TOKEN: _token,
+    ...rest
+  } = process.env;
+  return { ...rest, ...extra };
+}
