@@ -28,8 +28,8 @@
  * `class-assistant-backend models pull --url <url> --sha256 <hex> --name <folder>`.
  */
 
-/** Offline engines a model can be for. */
-export type ModelEngine = 'vosk' | 'pocketsphinx';
+/** Offline engines a model can be for (`sherpa`: a sherpa-onnx model folder). */
+export type ModelEngine = 'vosk' | 'pocketsphinx' | 'sherpa';
 
 /** Class languages of the local mode (LOCAL_ASR_LANGUAGE). */
 export type ModelLanguage = 'zh' | 'en';

@@ -13,7 +13,7 @@
  *   .download/vosk-model-small-cn-0.22.zip.lock   the pid downloading it
  * ```
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ServerError } from '../errors.ts';
@@ -71,7 +71,8 @@ const isDirectory = (path: string) => {
 
 /**
  * Which engine a folder holds a model for, by its layout: Vosk (`am/final.mdl`, or `final.mdl`
- * in older models) or PocketSphinx 5prealpha (`en-us/`, `en-us.lm.bin`, `cmudict-en-us.dict`).
+ * in older models), PocketSphinx 5prealpha (`en-us/`, `en-us.lm.bin`, `cmudict-en-us.dict`) or
+ * sherpa-onnx (`tokens.txt` and `.onnx` graphs).
  */
 export function modelLayout(folder: string): ModelEngine | undefined {
   if (existsSync(join(folder, 'am', 'final.mdl')) || existsSync(join(folder, 'final.mdl'))) {
@@ -84,7 +85,18 @@ export function modelLayout(folder: string): ModelEngine | undefined {
   ) {
     return 'pocketsphinx';
   }
+  // sherpa-onnx models (SenseVoice, streaming transducers, Paraformer): ONNX graphs beside the
+  // tokens.txt that maps their outputs to text.
+  if (existsSync(join(folder, 'tokens.txt')) && hasOnnxFile(folder)) return 'sherpa';
   return undefined;
+}
+
+function hasOnnxFile(folder: string): boolean {
+  try {
+    return readdirSync(folder).some((name) => name.endsWith('.onnx'));
+  } catch {
+    return false;
+  }
 }
 
 async function readInfo(folder: string): Promise<Partial<ModelOrigin>> {

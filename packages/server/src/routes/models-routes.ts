@@ -16,7 +16,7 @@ const ModelItemSchema = z.object({
     .enum(['zh', 'en'])
     .nullable()
     .describe('Class language (LOCAL_ASR_LANGUAGE); null when unknown.'),
-  engine: z.enum(['vosk', 'pocketsphinx']),
+  engine: z.enum(['vosk', 'pocketsphinx', 'sherpa']),
   size_bytes: z.number().int().describe('Download size (catalogue models) or size on disk.'),
   description: z.string(),
   installed: z.boolean(),
