@@ -84,7 +84,36 @@ describe('CLASS_ASSISTANT_NATIVE_MODULES', () => {
       }),
       expect.objectContaining({ name: 'naudiodon', available: false }),
       expect.objectContaining({ name: 'vosk', available: true }),
+      expect.objectContaining({ name: 'sherpa-onnx', available: false }),
     ]);
+  });
+
+  it('loads sherpa-onnx from the folder: its JavaScript and the platform package beside it', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'native-modules-'));
+    folders.push(folder);
+    const sherpa = await packageFolder('sherpa-onnx-node');
+    const platformPackage = `sherpa-onnx-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
+    await cp(sherpa, join(folder, 'sherpa-onnx-node'), { recursive: true, dereference: true });
+    const script = `const sherpa = native.loadSherpaOnnx();
+       const report = native.nativeModulesReport().find((item) => item.name === 'sherpa-onnx');
+       console.log(JSON.stringify({ version: sherpa.version, report }));`;
+    // Without its platform package the report and the loader both say which package is missing.
+    await expect(inFreshProcess(folder, script)).rejects.toThrow(
+      new RegExp(`${platformPackage} is not next to it`),
+    );
+    await cp(join(sherpa, '..', platformPackage), join(folder, platformPackage), {
+      recursive: true,
+      dereference: true,
+    });
+    const result = (await inFreshProcess(folder, script)) as {
+      version: string;
+      report: { available: boolean; detail: string };
+    };
+    expect(result.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(result.report).toMatchObject({
+      available: true,
+      detail: join(folder, 'sherpa-onnx-node', '..', platformPackage, 'sherpa-onnx.node'),
+    });
   });
 
   it('without the variable, uses the package dependencies', async () => {
@@ -152,6 +181,7 @@ describe('CLASS_ASSISTANT_NATIVE_MODULES', () => {
         ['koffi', false],
         ['naudiodon', false],
         ['vosk', false],
+        ['sherpa-onnx', false],
       ]);
       expect(health.audio.native_modules[1]!.detail).toContain('CLASS_ASSISTANT_NATIVE_MODULES');
       const started = await fetch(`${base}/api/start_monitor`, {

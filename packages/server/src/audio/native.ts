@@ -162,6 +162,66 @@ export function loadKoffi(): KoffiModule {
   return koffi;
 }
 
+let sherpaOnnx: unknown;
+
+/** The package holding sherpa-onnx's native part for this machine (`win` for Windows). */
+export function sherpaOnnxPlatformPackage(
+  platform: string = process.platform,
+  arch: string = process.arch,
+): string {
+  return `sherpa-onnx-${platform === 'win32' ? 'win' : platform}-${arch}`;
+}
+
+/**
+ * Path of sherpa-onnx's compiled addon (in the platform package next to sherpa-onnx-node, where
+ * its JavaScript looks), without loading it; NATIVE_MODULE_MISSING when either part is absent.
+ */
+export function sherpaOnnxAddonPath(): string {
+  const root = packageRoot('sherpa-onnx-node');
+  if (!root) {
+    throw missing(
+      'sherpa-onnx-node',
+      'runs SenseVoice, streaming transducers and Silero VAD offline',
+      'Reinstall the backend (pnpm install / npm install) so its dependencies are complete, or use LOCAL_ASR_ENGINE=vosk.',
+    );
+  }
+  const addon = join(root, '..', sherpaOnnxPlatformPackage(), 'sherpa-onnx.node');
+  if (!existsSync(addon)) {
+    throw new ServerError(
+      'NATIVE_MODULE_MISSING',
+      503,
+      `sherpa-onnx-node is at ${root} but its native part ${sherpaOnnxPlatformPackage()} is not next to it.`,
+      { hint: `Install ${sherpaOnnxPlatformPackage()}, or use LOCAL_ASR_ENGINE=vosk.` },
+    );
+  }
+  return addon;
+}
+
+/**
+ * Loads sherpa-onnx-node once (the sherpa engine of the local mode: SenseVoice, streaming
+ * transducers, Silero VAD). Its JavaScript finds the native part in the package
+ * `sherpa-onnx-<platform>-<arch>` (`win` for Windows) next to it. `T` is the caller's typing of
+ * the module's API. Throws NATIVE_MODULE_MISSING when either part is absent.
+ */
+export function loadSherpaOnnx<T>(): T {
+  if (sherpaOnnx) return sherpaOnnx as T;
+  sherpaOnnxAddonPath();
+  const root = packageRoot('sherpa-onnx-node') ?? '';
+  const platformPackage = sherpaOnnxPlatformPackage();
+  try {
+    sherpaOnnx = nativeRequire()(join(root, 'sherpa-onnx.js'));
+  } catch (error) {
+    throw new ServerError(
+      'NATIVE_MODULE_MISSING',
+      503,
+      `sherpa-onnx-node is installed at ${root} but its native part for ${process.platform}-${process.arch} did not load (${(error as Error).message}). It lives in the package ${platformPackage}${nativeModulesFolder() ? `, which must sit next to sherpa-onnx-node in ${nativeModulesFolder()}` : ''}.`,
+      { hint: `Install ${platformPackage}, or use LOCAL_ASR_ENGINE=vosk.` },
+      { cause: error },
+    );
+  }
+  return sherpaOnnx as T;
+}
+
 /** Path of naudiodon's compiled addon, or a NATIVE_MODULE_MISSING error saying how to build it. */
 export function naudiodonAddonPath(): string {
   const build =
@@ -325,7 +385,7 @@ export function loadPocketsphinxLibraries(): {
 
 /** One native piece as /api/health reports it. */
 export interface NativeModuleStatus {
-  name: 'koffi' | 'naudiodon' | 'vosk';
+  name: 'koffi' | 'naudiodon' | 'vosk' | 'sherpa-onnx';
   /** What needs it. */
   purpose: string;
   available: boolean;
@@ -382,5 +442,6 @@ function locateNativeModules(): NativeModuleStatus[] {
     }),
     check('naudiodon', 'microphone capture', naudiodonAddonPath),
     check('vosk', 'libvosk (local mode, LOCAL_ASR_ENGINE=vosk)', voskLibraryPath),
+    check('sherpa-onnx', 'sherpa-onnx (local mode, LOCAL_ASR_ENGINE=sherpa)', sherpaOnnxAddonPath),
   ];
 }

@@ -71,7 +71,7 @@ const HealthSchema = z
         ),
       })
       .describe(
-        'AUDIO_INPUT and where the native pieces (koffi, naudiodon, libvosk) load from: this package, or CLASS_ASSISTANT_NATIVE_MODULES in a packaged build. Only the modes that need a missing piece are affected.',
+        'AUDIO_INPUT and where the native pieces (koffi, naudiodon, libvosk, sherpa-onnx) load from: this package, or CLASS_ASSISTANT_NATIVE_MODULES in a packaged build. Only the modes that need a missing piece are affected.',
       ),
     not_configured: z
       .array(z.string())
