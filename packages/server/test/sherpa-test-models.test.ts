@@ -1,7 +1,12 @@
 // The tiny sherpa-onnx test models (test/fixtures/sherpa, made by make-test-models.py) run in the
 // real sherpa-onnx-node on real espeak-ng speech and give the texts their README documents:
-// SenseVoice says 你好 for any stretch of speech and nothing for silence; with the bundled Silero
-// VAD, one text per sentence.
+// SenseVoice says 你好 for any stretch of speech and nothing for silence (with the bundled Silero
+// VAD, one text per sentence); the streaming transducer's partial text grows 你 -> 你好 during
+// each sentence, an endpoint follows each pause, and the hot word 链表 turns beam search's 你好
+// into 链表.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { assetPath } from '../src/assets.ts';
@@ -14,6 +19,20 @@ interface SherpaOnnx {
     createAsync(config: object): Promise<OfflineRecognizer>;
   };
   Vad: new (config: object, bufferSizeInSeconds: number) => Vad;
+  OnlineRecognizer: new (config: object) => OnlineRecognizer;
+}
+
+interface OnlineRecognizer {
+  createStream(): OnlineStream;
+  isReady(stream: OnlineStream): boolean;
+  decode(stream: OnlineStream): void;
+  isEndpoint(stream: OnlineStream): boolean;
+  reset(stream: OnlineStream): void;
+  getResult(stream: OnlineStream): { text: string; tokens: string[] };
+}
+
+interface OnlineStream {
+  acceptWaveform(wave: { sampleRate: number; samples: Float32Array }): void;
 }
 
 interface OfflineRecognizer {
@@ -137,5 +156,109 @@ describe('the SenseVoice test model', () => {
       expect(segments[index]!.startMs).toBeLessThanOrEqual(sentence.startMs + 100);
       expect(segments[index]!.endMs).toBeGreaterThanOrEqual(sentence.endMs - 100);
     });
+  });
+});
+
+const TRANSDUCER = 'streaming-zipformer';
+
+/** A streaming recognizer of the test transducer; `modelConfig` adds to the model's settings. */
+function streamingRecognizer(
+  options: { modelConfig?: object; [setting: string]: unknown } = {},
+): OnlineRecognizer {
+  const { modelConfig, ...settings } = options;
+  return new (loadSherpaOnnx<SherpaOnnx>().OnlineRecognizer)({
+    featConfig: { sampleRate: SAMPLE_RATE, featureDim: 80 },
+    modelConfig: {
+      transducer: {
+        encoder: fixture(`${TRANSDUCER}/encoder-epoch-99-avg-1.int8.onnx`),
+        decoder: fixture(`${TRANSDUCER}/decoder-epoch-99-avg-1.onnx`),
+        joiner: fixture(`${TRANSDUCER}/joiner-epoch-99-avg-1.int8.onnx`),
+      },
+      tokens: fixture(`${TRANSDUCER}/tokens.txt`),
+      numThreads: 1,
+      ...modelConfig,
+    },
+    decodingMethod: 'greedy_search',
+    enableEndpoint: 1,
+    rule1MinTrailingSilence: 2.4,
+    rule2MinTrailingSilence: 0.8,
+    rule3MinUtteranceLength: 20,
+    ...settings,
+  });
+}
+
+interface Utterance {
+  /** Distinct partial texts, in order. */
+  partials: string[];
+  text: string;
+  /** Where the endpoint fired, in ms of audio fed. */
+  endpointMs: number;
+}
+
+/** Feeds the recording in 100 ms chunks, as a microphone would, and splits it at endpoints. */
+function stream(recognizer: OnlineRecognizer, recording: SpeechRecording): Utterance[] {
+  const samples = floatSamples(recording.samples);
+  const stream = recognizer.createStream();
+  const utterances: Utterance[] = [];
+  let partials: string[] = [];
+  const chunk = SAMPLE_RATE / 10;
+  for (let at = 0; at < samples.length; at += chunk) {
+    stream.acceptWaveform({ sampleRate: SAMPLE_RATE, samples: samples.subarray(at, at + chunk) });
+    while (recognizer.isReady(stream)) recognizer.decode(stream);
+    const { text } = recognizer.getResult(stream);
+    if (text !== '' && text !== partials.at(-1)) partials.push(text);
+    if (recognizer.isEndpoint(stream)) {
+      const fedMs = (Math.min(at + chunk, samples.length) / SAMPLE_RATE) * 1000;
+      utterances.push({ partials, text, endpointMs: fedMs });
+      partials = [];
+      recognizer.reset(stream);
+    }
+  }
+  return utterances;
+}
+
+describe('the streaming transducer test model', () => {
+  it('grows 你 -> 你好 during each sentence and ends each utterance after its pause', async () => {
+    const lecture = await speechRecording(LECTURE);
+    const utterances = stream(streamingRecognizer(), lecture);
+
+    expect(utterances.map((utterance) => utterance.text)).toEqual(['你好', '你好', '你好']);
+    lecture.sentences.forEach((sentence, index) => {
+      const utterance = utterances[index]!;
+      expect(utterance.partials).toEqual(['你', '你好']);
+      // The endpoint comes in the pause after the sentence (never inside it), before the next.
+      expect(utterance.endpointMs).toBeGreaterThan(sentence.endMs);
+      expect(utterance.endpointMs).toBeLessThan(lecture.sentences[index + 1]?.startMs ?? Infinity);
+    });
+  });
+
+  it('says 链表 instead of 你好 when 链表 is a hot word of modified beam search', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'sherpa-hotwords-'));
+    try {
+      const hotwords = join(folder, 'hotwords.txt');
+      await writeFile(hotwords, '链表\n');
+      const lecture = await speechRecording(LECTURE);
+      const beam = { decodingMethod: 'modified_beam_search', maxActivePaths: 4 };
+
+      const plain = stream(streamingRecognizer(beam), lecture);
+      expect(plain.map((utterance) => utterance.text)).toEqual(['你好', '你好', '你好']);
+
+      for (const modelingUnit of [
+        { modelingUnit: 'cjkchar' },
+        { modelingUnit: 'cjkchar+bpe', bpeVocab: fixture(`${TRANSDUCER}/bpe.vocab`) },
+      ]) {
+        const recognizer = streamingRecognizer({
+          ...beam,
+          hotwordsFile: hotwords,
+          hotwordsScore: 1.5,
+          modelConfig: modelingUnit,
+        });
+        const boosted = stream(recognizer, lecture);
+        expect(boosted.map((utterance) => utterance.text)).toEqual(['链表', '链表', '链表']);
+        expect(boosted[0]!.partials).toEqual(['链', '链表']);
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
