@@ -96,4 +96,23 @@ describe('class-assistant-backend check-native', () => {
     });
     expect(broken.modules['sherpa-onnx']!.detail).toContain(platformPackage);
   });
+
+  it('is listed in the help, has its own, and refuses an unknown option', async () => {
+    const help = spawnBin(['--help']);
+    children.push(help.child);
+    expect(await help.exited).toBe(0);
+    expect(help.output().stdout).toContain('class-assistant-backend check-native [--json]');
+    const own = spawnBin(['check-native', '--help']);
+    children.push(own.child);
+    expect(await own.exited).toBe(0);
+    expect(own.output().stdout).toContain(
+      'Exit codes: 0 every piece loaded, 1 one did not, 2 usage.',
+    );
+    const wrong = spawnBin(['check-native', '--verbose']);
+    children.push(wrong.child);
+    expect(await wrong.exited).toBe(2);
+    expect(wrong.output().stderr).toContain(
+      "class-assistant-backend check-native: Unknown option '--verbose'",
+    );
+  });
 });
