@@ -3,8 +3,8 @@
 // would: prepack builds dist/, workspace versions are written out), then, on each Node.js the
 // packages claim — the oldest their `engines` allow and the workspace's own — installs the
 // tarballs with plain npm into a project made by `npm init -y` outside the workspace and, from
-// there, runs every example of every package, the CLIs, and the backend until /api/health
-// answers.
+// there, runs every example of every package, the CLIs, the backend until /api/health
+// answers, and its check-native (koffi, libvosk and sherpa-onnx load from the npm install).
 //
 //   pnpm check:consumer [--keep]     (--keep leaves the temporary folder for a look)
 //
@@ -466,6 +466,34 @@ ${output}`);
         `vosk: ${vosk.detail}`,
         `naudiodon: ${naudiodon?.available ? naudiodon.detail : `not available (${naudiodon?.detail})`}`,
       ].join('\n    ');
+    },
+  },
+  {
+    name: 'npx class-assistant-backend check-native: sherpa-onnx-node and its platform package, installed by npm, load (Silero VAD)',
+    async run(install) {
+      const platformPackage = `sherpa-onnx-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
+      const modules = join(install.app, 'node_modules');
+      for (const name of ['sherpa-onnx-node', platformPackage]) {
+        if (!existsSync(join(modules, name, 'package.json'))) {
+          throw new Error(`npm did not install ${name} into ${modules}`);
+        }
+      }
+      // Loaded by the installed server's own loader (loadSherpaOnnx), which then runs the Silero
+      // VAD the package ships in assets/ over a second of silence.
+      let output: string;
+      try {
+        output = await npx(install, ['class-assistant-backend', 'check-native']);
+      } catch (error) {
+        // Exit code 1 when one piece does not load: its lines still say which.
+        output = (error as { stdout?: string }).stdout ?? '';
+        if (!output) throw error;
+      }
+      const sherpa = output.split('\n').find((line) => line.startsWith('ok   sherpa-onnx: '));
+      if (!sherpa) throw new Error(`sherpa-onnx did not load:\n${output}`);
+      if (!sherpa.includes(join(modules, platformPackage, 'sherpa-onnx.node'))) {
+        throw new Error(`sherpa-onnx was loaded from elsewhere than ${modules}: ${sherpa}`);
+      }
+      return sherpa.slice('ok   '.length);
     },
   },
 ];

@@ -47,6 +47,12 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
     expect(result.check?.lines).toBeGreaterThanOrEqual(3);
     expect(result.check?.uploaded).toMatch(/^slides_\d{8}_\d{6}\.txt$/);
     expect(lines.some((line) => line.startsWith('packaged backend: healthy after'))).toBe(true);
+    // Its check-native loaded the native pieces, sherpa-onnx running the Silero VAD.
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^packaged backend loads koffi, vosk, sherpa-onnx \(sherpa-onnx [\d.]+ .*: no speech in 1 s of silence\)$/,
+      ),
+    );
     expect(lines.some((line) => line.startsWith('packaged launcher: backend healthy after'))).toBe(
       true,
     );
@@ -67,6 +73,7 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
     for (const path of [
       'backend/ui/index.html',
       'backend/assets/mock-lecture.txt',
+      'backend/assets/silero-vad/silero_vad.onnx',
       'backend/lib/material-worker.js',
       'README.txt',
     ]) {
@@ -81,7 +88,14 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
   it("carries this machine's native modules, every binary the target's", async () => {
     const info = TARGETS[target!];
     expect(result.nativeModules).toEqual({
-      copied: ['koffi', `@koromix/koffi-${info.platform}-x64`, 'vosk', 'naudiodon'],
+      copied: [
+        'koffi',
+        `@koromix/koffi-${info.platform}-x64`,
+        'vosk',
+        'sherpa-onnx-node',
+        info.sherpaOnnxPackage,
+        'naudiodon',
+      ],
       skipped: [],
       missing: [],
     });
@@ -90,6 +104,7 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
       expect.arrayContaining([
         `backend/node_modules/vosk/lib/${info.voskLibraryFolder}/libvosk${info.platform === 'win32' ? '.dll' : '.so'}`,
         'backend/node_modules/naudiodon/build/Release/naudiodon.node',
+        `backend/node_modules/${info.sherpaOnnxPackage}/sherpa-onnx.node`,
       ]),
     );
     for (const binary of result.binaries) {
@@ -216,8 +231,25 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
             available: true,
             detail: join(modules, 'vosk', 'lib', 'linux-x86_64', 'libvosk.so'),
           },
+          {
+            name: 'sherpa-onnx',
+            available: true,
+            detail: join(modules, 'sherpa-onnx-linux-x64', 'sherpa-onnx.node'),
+          },
         ],
       });
+      // And loads them there: sherpa-onnx runs the Silero VAD of the unpacked assets.
+      const checked = start(join(app, 'backend', 'class-assistant-backend'), ['check-native'], {
+        cwd: machine,
+        env: { PATH: emptyPath, HOME: machine },
+      });
+      expect((await checked.exited).code, checked.output()).toBe(0);
+      expect(checked.output()).toContain(
+        `ok   sherpa-onnx: sherpa-onnx ${(JSON.parse(await readFile(join(modules, 'sherpa-onnx-node', 'package.json'), 'utf8')) as { version: string }).version}`,
+      );
+      expect(checked.output()).toContain(
+        `Silero VAD ${join(app, 'backend', 'assets', 'silero-vad', 'silero_vad.onnx')}: no speech in 1 s of silence`,
+      );
       expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toContain('<div id="app">');
       launcher.child.kill('SIGTERM');
       expect((await launcher.exited).code).toBe(0);

@@ -46,6 +46,8 @@ Usage: class-assistant-backend [options]
        class-assistant-backend mcp [--data-dir <dir>]       the lectures over MCP on stdio
                                                             (mcp --help)
        class-assistant-backend mcp token [--data-dir <dir>] print the token of /mcp
+       class-assistant-backend check-native [--json]        load the offline recognition
+                                                            libraries (check-native --help)
 
 Options (each also as an environment variable):
   --host <host>       loopback address to bind: 127.0.0.1 (default), ::1 or localhost

@@ -22,6 +22,11 @@ async function main(): Promise<number> {
   }
   // `class-assistant-backend models …` manages offline models and exits.
   if (process.argv[2] === 'models') return runModelsCli(process.argv.slice(3));
+  // `class-assistant-backend check-native` loads the offline recognition libraries and exits.
+  if (process.argv[2] === 'check-native') {
+    const { runCheckNativeCli } = await import('./audio/native-check.ts');
+    return runCheckNativeCli(process.argv.slice(3));
+  }
   // `class-assistant-backend mcp token` prints the token of /mcp.
   if (process.argv[2] === 'mcp' && process.argv[3] === 'token') {
     const { runMcpTokenCli } = await import('./mcp/mcp-token-cli.ts');

@@ -10,7 +10,8 @@ const given = (flag: string) =>
 const settingsGiven = given('--env-file') || given('--settings-file');
 const defaults: Record<string, string> = {
   CLASS_ASSISTANT_UI_DIR: join(backendDir, 'ui'),
-  // The live-audio modes load koffi, naudiodon and vosk from here (never bundled: native code).
+  // The live-audio modes load koffi, naudiodon, vosk and sherpa-onnx from here (never bundled:
+  // native code).
   CLASS_ASSISTANT_NATIVE_MODULES: join(backendDir, 'node_modules'),
   ...(settingsGiven ? {} : { CLASS_ASSISTANT_ENV_FILE: join(backendDir, '.env') }),
   ...(settingsGiven || given('--data-dir')

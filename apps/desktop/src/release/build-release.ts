@@ -20,7 +20,11 @@ import { describeBinaryKind } from './binary-format.ts';
 import { bundleBackend, bundleLauncher, VENDORED_FOLDERS } from './bundle.ts';
 import { type CheckReport, checkRelease } from './check.ts';
 import { BACKEND_ASSETS, backendLoaderSource, makeCodeCache } from './code-cache.ts';
-import { assembleNativeModules, type NativeModulesReport } from './native-modules.ts';
+import {
+  assembleNativeModules,
+  type NativeModulesReport,
+  reportedNativeModules,
+} from './native-modules.ts';
 import { checkReleaseBinaries, filesInFolder, type ReleaseBinary } from './release-binaries.ts';
 import { makeSea } from './sea.ts';
 import {
@@ -288,7 +292,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
         fixtures: ['slides.pptx', 'notes.pdf'].map((name) =>
           join(DESKTOP_DIR, 'test', 'fixtures', name),
         ),
-        nativeModules: nativeModules.copied.filter((name) => !name.startsWith('@')),
+        nativeModules: reportedNativeModules(nativeModules.copied),
         log,
       }),
     );

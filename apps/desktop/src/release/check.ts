@@ -1,11 +1,13 @@
 // The release's own check (apps/desktop/README.md, "The release build"): run the packaged
 // backend on port 18765 and see that it is healthy and really works — its app version, the UI at
-// /, /docs, material uploads (the parser worker), a demo class — then stop it over HTTP with its
+// /, /docs, the native pieces it carries (loaded by its check-native: sherpa-onnx runs the Silero
+// VAD), material uploads (the parser worker), a demo class — then stop it over HTTP with its
 // run token, restore the shipped settings byte for byte and empty data/. The packaged launcher is
 // run as well, without a window and without cleanup by name.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
 import { CACHE_REJECTED } from './code-cache.ts';
 
 /** What the check measured. */
@@ -110,6 +112,41 @@ async function alertRaised(base: string, keyword: string): Promise<boolean> {
   }
 }
 
+/** One piece as `class-assistant-backend check-native --json` reports it. */
+interface LoadedModule {
+  name: string;
+  loaded: boolean;
+  detail: string;
+}
+
+/**
+ * The packaged backend's own `check-native`: it loads the native pieces it carries (sherpa-onnx
+ * runs the Silero VAD from the release's assets), which /api/health only locates.
+ */
+async function checkNativeLoads(
+  backendExecutable: string,
+  releaseDir: string,
+): Promise<LoadedModule[]> {
+  let stdout: string;
+  try {
+    ({ stdout } = await promisify(execFile)(backendExecutable, ['check-native', '--json'], {
+      cwd: releaseDir,
+      timeout: 120_000,
+      windowsHide: true,
+    }));
+  } catch (error) {
+    // Exit code 1 when a piece does not load: its JSON still says which.
+    const failed = error as { stdout?: string; stderr?: string; message: string };
+    if (!failed.stdout?.trim().startsWith('{')) {
+      throw new Error(
+        `the packaged backend's check-native failed: ${failed.message}\n${failed.stderr ?? ''}`,
+      );
+    }
+    stdout = failed.stdout;
+  }
+  return (JSON.parse(stdout) as { native_modules: LoadedModule[] }).native_modules;
+}
+
 /** Options of {@link checkRelease}. */
 export interface CheckOptions {
   releaseDir: string;
@@ -119,7 +156,10 @@ export interface CheckOptions {
   port: number;
   /** .pptx/.pdf/.docx files to upload; the first one is the class's material. */
   fixtures: readonly string[];
-  /** Native packages the release carries: the packaged backend must find each one. */
+  /**
+   * Native pieces the release carries, as /api/health names them: the packaged backend must find
+   * each one, and load those its `check-native` loads (koffi, vosk, sherpa-onnx).
+   */
   nativeModules: readonly string[];
   log(line: string): void;
 }
@@ -162,6 +202,21 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
         );
       }
     }
+    const loaded = await checkNativeLoads(options.backendExecutable, releaseDir);
+    const carriedAndLoadable = loaded.filter(({ name }) => options.nativeModules.includes(name));
+    for (const piece of carriedAndLoadable) {
+      if (!piece.loaded) {
+        throw new Error(
+          `the packaged backend finds the ${piece.name} the release carries but cannot load it: ${piece.detail}`,
+        );
+      }
+    }
+    options.log(
+      `packaged backend loads ${carriedAndLoadable.map(({ name }) => name).join(', ') || 'no native piece'}${carriedAndLoadable
+        .filter(({ name }) => name === 'sherpa-onnx')
+        .map(({ detail }) => ` (${detail})`)
+        .join('')}`,
+    );
     const page = await (await fetch(`${base}/`)).text();
     if (!page.includes('id="app"')) throw new Error('the UI is not served at /');
     if ((await fetch(`${base}/docs/static/index.html`)).status !== 200)

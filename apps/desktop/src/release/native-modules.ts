@@ -6,6 +6,8 @@
 //   koffi      its JavaScript, plus @koromix/koffi-<platform>-<arch> of the same version for the
 //              target: the installed one when it is this machine's, else from the npm registry;
 //   vosk       package.json and lib/<target folder> only (libvosk and, on Windows, its DLLs);
+//   sherpa-onnx-node  its JavaScript, plus sherpa-onnx-<platform>-<arch> of the same version for
+//              the target (the addon, sherpa-onnx's C API and onnxruntime), taken as koffi's is;
 //   naudiodon  its compiled addon (built on this machine by pnpm install) and the PortAudio
 //              beside it, so only in a release for this machine; elsewhere the app window
 //              captures the microphone.
@@ -26,6 +28,22 @@ export interface NativeModulesReport {
   skipped: Array<{ name: string; why: string }>;
   /** Pieces not installed on this machine, with what is missing. */
   missing: Array<{ name: string; why: string }>;
+}
+
+/** The package folders of a release that /api/health reports, by the name it reports them with. */
+const REPORTED_AS: Readonly<Record<string, string>> = {
+  koffi: 'koffi',
+  vosk: 'vosk',
+  naudiodon: 'naudiodon',
+  'sherpa-onnx-node': 'sherpa-onnx',
+};
+
+/**
+ * The names of `audio.native_modules` in /api/health that a release with these package folders
+ * must show available (platform packages are part of the piece they serve).
+ */
+export function reportedNativeModules(copied: readonly string[]): string[] {
+  return copied.flatMap((folder) => (REPORTED_AS[folder] ? [REPORTED_AS[folder]] : []));
 }
 
 /** Options of {@link assembleNativeModules}. */
@@ -74,6 +92,22 @@ async function packageVersion(dir: string): Promise<string> {
     .version;
 }
 
+/**
+ * The target's platform package of `name` at `version`: the one installed beside `packageFolder`
+ * when it is the same version, else the registry's (cached).
+ */
+async function platformPackageFor(
+  packageFolder: string,
+  name: string,
+  version: string,
+  options: NativeModulesOptions,
+): Promise<string> {
+  const installed = await packageDir(packageFolder, name);
+  return installed && (await packageVersion(installed)) === version
+    ? installed
+    : await fetchRegistryPackage(name, version, options);
+}
+
 /** Copies `files` (paths inside the package folder `from`) to `to`, dereferencing pnpm's links. */
 async function copyParts(from: string, to: string, files: readonly string[]): Promise<void> {
   await mkdir(to, { recursive: true });
@@ -83,7 +117,7 @@ async function copyParts(from: string, to: string, files: readonly string[]): Pr
 }
 
 /**
- * Puts the target's koffi, libvosk and (for this machine's target) naudiodon's addon into
+ * Puts the target's koffi, libvosk, sherpa-onnx and (for this machine's target) naudiodon's addon into
  * `destination`.
  *
  * @example
@@ -102,12 +136,12 @@ export async function assembleNativeModules(
     report.copied.push('koffi');
     // koffi looks for its native part in node_modules/@koromix/koffi-<platform>-<arch>.
     const platformPackage = `@koromix/koffi-${info.platform}-${info.arch}`;
-    const version = await packageVersion(koffi);
-    const installed = await packageDir(koffi, platformPackage);
-    const source =
-      installed && (await packageVersion(installed)) === version
-        ? installed
-        : await fetchRegistryPackage(platformPackage, version, options);
+    const source = await platformPackageFor(
+      koffi,
+      platformPackage,
+      await packageVersion(koffi),
+      options,
+    );
     await cp(source, join(destination, ...platformPackage.split('/')), {
       recursive: true,
       dereference: true,
@@ -126,6 +160,31 @@ export async function assembleNativeModules(
   } else {
     await copyParts(vosk, join(destination, 'vosk'), ['package.json', voskLibraries]);
     report.copied.push('vosk');
+  }
+
+  const sherpa = await packageDir(serverDir, 'sherpa-onnx-node');
+  if (sherpa) {
+    // Its JavaScript requires the addon from ../sherpa-onnx-<platform>-<arch>/: side by side.
+    await cp(sherpa, join(destination, 'sherpa-onnx-node'), { recursive: true, dereference: true });
+    report.copied.push('sherpa-onnx-node');
+    const platformPackage = info.sherpaOnnxPackage;
+    const source = await platformPackageFor(
+      sherpa,
+      platformPackage,
+      await packageVersion(sherpa),
+      options,
+    );
+    await cp(source, join(destination, platformPackage), { recursive: true, dereference: true });
+    if (info.binaryFormat === 'elf') {
+      // The addon's search path also names the folder it was built in on sherpa-onnx's CI:
+      // its libraries are beside it, and nowhere else is looked at.
+      const addon = join(destination, platformPackage, 'sherpa-onnx.node');
+      const image = new Uint8Array(await readFile(addon));
+      if (setElfSearchPath(image, '$ORIGIN') !== undefined) await writeFile(addon, image);
+    }
+    report.copied.push(platformPackage);
+  } else {
+    report.missing.push({ name: 'sherpa-onnx-node', why: 'not installed' });
   }
 
   const naudiodon = await packageDir(serverDir, 'naudiodon');

@@ -20,6 +20,15 @@ const WINDOWS_CONSOLE_DLL = packageFile('vosk', 'lib/win-x86_64/libwinpthread-1.
 const LINUX_X64_SO = packageFile('naudiodon', 'portaudio/bin/libportaudio.so.2');
 const LINUX_ARM_SO = packageFile('naudiodon', 'portaudio/bin_armhf/libportaudio.so.2');
 const MAC_DYLIB = packageFile('naudiodon', 'portaudio/bin/libportaudio.dylib');
+/** sherpa-onnx's Linux x64 addon and onnxruntime, as pnpm installed them beside sherpa-onnx-node. */
+const LINUX_SHERPA_ADDON = packageFile(
+  'sherpa-onnx-node',
+  '../sherpa-onnx-linux-x64/sherpa-onnx.node',
+);
+const LINUX_ONNXRUNTIME = packageFile(
+  'sherpa-onnx-node',
+  '../sherpa-onnx-linux-x64/libonnxruntime.so',
+);
 
 const folders: string[] = [];
 afterEach(async () => {
@@ -45,6 +54,10 @@ const WINDOWS_RELEASE = {
   'backend/node_modules/vosk/lib/win-x86_64/libwinpthread-1.dll': WINDOWS_CONSOLE_DLL,
   'backend/node_modules/@koromix/koffi-win32-x64/index.js': {
     text: "module.exports = require('./win32_x64/koffi.node');\n",
+  },
+  'backend/node_modules/sherpa-onnx-win-x64/sherpa-onnx.node': WINDOWS_CONSOLE_DLL,
+  'backend/node_modules/sherpa-onnx-node/addon-static-import.js': {
+    text: "addon = require('../sherpa-onnx-win-x64/sherpa-onnx.node');\n",
   },
   'backend/ui/index.html': { text: '<div id="app"></div>\n' },
   'README.txt': { text: 'MZ-style notes are not a binary.\n' },
@@ -74,6 +87,10 @@ describe('checkReleaseBinaries', () => {
         kind: { format: 'pe', architectures: ['x64'], subsystem: 'console' },
       },
       {
+        path: 'backend/node_modules/sherpa-onnx-win-x64/sherpa-onnx.node',
+        kind: { format: 'pe', architectures: ['x64'], subsystem: 'console' },
+      },
+      {
         path: 'backend/node_modules/vosk/lib/win-x86_64/libwinpthread-1.dll',
         kind: { format: 'pe', architectures: ['x64'], subsystem: 'console' },
       },
@@ -97,6 +114,19 @@ describe('checkReleaseBinaries', () => {
     );
   });
 
+  it("fails a Windows release carrying this machine's sherpa-onnx addon and onnxruntime", async () => {
+    const root = await releaseTree({
+      ...WINDOWS_RELEASE,
+      'backend/node_modules/sherpa-onnx-win-x64/sherpa-onnx.node': LINUX_SHERPA_ADDON,
+      'backend/node_modules/sherpa-onnx-linux-x64/libonnxruntime.so': LINUX_ONNXRUNTIME,
+    });
+    const error = await rejection(root, 'win-x64');
+    expect(error.message.split('\n').slice(1)).toEqual([
+      '  backend/node_modules/sherpa-onnx-linux-x64/libonnxruntime.so is ELF x64; win-x64 needs PE x64',
+      '  backend/node_modules/sherpa-onnx-win-x64/sherpa-onnx.node is ELF x64; win-x64 needs PE x64',
+    ]);
+  });
+
   it('fails a Windows DLL built for another CPU, a macOS library and a .node that is no binary', async () => {
     const arm64 = join(await releaseTree({}), 'arm64.dll');
     const dll = new Uint8Array(await readFile(WINDOWS_CONSOLE_DLL));
@@ -116,7 +146,7 @@ describe('checkReleaseBinaries', () => {
       '  backend/node_modules/vosk/lib/win-x86_64/libvosk.dll is PE arm64 (console); win-x64 needs PE x64',
     ]);
     // The right ones are listed too, without a problem.
-    expect(error.binaries.filter((binary) => !binary.problem)).toHaveLength(3);
+    expect(error.binaries.filter((binary) => !binary.problem)).toHaveLength(4);
   });
 
   it('fails a Windows launcher that would open a console window, and a missing backend', async () => {
@@ -136,6 +166,8 @@ describe('checkReleaseBinaries', () => {
       'class-assistant': LINUX_X64_SO,
       'backend/class-assistant-backend': LINUX_X64_SO,
       'backend/node_modules/naudiodon/build/Release/libportaudio.so.2': LINUX_X64_SO,
+      'backend/node_modules/sherpa-onnx-linux-x64/sherpa-onnx.node': LINUX_SHERPA_ADDON,
+      'backend/node_modules/sherpa-onnx-linux-x64/libonnxruntime.so': LINUX_ONNXRUNTIME,
     };
     expect(
       (await checkReleaseBinaries(filesInFolder(await releaseTree(linux)), 'linux-x64')).map(
@@ -144,6 +176,8 @@ describe('checkReleaseBinaries', () => {
     ).toEqual([
       'backend/class-assistant-backend',
       'backend/node_modules/naudiodon/build/Release/libportaudio.so.2',
+      'backend/node_modules/sherpa-onnx-linux-x64/libonnxruntime.so',
+      'backend/node_modules/sherpa-onnx-linux-x64/sherpa-onnx.node',
       'class-assistant',
     ]);
     const root = await releaseTree({

