@@ -178,6 +178,57 @@ describe('a model of separate files from several sources', () => {
     }
   });
 
+  it('moves on from a host that goes silent, and from a name that does not resolve', async () => {
+    const silent = await host('silent');
+    silent.stallNext('model.int8.onnx', 1000, 10);
+    const live = await host('live');
+    const port = new URL(live.baseUrl).port;
+    const resolved: string[] = [];
+    const dataDir = await dataFolder();
+    const notices: string[] = [];
+    const manager = createModelManager({
+      dataDir,
+      catalogue: [
+        filesEntry(MODEL, {
+          id: 'test-sherpa',
+          name: FOLDER,
+          sources: [
+            testSource('official', `http://models.unknown.test:${port}/x`, LABELS.first),
+            testSource('hf-mirror', silent.baseUrl, { zh: 'hf-mirror', en: 'hf-mirror' }),
+            testSource(
+              'modelscope',
+              `http://models.modelscope.test:${port}/live/resolve/rev`,
+              LABELS.second,
+            ),
+          ],
+        }),
+      ],
+      stallMs: 300,
+      network: {
+        // A resolver that knows one made-up name, and only ever answers loopback.
+        async resolve(hostname) {
+          resolved.push(hostname);
+          if (hostname === 'models.modelscope.test') return ['127.0.0.1'];
+          if (hostname === '127.0.0.1') return ['127.0.0.1'];
+          throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), {
+            code: 'ENOTFOUND',
+          });
+        },
+      },
+    });
+    await manager.prepare();
+    await manager.pull(
+      { id: 'test-sherpa' },
+      { onSource: (_source, notice) => notice && notices.push(notice.en) },
+    );
+    expect(notices).toEqual([
+      'The official host cannot be reached; switching to hf-mirror…',
+      'hf-mirror stalled; switching to ModelScope…',
+    ]);
+    expect(resolved).toContain('models.unknown.test');
+    await expectInstalled(dataDir, 'modelscope');
+  }, 30_000);
+
   it('fails with one error naming every source and why when all of them fail, installing nothing', async () => {
     const wrong = await host('wrong', { ...MODEL, 'model.int8.onnx': bytes(1_500_000, 3) });
     const deadBase = `http://127.0.0.1:${await deadPort()}/dead/resolve/rev`;
@@ -248,13 +299,25 @@ describe('a model of separate files from several sources', () => {
       code: 'MODEL_SOURCE_UNKNOWN',
       message: 'test-sherpa 没有名为“elsewhere”的下载源；可选：official, modelscope。',
     });
+    // Slow enough to look at the download while it runs.
+    live.throttle(1_000_000);
     const started = await harness.request({
       method: 'POST',
       url: '/api/models/download',
       payload: { id: 'test-sherpa', source: 'modelscope' },
     });
     expect(started.json()).toMatchObject({ state: 'started' });
-    await waitFor(() => events.find((event) => event.name === 'model.installed'));
+    const running = await waitFor(async () => {
+      const list = (await harness!.request({ url: '/api/models' })).json();
+      return list.items[0].downloading?.source ? list.items[0].downloading : undefined;
+    });
+    expect(running).toMatchObject({
+      source: 'modelscope',
+      source_label: LABELS.second,
+      notice: null,
+      total_bytes: MODEL['model.int8.onnx'].length + MODEL['tokens.txt'].length,
+    });
+    await waitFor(() => events.find((event) => event.name === 'model.installed'), 30_000);
     expect(first.requests).toEqual([]);
     expect(live.requests).toHaveLength(2);
     const progress = events.find((event) => event.name === 'model.progress');
@@ -343,6 +406,22 @@ describe('a file without a published checksum', () => {
         url: `${live.baseUrl}/tokens.txt`,
       },
     ]);
+  });
+});
+
+describe('models pull --source', () => {
+  it('names the sources of the model when the one asked for is not among them, connecting to nothing', async () => {
+    const dataDir = await dataFolder();
+    let stderr = '';
+    const code = await runModelsCli(
+      ['pull', 'sense-voice-small', '--source', 'nowhere', '--data-dir', dataDir],
+      {},
+      { stdout: { write: () => true }, stderr: { write: (text: string) => (stderr += text) } },
+    );
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      'class-assistant-backend models: sense-voice-small has no source "nowhere"; its sources are huggingface, hf-mirror, modelscope.\n',
+    );
   });
 });
 

@@ -573,6 +573,12 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
         }
         const checksum = error.code === 'MODEL_CHECKSUM_MISMATCH';
         const why = failureReason(error.message, checksum);
+        if (file.sha256 === null) {
+          // Without a pinned digest a splice of two hosts' files could not be told: the next
+          // source starts this file over instead of resuming it.
+          await rm(part, { force: true });
+          await rm(`${part}.validator`, { force: true });
+        }
         failures.push({ source, url, why, checksum });
         const next = target.sources[index + 1];
         if (next) {
@@ -812,7 +818,9 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
   return manager;
 }
 
-const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+/** A label at the start of a sentence: "the official host" → "The official host" (names stay). */
+const capitalised = (text: string) =>
+  /^(the|your) /.test(text) ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 
 /** Why a source failed, in a few words for the progress line. */
 function failureReason(message: string, checksum: boolean): Localized {
