@@ -291,6 +291,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           name: event.name,
           code: event.code,
           message: event.message,
+          messages: event.localized ?? null,
         });
       }
     },

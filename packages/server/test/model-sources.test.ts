@@ -254,6 +254,32 @@ describe('a model of separate files from several sources', () => {
     expect(staged).not.toContain('model.int8.onnx.part');
   });
 
+  it('tells the failure of every source in both languages in the model.failed event', async () => {
+    const dead = `http://127.0.0.1:${await deadPort()}`;
+    harness = await createHarness({
+      env: ['ASR_MODE=local'],
+      options: { modelCatalogue: [entry(`${dead}/a`, `${dead}/b`)] },
+    });
+    const events: LiveEvent[] = [];
+    harness.app.classAssistant.hub.subscribe((event) => events.push(event));
+    await harness.request({
+      method: 'POST',
+      url: '/api/models/download',
+      payload: { id: 'test-sherpa' },
+    });
+    const failed = await waitFor(
+      () => events.find((event) => event.name === 'model.failed'),
+      30_000,
+    );
+    expect(failed.data).toMatchObject({
+      code: 'MODEL_NETWORK_FAILED',
+      messages: {
+        zh: `model.int8.onnx 没能从任何下载源取得，已经试过：官方源（${dead}/a/model.int8.onnx）：无法连接；ModelScope（${dead}/b/model.int8.onnx）：无法连接。已下载的部分会保留，下次从这里续传；也可以在 MODELS_BASE_URL 设置自己的镜像。`,
+        en: expect.stringContaining('could not be downloaded from any source'),
+      },
+    });
+  }, 40_000);
+
   it('resumes a file cut half-way by a host that then goes away on the next host, with a Range request', async () => {
     const first = await host('first');
     const live = await host('live');

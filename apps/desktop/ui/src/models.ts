@@ -68,7 +68,8 @@ export async function downloadModel(
       watcher.onInstalled(message.data.path);
     } else if (message.name === 'model.failed' && message.data.id === id) {
       stop();
-      watcher.onFailed(message.data.code, message.data.message);
+      const text = message.data.messages;
+      watcher.onFailed(message.data.code, text ? inLanguage(text) : message.data.message);
     }
   };
   // Events may arrive before the answer names the id: keep them until then.

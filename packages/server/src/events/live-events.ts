@@ -250,7 +250,18 @@ export const LIVE_EVENTS = {
   'model.failed': {
     description:
       'a model download failed or was cancelled; `code` is MODEL_CHECKSUM_MISMATCH, MODEL_NETWORK_FAILED, MODEL_DISK_SPACE, MODEL_ARCHIVE_INVALID, MODEL_DOWNLOAD_CANCELLED, …',
-    data: z.object({ id: z.string(), name: z.string(), code: z.string(), message: z.string() }),
+    data: z.object({
+      id: z.string(),
+      name: z.string(),
+      code: z.string(),
+      message: z.string().describe('In English.'),
+      messages: z
+        .object({ zh: z.string(), en: z.string() })
+        .nullable()
+        .describe(
+          'The message in both languages, when it has them (e.g. every source that failed and why).',
+        ),
+    }),
   },
   'library.changed': {
     description:

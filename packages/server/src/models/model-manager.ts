@@ -115,7 +115,16 @@ export type ModelEvent =
       notice: Localized | undefined;
     }
   | { type: 'installed'; id: string; name: string; path: string }
-  | { type: 'failed'; id: string; name: string; code: string; message: string };
+  | {
+      type: 'failed';
+      id: string;
+      name: string;
+      code: string;
+      /** In English (logs). */
+      message: string;
+      /** In both languages, when the error has them. */
+      localized: Localized | undefined;
+    };
 
 /** Options of {@link createModelManager}. */
 export interface ModelManagerOptions {
@@ -780,6 +789,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
               name: target.name,
               code: known.code,
               message: known.message,
+              localized: known.localized,
             });
           },
         )
