@@ -306,6 +306,36 @@ describe('a model of separate files from several sources', () => {
     await expectInstalled(dataDir, 'modelscope');
   });
 
+  it('resumes a half-downloaded file on the next attempt with a Range request', async () => {
+    const live = await host('live');
+    live.throttle(1_000_000);
+    const dataDir = await dataFolder();
+    const manager = createModelManager({ dataDir, catalogue: [entry(live.baseUrl, live.baseUrl)] });
+    await manager.prepare();
+    const stop = new AbortController();
+    await expect(
+      manager.pull(
+        { id: 'test-sherpa' },
+        {
+          signal: stop.signal,
+          onProgress: (received) => {
+            if (received >= 300_000) stop.abort();
+          },
+        },
+      ),
+    ).rejects.toMatchObject({ code: 'MODEL_DOWNLOAD_CANCELLED' });
+    const kept = await readdir(join(dataDir, 'models', '.download', FOLDER));
+    expect(kept).toContain('model.int8.onnx.part');
+    live.throttle(0);
+    const before = live.requests.length;
+    await manager.pull({ id: 'test-sherpa' });
+    const again = live.requests.slice(before);
+    const graph = again.find((request) => request.path.endsWith('model.int8.onnx'));
+    expect(graph?.range).toMatch(/^bytes=\d+-$/);
+    expect(Number(/\d+/.exec(graph!.range!)![0])).toBeGreaterThanOrEqual(300_000);
+    await expectInstalled(dataDir, 'official');
+  });
+
   it('uses the source the student picks first', async () => {
     const first = await host('first');
     const live = await host('live');
