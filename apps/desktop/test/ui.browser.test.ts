@@ -950,10 +950,23 @@ describe('listening offline out of the box', () => {
         name: 'pocketsphinx-en-us',
         engine: 'pocketsphinx' as const,
         language: 'en' as const,
-        file: 'pocketsphinx-en-us.zip',
+        languages: ['en'],
         sizeBytes: archive.length,
-        sha256: createHash('sha256').update(archive).digest('hex'),
+        diskBytes: null,
         description: 'US English (PocketSphinx)',
+        licence: 'BSD-2-Clause',
+        streaming: true,
+        publishedAccuracy: [],
+        packaging: 'zip' as const,
+        files: [
+          {
+            name: 'pocketsphinx-en-us.zip',
+            sizeBytes: archive.length,
+            sha256: createHash('sha256').update(archive).digest('hex'),
+          },
+        ],
+        // Fetched from MODELS_BASE_URL (the student's mirror) only.
+        sources: [],
       },
     ];
     const lecture = join(buildRoot, 'lecture.wav');
@@ -1082,5 +1095,193 @@ describe('listening offline out of the box', () => {
       'https://console.groq.com/keys',
     );
     await page.screenshot({ path: shot('panel-settings-cloud-presets.png') });
+  });
+});
+
+/** A model host on a loopback port serving files under /<name>/resolve/rev/, slowly enough to watch. */
+async function filesHost(name: string, files: Record<string, Buffer>, bytesPerSecond: number) {
+  const { createServer } = await import('node:http');
+  const requests: string[] = [];
+  const prefix = `/${name}/resolve/rev/`;
+  const server = createServer((request, response) => {
+    requests.push(request.url ?? '');
+    const file = request.url?.startsWith(prefix)
+      ? files[request.url.slice(prefix.length)]
+      : undefined;
+    if (!file) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'content-length': file.length });
+    void (async () => {
+      const piece = 128 * 1024;
+      for (let at = 0; at < file.length && !response.destroyed; at += piece) {
+        response.write(file.subarray(at, at + piece));
+        await new Promise((resolve) => setTimeout(resolve, (piece / bytesPerSecond) * 1000));
+      }
+      response.end();
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    baseUrl: `http://127.0.0.1:${port}${prefix.slice(0, -1)}`,
+    port,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('model sources in the class panel', () => {
+  const files = {
+    'model.int8.onnx': Buffer.alloc(3 * 1024 * 1024, 7),
+    'tokens.txt': Buffer.from('<blk> 0\n你 1\n好 2\n'),
+  };
+  const digest = async (data: Buffer) =>
+    (await import('node:crypto')).createHash('sha256').update(data).digest('hex');
+
+  async function catalogue(first: string, second: string, options: { unchecked?: boolean } = {}) {
+    const { folderSource } = await import('@class-assistant/server');
+    return [
+      {
+        id: 'test-sense-voice',
+        name: 'sherpa-onnx-test-sense-voice',
+        engine: 'sherpa' as const,
+        language: 'zh' as const,
+        languages: ['zh', 'en'],
+        sizeBytes: files['model.int8.onnx'].length + files['tokens.txt'].length,
+        diskBytes: files['model.int8.onnx'].length + files['tokens.txt'].length,
+        description: 'a made-up SenseVoice model',
+        licence: 'Apache-2.0',
+        streaming: false,
+        recommended: true,
+        publishedAccuracy: [],
+        packaging: 'files' as const,
+        files: [
+          {
+            name: 'model.int8.onnx',
+            sizeBytes: files['model.int8.onnx'].length,
+            sha256: options.unchecked ? null : await digest(files['model.int8.onnx']),
+            ...(options.unchecked ? { nullWhy: 'no published value' } : {}),
+          },
+          {
+            name: 'tokens.txt',
+            sizeBytes: files['tokens.txt'].length,
+            sha256: await digest(files['tokens.txt']),
+          },
+        ],
+        sources: [
+          folderSource('official', 'official', { zh: '官方源', en: 'the official host' }, first),
+          folderSource('modelscope', 'modelscope', { zh: 'ModelScope', en: 'ModelScope' }, second),
+        ],
+      },
+    ];
+  }
+
+  const installed = async () => {
+    const list = (await (await fetch(`${backend!.url}api/models`)).json()) as {
+      items: Array<{ id: string; installed: boolean }>;
+    };
+    return list.items.find((item) => item.id === 'test-sense-voice')?.installed;
+  };
+
+  it('a download whose first source is dead shows the switch and the source, and ends installed', async () => {
+    const live = await filesHost('live', files, 2 * 1024 * 1024);
+    const { createServer } = await import('node:net');
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const deadPort = (closed.address() as { port: number }).port;
+    await new Promise((resolve) => closed.close(resolve));
+    try {
+      backend = await startBackend({
+        uiDir,
+        env: ['ASR_MODE=local', 'LOCAL_ASR_LANGUAGE=zh'],
+        options: {
+          modelCatalogue: await catalogue(
+            `http://127.0.0.1:${deadPort}/dead/resolve/rev`,
+            live.baseUrl,
+          ),
+        },
+      });
+      page = await openApp(context, backend, { width: 480, height: 520 });
+      await page.keyboard.press('m');
+      const offer = page.locator('.class-panel .model-offer');
+      const choice = offer.locator('.model-choice[data-model="test-sense-voice"]');
+      await choice.waitFor();
+      expect(await choice.textContent()).toContain('推荐');
+      expect(await choice.textContent()).toContain('整句出字');
+      expect(
+        await offer
+          .locator('#model-source option')
+          .evaluateAll((options) =>
+            options.map((option) => (option as HTMLOptionElement).textContent),
+          ),
+      ).toEqual(['自动（依次尝试）', '官方源', 'ModelScope']);
+      await choice.locator('.model-download').click();
+      await expect
+        .poll(() => offer.locator('.model-notice').textContent(), { timeout: 30_000 })
+        .toBe('官方源无法连接，正在改用 ModelScope…');
+      expect(await offer.locator('.model-source').textContent()).toBe('来源：ModelScope');
+      await page.screenshot({ path: shot('panel-class-model-source-switch.png') });
+      await expect.poll(installed, { timeout: 60_000 }).toBe(true);
+      expect(live.requests.sort()).toEqual([
+        '/live/resolve/rev/model.int8.onnx',
+        '/live/resolve/rev/tokens.txt',
+      ]);
+      expect(
+        existsSync(join(backend.dataDir, 'models', 'sherpa-onnx-test-sense-voice', 'tokens.txt')),
+      ).toBe(true);
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('picking a source uses it, and a model without a published checksum asks first', async () => {
+    const first = await filesHost('first', files, 8 * 1024 * 1024);
+    const second = await filesHost('second', files, 8 * 1024 * 1024);
+    try {
+      backend = await startBackend({
+        uiDir,
+        env: ['ASR_MODE=local', 'LOCAL_ASR_LANGUAGE=zh'],
+        options: {
+          modelCatalogue: await catalogue(first.baseUrl, second.baseUrl, { unchecked: true }),
+        },
+      });
+      page = await openApp(context, backend, { width: 480, height: 520 });
+      await page.keyboard.press('m');
+      const offer = page.locator('.class-panel .model-offer');
+      const choice = offer.locator('.model-choice[data-model="test-sense-voice"]');
+      await choice.waitFor();
+      expect(await choice.textContent()).toContain('无校验值');
+      await offer.locator('#model-source').selectOption('modelscope');
+      // The first time the student declines: nothing is downloaded.
+      const asked: string[] = [];
+      page.once('dialog', (dialog) => {
+        asked.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await choice.locator('.model-download').click();
+      await expect.poll(() => asked.length).toBe(1);
+      expect(asked[0]).toBe(
+        'sherpa-onnx-test-sense-voice 有文件没有公开的 SHA-256 校验值（model.int8.onnx），下载后无法确认它就是发布的文件。仍要下载吗？',
+      );
+      expect(first.requests).toEqual([]);
+      expect(second.requests).toEqual([]);
+      page.once('dialog', (dialog) => void dialog.accept());
+      await choice.locator('.model-download').click();
+      await expect.poll(installed, { timeout: 60_000 }).toBe(true);
+      expect(first.requests).toEqual([]);
+      expect(second.requests.sort()).toEqual([
+        '/second/resolve/rev/model.int8.onnx',
+        '/second/resolve/rev/tokens.txt',
+      ]);
+    } finally {
+      await first.close();
+      await second.close();
+    }
   });
 });

@@ -279,6 +279,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           name: event.name,
           received_bytes: event.received,
           total_bytes: event.total ?? null,
+          source: event.source?.id ?? null,
+          source_label: event.source?.label ?? null,
+          notice: event.notice ?? null,
         });
       } else if (event.type === 'installed') {
         hub.publish('model.installed', { id: event.id, name: event.name, path: event.path });
@@ -288,6 +291,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           name: event.name,
           code: event.code,
           message: event.message,
+          messages: event.localized ?? null,
         });
       }
     },

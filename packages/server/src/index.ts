@@ -110,12 +110,20 @@ export {
 export type {
   ModelCatalogueEntry,
   ModelEngine,
+  ModelFile,
   ModelLanguage,
+  ModelSource,
+  ModelSourceKind,
+  PublishedAccuracy,
 } from './models/model-catalogue.ts';
 export {
   DEFAULT_MODELS_BASE_URL,
-  modelArchiveUrl,
+  folderSource,
+  huggingFaceSources,
+  isUnchecked,
+  mirrorSource,
   OFFICIAL_MODEL_CATALOGUE,
+  sourcesOf,
 } from './models/model-catalogue.ts';
 export type {
   DownloadStart,

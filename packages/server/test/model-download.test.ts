@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type DownloadNetwork, downloadFile } from '../src/models/download-file.ts';
 import type { ModelCatalogueEntry } from '../src/models/model-catalogue.ts';
 import { createModelManager } from '../src/models/model-manager.ts';
+import { archiveEntry } from './support/catalogue-entries.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
 
 let host: ModelServer | undefined;
@@ -211,16 +212,12 @@ function fakeNetwork(names: Record<string, string[]>) {
 }
 
 function catalogueEntry(archive: Buffer): ModelCatalogueEntry {
-  return {
+  return archiveEntry(archive, {
     id: 'test-model',
     name: 'vosk-model-test',
-    engine: 'vosk',
-    language: 'en',
     file: 'model.zip',
-    sizeBytes: archive.length,
-    sha256: sha256(archive),
-    description: 'a made-up model',
-  };
+    language: 'en',
+  });
 }
 
 describe('addresses a download may not reach', () => {

@@ -99,7 +99,9 @@ describe('class-assistant-backend models', () => {
     await writeFile(where.settings, `ASR_MODE=local\nMODELS_BASE_URL=${mirror.href}\n`);
     const listed = await models(['list'], where).result();
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toContain(`downloads from http://student:••••••••@${mirror.host}`);
+    expect(listed.stdout).toContain(
+      `your mirror, tried first: http://student:••••••••@${mirror.host}`,
+    );
     const pulled = await models(
       ['pull', '--url', `${mirror.href}missing.zip`, '--sha256', 'a'.repeat(64), '--name', 'x'],
       where,

@@ -11,6 +11,7 @@ import type { LiveEvent } from '../src/events/event-hub.ts';
 import type { ModelCatalogueEntry } from '../src/models/model-catalogue.ts';
 import { createModelManager } from '../src/models/model-manager.ts';
 import { MODEL_INFO_FILE } from '../src/models/model-store.ts';
+import { archiveEntry } from './support/catalogue-entries.ts';
 import { createHarness, type Harness, waitFor } from './support/harness.ts';
 import { type ModelServer, startModelServer } from './support/model-server.ts';
 import { speechRecording } from './support/speech.ts';
@@ -33,23 +34,16 @@ afterEach(async () => {
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const md5 = (data: Buffer) => createHash('md5').update(data).digest('hex');
 
-/** A catalogue entry pinning `archive`. */
-function entryFor(
-  archive: Buffer,
-  overrides: Partial<ModelCatalogueEntry> = {},
-): ModelCatalogueEntry {
-  return {
+/** A catalogue entry pinning `archive`, fetched from MODELS_BASE_URL only. */
+function entryFor(archive: Buffer, overrides: { sha256?: string } = {}): ModelCatalogueEntry {
+  return archiveEntry(archive, {
     id: 'test-small-zh',
     name: 'vosk-model-test-zh',
-    engine: 'vosk',
-    language: 'zh',
     file: 'vosk-model-test-zh.zip',
-    sizeBytes: archive.length,
-    sha256: sha256(archive),
     md5: md5(archive),
     description: 'a made-up Chinese model',
     ...overrides,
-  };
+  });
 }
 
 async function dataFolder(): Promise<string> {

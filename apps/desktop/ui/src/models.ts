@@ -2,7 +2,20 @@
 // starting a download and following it through the model.* live events until it is in.
 import { api } from './api.ts';
 import type { AppContext } from './context.ts';
-import type { ModelDownloadStart, ModelItem, ModelList } from './types.ts';
+import { lang } from './i18n.ts';
+import type { BothLanguages, ModelDownloadStart, ModelItem, ModelList } from './types.ts';
+
+/** A text the backend sends in both languages, in the UI's. */
+export function inLanguage(text: BothLanguages): string {
+  return text[lang()];
+}
+
+/** What a catalogue download asks for: the model, a source to try first, an unchecked OK. */
+export interface CatalogueDownload {
+  id: string;
+  source?: string;
+  allow_unchecked?: boolean;
+}
 
 /** Megabytes with one decimal, e.g. "41.9 MB". */
 export function megabytes(bytes: number): string {
@@ -16,7 +29,16 @@ export async function loadModels(): Promise<ModelItem[]> {
 
 /** What a followed download reports. */
 export interface DownloadWatcher {
-  onProgress(received: number, total: number | null): void;
+  /**
+   * Bytes so far, the source the current file comes from and the last switch to another
+   * source (both in the UI's language; null until the backend names them).
+   */
+  onProgress(
+    received: number,
+    total: number | null,
+    source: { id: string; label: string } | null,
+    notice: string | null,
+  ): void;
   onInstalled(path: string): void;
   onFailed(code: string, message: string): void;
 }
@@ -27,20 +49,27 @@ export interface DownloadWatcher {
  */
 export async function downloadModel(
   context: AppContext,
-  body: { id: string } | { url: string; sha256: string; name: string; language?: string },
+  body: CatalogueDownload | { url: string; sha256: string; name: string; language?: string },
   watcher: DownloadWatcher,
 ): Promise<ModelDownloadStart> {
   let id: string | undefined;
   const early: Parameters<Parameters<AppContext['onLiveEvent']>[0]>[0][] = [];
   const handle = (message: (typeof early)[number]) => {
     if (message.name === 'model.progress' && message.data.id === id) {
-      watcher.onProgress(message.data.received_bytes, message.data.total_bytes);
+      const { source, source_label: label, notice } = message.data;
+      watcher.onProgress(
+        message.data.received_bytes,
+        message.data.total_bytes,
+        source !== null && label !== null ? { id: source, label: inLanguage(label) } : null,
+        notice !== null ? inLanguage(notice) : null,
+      );
     } else if (message.name === 'model.installed' && message.data.id === id) {
       stop();
       watcher.onInstalled(message.data.path);
     } else if (message.name === 'model.failed' && message.data.id === id) {
       stop();
-      watcher.onFailed(message.data.code, message.data.message);
+      const text = message.data.messages;
+      watcher.onFailed(message.data.code, text ? inLanguage(text) : message.data.message);
     }
   };
   // Events may arrive before the answer names the id: keep them until then.

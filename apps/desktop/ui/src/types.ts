@@ -200,16 +200,44 @@ export interface SettingsSaved {
 }
 
 /** One row of GET /api/models: a catalogue model or an installed one. */
+/** Text in both languages, as the backend sends it for the UI to pick from. */
+export interface BothLanguages {
+  zh: string;
+  en: string;
+}
+
+/** One host a catalogue model can come from (GET /api/models `sources`). */
+export interface ModelSourceItem {
+  id: string;
+  label: BothLanguages;
+  kind: string;
+  urls: string[];
+}
+
 export interface ModelItem {
   id: string;
   name: string;
   language: 'zh' | 'en' | null;
-  engine: 'vosk' | 'pocketsphinx';
+  languages: string[];
+  engine: 'vosk' | 'pocketsphinx' | 'sherpa';
   size_bytes: number;
+  disk_bytes: number | null;
   description: string;
+  licence: string | null;
+  streaming: boolean | null;
+  recommended: boolean;
+  unchecked: boolean;
+  files: Array<{ name: string; size_bytes: number; sha256: string | null; null_why?: string }>;
+  sources: ModelSourceItem[];
   installed: boolean;
   path?: string;
-  downloading?: { received_bytes: number; total_bytes: number | null };
+  downloading?: {
+    received_bytes: number;
+    total_bytes: number | null;
+    source: string | null;
+    source_label: BothLanguages | null;
+    notice: BothLanguages | null;
+  };
 }
 
 export interface ModelList {

@@ -219,12 +219,28 @@ export const LIVE_EVENTS = {
   },
   'model.progress': {
     description:
-      'a model download is under way (at most five a second per download); `id` is the download id POST /api/models/download answered',
+      'a model download is under way (at most five a second per download, and at once when it moves to another source); `id` is the download id POST /api/models/download answered',
     data: z.object({
       id: z.string(),
       name: z.string().describe('The model folder it installs as.'),
       received_bytes: z.number().int(),
       total_bytes: z.number().int().nullable().describe('null while the size is unknown.'),
+      source: z
+        .string()
+        .nullable()
+        .describe(
+          'The source the current file comes from (mirror, official, huggingface, hf-mirror, modelscope).',
+        ),
+      source_label: z
+        .object({ zh: z.string(), en: z.string() })
+        .nullable()
+        .describe('That source for people, in both languages.'),
+      notice: z
+        .object({ zh: z.string(), en: z.string() })
+        .nullable()
+        .describe(
+          'The last switch to another source and why, e.g. "官方源无法连接，正在改用 ModelScope…".',
+        ),
     }),
   },
   'model.installed': {
@@ -234,7 +250,18 @@ export const LIVE_EVENTS = {
   'model.failed': {
     description:
       'a model download failed or was cancelled; `code` is MODEL_CHECKSUM_MISMATCH, MODEL_NETWORK_FAILED, MODEL_DISK_SPACE, MODEL_ARCHIVE_INVALID, MODEL_DOWNLOAD_CANCELLED, …',
-    data: z.object({ id: z.string(), name: z.string(), code: z.string(), message: z.string() }),
+    data: z.object({
+      id: z.string(),
+      name: z.string(),
+      code: z.string(),
+      message: z.string().describe('In English.'),
+      messages: z
+        .object({ zh: z.string(), en: z.string() })
+        .nullable()
+        .describe(
+          'The message in both languages, when it has them (e.g. every source that failed and why).',
+        ),
+    }),
   },
   'library.changed': {
     description:

@@ -1,10 +1,16 @@
 /**
- * The models the app can fetch by itself: each archive's file name, size and pinned checksums.
- * A download is installed only when its size and SHA-256 (and MD5, where one is pinned) match
- * the values here, wherever it came from: the official host or a mirror (MODELS_BASE_URL).
+ * The models the app can fetch by itself: each file's name, size and pinned checksum, and the
+ * hosts it can come from, tried in order. A file is kept only when its size and SHA-256 (and MD5,
+ * where one is pinned) match the values here, wherever it came from: the student's own mirror
+ * (MODELS_BASE_URL, always tried first), the original host, Hugging Face at a pinned revision,
+ * hf-mirror.com (the same paths, reachable from mainland China) or ModelScope. A file without a
+ * published SHA-256 says why (`sha256: null`) and is downloaded only with the student's explicit
+ * OK (the API's `allow_unchecked`, the UI's confirmation, the CLI's `--allow-unchecked`).
  *
- * Where the pinned values come from (the official host cannot be reached from where this
- * catalogue was written, so no value was computed here):
+ * No value below was computed here (no model host can be reached from where this catalogue was
+ * written); each was read where it is published, and where it comes from is said per value.
+ *
+ * **Vosk** (one ZIP archive each, from the official host alphacephei.com):
  *
  * - **Size and MD5**: the official list https://alphacephei.com/vosk/models/model-list.json
  *   publishes both for every archive (no SHA-256). The values below were read from verbatim
@@ -26,13 +32,84 @@
  * copy of their official size and MD5 and no independently published SHA-256 could be found.
  * Students who want them can still fetch them checked, with their own checksum:
  * `class-assistant-backend models pull --url <url> --sha256 <hex> --name <folder>`.
+ *
+ * **sherpa-onnx models** (separate files, placed in the model folder as they are). Their
+ * original host is Hugging Face (the sherpa-onnx maintainer's repositories, pinned at one
+ * revision; the GitHub release archives are .tar.bz2, which this app does not unpack); the same
+ * paths on hf-mirror.com; ModelScope's copy (`/models/<repo>/resolve/master/<file>`, checked by
+ * the same pinned digests). Sizes and SHA-256 values are the Git LFS object ids of the pinned
+ * revision (for LFS files the id is the content's SHA-256) as pinned, identically, by several
+ * unrelated public projects that download these files (Android, Flutter, Rust, Python and Windows
+ * installers); a file whose value two such projects did not agree on would have `sha256: null`.
+ *
+ * | id                        | file                             | size      | SHA-256                                                          |
+ * | ------------------------- | -------------------------------- | --------- | ---------------------------------------------------------------- |
+ * | sense-voice-small         | model.int8.onnx                  | 239233841 | c71f0ce00bec95b07744e116345e33d8cbbe08cef896382cf907bf4b51a2cd51 |
+ * |   (rev 2365baea…)         | tokens.txt                       | 315894    | f449eb28dc567533d7fa59be34e2abca8784f771850c78a47fb731a31429a1dc |
+ * | streaming-zipformer-zh-en | encoder-epoch-99-avg-1.int8.onnx | 181895032 | 8fa764187a261844f859d7143ebaa563af5d10adfece4c18a8f414c88cba2a9b |
+ * |   (rev 98590b7e…)         | decoder-epoch-99-avg-1.onnx      | 13876452  | 2e3b5ec371f8899ee6acd829fd753ba45772df57a91bdf37cde3136354e7db7d |
+ * |                           | joiner-epoch-99-avg-1.int8.onnx  | 3228404   | 1ed689c5ed19dbaa725d9d191bb4822b5f4855a39e1ffd28cbc1f340d25b2ee0 |
+ * |                           | tokens.txt                       | 56317     | a8e0e4ec53810e433789b54a5c0134a7eaa2ffca595a6334d54c00da858841d3 |
+ * |                           | bpe.vocab (hot words)            | 12564     | d0b642f3a2eacd5fadefdeff9e0e1358cab729647cbb7fe58cf738e1f7407029 |
+ *
+ * **Why SenseVoice is the recommended Chinese model**: its published character error rate is
+ * several times lower than Vosk small-cn's, it adds punctuation and handles English inside
+ * Chinese, and it runs well faster than real time on one laptop core:
+ *
+ * - SenseVoice-Small CER (FunAudioLLM, arXiv:2407.04051, ASR table): AISHELL-1 test 2.96 %,
+ *   AISHELL-2 test_ios 3.80 %, WenetSpeech test_meeting 7.44 %, test_net 6.28 %.
+ * - Vosk small-cn CER (https://alphacephei.com/vosk/models): 17.15 % THCHS, 23.54 % SpeechIO-02,
+ *   38.29 % SpeechIO-06.
+ * - sherpa-onnx's own run of this int8 model, one thread on a laptop CPU: real-time factor 0.109
+ *   (12.7 s of audio in 1.4 s; https://k2-fsa.github.io/sherpa/onnx/sense-voice/pretrained.html).
+ *
+ * The streaming bilingual Zipformer gives partial text while the teacher speaks and takes hot
+ * words (modified beam search); no error rate on a named test set is published for it.
  */
-
 /** Offline engines a model can be for (`sherpa`: a sherpa-onnx model folder). */
 export type ModelEngine = 'vosk' | 'pocketsphinx' | 'sherpa';
 
 /** Class languages of the local mode (LOCAL_ASR_LANGUAGE). */
 export type ModelLanguage = 'zh' | 'en';
+
+/** One file of a model, as it is published. */
+export interface ModelFile {
+  /** Its name on every host, and in the model folder (an archive is unpacked instead). */
+  name: string;
+  /** Exact size in bytes. */
+  sizeBytes: number;
+  /** Lower-case hex SHA-256; null when no published value could be found (see `nullWhy`). */
+  sha256: string | null;
+  /** Where the size and SHA-256 come from. */
+  sha256Source?: string;
+  /** Why `sha256` is null: such a file is downloaded only with the student's explicit OK. */
+  nullWhy?: string;
+  /** Lower-case hex MD5, when the publisher lists one (checked too). */
+  md5?: string;
+}
+
+/** What kind of host a source is. */
+export type ModelSourceKind = 'mirror' | 'official' | 'huggingface' | 'hf-mirror' | 'modelscope';
+
+/** One host a model's files can be downloaded from. */
+export interface ModelSource {
+  /** Stable id: `mirror` (MODELS_BASE_URL), `official`, `huggingface`, `hf-mirror`, `modelscope`. */
+  id: string;
+  label: { zh: string; en: string };
+  kind: ModelSourceKind;
+  /** The address of one of the model's files on this host. */
+  urlFor(file: string): string;
+}
+
+/** An error rate published for a model. */
+export interface PublishedAccuracy {
+  metric: 'CER' | 'WER';
+  /** Percent. */
+  value: number;
+  testSet: string;
+  /** Where it is published (URL or paper). */
+  source: string;
+}
 
 /** One model the app can download. */
 export interface ModelCatalogueEntry {
@@ -41,62 +118,313 @@ export interface ModelCatalogueEntry {
   /** The folder it is installed as under `<data>/models/`, e.g. `vosk-model-small-cn-0.22`. */
   name: string;
   engine: ModelEngine;
+  /** The class language (LOCAL_ASR_LANGUAGE) it serves. */
   language: ModelLanguage;
-  /** The archive's file name on the model host (and on any mirror). */
-  file: string;
-  /** Exact size of the archive in bytes. */
+  /** Every language it recognises, e.g. `['zh', 'en', 'ja', 'ko', 'yue']`. */
+  languages: string[];
+  /** Total download size in bytes (the sum of `files`). */
   sizeBytes: number;
-  /** Lower-case hex SHA-256 of the archive. */
-  sha256: string;
-  /** Lower-case hex MD5 of the archive, when the official list's value is known. */
-  md5?: string;
+  /** Size of the installed folder in bytes; null when no one publishes it (an archive's unpacked size). */
+  diskBytes: number | null;
   /** One line for the student: what the model is good for. */
   description: string;
+  licence: string;
+  /** Partial text while the teacher speaks. */
+  streaming: boolean;
+  /** The model the app suggests first for its language. */
+  recommended?: boolean;
+  publishedAccuracy: PublishedAccuracy[];
+  /** `zip`: one archive, unpacked; `files`: the files are the model folder. */
+  packaging: 'zip' | 'files';
+  files: ModelFile[];
+  /** Hosts tried in order (MODELS_BASE_URL, when set, comes before them all). */
+  sources: ModelSource[];
 }
 
-/** The official model host; `MODELS_BASE_URL` replaces it with a mirror of the same files. */
+/** The official Vosk model host. */
 export const DEFAULT_MODELS_BASE_URL = 'https://alphacephei.com/vosk/models';
 
-/** The catalogue the app ships (see the table above for the provenance of every value). */
+const trimmed = (base: string) => base.trim().replace(/\/+$/, '');
+
+/** A host that serves the files by name under one folder (`<base>/<file>`). */
+export function folderSource(
+  id: string,
+  kind: ModelSourceKind,
+  label: { zh: string; en: string },
+  base: string,
+): ModelSource {
+  return { id, kind, label, urlFor: (file) => `${trimmed(base)}/${encodeURIComponent(file)}` };
+}
+
+/**
+ * The sources of a model published on Hugging Face (`repo` at `revision`): Hugging Face, the
+ * same paths on hf-mirror.com, then ModelScope's copy (`modelScopeRepo`, branch master).
+ */
+export function huggingFaceSources(
+  repo: string,
+  revision: string,
+  modelScopeRepo: string,
+): ModelSource[] {
+  return [
+    folderSource(
+      'huggingface',
+      'huggingface',
+      { zh: 'Hugging Face（原始发布）', en: 'Hugging Face (original)' },
+      `https://huggingface.co/${repo}/resolve/${revision}`,
+    ),
+    folderSource(
+      'hf-mirror',
+      'hf-mirror',
+      { zh: 'hf-mirror（国内镜像）', en: 'hf-mirror (China mirror)' },
+      `https://hf-mirror.com/${repo}/resolve/${revision}`,
+    ),
+    folderSource(
+      'modelscope',
+      'modelscope',
+      { zh: 'ModelScope 魔搭', en: 'ModelScope' },
+      `https://modelscope.cn/models/${modelScopeRepo}/resolve/master`,
+    ),
+  ];
+}
+
+const VOSK_OFFICIAL = folderSource(
+  'official',
+  'official',
+  { zh: 'Vosk 官方源', en: 'the official Vosk host' },
+  DEFAULT_MODELS_BASE_URL,
+);
+
+const VOSK_SHA256 =
+  'pinned identically by 8+ unrelated public projects that download the official archive; size and MD5 from the official model-list.json';
+
+const VOSK_SMALL_CN_ACCURACY: PublishedAccuracy[] = [
+  { metric: 'CER', value: 17.15, testSet: 'THCHS', source: 'https://alphacephei.com/vosk/models' },
+  {
+    metric: 'CER',
+    value: 23.54,
+    testSet: 'SpeechIO-02',
+    source: 'https://alphacephei.com/vosk/models',
+  },
+  {
+    metric: 'CER',
+    value: 38.29,
+    testSet: 'SpeechIO-06',
+    source: 'https://alphacephei.com/vosk/models',
+  },
+];
+
+const SENSE_VOICE_REPO = 'csukuangfj/sherpa-onnx-sense-voice-zh-en-ja-ko-yue-2024-07-17';
+const SENSE_VOICE_REVISION = '2365baeacb507f821a0c8120fcee3d484dba7a07';
+const SENSE_VOICE_PINNED = `Git LFS id at Hugging Face ${SENSE_VOICE_REPO}@${SENSE_VOICE_REVISION}, pinned identically by several unrelated public projects`;
+const SENSE_VOICE_PAPER = 'FunAudioLLM (arXiv:2407.04051), ASR results table';
+
+const ZIPFORMER_REPO = 'csukuangfj/sherpa-onnx-streaming-zipformer-bilingual-zh-en-2023-02-20';
+const ZIPFORMER_REVISION = '98590b7ed6443e77b714204da2757d75e1a642f4';
+const ZIPFORMER_PINNED = `Git LFS id at Hugging Face ${ZIPFORMER_REPO}@${ZIPFORMER_REVISION}, pinned identically by several unrelated public projects`;
+
+/** The catalogue the app ships (see the tables above for the provenance of every value). */
 export const OFFICIAL_MODEL_CATALOGUE: readonly ModelCatalogueEntry[] = [
+  {
+    id: 'sense-voice-small',
+    name: 'sherpa-onnx-sense-voice-zh-en-ja-ko-yue-2024-07-17',
+    engine: 'sherpa',
+    language: 'zh',
+    languages: ['zh', 'en', 'ja', 'ko', 'yue'],
+    sizeBytes: 239_233_841 + 315_894,
+    diskBytes: 239_233_841 + 315_894,
+    description:
+      'SenseVoice-Small (sherpa-onnx): Chinese with English, punctuation, a line per sentence; recommended',
+    licence: 'FunASR Model Open Source License (SenseVoice-Small); sherpa-onnx export Apache-2.0',
+    streaming: false,
+    recommended: true,
+    publishedAccuracy: [
+      { metric: 'CER', value: 2.96, testSet: 'AISHELL-1 test', source: SENSE_VOICE_PAPER },
+      { metric: 'CER', value: 3.8, testSet: 'AISHELL-2 test_ios', source: SENSE_VOICE_PAPER },
+      {
+        metric: 'CER',
+        value: 7.44,
+        testSet: 'WenetSpeech test_meeting',
+        source: SENSE_VOICE_PAPER,
+      },
+      { metric: 'CER', value: 6.28, testSet: 'WenetSpeech test_net', source: SENSE_VOICE_PAPER },
+    ],
+    packaging: 'files',
+    files: [
+      {
+        name: 'model.int8.onnx',
+        sizeBytes: 239_233_841,
+        sha256: 'c71f0ce00bec95b07744e116345e33d8cbbe08cef896382cf907bf4b51a2cd51',
+        sha256Source: SENSE_VOICE_PINNED,
+      },
+      {
+        name: 'tokens.txt',
+        sizeBytes: 315_894,
+        sha256: 'f449eb28dc567533d7fa59be34e2abca8784f771850c78a47fb731a31429a1dc',
+        sha256Source: SENSE_VOICE_PINNED,
+      },
+    ],
+    sources: huggingFaceSources(
+      SENSE_VOICE_REPO,
+      SENSE_VOICE_REVISION,
+      'k2-fsa/sherpa-onnx-sense-voice-zh-en-ja-ko-yue-2024-07-17',
+    ),
+  },
+  {
+    id: 'streaming-zipformer-zh-en',
+    name: 'sherpa-onnx-streaming-zipformer-bilingual-zh-en-2023-02-20',
+    engine: 'sherpa',
+    language: 'zh',
+    languages: ['zh', 'en'],
+    sizeBytes: 181_895_032 + 13_876_452 + 3_228_404 + 56_317 + 12_564,
+    diskBytes: 181_895_032 + 13_876_452 + 3_228_404 + 56_317 + 12_564,
+    description:
+      'Streaming Zipformer zh-en (sherpa-onnx): text appears while the teacher speaks, favours the class terms',
+    licence: 'Apache-2.0',
+    streaming: true,
+    publishedAccuracy: [],
+    packaging: 'files',
+    files: [
+      {
+        name: 'encoder-epoch-99-avg-1.int8.onnx',
+        sizeBytes: 181_895_032,
+        sha256: '8fa764187a261844f859d7143ebaa563af5d10adfece4c18a8f414c88cba2a9b',
+        sha256Source: ZIPFORMER_PINNED,
+      },
+      {
+        name: 'decoder-epoch-99-avg-1.onnx',
+        sizeBytes: 13_876_452,
+        sha256: '2e3b5ec371f8899ee6acd829fd753ba45772df57a91bdf37cde3136354e7db7d',
+        sha256Source: ZIPFORMER_PINNED,
+      },
+      {
+        name: 'joiner-epoch-99-avg-1.int8.onnx',
+        sizeBytes: 3_228_404,
+        sha256: '1ed689c5ed19dbaa725d9d191bb4822b5f4855a39e1ffd28cbc1f340d25b2ee0',
+        sha256Source: ZIPFORMER_PINNED,
+      },
+      {
+        name: 'tokens.txt',
+        sizeBytes: 56_317,
+        sha256: 'a8e0e4ec53810e433789b54a5c0134a7eaa2ffca595a6334d54c00da858841d3',
+        sha256Source: ZIPFORMER_PINNED,
+      },
+      {
+        name: 'bpe.vocab',
+        sizeBytes: 12_564,
+        sha256: 'd0b642f3a2eacd5fadefdeff9e0e1358cab729647cbb7fe58cf738e1f7407029',
+        sha256Source: ZIPFORMER_PINNED,
+      },
+    ],
+    sources: huggingFaceSources(
+      ZIPFORMER_REPO,
+      ZIPFORMER_REVISION,
+      'pkufool/sherpa-onnx-streaming-zipformer-bilingual-zh-en-2023-02-20',
+    ),
+  },
   {
     id: 'vosk-small-cn',
     name: 'vosk-model-small-cn-0.22',
     engine: 'vosk',
     language: 'zh',
-    file: 'vosk-model-small-cn-0.22.zip',
+    languages: ['zh'],
     sizeBytes: 43_898_754,
-    sha256: '3af8b0e7e0f835ae9d414ce5df580237a3cfb08d586c9fbbb0f7ff29ad5b14ba',
-    md5: 'd1a8e82933dcc7632667c036b0bb3dbb',
-    description: 'Chinese (Mandarin), small: good for a lecture on a laptop',
+    diskBytes: null,
+    description: 'Chinese (Mandarin), small (Vosk): light on an old laptop, no punctuation',
+    licence: 'Apache-2.0',
+    streaming: true,
+    publishedAccuracy: VOSK_SMALL_CN_ACCURACY,
+    packaging: 'zip',
+    files: [
+      {
+        name: 'vosk-model-small-cn-0.22.zip',
+        sizeBytes: 43_898_754,
+        sha256: '3af8b0e7e0f835ae9d414ce5df580237a3cfb08d586c9fbbb0f7ff29ad5b14ba',
+        sha256Source: VOSK_SHA256,
+        md5: 'd1a8e82933dcc7632667c036b0bb3dbb',
+      },
+    ],
+    sources: [VOSK_OFFICIAL],
   },
   {
     id: 'vosk-small-en-us',
     name: 'vosk-model-small-en-us-0.15',
     engine: 'vosk',
     language: 'en',
-    file: 'vosk-model-small-en-us-0.15.zip',
+    languages: ['en'],
     sizeBytes: 41_205_931,
-    sha256: '30f26242c4eb449f948e42cb302dd7a686cb29a3423a8367f99ff41780942498',
+    diskBytes: null,
     description: 'US English, small: good for a lecture on a laptop',
+    licence: 'Apache-2.0',
+    streaming: true,
+    recommended: true,
+    publishedAccuracy: [],
+    packaging: 'zip',
+    files: [
+      {
+        name: 'vosk-model-small-en-us-0.15.zip',
+        sizeBytes: 41_205_931,
+        sha256: '30f26242c4eb449f948e42cb302dd7a686cb29a3423a8367f99ff41780942498',
+        sha256Source: VOSK_SHA256,
+      },
+    ],
+    sources: [VOSK_OFFICIAL],
   },
   {
     id: 'vosk-en-us-lgraph',
     name: 'vosk-model-en-us-0.22-lgraph',
     engine: 'vosk',
     language: 'en',
-    file: 'vosk-model-en-us-0.22-lgraph.zip',
+    languages: ['en'],
     sizeBytes: 130_557_655,
-    sha256: 'd9838b4aaa82a75c4a17f5aca300eaca129aaab2a7cbf951bafbb500eb9c4334',
-    md5: '2df36985f8ed8eb7b78476cadcdab48f',
+    diskBytes: null,
     description: 'US English, large: more accurate, needs about 1 GB of memory',
+    licence: 'Apache-2.0',
+    streaming: true,
+    publishedAccuracy: [],
+    packaging: 'zip',
+    files: [
+      {
+        name: 'vosk-model-en-us-0.22-lgraph.zip',
+        sizeBytes: 130_557_655,
+        sha256: 'd9838b4aaa82a75c4a17f5aca300eaca129aaab2a7cbf951bafbb500eb9c4334',
+        sha256Source: VOSK_SHA256,
+        md5: '2df36985f8ed8eb7b78476cadcdab48f',
+      },
+    ],
+    sources: [VOSK_OFFICIAL],
   },
 ];
 
-/** The archive's address on the host `baseUrl` (empty: {@link DEFAULT_MODELS_BASE_URL}). */
-export function modelArchiveUrl(entry: Pick<ModelCatalogueEntry, 'file'>, baseUrl = ''): string {
-  const base = (baseUrl.trim() || DEFAULT_MODELS_BASE_URL).replace(/\/+$/, '');
-  return `${base}/${encodeURIComponent(entry.file)}`;
+/**
+ * The student's own mirror (MODELS_BASE_URL) as a source: archives at `<base>/<file>`, models
+ * of separate files at `<base>/<folder>/<file>`; undefined when the setting is empty.
+ */
+export function mirrorSource(
+  entry: Pick<ModelCatalogueEntry, 'name' | 'packaging'>,
+  baseUrl: string,
+): ModelSource | undefined {
+  if (!baseUrl.trim()) return undefined;
+  const base =
+    entry.packaging === 'zip'
+      ? trimmed(baseUrl)
+      : `${trimmed(baseUrl)}/${encodeURIComponent(entry.name)}`;
+  return folderSource(
+    'mirror',
+    'mirror',
+    { zh: '你的镜像（MODELS_BASE_URL）', en: 'your mirror (MODELS_BASE_URL)' },
+    base,
+  );
+}
+
+/** The sources of an entry in the order they are tried: the student's mirror first. */
+export function sourcesOf(entry: ModelCatalogueEntry, baseUrl = ''): ModelSource[] {
+  const mirror = mirrorSource(entry, baseUrl);
+  return mirror ? [mirror, ...entry.sources] : [...entry.sources];
+}
+
+/** Whether some file of the entry has no published SHA-256. */
+export function isUnchecked(entry: Pick<ModelCatalogueEntry, 'files'>): boolean {
+  return entry.files.some((file) => file.sha256 === null);
 }
 
 /**

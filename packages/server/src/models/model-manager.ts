@@ -13,25 +13,28 @@
  *                                    └──── cancelled (remove) ─ the .part file is deleted
  * ```
  */
-import { mkdir, rm, statfs } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isServerError, ServerError } from '../errors.ts';
-import { localized } from '../language.ts';
+import { type Localized, localized } from '../language.ts';
 import { forbiddenDownloadHost } from '../security/download-address.ts';
 import { type DownloadNetwork, downloadFile } from './download-file.ts';
 import {
+  isUnchecked,
   type ModelCatalogueEntry,
   type ModelEngine,
   type ModelLanguage,
-  modelArchiveUrl,
+  type ModelSource,
   modelNameProblem,
   OFFICIAL_MODEL_CATALOGUE,
+  sourcesOf,
 } from './model-catalogue.ts';
 import {
   downloadsFolderOf,
   folderBytes,
   type InstalledModel,
   installArchive,
+  installFolder,
   listInstalledModels,
   lockDownload,
   modelsFolderOf,
@@ -39,10 +42,22 @@ import {
   removeStaleFiles,
 } from './model-store.ts';
 
-/** A catalogue model, or any model by URL with the SHA-256 its publisher gave. */
+/**
+ * A catalogue model (optionally from one `source` first, and `allowUnchecked` to accept files
+ * without a published SHA-256), or any model archive by URL with the SHA-256 its publisher gave.
+ */
 export type ModelRequest =
-  | { id: string }
+  | { id: string; source?: string | undefined; allowUnchecked?: boolean | undefined }
   | { url: string; sha256: string; name: string; language?: ModelLanguage | undefined };
+
+/** A source as lists show it. */
+export interface ModelSourceItem {
+  id: string;
+  label: Localized;
+  kind: string;
+  /** The address of each file (in the order of `files`). */
+  urls: string[];
+}
 
 /** One row of `GET /api/models` and `models list`. */
 export interface ModelListItem {
@@ -51,21 +66,65 @@ export interface ModelListItem {
   /** The folder name under `<data>/models/`. */
   name: string;
   language: ModelLanguage | null;
+  /** Every language it recognises (catalogue models), else its class language. */
+  languages: string[];
   engine: ModelEngine;
-  /** The archive's size for catalogue models; the folder's size for other installed ones. */
+  /** The download's size for catalogue models; the folder's size for other installed ones. */
   size_bytes: number;
+  /** The installed folder's size, when known. */
+  disk_bytes: number | null;
   description: string;
+  licence: string | null;
+  /** Partial text while the teacher speaks; null when unknown. */
+  streaming: boolean | null;
+  recommended: boolean;
+  /** Some file has no published SHA-256: downloading it needs `allow_unchecked`. */
+  unchecked: boolean;
+  files: Array<{
+    name: string;
+    size_bytes: number;
+    sha256: string | null;
+    sha256_source?: string;
+    null_why?: string;
+  }>;
+  /** Hosts tried in this order (MODELS_BASE_URL first when set). */
+  sources: ModelSourceItem[];
+  published_accuracy: Array<{ metric: string; value: number; test_set: string; source: string }>;
   installed: boolean;
   path?: string;
   /** Progress of a download running in this process. */
-  downloading?: { received_bytes: number; total_bytes: number | null };
+  downloading?: {
+    received_bytes: number;
+    total_bytes: number | null;
+    source: string | null;
+    source_label: Localized | null;
+    notice: Localized | null;
+  };
 }
 
 /** What the manager reports while it works (the backend turns these into live events). */
 export type ModelEvent =
-  | { type: 'progress'; id: string; name: string; received: number; total: number | undefined }
+  | {
+      type: 'progress';
+      id: string;
+      name: string;
+      received: number;
+      total: number | undefined;
+      source: { id: string; label: Localized } | undefined;
+      /** The last source switch, e.g. "the official host cannot be reached; switching to …". */
+      notice: Localized | undefined;
+    }
   | { type: 'installed'; id: string; name: string; path: string }
-  | { type: 'failed'; id: string; name: string; code: string; message: string };
+  | {
+      type: 'failed';
+      id: string;
+      name: string;
+      code: string;
+      /** In English (logs). */
+      message: string;
+      /** In both languages, when the error has them. */
+      localized: Localized | undefined;
+    };
 
 /** Options of {@link createModelManager}. */
 export interface ModelManagerOptions {
@@ -73,7 +132,7 @@ export interface ModelManagerOptions {
   dataDir: string;
   /** Default: {@link OFFICIAL_MODEL_CATALOGUE}. */
   catalogue?: readonly ModelCatalogueEntry[];
-  /** MODELS_BASE_URL at the moment a download starts ('' for the official host). */
+  /** MODELS_BASE_URL at the moment a download starts ('' for none). */
   baseUrl?: () => string;
   /** Background downloads report here. */
   onEvent?: (event: ModelEvent) => void;
@@ -96,6 +155,16 @@ export interface DownloadStart {
   state: 'started' | 'running' | 'installed';
 }
 
+/** What a foreground download reports besides bytes. */
+export interface PullReport {
+  onProgress?: ((received: number, total: number | undefined) => void) | undefined;
+  onStage?: ((stage: 'downloading' | 'verifying' | 'unpacking') => void) | undefined;
+  /** A file now comes from `source` (the first one, or after a switch with its `notice`). */
+  onSource?:
+    | ((source: { id: string; label: Localized }, notice: Localized | undefined) => void)
+    | undefined;
+}
+
 /** The model manager. */
 export interface ModelManager {
   /** `<data>/models`. */
@@ -103,16 +172,13 @@ export interface ModelManager {
   readonly catalogue: readonly ModelCatalogueEntry[];
   /** Creates the folder and removes what interrupted installations left. Call once at start. */
   prepare(): Promise<void>;
+  /** The catalogue and the installed models; never touches the network. */
   list(): Promise<ModelListItem[]>;
   installed(): Promise<InstalledModel[]>;
   /** Downloads and installs now; resolves with the model, rejects with a coded error. */
   pull(
     request: ModelRequest,
-    options?: {
-      signal?: AbortSignal;
-      onProgress?: (received: number, total: number | undefined) => void;
-      onStage?: (stage: 'downloading' | 'verifying' | 'unpacking') => void;
-    },
+    options?: { signal?: AbortSignal } & PullReport,
   ): Promise<InstalledModel>;
   /** Starts a download in the background (events through `onEvent`). Throws on a bad request. */
   start(request: ModelRequest): Promise<DownloadStart>;
@@ -122,14 +188,23 @@ export interface ModelManager {
   close(): Promise<void>;
 }
 
+interface TargetFile {
+  name: string;
+  sizeBytes: number | undefined;
+  sha256: string | null;
+  md5: string | undefined;
+}
+
 interface Target {
   id: string;
   name: string;
-  url: string;
-  sha256: string;
-  md5: string | undefined;
-  sizeBytes: number | undefined;
   language: ModelLanguage | undefined;
+  packaging: 'zip' | 'files';
+  files: TargetFile[];
+  /** Tried in this order. */
+  sources: ModelSource[];
+  /** The sum of the file sizes, when all are known. */
+  sizeBytes: number | undefined;
   /** Whether it comes from the catalogue (its id is then recorded with the model). */
   fromCatalogue: boolean;
 }
@@ -139,6 +214,8 @@ interface Job {
   controller: AbortController;
   received: number;
   total: number | undefined;
+  source: { id: string; label: Localized } | undefined;
+  notice: Localized | undefined;
   done: Promise<void>;
 }
 
@@ -171,6 +248,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
   const freeSpace = options.freeSpace ?? systemFreeSpace;
   const interval = options.progressIntervalMs ?? 200;
   const jobs = new Map<string, Job>();
+  const baseUrl = () => options.baseUrl?.() ?? '';
 
   /** Refuses a link-local or metadata host before anything is connected. */
   const checkHost = (url: string, field: string) => {
@@ -191,6 +269,60 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
     }
   };
 
+  const catalogueTarget = (
+    entry: ModelCatalogueEntry,
+    request: { source?: string | undefined; allowUnchecked?: boolean | undefined },
+  ): Target => {
+    let sources = sourcesOf(entry, baseUrl());
+    const first = entry.files[0]?.name ?? '';
+    if (sources[0]?.kind === 'mirror') checkHost(sources[0].urlFor(first), 'MODELS_BASE_URL');
+    if (request.source !== undefined) {
+      const picked = sources.find((source) => source.id === request.source);
+      if (!picked) {
+        const known = sources.map((source) => source.id).join(', ');
+        throw new ServerError(
+          'MODEL_SOURCE_UNKNOWN',
+          400,
+          localized(
+            `${entry.id} 没有名为“${request.source}”的下载源；可选：${known}。`,
+            `${entry.id} has no source "${request.source}"; its sources are ${known}.`,
+          ),
+          { field: 'source' },
+        );
+      }
+      // The student's pick first; the others stay behind it as the fallback.
+      sources = [picked, ...sources.filter((source) => source !== picked)];
+    }
+    if (isUnchecked(entry) && request.allowUnchecked !== true) {
+      const files = entry.files.filter((file) => file.sha256 === null);
+      const why = files.map((file) => `${file.name}: ${file.nullWhy ?? 'no published SHA-256'}`);
+      throw new ServerError(
+        'MODEL_UNCHECKED',
+        409,
+        localized(
+          `${entry.id} 的文件没有公开的 SHA-256 校验值（${why.join('；')}），下载后无法确认它就是发布的文件。确认要下载未校验的文件，请明确允许（allow_unchecked / --allow-unchecked）。`,
+          `${entry.id} has files without a published SHA-256 (${why.join('; ')}): what arrives cannot be checked against the published file. To download it unchecked, allow it explicitly (allow_unchecked / --allow-unchecked).`,
+        ),
+        { field: 'allow_unchecked' },
+      );
+    }
+    return {
+      id: entry.id,
+      name: entry.name,
+      language: entry.language,
+      packaging: entry.packaging,
+      files: entry.files.map((file) => ({
+        name: file.name,
+        sizeBytes: file.sizeBytes,
+        sha256: file.sha256,
+        md5: file.md5,
+      })),
+      sources,
+      sizeBytes: entry.files.reduce((sum, file) => sum + file.sizeBytes, 0),
+      fromCatalogue: true,
+    };
+  };
+
   const resolveTarget = (request: ModelRequest): Target => {
     if ('id' in request) {
       const entry = catalogue.find((candidate) => candidate.id === request.id);
@@ -202,18 +334,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
           { field: 'id' },
         );
       }
-      const archiveUrl = modelArchiveUrl(entry, options.baseUrl?.() ?? '');
-      checkHost(archiveUrl, 'MODELS_BASE_URL');
-      return {
-        id: entry.id,
-        name: entry.name,
-        url: archiveUrl,
-        sha256: entry.sha256,
-        md5: entry.md5,
-        sizeBytes: entry.sizeBytes,
-        language: entry.language,
-        fromCatalogue: true,
-      };
+      return catalogueTarget(entry, request);
     }
     const problem = modelNameProblem(request.name);
     if (problem) throw new ServerError('MODEL_NAME_INVALID', 400, `${problem}.`, { field: 'name' });
@@ -244,78 +365,127 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
         { field: 'sha256' },
       );
     }
+    const href = url.href;
     return {
       id: request.name,
       name: request.name,
-      url: url.href,
-      sha256: request.sha256.toLowerCase(),
-      md5: undefined,
-      sizeBytes: undefined,
       language: request.language,
+      packaging: 'zip',
+      files: [
+        {
+          name: `${request.name}.zip`,
+          sizeBytes: undefined,
+          sha256: request.sha256.toLowerCase(),
+          md5: undefined,
+        },
+      ],
+      sources: [
+        {
+          id: 'url',
+          kind: 'official',
+          label: { zh: url.host, en: url.host },
+          urlFor: () => href,
+        },
+      ],
+      sizeBytes: undefined,
       fromCatalogue: false,
     };
   };
 
-  const checkSpace = async (total: number, received: number) => {
-    const needed = spaceNeeded(total, received);
+  const checkSpace = async (needed: number) => {
     const free = await freeSpace(folder);
     if (free < needed) {
       throw new ServerError(
         'MODEL_DISK_SPACE',
         507,
-        `Not enough disk space for the model: it needs about ${megabytes(needed)} (download and unpacked files) in ${folder}, and ${megabytes(free)} are free. Free some space and try again.`,
+        `Not enough disk space for the model: it needs about ${megabytes(needed)} (download and installed files) in ${folder}, and ${megabytes(free)} are free. Free some space and try again.`,
       );
     }
   };
 
+  /** Where a file of a target is downloaded to (kept between tries to resume). */
+  const partOf = (target: Target, file: TargetFile) =>
+    target.packaging === 'zip'
+      ? join(downloadsFolderOf(folder), `${target.name}.zip.part`)
+      : join(downloadsFolderOf(folder), target.name, `${file.name}.part`);
+
   const install = async (
     target: Target,
     signal: AbortSignal | undefined,
-    report: {
-      onProgress?: ((received: number, total: number | undefined) => void) | undefined;
-      onStage?: ((stage: 'downloading' | 'verifying' | 'unpacking') => void) | undefined;
-    },
+    report: PullReport,
   ): Promise<InstalledModel> => {
     const installed = (await listInstalledModels(folder)).find(
       (model) => model.name === target.name,
     );
     if (installed) return installed;
     const release = await lockDownload(folder, target.name);
-    const part = join(downloadsFolderOf(folder), `${target.name}.zip.part`);
     try {
-      if (target.sizeBytes !== undefined) await checkSpace(target.sizeBytes, 0);
-      report.onStage?.('downloading');
-      const file = await downloadFile({
-        url: target.url,
-        destination: part,
-        ...(target.sizeBytes !== undefined ? { expectedSize: target.sizeBytes } : {}),
-        md5: target.md5 !== undefined,
-        ...(signal ? { signal } : {}),
-        ...(options.network ? { network: options.network } : {}),
-        ...(options.stallMs !== undefined ? { stallMs: options.stallMs } : {}),
-        ...(report.onProgress ? { onProgress: report.onProgress } : {}),
-        onTotal: (total, received) =>
-          target.sizeBytes === undefined ? checkSpace(total, received) : undefined,
-      });
-      report.onStage?.('verifying');
-      const problems: string[] = [];
-      if (target.sizeBytes !== undefined && file.bytes !== target.sizeBytes) {
-        problems.push(`${file.bytes} bytes instead of ${target.sizeBytes}`);
-      }
-      if (file.sha256 !== target.sha256) {
-        problems.push(`SHA-256 ${file.sha256} instead of ${target.sha256}`);
-      }
-      if (target.md5 !== undefined && file.md5 !== target.md5) {
-        problems.push(`MD5 ${file.md5} instead of ${target.md5}`);
-      }
-      if (problems.length > 0) {
-        await rm(part, { force: true });
-        throw new ServerError(
-          'MODEL_CHECKSUM_MISMATCH',
-          422,
-          `The file downloaded from ${target.url} is not the expected model (${problems.join('; ')}): it was deleted and nothing was installed. A mirror or proxy may serve a different file under that name.`,
+      if (target.sizeBytes !== undefined) {
+        await checkSpace(
+          target.packaging === 'zip'
+            ? spaceNeeded(target.sizeBytes, 0)
+            : target.sizeBytes + SPACE_MARGIN,
         );
       }
+      report.onStage?.('downloading');
+      const staging = join(downloadsFolderOf(folder), target.name);
+      if (target.packaging === 'files') await mkdir(staging, { recursive: true });
+      // Bytes of the files already done, for one progress over the whole model.
+      let before = 0;
+      let current = 0;
+      const fetched: Array<{ name: string; sha256: string; checked: boolean; url: string }> = [];
+      let announced: { id: string; label: Localized } | undefined;
+      for (const file of target.files) {
+        const finalPath = target.packaging === 'files' ? join(staging, file.name) : undefined;
+        // A file of an interrupted download that was complete and checked is not fetched again.
+        if (finalPath && file.sizeBytes !== undefined) {
+          const size = await stat(finalPath).then(
+            (info) => info.size,
+            () => -1,
+          );
+          if (size === file.sizeBytes && file.sha256 !== null) {
+            before += size;
+            fetched.push({ name: file.name, sha256: file.sha256, checked: true, url: '' });
+            continue;
+          }
+        }
+        const result = await fetchFromSources(target, file, current, signal, {
+          before,
+          total: target.sizeBytes,
+          report,
+          announce(source, notice) {
+            if (announced?.id === source.id && notice === undefined) return;
+            announced = { id: source.id, label: source.label };
+            report.onSource?.(announced, notice);
+          },
+        });
+        current = result.sourceIndex;
+        before += file.sizeBytes ?? result.bytes;
+        fetched.push({
+          name: file.name,
+          sha256: result.sha256,
+          checked: file.sha256 !== null,
+          url: result.url,
+        });
+        if (finalPath) await rename(partOf(target, file), finalPath);
+      }
+      const source = target.sources[current];
+      report.onStage?.('verifying');
+      if (target.packaging === 'files') {
+        return await installFolder({
+          folder: staging,
+          modelsFolder: folder,
+          name: target.name,
+          origin: {
+            id: target.fromCatalogue ? target.id : undefined,
+            language: target.language,
+            url: fetched[0]?.url ?? '',
+            source: source?.id,
+            files: fetched,
+          },
+        });
+      }
+      const part = partOf(target, target.files[0]!);
       report.onStage?.('unpacking');
       try {
         return await installArchive({
@@ -325,8 +495,9 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
           origin: {
             id: target.fromCatalogue ? target.id : undefined,
             language: target.language,
-            sha256: file.sha256,
-            url: target.url,
+            sha256: fetched[0]?.sha256 ?? undefined,
+            url: fetched[0]?.url ?? '',
+            source: target.fromCatalogue ? source?.id : undefined,
           },
           ...(signal ? { signal } : {}),
         });
@@ -337,6 +508,110 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
     } finally {
       await release();
     }
+  };
+
+  /**
+   * Downloads one file from the sources in order, starting at `from`: a source that fails
+   * (no connection, an HTTP error, a stall, a wrong size or checksum) hands over to the next one,
+   * keeping what arrived so the next one resumes it. Resolves with the file and the source
+   * that worked; rejects with one error naming every source and why it failed.
+   */
+  const fetchFromSources = async (
+    target: Target,
+    file: TargetFile,
+    from: number,
+    signal: AbortSignal | undefined,
+    progress: {
+      before: number;
+      total: number | undefined;
+      report: PullReport;
+      announce(source: ModelSource, notice: Localized | undefined): void;
+    },
+  ): Promise<{ sourceIndex: number; bytes: number; sha256: string; url: string }> => {
+    const failures: Array<{ source: ModelSource; url: string; why: Localized; checksum: boolean }> =
+      [];
+    const part = partOf(target, file);
+    let notice: Localized | undefined;
+    for (let index = from; index < target.sources.length; index++) {
+      const source = target.sources[index]!;
+      const url = source.urlFor(file.name);
+      progress.announce(source, notice);
+      try {
+        const downloaded = await downloadFile({
+          url,
+          destination: part,
+          ...(file.sizeBytes !== undefined ? { expectedSize: file.sizeBytes } : {}),
+          md5: file.md5 !== undefined,
+          // A dead host is left for the next source soon; the last one gets the usual tries.
+          attempts: index < target.sources.length - 1 ? 2 : 5,
+          ...(signal ? { signal } : {}),
+          ...(options.network ? { network: options.network } : {}),
+          ...(options.stallMs !== undefined ? { stallMs: options.stallMs } : {}),
+          onProgress: (received, total) =>
+            progress.report.onProgress?.(progress.before + received, progress.total ?? total),
+          onTotal: (total, received) =>
+            target.sizeBytes === undefined ? checkSpace(spaceNeeded(total, received)) : undefined,
+        });
+        const problems: string[] = [];
+        if (file.sizeBytes !== undefined && downloaded.bytes !== file.sizeBytes) {
+          problems.push(`${downloaded.bytes} bytes instead of ${file.sizeBytes}`);
+        }
+        if (file.sha256 !== null && downloaded.sha256 !== file.sha256) {
+          problems.push(`SHA-256 ${downloaded.sha256} instead of ${file.sha256}`);
+        }
+        if (file.md5 !== undefined && downloaded.md5 !== file.md5) {
+          problems.push(`MD5 ${downloaded.md5} instead of ${file.md5}`);
+        }
+        if (problems.length > 0) {
+          await rm(part, { force: true });
+          throw new ServerError(
+            'MODEL_CHECKSUM_MISMATCH',
+            422,
+            `The file downloaded from ${url} is not the expected model (${problems.join('; ')}): it was deleted and nothing was installed. A mirror or proxy may serve a different file under that name.`,
+          );
+        }
+        return { sourceIndex: index, bytes: downloaded.bytes, sha256: downloaded.sha256, url };
+      } catch (error) {
+        if (!isServerError(error)) throw error;
+        if (
+          error.code === 'MODEL_DOWNLOAD_CANCELLED' ||
+          error.code === 'MODEL_ADDRESS_REFUSED' ||
+          error.code === 'MODEL_DISK_SPACE'
+        ) {
+          throw error;
+        }
+        const checksum = error.code === 'MODEL_CHECKSUM_MISMATCH';
+        const why = failureReason(error.message, checksum);
+        if (file.sha256 === null) {
+          // Without a pinned digest a splice of two hosts' files could not be told: the next
+          // source starts this file over instead of resuming it.
+          await rm(part, { force: true });
+          await rm(`${part}.validator`, { force: true });
+        }
+        failures.push({ source, url, why, checksum });
+        const next = target.sources[index + 1];
+        if (next) {
+          notice = localized(
+            `${source.label.zh}${why.zh}，正在改用 ${next.label.zh}…`,
+            `${capitalised(source.label.en)} ${why.en}; switching to ${next.label.en}…`,
+          );
+        }
+        if (failures.length === 1 && target.sources.length - from === 1) throw error;
+      }
+    }
+    const lines = failures.map((failure) => ({
+      zh: `${failure.source.label.zh}（${failure.url}）：${failure.why.zh}`,
+      en: `${failure.source.label.en} (${failure.url}): ${failure.why.en}`,
+    }));
+    const checksum = failures.every((failure) => failure.checksum);
+    throw new ServerError(
+      checksum ? 'MODEL_CHECKSUM_MISMATCH' : 'MODEL_NETWORK_FAILED',
+      checksum ? 422 : 502,
+      localized(
+        `${file.name} 没能从任何下载源取得，已经试过：${lines.map((line) => line.zh).join('；')}。已下载的部分会保留，下次从这里续传；也可以在 MODELS_BASE_URL 设置自己的镜像。`,
+        `${file.name} could not be downloaded from any source. Tried: ${lines.map((line) => line.en).join('; ')}. What arrived is kept and the next try resumes it; MODELS_BASE_URL can name a mirror of your own.`,
+      ),
+    );
   };
 
   const manager: ModelManager = {
@@ -355,31 +630,82 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
       const downloading = (name: string) => {
         const job = [...jobs.values()].find((candidate) => candidate.target.name === name);
         return job
-          ? { downloading: { received_bytes: job.received, total_bytes: job.total ?? null } }
+          ? {
+              downloading: {
+                received_bytes: job.received,
+                total_bytes: job.total ?? null,
+                source: job.source?.id ?? null,
+                source_label: job.source?.label ?? null,
+                notice: job.notice ?? null,
+              },
+            }
           : {};
       };
+      const base = baseUrl();
       const items: ModelListItem[] = catalogue.map((entry) => {
         const model = byName.get(entry.name);
         return {
           id: entry.id,
           name: entry.name,
           language: entry.language,
+          languages: [...entry.languages],
           engine: entry.engine,
           size_bytes: entry.sizeBytes,
+          disk_bytes: entry.diskBytes,
           description: entry.description,
+          licence: entry.licence,
+          streaming: entry.streaming,
+          recommended: entry.recommended === true,
+          unchecked: isUnchecked(entry),
+          files: entry.files.map((file) => ({
+            name: file.name,
+            size_bytes: file.sizeBytes,
+            sha256: file.sha256,
+            ...(file.sha256Source !== undefined ? { sha256_source: file.sha256Source } : {}),
+            ...(file.nullWhy !== undefined ? { null_why: file.nullWhy } : {}),
+          })),
+          sources: sourcesOf(entry, base).map((source) => ({
+            id: source.id,
+            label: { ...source.label },
+            kind: source.kind,
+            urls: entry.files.map((file) => source.urlFor(file.name)),
+          })),
+          published_accuracy: entry.publishedAccuracy.map((accuracy) => ({
+            metric: accuracy.metric,
+            value: accuracy.value,
+            test_set: accuracy.testSet,
+            source: accuracy.source,
+          })),
           installed: model !== undefined,
           ...(model ? { path: model.path } : {}),
           ...downloading(entry.name),
         };
       });
+      const other = (
+        name: string,
+        language: ModelLanguage | undefined,
+      ): Omit<ModelListItem, 'id' | 'engine' | 'size_bytes' | 'description' | 'installed'> => ({
+        name,
+        language: language ?? null,
+        languages: language ? [language] : [],
+        disk_bytes: null,
+        licence: null,
+        streaming: null,
+        recommended: false,
+        unchecked: false,
+        files: [],
+        sources: [],
+        published_accuracy: [],
+      });
       for (const model of installed) {
         if (catalogue.some((entry) => entry.name === model.name)) continue;
+        const bytes = await folderBytes(model.path);
         items.push({
+          ...other(model.name, model.language),
           id: model.id ?? model.name,
-          name: model.name,
-          language: model.language ?? null,
           engine: model.engine,
-          size_bytes: await folderBytes(model.path),
+          size_bytes: bytes,
+          disk_bytes: bytes,
           description: 'installed by URL or by hand',
           installed: true,
           path: model.path,
@@ -388,12 +714,11 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
       for (const job of jobs.values()) {
         if (items.some((item) => item.name === job.target.name)) continue;
         items.push({
+          ...other(job.target.name, job.target.language),
           id: job.target.id,
-          name: job.target.name,
-          language: job.target.language ?? null,
           engine: 'vosk',
           size_bytes: job.total ?? 0,
-          description: `downloading from ${job.target.url}`,
+          description: `downloading from ${job.target.sources[0]?.urlFor('') ?? ''}`,
           installed: false,
           ...downloading(job.target.name),
         });
@@ -417,9 +742,20 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
         controller,
         received: 0,
         total: target.sizeBytes,
+        source: undefined,
+        notice: undefined,
         done: Promise.resolve(),
       };
       const emit = (event: ModelEvent) => options.onEvent?.(event);
+      const progressEvent = (): ModelEvent => ({
+        type: 'progress',
+        id: target.id,
+        name: target.name,
+        received: job.received,
+        total: job.total,
+        source: job.source,
+        notice: job.notice,
+      });
       job.done = install(target, controller.signal, {
         onProgress(received, total) {
           job.received = received;
@@ -427,7 +763,13 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
           const now = Date.now();
           if (now - last < interval && received !== total) return;
           last = now;
-          emit({ type: 'progress', id: target.id, name: target.name, received, total });
+          emit(progressEvent());
+        },
+        onSource(source, notice) {
+          job.source = source;
+          if (notice) job.notice = notice;
+          // A switch is told at once, not at the next progress tick.
+          emit(progressEvent());
         },
       })
         .then(
@@ -447,6 +789,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
               name: target.name,
               code: known.code,
               message: known.message,
+              localized: known.localized,
             });
           },
         )
@@ -469,6 +812,9 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
         const part = join(downloadsFolderOf(folder), `${name}.zip.part`);
         await rm(part, { force: true });
         await rm(`${part}.validator`, { force: true });
+        if (modelNameProblem(name) === undefined) {
+          await rm(join(downloadsFolderOf(folder), name), { recursive: true, force: true });
+        }
       }
       const removed = await removeInstalledModel(folder, name);
       return { removed, cancelled };
@@ -480,4 +826,22 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
     },
   };
   return manager;
+}
+
+/** A label at the start of a sentence: "the official host" → "The official host" (names stay). */
+const capitalised = (text: string) =>
+  /^(the|your) /.test(text) ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+
+/** Why a source failed, in a few words for the progress line. */
+function failureReason(message: string, checksum: boolean): Localized {
+  if (checksum) {
+    return localized(
+      '提供的文件与校验值不符（已删除）',
+      'served a file that does not match its pinned size or checksum (deleted)',
+    );
+  }
+  if (/stalled/.test(message)) return localized('下载停滞', 'stalled');
+  const status = /HTTP (\d{3})/.exec(message)?.[1];
+  if (status) return localized(`返回了 HTTP ${status}`, `answered HTTP ${status}`);
+  return localized('无法连接', 'cannot be reached');
 }

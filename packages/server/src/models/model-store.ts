@@ -11,7 +11,14 @@
  *   .tmp-vosk-model-small-cn-0.22-4242/   being unpacked by process 4242
  *   .download/vosk-model-small-cn-0.22.zip.part   being downloaded (kept to resume)
  *   .download/vosk-model-small-cn-0.22.zip.lock   the pid downloading it
+ *   .download/sherpa-onnx-…-2024-07-17/          a model of separate files being downloaded:
+ *       tokens.txt                               a file downloaded and checked
+ *       model.int8.onnx.part                     a file being downloaded (kept to resume)
  * ```
+ *
+ * A model of separate files (sherpa-onnx) is downloaded file by file into its folder under
+ * `.download/`, each file checked as it completes; when all are there the folder's layout is
+ * checked and it is renamed into place the same way ({@link installFolder}).
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -46,9 +53,17 @@ export interface InstalledModel {
 export interface ModelOrigin {
   id?: string | undefined;
   language?: ModelLanguage | undefined;
-  sha256: string;
-  /** Where the archive came from. */
+  /** SHA-256 of the archive (models of one archive). */
+  sha256?: string | undefined;
+  /** Where the archive came from, or the first file of a model of separate files. */
   url: string;
+  /** The source that served it (`official`, `huggingface`, `mirror`, …). */
+  source?: string | undefined;
+  /**
+   * Models of separate files: each file, the SHA-256 of what arrived, whether it was checked
+   * against a published value (false: the student allowed an unchecked file) and its address.
+   */
+  files?: Array<{ name: string; sha256: string; checked: boolean; url: string }> | undefined;
 }
 
 /** `<data>/models`. */
@@ -292,4 +307,41 @@ export async function removeInstalledModel(modelsFolder: string, name: string): 
   await rename(target, doomed);
   await rm(doomed, { recursive: true, force: true });
   return true;
+}
+
+/**
+ * Installs a folder of downloaded (and already verified) files as `<modelsFolder>/<name>`: checks
+ * the layout, records the origin and renames the folder into place (one atomic rename). Throws
+ * MODEL_ARCHIVE_INVALID when the files make no model (the folder is removed) or MODEL_BUSY when
+ * a model of that name appeared meanwhile.
+ */
+export async function installFolder(options: {
+  folder: string;
+  modelsFolder: string;
+  name: string;
+  origin: ModelOrigin;
+}): Promise<InstalledModel> {
+  const { modelsFolder, name, folder } = options;
+  const problem = modelNameProblem(name);
+  if (problem) throw new ServerError('MODEL_NAME_INVALID', 400, `${problem}.`, { field: 'name' });
+  const target = join(modelsFolder, name);
+  const engine = modelLayout(folder);
+  if (!engine) {
+    await rm(folder, { recursive: true, force: true });
+    throw new ServerError(
+      'MODEL_ARCHIVE_INVALID',
+      422,
+      `The files downloaded for ${name} make no model (a sherpa-onnx model needs tokens.txt and .onnx files). Nothing was installed.`,
+    );
+  }
+  const language = options.origin.language ?? languageFromName(name);
+  await writeFile(
+    join(folder, MODEL_INFO_FILE),
+    `${JSON.stringify({ ...options.origin, language, engine, installed_at: new Date().toISOString() }, null, 2)}\n`,
+  );
+  if (existsSync(target)) {
+    throw new ServerError('MODEL_BUSY', 409, `A model named ${name} is already installed.`);
+  }
+  await rename(folder, target);
+  return { name, path: target, engine, language, id: options.origin.id, sha256: undefined };
 }

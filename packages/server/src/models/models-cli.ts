@@ -8,15 +8,15 @@ import { CliUsageError, DATA_FOLDER_OPTIONS, parseCli } from '../cli-options.ts'
 import { isServerError } from '../errors.ts';
 import { maskSecretsInText } from '../settings/secret-rules.ts';
 import { createSettingsStore } from '../settings/settings-store.ts';
-import { DEFAULT_MODELS_BASE_URL } from './model-catalogue.ts';
 import { createModelManager, type ModelRequest } from './model-manager.ts';
 
 /** Usage text of `class-assistant-backend models --help`. */
 export const MODELS_USAGE = `class-assistant-backend models — offline recognition models
 
 Usage:
-  class-assistant-backend models list
-  class-assistant-backend models pull <id>              a model of the catalogue (see list)
+  class-assistant-backend models list [--json]          the catalogue (files, sizes, checksums, sources)
+  class-assistant-backend models pull <id> [--source <id>] [--allow-unchecked]
+                                                         a model of the catalogue (see list)
   class-assistant-backend models pull --url <url> --sha256 <hex> --name <folder> [--language zh|en]
                                                          any model archive (ZIP), checked
   class-assistant-backend models remove <name>          an installed model (folder name or id)
@@ -24,9 +24,14 @@ Usage:
 Options:
   --data-dir <dir>         the data folder (models go to <dir>/models), as for the server
   --settings-file <file>   the settings file (MODELS_BASE_URL), as for the server; also --env-file
+  --json                   list: one JSON object, as GET /api/models answers (no network)
+  --source <id>            pull: this source first (see list: mirror, official, huggingface,
+                           hf-mirror, modelscope); the others stay behind it
+  --allow-unchecked        pull: accept files that have no published SHA-256
   -h, --help               show this help
 
-Downloads resume where they stopped; nothing is installed unless its size and SHA-256 match.
+Downloads resume where they stopped; a source that fails hands over to the next one (MODELS_BASE_URL,
+your own mirror, first); nothing is installed unless each file's size and SHA-256 match.
 Exit codes: 0 done, 1 failed, 2 usage, 3 network, 4 checksum, 5 disk space, 6 archive.`;
 
 /** Exit code and what to call a failure, by error code. */
@@ -36,6 +41,7 @@ const FAILURES: Record<string, { exit: number; what: string }> = {
   MODEL_DISK_SPACE: { exit: 5, what: 'disk space' },
   MODEL_ARCHIVE_INVALID: { exit: 6, what: 'archive' },
   MODEL_DOWNLOAD_CANCELLED: { exit: 130, what: 'cancelled' },
+  MODEL_UNCHECKED: { exit: 4, what: 'checksum' },
 };
 
 const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
@@ -137,6 +143,9 @@ export async function runModelsCli(
         sha256: { type: 'string' },
         name: { type: 'string' },
         language: { type: 'string' },
+        json: { type: 'boolean' },
+        source: { type: 'string' },
+        'allow-unchecked': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -172,15 +181,24 @@ export async function runModelsCli(
   if (command === 'list') {
     if (rest.length > 0) return fail(`list takes no arguments, got "${rest.join(' ')}"`, 2);
     const items = await manager.list();
+    const mirror = settings.current().modelsBaseUrl;
+    if (values.json) {
+      streams.stdout.write(
+        `${JSON.stringify({ models_dir: manager.folder, base_url: mirror, items }, null, 2)}\n`,
+      );
+      return 0;
+    }
     streams.stdout.write(
-      `Models in ${manager.folder} (downloads from ${settings.current().modelsBaseUrl || DEFAULT_MODELS_BASE_URL}):\n`,
+      `Models in ${manager.folder}${mirror ? ` (your mirror, tried first: ${mirror})` : ''}:\n`,
     );
     for (const item of items) {
+      const marks = `${item.recommended ? 'recommended, ' : ''}${item.streaming ? 'streaming, ' : ''}${item.unchecked ? 'UNCHECKED, ' : ''}`;
+      const sources = item.sources.map((source) => source.id).join(' > ');
       streams.stdout.write(
-        `  ${item.installed ? '*' : ' '} ${item.id.padEnd(20)} ${(item.language ?? '?').padEnd(3)} ${`${megabytes(item.size_bytes)} MB`.padStart(9)}  ${item.installed ? (item.path ?? '') : item.description}\n`,
+        `  ${item.installed ? '*' : ' '} ${item.id.padEnd(26)} ${(item.language ?? '?').padEnd(3)} ${`${megabytes(item.size_bytes)} MB`.padStart(9)}  ${item.installed ? (item.path ?? '') : `${marks}${item.description}${sources ? ` [${sources}]` : ''}`}\n`,
       );
     }
-    streams.stdout.write('  (* installed)\n');
+    streams.stdout.write('  (* installed; sources in the order they are tried)\n');
     return 0;
   }
 
@@ -224,7 +242,11 @@ export async function runModelsCli(
     } else {
       const id = rest[0];
       if (!id || rest.length > 1) return fail('pull takes one catalogue id (see `models list`)', 2);
-      request = { id };
+      request = {
+        id,
+        ...(typeof values.source === 'string' ? { source: values.source } : {}),
+        ...(values['allow-unchecked'] ? { allowUnchecked: true } : {}),
+      };
     }
     const label = 'id' in request ? request.id : request.name;
     const controller = new AbortController();
@@ -235,6 +257,12 @@ export async function runModelsCli(
       const model = await manager.pull(request, {
         signal: controller.signal,
         onProgress: progress.update,
+        onSource(source, notice) {
+          progress.end();
+          streams.stderr.write(
+            notice ? `${label}: ${notice.en}\n` : `${label}: from ${source.label.en}\n`,
+          );
+        },
         onStage(stage) {
           if (stage === 'downloading') return;
           progress.end();

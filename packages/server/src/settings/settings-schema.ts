@@ -629,7 +629,7 @@ export const SETTING_DEFINITIONS = [
     field: 'modelsBaseUrl',
     group: 'recognition',
     description:
-      'Where the model catalogue downloads from: a mirror holding the same file names as https://alphacephei.com/vosk/models (the default when empty). Every file is still checked against its pinned SHA-256.',
+      'Your own mirror of the model catalogue, tried first for every file before the official hosts: archives at <base>/<file> (as https://alphacephei.com/vosk/models), models of separate files at <base>/<folder>/<file>. Empty: the official hosts, Hugging Face, hf-mirror and ModelScope in turn. Every file is still checked against its pinned SHA-256.',
     defaultValue: '',
     secret: false,
     applies: 'now',

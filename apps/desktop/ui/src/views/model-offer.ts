@@ -1,12 +1,14 @@
 // In the class panel, when the offline mode has no model for the class language: the models of
-// that language with their sizes, one click to download (with a progress bar) and then the class
-// starts by itself. Never a silent fall-back to the demo: the demo stays a separate button.
+// that language with their sizes (recommended first, streaming or not), a download source (the
+// automatic order by default), one click to download (with a progress bar naming the source and
+// any switch to another one) and then the class starts by itself. A model with files that have no
+// published checksum asks first. Never a silent fall-back to the demo: it stays a separate button.
 import { api } from '../api.ts';
 import type { AppContext } from '../context.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
 import { t } from '../i18n.ts';
-import { downloadModel, loadModels, megabytes } from '../models.ts';
+import { downloadModel, inLanguage, loadModels, megabytes } from '../models.ts';
 import type { ModelItem, SettingsView } from '../types.ts';
 
 /** The offer: its element, a refresh (models and language), and whether a download runs. */
@@ -28,16 +30,32 @@ export function createModelOffer(context: AppContext, startClass: () => Promise<
     h('option', { value: 'en' }, t('classLanguageEn')),
   );
   const choices = h('ul', { class: 'model-choices' });
+  const sourceSelect = h('select', {
+    class: 'select small',
+    id: 'model-source',
+    'aria-label': t('modelSource'),
+  });
+  const sourceRow = h(
+    'label',
+    { class: 'setting-row model-source-row' },
+    h('span', null, t('modelSource')),
+    sourceSelect,
+  );
   const progress = h('progress', { class: 'model-progress', max: 1, value: 0, hidden: true });
   const status = h('p', { class: 'model-status', 'aria-live': 'polite' });
+  const source = h('p', { class: 'model-source', hidden: true });
+  const notice = h('p', { class: 'model-notice', 'aria-live': 'polite', hidden: true });
   const element = h(
     'div',
     { class: 'model-offer' },
     title,
     h('label', { class: 'setting-row' }, h('span', null, t('classLanguage')), languageSelect),
     choices,
+    sourceRow,
     progress,
     status,
+    source,
+    notice,
     h(
       'button',
       { class: 'button small', onclick: () => void context.useDemoMode() },
@@ -48,11 +66,25 @@ export function createModelOffer(context: AppContext, startClass: () => Promise<
   const setBusy = (value: boolean) => {
     busy = value;
     languageSelect.disabled = value;
+    sourceSelect.disabled = value;
     for (const button of choices.querySelectorAll('button')) button.disabled = value;
   };
 
   const download = async (model: ModelItem) => {
+    let allowUnchecked = false;
+    if (model.unchecked) {
+      const files = model.files
+        .filter((file) => file.sha256 === null)
+        .map((file) => file.name)
+        .join(', ');
+      if (!window.confirm(t('modelUncheckedConfirm', { name: model.name, files }))) return;
+      allowUnchecked = true;
+    }
+    const picked = sourceSelect.value;
     setBusy(true);
+    source.hidden = true;
+    notice.hidden = true;
+    notice.textContent = '';
     progress.hidden = false;
     progress.value = 0;
     status.className = 'model-status';
@@ -75,9 +107,22 @@ export function createModelOffer(context: AppContext, startClass: () => Promise<
     try {
       await downloadModel(
         context,
-        { id: model.id },
         {
-          onProgress(received, total) {
+          id: model.id,
+          ...(picked && model.sources.some((item) => item.id === picked) ? { source: picked } : {}),
+          ...(allowUnchecked ? { allow_unchecked: true } : {}),
+        },
+        {
+          onProgress(received, total, from, switched) {
+            if (from) {
+              source.hidden = false;
+              source.dataset.source = from.id;
+              source.textContent = t('modelFrom', { source: from.label });
+            }
+            if (switched) {
+              notice.hidden = false;
+              notice.textContent = switched;
+            }
             const size = total ?? model.size_bytes;
             progress.value = size > 0 ? received / size : 0;
             status.textContent = t('modelDownloading', {
@@ -119,10 +164,27 @@ export function createModelOffer(context: AppContext, startClass: () => Promise<
       replaceChildren(choices, h('li', null, errorBox(context, error)));
       return;
     }
-    const offers = models.filter((model) => model.language === language && !model.installed);
+    const offers = models
+      .filter((model) => model.language === language && !model.installed)
+      .sort((a, b) => Number(b.recommended) - Number(a.recommended));
     title.textContent = t('modelNeeded', {
       language: language === 'zh' ? t('languageZh') : t('languageEn'),
     });
+    // The sources offered are those of every model shown (the same hosts for models alike).
+    const seen = new Map<string, string>();
+    for (const model of offers) {
+      for (const item of model.sources) {
+        if (!seen.has(item.id)) seen.set(item.id, inLanguage(item.label));
+      }
+    }
+    const keep = sourceSelect.value;
+    replaceChildren(
+      sourceSelect,
+      h('option', { value: '' }, t('modelSourceAuto')),
+      [...seen].map(([id, label]) => h('option', { value: id }, label)),
+    );
+    sourceSelect.value = seen.has(keep) ? keep : '';
+    sourceRow.hidden = seen.size < 2;
     replaceChildren(
       choices,
       offers.length === 0
@@ -130,17 +192,36 @@ export function createModelOffer(context: AppContext, startClass: () => Promise<
         : offers.map((model) =>
             h(
               'li',
-              { class: 'model-choice' },
+              { class: 'model-choice', 'data-model': model.id },
               h(
                 'button',
                 {
-                  class: 'button small primary model-download',
+                  class: `button small model-download${model.recommended || offers.length === 1 ? ' primary' : ''}`,
                   'data-model': model.id,
                   onclick: () => void download(model),
                 },
                 t('modelDownloadStart', { size: megabytes(model.size_bytes) }),
               ),
-              h('span', null, h('code', null, model.name), ` ${model.description}`),
+              h(
+                'span',
+                null,
+                h('code', null, model.name),
+                ' ',
+                model.recommended
+                  ? h('mark', { class: 'model-tag model-recommended' }, t('modelRecommended'))
+                  : null,
+                model.streaming === null
+                  ? null
+                  : h(
+                      'small',
+                      { class: 'model-tag model-streaming' },
+                      model.streaming ? t('modelStreaming') : t('modelNotStreaming'),
+                    ),
+                model.unchecked
+                  ? h('small', { class: 'model-tag model-unchecked' }, t('modelUnchecked'))
+                  : null,
+                ` ${model.description}`,
+              ),
             ),
           ),
     );
