@@ -2,10 +2,11 @@
 // WAV file source -> the sherpa engine's process (real sherpa-onnx-node, the bundled Silero VAD,
 // the tiny test models of test/fixtures/sherpa, see its README for what they say) -> transcript-core
 // merging -> transcript, live events and HTTP.
+
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { createLocalRecognizerDefinition } from '../src/recognizers/local-recognizer.ts';
 import type { Recognizer, RecognizerEvent } from '../src/recognizers/recognizer.ts';
 import { createSettingsStore } from '../src/settings/settings-store.ts';
@@ -15,6 +16,7 @@ import { type SpokenSentence, speechRecording } from './support/speech.ts';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'sherpa');
 const SENSE_VOICE = join(FIXTURES, 'sense-voice');
+const STREAMING = join(FIXTURES, 'streaming-zipformer');
 
 let harness: Harness | undefined;
 let client: ClassClient | undefined;
@@ -115,6 +117,116 @@ describe('ASR_MODE=local with sherpa-onnx SenseVoice', () => {
       expect(segment.endMs).toBeLessThan(sentence.endMs + 800);
     });
     expect(events.some((event) => event.type === 'error')).toBe(false);
+  });
+});
+
+describe('ASR_MODE=local with a sherpa-onnx streaming transducer', () => {
+  it('shows partial text while the teacher speaks and writes the definite line', async () => {
+    const lecture = await speechRecording(THREE_SENTENCES);
+    harness = await createHarness({
+      env: [
+        'ASR_MODE=local',
+        'LOCAL_ASR_ENGINE=sherpa',
+        `SHERPA_MODEL_PATH=${STREAMING}`,
+        `AUDIO_INPUT=file:${lecture.path}`,
+        'AUDIO_FILE_PACE=fast',
+      ],
+    });
+    client = await classClient(await harness.listen());
+    const started = await client.start({ course_name: 'Data structures' });
+    expect(started).toMatchObject({ status: 200, body: { status: 'started' } });
+    await client.recognizerState('ended');
+    const partials = client
+      .all('partial.changed')
+      .map((event) => (event.data as { text: string }).text);
+    // The model's text grows 你 -> 你好 within each utterance.
+    expect(partials).toContain('你');
+    expect(partials).toContain('你好');
+    expect(partials.indexOf('你')).toBeLessThan(partials.indexOf('你好'));
+    expect((await client.transcript()).map((entry) => entry.text)).toEqual(['你好']);
+    const file = await readFile(join(harness.dataDir, 'class_transcript.txt'), 'utf8');
+    expect(file).toMatch(/^\[\d\d:\d\d:\d\d\] 你好$/m);
+  });
+
+  it('ends one line per utterance at the pauses (endpoint detection)', async () => {
+    const lecture = await speechRecording(THREE_SENTENCES);
+    const { events, recognizer } = await localRecognizer([
+      'LOCAL_ASR_ENGINE=sherpa',
+      `SHERPA_MODEL_PATH=${STREAMING}`,
+      `AUDIO_INPUT=file:${lecture.path}`,
+      'AUDIO_FILE_PACE=fast',
+    ]);
+    await recognizer.start();
+    await waitFor(() => events.some((event) => event.type === 'end'), 60_000, 'the file to end');
+    const segments = events.filter((event) => event.type === 'segment');
+    expect(segments.map((segment) => segment.text)).toEqual(['你好', '你好', '你好']);
+    lecture.sentences.forEach((sentence, index) => {
+      const segment = segments[index]!;
+      expect(segment.startMs).toBeGreaterThan(sentence.startMs - 400);
+      expect(segment.startMs).toBeLessThan(sentence.startMs + 400);
+      expect(segment.endMs).toBeLessThan(
+        lecture.sentences[index + 1]?.startMs ?? lecture.durationMs + 1000,
+      );
+    });
+    // Each line was shown as partial text first.
+    const firstLine = events.findIndex((event) => event.type === 'segment');
+    expect(events.slice(0, firstLine)).toContainEqual({ type: 'partial', text: '你' });
+    expect(events.some((event) => event.type === 'error')).toBe(false);
+  });
+
+  it('favours the hot words of the class material', async () => {
+    const lecture = await speechRecording(THREE_SENTENCES);
+    const material = '--- 第 1 页 ---\n链表\n单链表的插入与删除\n';
+    harness = await createHarness({
+      env: [
+        'ASR_MODE=local',
+        'LOCAL_ASR_ENGINE=sherpa',
+        `SHERPA_MODEL_PATH=${STREAMING}`,
+        `AUDIO_INPUT=file:${lecture.path}`,
+        'AUDIO_FILE_PACE=fast',
+      ],
+    });
+    await mkdir(join(harness.dataDir, 'cite'), { recursive: true });
+    await writeFile(join(harness.dataDir, 'cite', 'lists.txt'), material);
+    client = await classClient(await harness.listen());
+    const started = await client.start({ course_name: 'Lists', cite_filename: 'lists.txt' });
+    expect(started).toMatchObject({ status: 200, body: { status: 'started' } });
+    await client.recognizerState('ended');
+    // The test model says 链表 instead of 你好 only when 链表 biases its beam search.
+    expect((await client.transcript()).map((entry) => entry.text)).toEqual(['链表']);
+  });
+
+  it('says how many hot words reached the engine; SenseVoice takes none', async () => {
+    const lecture = await speechRecording(THREE_SENTENCES.slice(0, 1));
+    const material = '--- 第 1 页 ---\n链表\n二叉搜索树\n二叉搜索树\n';
+    const streaming = await localRecognizer(
+      [
+        'LOCAL_ASR_ENGINE=sherpa',
+        `SHERPA_MODEL_PATH=${STREAMING}`,
+        `AUDIO_INPUT=file:${lecture.path}`,
+        'AUDIO_FILE_PACE=fast',
+      ],
+      { material, keywords: ['李小明'] },
+    );
+    await streaming.recognizer.start();
+    await waitFor(() => streaming.events.some((event) => event.type === 'end'), 60_000);
+    // 李小明 and 二叉搜索树 have characters the tiny model has no token for: only 链表 is kept.
+    expect(streaming.logs.join('\n')).toContain('1 hot words reached the sherpa engine');
+    expect(streaming.events).toContainEqual(
+      expect.objectContaining({ type: 'segment', text: '链表' }),
+    );
+    const senseVoice = await localRecognizer(
+      [
+        'LOCAL_ASR_ENGINE=sherpa',
+        `SHERPA_MODEL_PATH=${SENSE_VOICE}`,
+        `AUDIO_INPUT=file:${lecture.path}`,
+        'AUDIO_FILE_PACE=fast',
+      ],
+      { material },
+    );
+    await senseVoice.recognizer.start();
+    await waitFor(() => senseVoice.events.some((event) => event.type === 'end'), 60_000);
+    expect(senseVoice.logs.join('\n')).toContain('SenseVoice takes no hot words');
   });
 });
 
