@@ -163,11 +163,7 @@ export async function chooseLocalModel(
   return {
     found: false,
     message: `No offline model for ${LANGUAGE_NAMES[language]} (LOCAL_ASR_LANGUAGE=${language}) is installed. Download one in the class panel${pull ? `, or run ${pull}` : ''}; or set VOSK_MODEL_PATH to the folder of an unpacked Vosk model${engine === 'auto' ? ' (SHERPA_MODEL_PATH: of a sherpa-onnx model)' : ''}.${english} ASR_MODE=mock runs a scripted demo class.`,
-    settings: [
-      'LOCAL_ASR_LANGUAGE',
-      'VOSK_MODEL_PATH',
-      ...(engine === 'auto' ? ['SHERPA_MODEL_PATH'] : []),
-    ],
+    settings: ['LOCAL_ASR_LANGUAGE', 'VOSK_MODEL_PATH'],
   };
 }
 

@@ -70,7 +70,8 @@ export function sherpaHotwords(
   let upper = 0;
   let lower = 0;
   for (const token of tokens) {
-    if (!LATIN.test(token)) continue;
+    // <blk>, <unk>, <sos/eos> say nothing about the case of the model's words.
+    if (!LATIN.test(token) || token.startsWith('<')) continue;
     if (token === token.toUpperCase()) upper += 1;
     else if (token === token.toLowerCase()) lower += 1;
   }
