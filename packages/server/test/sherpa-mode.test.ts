@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sherpaEngineDefinition } from '../src/recognizers/engines/sherpa-engine.ts';
 import { createLocalRecognizerDefinition } from '../src/recognizers/local-recognizer.ts';
 import type { Recognizer, RecognizerEvent } from '../src/recognizers/recognizer.ts';
 import { createSettingsStore } from '../src/settings/settings-store.ts';
@@ -227,6 +228,22 @@ describe('ASR_MODE=local with a sherpa-onnx streaming transducer', () => {
     await senseVoice.recognizer.start();
     await waitFor(() => senseVoice.events.some((event) => event.type === 'end'), 60_000);
     expect(senseVoice.logs.join('\n')).toContain('SenseVoice takes no hot words');
+  });
+});
+
+describe('sherpaEngineDefinition (whole recordings, as the quality harness runs them)', () => {
+  it('recognises a recording with either model kind, and closes its process', async () => {
+    const lecture = await speechRecording(THREE_SENTENCES);
+    const store = await createSettingsStore({ path: join(tmpdir(), 'no-such-settings.env') });
+    for (const folder of [SENSE_VOICE, STREAMING]) {
+      const engine = await sherpaEngineDefinition.load(store.current(), folder);
+      expect(engine.name).toBe('sherpa');
+      // Longer than one 10 s piece of the transfer to the engine's process.
+      expect(await engine.transcribe(lecture.samples)).toBe('你好你好你好');
+      expect(await engine.transcribe(new Int16Array(0))).toBe('');
+      engine.close();
+    }
+    await waitFor(async () => (await sherpaChildren()).length === 0, 10_000, 'the engines to exit');
   });
 });
 

@@ -25,7 +25,8 @@ export type SherpaChildRequest =
   | { type: 'load'; config: SherpaDecoderConfig }
   | { type: 'audio'; samples: Int16Array; atMs?: number }
   | { type: 'finish'; id: number }
-  | { type: 'transcribe'; id: number; samples: Int16Array }
+  /** A whole recording comes in pieces (`last` on the final one), so no message is huge. */
+  | { type: 'transcribe'; id: number; samples: Int16Array; last: boolean }
   | { type: 'close' };
 
 /** What the child answers. */
@@ -54,6 +55,7 @@ export function toFloat(samples: Int16Array): Float32Array {
  */
 export function runSherpaChild(): Promise<void> {
   let decoder: SherpaDecoder | undefined;
+  const recordings = new Map<number, Int16Array[]>();
   const send = (message: SherpaChildMessage) => {
     if (process.connected) process.send?.(message);
   };
@@ -80,13 +82,27 @@ export function runSherpaChild(): Promise<void> {
             send({ type: 'finished', id: request.id });
             return;
           }
-          case 'transcribe':
+          case 'transcribe': {
+            const pieces = recordings.get(request.id) ?? [];
+            pieces.push(request.samples);
+            if (!request.last) {
+              recordings.set(request.id, pieces);
+              return;
+            }
+            recordings.delete(request.id);
+            const whole = new Int16Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
+            let offset = 0;
+            for (const piece of pieces) {
+              whole.set(piece, offset);
+              offset += piece.length;
+            }
             send({
               type: 'transcribed',
               id: request.id,
-              text: decoder?.transcribe(toFloat(request.samples)) ?? '',
+              text: decoder?.transcribe(toFloat(whole)) ?? '',
             });
             return;
+          }
           case 'close':
             done();
             return;

@@ -15,6 +15,8 @@ import {
 import type { SherpaDecoderConfig, SherpaEvent } from './sherpa-decoder.ts';
 
 const OUTPUT_LIMIT = 8192;
+/** Samples per message of a whole recording (10 s). */
+const PIECE = 160_000;
 
 /** Why the engine's process could not load its model or ended. */
 export class SherpaProcessError extends Error {
@@ -218,7 +220,20 @@ export async function startSherpaProcess(config: SherpaDecoderConfig): Promise<S
     finish: async () => {
       await ask((id) => ({ type: 'finish', id }));
     },
-    transcribe: (samples) => ask((id) => ({ type: 'transcribe', id, samples })),
+    transcribe: (samples) =>
+      ask((id) => {
+        // Pieces of 10 s: serialising a long recording at once would hold the event loop.
+        for (let offset = 0; offset + PIECE < samples.length; offset += PIECE) {
+          send({
+            type: 'transcribe',
+            id,
+            samples: samples.slice(offset, offset + PIECE),
+            last: false,
+          });
+        }
+        const tail = Math.max(0, Math.ceil(samples.length / PIECE) - 1) * PIECE;
+        return { type: 'transcribe', id, samples: samples.slice(tail), last: true };
+      }),
     onEvents(listener) {
       eventListeners.push(listener);
     },
