@@ -3,7 +3,7 @@ import { flushCompileCache } from 'node:module';
 import { AUDIO_CHILD_FLAG, runAudioChild } from './audio/audio-child.ts';
 import { CliUsageError, parseCli, USAGE } from './cli-options.ts';
 import { runModelsCli } from './models/models-cli.ts';
-import { SHERPA_CHILD_FLAG } from './recognizers/engines/sherpa-child.ts';
+import { runSherpaChild, SHERPA_CHILD_FLAG } from './recognizers/engines/sherpa-child.ts';
 import { type RunningServer, StartupError, startServer } from './server.ts';
 import { SERVER_VERSION } from './version.ts';
 
@@ -23,7 +23,6 @@ async function main(): Promise<number> {
   }
   // The same for the sherpa engine's process (a class's offline recognition).
   if (process.argv.includes(SHERPA_CHILD_FLAG)) {
-    const { runSherpaChild } = await import('./recognizers/engines/sherpa-child.ts');
     await runSherpaChild();
     return 0;
   }
