@@ -10,9 +10,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sherpaEngineDefinition } from '../src/recognizers/engines/sherpa-engine.ts';
 import { createLocalRecognizerDefinition } from '../src/recognizers/local-recognizer.ts';
 import type { Recognizer, RecognizerEvent } from '../src/recognizers/recognizer.ts';
+import { createSherpaRecognizer } from '../src/recognizers/sherpa-recognizer.ts';
 import { createSettingsStore } from '../src/settings/settings-store.ts';
 import { type ClassClient, classClient } from './support/class-client.ts';
 import { createHarness, type Harness, waitFor } from './support/harness.ts';
+import { memorySource } from './support/memory-source.ts';
 import { type SpokenSentence, speechRecording } from './support/speech.ts';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'sherpa');
@@ -175,6 +177,40 @@ describe('ASR_MODE=local with a sherpa-onnx streaming transducer', () => {
     expect(events.some((event) => event.type === 'error')).toBe(false);
   });
 
+  it('writes the utterance being spoken when the class is stopped', async () => {
+    const lecture = await speechRecording(THREE_SENTENCES);
+    // Audio up to the middle of the last sentence, then a "microphone" that stays open and silent
+    // no longer: no pause ends the utterance; stop must.
+    const cut = Math.round(((lecture.sentences[2]!.startMs + 1200) * 16000) / 1000);
+    const source = memorySource(lecture.samples.subarray(0, cut), { afterAudio: 'hold' });
+    const store = await createSettingsStore({ path: join(tmpdir(), 'no-such-settings.env') });
+    const events: RecognizerEvent[] = [];
+    const log = () => undefined;
+    const recognizer = createSherpaRecognizer({
+      context: {
+        settings: store.current(),
+        dataDir: tmpdir(),
+        emit: (event) => events.push(event),
+        logger: { info: log, warn: log, error: log },
+        material: '',
+      },
+      folder: STREAMING,
+      source,
+    });
+    cleanups.push(() => recognizer.stop());
+    await recognizer.start();
+    const segments = () => events.filter((event) => event.type === 'segment');
+    await waitFor(() => source.delivered() >= cut, 30_000, 'the audio to be played');
+    await waitFor(
+      () => segments().length === 2 && events.at(-1)?.type === 'partial' && events.at(-1),
+      30_000,
+      'the third sentence to show as partial text',
+    );
+    await recognizer.stop();
+    expect(segments().map((segment) => segment.text)).toEqual(['你好', '你好', '你好']);
+    expect(segments()[2]!.startMs).toBeGreaterThan(lecture.sentences[2]!.startMs - 400);
+  });
+
   it('favours the hot words of the class material', async () => {
     const lecture = await speechRecording(THREE_SENTENCES);
     const material = '--- 第 1 页 ---\n链表\n单链表的插入与删除\n';
@@ -269,9 +305,10 @@ describe('ASR_MODE=local with sherpa-onnx: what goes wrong', () => {
       headers: { 'accept-language': 'en' },
     });
     expect(english.statusCode).toBe(503);
+    // The class panel offers the download for the class language (field LOCAL_ASR_LANGUAGE).
     expect(english.json()).toMatchObject({
       code: 'ASR_MODEL_MISSING',
-      field: 'SHERPA_MODEL_PATH',
+      field: 'LOCAL_ASR_LANGUAGE',
       message: expect.stringContaining('models pull sense-voice-small'),
     });
     expect(english.json().message).toContain('SHERPA_MODEL_PATH');
@@ -285,7 +322,7 @@ describe('ASR_MODE=local with sherpa-onnx: what goes wrong', () => {
     expect(health.asr).toMatchObject({
       available: false,
       message: expect.stringContaining('sense-voice-small'),
-      settings: expect.arrayContaining(['SHERPA_MODEL_PATH']),
+      settings: ['LOCAL_ASR_LANGUAGE', 'SHERPA_MODEL_PATH', 'LOCAL_ASR_ENGINE'],
     });
     expect(harness.app.classAssistant.monitor.status().is_monitoring).toBe(false);
   });

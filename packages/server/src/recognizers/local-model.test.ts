@@ -80,7 +80,7 @@ describe('chooseLocalModel', () => {
     expect(await choose(voskOnly, { LOCAL_ASR_ENGINE: 'sherpa' })).toEqual({
       missing: expect.stringContaining('models pull sense-voice-small'),
       code: 'ASR_MODEL_MISSING',
-      settings: ['SHERPA_MODEL_PATH', 'LOCAL_ASR_ENGINE', 'LOCAL_ASR_LANGUAGE'],
+      settings: ['LOCAL_ASR_LANGUAGE', 'SHERPA_MODEL_PATH', 'LOCAL_ASR_ENGINE'],
     });
     expect(await choose(voskOnly, { LOCAL_ASR_ENGINE: 'vosk' })).toMatchObject({
       engine: 'vosk',

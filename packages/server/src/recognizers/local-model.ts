@@ -114,7 +114,8 @@ export async function chooseLocalModel(
       found: false,
       code: 'ASR_MODEL_MISSING',
       message: noSherpaModelMessage(language, options.catalogue),
-      settings: ['SHERPA_MODEL_PATH', 'LOCAL_ASR_ENGINE', 'LOCAL_ASR_LANGUAGE'],
+      // LOCAL_ASR_LANGUAGE first: the class panel then offers the download.
+      settings: ['LOCAL_ASR_LANGUAGE', 'SHERPA_MODEL_PATH', 'LOCAL_ASR_ENGINE'],
     };
   }
   if (settings.voskModelPath !== '') {
