@@ -13,7 +13,6 @@ import type { OfflineEngine } from './engines/offline-engine.ts';
 import { chooseLocalModel, type LocalModelChoice, type LocalModelOptions } from './local-model.ts';
 import { createPhraseRecognizer } from './phrase-recognizer.ts';
 import type { Recognizer, RecognizerAvailability, RecognizerDefinition } from './recognizer.ts';
-import { createSherpaRecognizer } from './sherpa-recognizer.ts';
 
 type Found = Extract<LocalModelChoice, { found: true }>;
 
@@ -99,13 +98,16 @@ export function createLocalRecognizerDefinition(
               field: choice.settings[0] ?? 'LOCAL_ASR_ENGINE',
             });
           }
-          inner =
-            choice.engine.name === 'sherpa'
-              ? createSherpaRecognizer({
-                  context,
-                  folder: choice.model ?? context.settings.sherpaModelPath,
-                })
-              : phrases();
+          if (choice.engine.name === 'sherpa') {
+            // Loaded by the first sherpa class only (hot words bring the recognizer clients).
+            const { createSherpaRecognizer } = await import('./sherpa-recognizer.ts');
+            inner = createSherpaRecognizer({
+              context,
+              folder: choice.model ?? context.settings.sherpaModelPath,
+            });
+          } else {
+            inner = phrases();
+          }
           if (stopped) return;
           await inner.start();
         },
