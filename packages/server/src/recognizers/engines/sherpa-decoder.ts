@@ -176,9 +176,14 @@ function createTransducerDecoder(
     current.stream.inputFinished();
     decodeReady(current);
     const event = line(recognizer.getResult(current.stream), clockMs);
+    const hadPartial = current.partial !== '';
     current = open(nextMs);
     clockMs = nextMs;
-    return event ? [event] : [];
+    // The partial text became the line (or nothing): the live line is empty again.
+    return [
+      ...(event ? [event] : []),
+      ...(hadPartial ? [{ type: 'partial', text: '' } as const] : []),
+    ];
   };
 
   const decodeAll = (target: typeof current, samples: Float32Array, events: SherpaEvent[]) => {
@@ -218,12 +223,7 @@ function createTransducerDecoder(
       }
       return events;
     },
-    finish() {
-      const hadPartial = current.partial !== '';
-      const events = finishStream(clockMs);
-      if (hadPartial) events.push({ type: 'partial', text: '' });
-      return events;
-    },
+    finish: () => finishStream(clockMs),
     transcribe(samples) {
       const own = open(0);
       const events: SherpaEvent[] = [];
