@@ -2,12 +2,14 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig({
   // main: the bin; material-worker: the upload parser's worker thread; audio-child: the
-  // microphone child process (both loaded by URL).
+  // microphone child process; sherpa-child: the sherpa-onnx engine's process (all loaded by URL).
   entry: {
     index: 'src/index.ts',
     main: 'src/main.ts',
     'material-worker': 'src/material-worker.ts',
     'audio-child': 'src/audio-child.ts',
+    // The sherpa-onnx engine's process (one per class).
+    'sherpa-child': 'src/sherpa-child.ts',
     // The live-event contract, a subpath of its own that imports only zod (the UI's types).
     'events/live-events': 'src/events/live-events.ts',
   },

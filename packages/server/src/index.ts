@@ -181,6 +181,12 @@ export {
   DEFAULT_POCKETSPHINX_MODEL,
   pocketsphinxEngineDefinition,
 } from './recognizers/engines/pocketsphinx-engine.ts';
+export { sherpaEngineDefinition } from './recognizers/engines/sherpa-engine.ts';
+export {
+  readSherpaModel,
+  type SherpaModel,
+  sherpaModelProblem,
+} from './recognizers/engines/sherpa-model.ts';
 export {
   VOSK_MODEL_HELP,
   voskEngineDefinition,
@@ -238,6 +244,7 @@ export {
   createResendingRecognizer,
   DEFAULT_RESENDING_OPTIONS,
 } from './recognizers/resending-recognizer.ts';
+export { createSherpaRecognizer } from './recognizers/sherpa-recognizer.ts';
 export { streamRecognizerDefinition } from './recognizers/stream-definition.ts';
 export type { StreamRecognizerOptions } from './recognizers/stream-recognizer.ts';
 export {

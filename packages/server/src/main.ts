@@ -3,6 +3,7 @@ import { flushCompileCache } from 'node:module';
 import { AUDIO_CHILD_FLAG, runAudioChild } from './audio/audio-child.ts';
 import { CliUsageError, parseCli, USAGE } from './cli-options.ts';
 import { runModelsCli } from './models/models-cli.ts';
+import { runSherpaChild, SHERPA_CHILD_FLAG } from './recognizers/engines/sherpa-child.ts';
 import { type RunningServer, StartupError, startServer } from './server.ts';
 import { SERVER_VERSION } from './version.ts';
 
@@ -19,6 +20,11 @@ async function main(): Promise<number> {
     const code = await runAudioChild(process.argv);
     if (process.connected) process.disconnect();
     return code;
+  }
+  // The same for the sherpa engine's process (a class's offline recognition).
+  if (process.argv.includes(SHERPA_CHILD_FLAG)) {
+    await runSherpaChild();
+    return 0;
   }
   // `class-assistant-backend models …` manages offline models and exits.
   if (process.argv[2] === 'models') return runModelsCli(process.argv.slice(3));

@@ -408,10 +408,15 @@ export function createMonitor(options: MonitorOptions): Monitor {
       dataDir: options.dataDir,
     });
     if (!availability.available) {
-      throw new ServerError('RECOGNIZER_UNAVAILABLE', 503, availability.message, {
-        field: availability.settings[0] ?? 'ASR_MODE',
-        hint: `Settings to check: ${availability.settings.join(', ')}.`,
-      });
+      throw new ServerError(
+        availability.code ?? 'RECOGNIZER_UNAVAILABLE',
+        503,
+        availability.message,
+        {
+          field: availability.settings[0] ?? 'ASR_MODE',
+          hint: `Settings to check: ${availability.settings.join(', ')}.`,
+        },
+      );
     }
     return definition;
   };

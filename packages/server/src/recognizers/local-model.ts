@@ -3,13 +3,18 @@
  *
  * 1. LOCAL_ASR_ENGINE=pocketsphinx: POCKETSPHINX_MODEL_PATH, else an installed PocketSphinx
  *    model, else the system's (Debian's pocketsphinx-en-us).
- * 2. Otherwise VOSK_MODEL_PATH when it is set — it always wins;
- * 3. else a model installed under `<data>/models` for the class language (LOCAL_ASR_LANGUAGE),
- *    a Vosk one first;
- * 4. else, for English, the system's PocketSphinx model (the offline mode then works without
+ * 2. LOCAL_ASR_ENGINE=sherpa: SHERPA_MODEL_PATH, else an installed sherpa-onnx model of the
+ *    class language (SenseVoice first), else nothing (ASR_MODEL_MISSING naming the download).
+ * 3. Otherwise (auto, vosk) a model folder setting wins: SHERPA_MODEL_PATH (auto only), then
+ *    VOSK_MODEL_PATH;
+ * 4. else a model installed under `<data>/models` for the class language (LOCAL_ASR_LANGUAGE):
+ *    auto takes a sherpa-onnx one first (SenseVoice, then streaming), then Vosk; vosk takes a
+ *    Vosk one first and never a sherpa-onnx one;
+ * 5. else, for English, the system's PocketSphinx model (the offline mode then works without
  *    any download);
- * 5. else nothing: the answer says which catalogue models to download.
+ * 6. else nothing: the answer says which catalogue models to download.
  */
+import type { MessageText } from '../language.ts';
 import type { ModelCatalogueEntry, ModelLanguage } from '../models/model-catalogue.ts';
 import { OFFICIAL_MODEL_CATALOGUE } from '../models/model-catalogue.ts';
 import { listInstalledModels, modelLayout, modelsFolderOf } from '../models/model-store.ts';
@@ -19,6 +24,8 @@ import {
   DEFAULT_POCKETSPHINX_MODEL,
   pocketsphinxEngineDefinition,
 } from './engines/pocketsphinx-engine.ts';
+import { noSherpaModelMessage, sherpaEngineDefinition } from './engines/sherpa-engine.ts';
+import { readSherpaModel } from './engines/sherpa-model.ts';
 import { voskEngineDefinition } from './engines/vosk-engine.ts';
 
 /** Options of the local mode's model choice. */
@@ -41,7 +48,13 @@ export type LocalModelChoice =
       model: string | undefined;
       source: 'setting' | 'installed' | 'system';
     }
-  | { found: false; message: string; settings: string[] };
+  | {
+      found: false;
+      message: MessageText;
+      settings: string[];
+      /** The error start_monitor answers with (default RECOGNIZER_UNAVAILABLE). */
+      code?: 'ASR_MODEL_MISSING';
+    };
 
 const LANGUAGE_NAMES: Record<ModelLanguage, string> = { zh: 'Chinese', en: 'English' };
 
@@ -80,12 +93,45 @@ export async function chooseLocalModel(
       source: 'system',
     };
   }
+  const language = settings.localAsrLanguage;
+  const ofLanguage = installed.filter((model) => model.language === language);
+  // SenseVoice before a streaming model: its lines are markedly more accurate.
+  const sherpaModels = ofLanguage
+    .filter((model) => model.engine === 'sherpa')
+    .map((model) => ({ model, rank: sherpaRank(model.path) }))
+    .filter((entry) => entry.rank < 2)
+    .sort((a, b) => a.rank - b.rank)
+    .map((entry) => entry.model);
+  const engine = settings.localAsrEngine;
+  if (engine === 'sherpa' || (engine === 'auto' && settings.sherpaModelPath !== '')) {
+    if (settings.sherpaModelPath !== '') {
+      return { found: true, engine: sherpaEngineDefinition, model: undefined, source: 'setting' };
+    }
+    const own = sherpaModels[0];
+    if (own)
+      return { found: true, engine: sherpaEngineDefinition, model: own.path, source: 'installed' };
+    return {
+      found: false,
+      code: 'ASR_MODEL_MISSING',
+      message: noSherpaModelMessage(language, options.catalogue),
+      // LOCAL_ASR_LANGUAGE first: the class panel then offers the download.
+      settings: ['LOCAL_ASR_LANGUAGE', 'SHERPA_MODEL_PATH', 'LOCAL_ASR_ENGINE'],
+    };
+  }
   if (settings.voskModelPath !== '') {
     return { found: true, engine: voskEngineDefinition, model: undefined, source: 'setting' };
   }
-  const language = settings.localAsrLanguage;
-  const ofLanguage = installed.filter((model) => model.language === language);
-  const chosen = ofLanguage.find((model) => model.engine === 'vosk') ?? ofLanguage[0];
+  const bestSherpa = engine === 'auto' ? sherpaModels[0] : undefined;
+  if (bestSherpa) {
+    return {
+      found: true,
+      engine: sherpaEngineDefinition,
+      model: bestSherpa.path,
+      source: 'installed',
+    };
+  }
+  const others = ofLanguage.filter((model) => model.engine !== 'sherpa');
+  const chosen = others.find((model) => model.engine === 'vosk') ?? others[0];
   if (chosen) {
     return {
       found: true,
@@ -103,7 +149,7 @@ export async function chooseLocalModel(
     };
   }
   const offers = (options.catalogue ?? OFFICIAL_MODEL_CATALOGUE).filter(
-    (entry) => entry.language === language,
+    (entry) => entry.language === language && (engine === 'auto' || entry.engine === engine),
   );
   const pull = offers
     .map(
@@ -117,7 +163,16 @@ export async function chooseLocalModel(
       : '';
   return {
     found: false,
-    message: `No offline model for ${LANGUAGE_NAMES[language]} (LOCAL_ASR_LANGUAGE=${language}) is installed. Download one in the class panel${pull ? `, or run ${pull}` : ''}; or set VOSK_MODEL_PATH to the folder of an unpacked Vosk model.${english} ASR_MODE=mock runs a scripted demo class.`,
+    message: `No offline model for ${LANGUAGE_NAMES[language]} (LOCAL_ASR_LANGUAGE=${language}) is installed. Download one in the class panel${pull ? `, or run ${pull}` : ''}; or set VOSK_MODEL_PATH to the folder of an unpacked Vosk model${engine === 'auto' ? ' (SHERPA_MODEL_PATH: of a sherpa-onnx model)' : ''}.${english} ASR_MODE=mock runs a scripted demo class.`,
     settings: ['LOCAL_ASR_LANGUAGE', 'VOSK_MODEL_PATH'],
   };
+}
+
+/** 0: SenseVoice, 1: a streaming transducer, 2: a sherpa-onnx folder this app cannot run. */
+function sherpaRank(folder: string): number {
+  try {
+    return readSherpaModel(folder).kind === 'sense-voice' ? 0 : 1;
+  } catch {
+    return 2;
+  }
 }

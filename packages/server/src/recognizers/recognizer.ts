@@ -5,6 +5,7 @@
  * cleaning, merging, alerts or files.
  */
 import type { AppCapture } from '../audio/app-capture.ts';
+import type { ServerErrorCode } from '../errors.ts';
 import type { MessageText } from '../language.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 
@@ -90,6 +91,8 @@ export type RecognizerAvailability =
       message: MessageText;
       /** Settings keys that would fix it. */
       settings: string[];
+      /** The error code start_monitor answers with (default RECOGNIZER_UNAVAILABLE). */
+      code?: ServerErrorCode;
     };
 
 /** One ASR_MODE. */

@@ -1,14 +1,16 @@
 /**
  * The seam for offline speech engines of the local mode: an engine turns one phrase of 16 kHz
- * mono audio (cut by the energy VAD) into text, off the main thread. Vosk is the default;
- * PocketSphinx exists so the whole local chain runs end to end where no Vosk model can be had.
+ * mono audio (cut by the energy VAD) into text, off the main thread. Vosk and sherpa-onnx run
+ * downloaded models; PocketSphinx runs the system's US English one. (A class with sherpa-onnx
+ * streams its audio to the engine instead: see sherpa-recognizer.ts; `transcribe` recognises a
+ * whole recording.)
  */
 import type { ResolvedSettings } from '../../settings/settings-store.ts';
 import type { RecognizerAvailability } from '../recognizer.ts';
 
 /** A loaded engine. One phrase at a time; calls queue. */
 export interface OfflineEngine {
-  /** `vosk` or `pocketsphinx`. */
+  /** `vosk`, `pocketsphinx` or `sherpa`. */
   readonly name: string;
   /** What is loaded, for logs and health (e.g. the model folder). */
   readonly detail: string;
@@ -24,7 +26,7 @@ export interface OfflineEngine {
  * setting, an installed model of the class language, or the system's PocketSphinx model.
  */
 export interface OfflineEngineDefinition {
-  name: 'vosk' | 'pocketsphinx';
+  name: 'vosk' | 'pocketsphinx' | 'sherpa';
   /** Cheap checks (files, libraries) for /api/health and start_monitor. */
   availability(settings: ResolvedSettings, model?: string): Promise<RecognizerAvailability>;
   /** Loads the model (may take seconds; never blocks the event loop). */
