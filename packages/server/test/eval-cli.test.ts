@@ -1,11 +1,12 @@
 // `class-assistant-backend eval` as a user runs it: the real bin as a process, on a folder of
 // espeak-ng recordings with their texts, PocketSphinx (Debian's) recognising them alone and
 // through a real class of the backend app.
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnBin } from './support/bin-process.ts';
 import { type SpokenSentence, speechRecording } from './support/speech.ts';
@@ -163,13 +164,26 @@ describe('class-assistant-backend eval', () => {
     );
   }, 240_000);
 
-  it('prints a table without --json', async () => {
+  it('prints a table without --json; a 44.1 kHz stereo recording is converted as a class converts it', async () => {
     const set = await folder('one');
     const recording = await speechRecording(FILES.books!, { name: 'books' });
-    await copyFile(recording.path, join(set, 'books.wav'));
+    // The same recording as a phone or Audacity might save it.
+    await promisify(execFile)('sox', [
+      recording.path,
+      '-r',
+      '44100',
+      '-c',
+      '2',
+      join(set, 'books.wav'),
+    ]);
     await writeFile(join(set, 'books.txt'), 'Please open your books to page ten.');
     const result = await run([set, '--engine', 'pocketsphinx']);
     expect(result.code).toBe(0);
+    // Both ways heard the sentence (PocketSphinx gets "please open your books" on this audio).
+    expect(result.stderr).toMatch(/engine {3}books: please open your books/);
+    expect(result.stderr).toMatch(/pipeline books: please open your books/);
+    const seconds = (recording.durationMs / 1000).toFixed(1);
+    expect(result.stdout).toMatch(new RegExp(`^books\\s+${seconds.replace('.', '\\.')}\\s`, 'm'));
     expect(result.stdout).toMatch(
       /^file\s+seconds\s+engine WER\s+pipeline WER\s+pipeline\/engine/m,
     );
@@ -188,6 +202,13 @@ describe('class-assistant-backend eval', () => {
     const unpaired = await run([set, '--engine', 'pocketsphinx']);
     expect(unpaired.code).toBe(3);
     expect(unpaired.stderr).toContain(`${join(set, 'lecture.wav')} has no lecture.txt beside it`);
+    // In Chinese for a Chinese terminal.
+    const chinese = await run([set, '--engine', 'pocketsphinx'], {
+      LANG: 'zh_CN.UTF-8',
+      LC_ALL: '',
+    });
+    expect(chinese.code).toBe(3);
+    expect(chinese.stderr).toContain(`${join(set, 'lecture.wav')} 旁边没有 lecture.txt`);
 
     await writeFile(join(set, 'lecture.txt'), '  。\n');
     const blank = await run([set, '--engine', 'pocketsphinx']);

@@ -5,10 +5,11 @@
  */
 import { parseArgs } from 'node:util';
 import { CliUsageError, DATA_FOLDER_OPTIONS, parseCli } from '../cli-options.ts';
-import { isServerError } from '../errors.ts';
+import { errorMessage, isServerError } from '../errors.ts';
+import { localized, type MessageText, textIn } from '../language.ts';
 import { createSettingsStore } from '../settings/settings-store.ts';
 import { chooseEvalEngine, evalEngineNames } from './eval-engine.ts';
-import { isEvalInputError, isEvalRunError } from './eval-errors.ts';
+import { isEvalInputError, isEvalRunError, terminalLanguage } from './eval-errors.ts';
 import { readEvalSet } from './eval-set.ts';
 import { type EvalReport, runEval } from './run-eval.ts';
 
@@ -118,8 +119,9 @@ export async function runEvalCli(
   environment: Readonly<Record<string, string | undefined>> = process.env,
   streams: EvalCliStreams = { stdout: process.stdout, stderr: process.stderr },
 ): Promise<number> {
-  const fail = (message: string, code: number) => {
-    streams.stderr.write(`class-assistant-backend eval: ${message}\n`);
+  const language = terminalLanguage(environment);
+  const fail = (message: MessageText, code: number) => {
+    streams.stderr.write(`class-assistant-backend eval: ${textIn(message, language)}\n`);
     return code;
   };
   let values: Record<string, string | boolean | undefined>;
@@ -148,22 +150,38 @@ export async function runEvalCli(
   if (positionals.length !== 1) {
     return fail(
       positionals.length === 0
-        ? `give the folder of recordings (name.wav + name.txt pairs)\n\n${EVAL_USAGE}`
-        : `give one folder, got ${positionals.length}: ${positionals.join(' ')}`,
+        ? localized(
+            `请给出录音文件夹（name.wav + name.txt 成对）\n\n${EVAL_USAGE}`,
+            `give the folder of recordings (name.wav + name.txt pairs)\n\n${EVAL_USAGE}`,
+          )
+        : localized(
+            `只能给一个文件夹，收到 ${positionals.length} 个：${positionals.join(' ')}`,
+            `give one folder, got ${positionals.length}: ${positionals.join(' ')}`,
+          ),
       2,
     );
   }
   const engineName = typeof values.engine === 'string' ? values.engine : 'auto';
   const allowed = [...evalEngineNames(), 'sherpa'];
   if (!allowed.includes(engineName)) {
+    const names = [...new Set(allowed)].join(', ');
     return fail(
-      `--engine must be one of ${[...new Set(allowed)].join(', ')}, got "${engineName}"`,
+      localized(
+        `--engine 应为 ${names} 之一，收到 "${engineName}"`,
+        `--engine must be one of ${names}, got "${engineName}"`,
+      ),
       2,
     );
   }
-  const language = values.language;
-  if (language !== undefined && language !== 'zh' && language !== 'en') {
-    return fail(`--language must be zh or en, got "${String(language)}"`, 2);
+  const classLanguage = values.language;
+  if (classLanguage !== undefined && classLanguage !== 'zh' && classLanguage !== 'en') {
+    return fail(
+      localized(
+        `--language 应为 zh 或 en，收到 "${String(classLanguage)}"`,
+        `--language must be zh or en, got "${String(classLanguage)}"`,
+      ),
+      2,
+    );
   }
   let folders: { dataDir: string; envFile: string };
   try {
@@ -171,7 +189,7 @@ export async function runEvalCli(
       typeof values[flag] === 'string' ? [`--${flag}`, values[flag] as string] : [],
     );
     const parsed = parseCli(flags, environment);
-    if (parsed.kind !== 'run') return fail('unexpected options', 2);
+    if (parsed.kind !== 'run') return fail(localized('选项有误', 'unexpected options'), 2);
     folders = parsed.options;
   } catch (error) {
     if (error instanceof CliUsageError) return fail(error.message, 2);
@@ -185,7 +203,7 @@ export async function runEvalCli(
       {
         engine: engineName,
         model: typeof values.model === 'string' ? values.model : undefined,
-        language,
+        language: classLanguage,
       },
       settings,
       folders.dataDir,
@@ -193,16 +211,21 @@ export async function runEvalCli(
     progress(
       `${items.length} file(s), ${items.reduce((sum, item) => sum + item.durationS, 0).toFixed(1)} s of audio; engine ${choice.name}${choice.model ? ` with ${choice.model}` : ''}, language ${choice.language}`,
     );
-    const report = await runEval({ items, choice, settings, onProgress: progress });
+    const report = await runEval({
+      items,
+      choice,
+      settings,
+      messageLanguage: language,
+      onProgress: progress,
+    });
     streams.stdout.write(
       values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatEvalReport(report)}\n`,
     );
     return 0;
   } catch (error) {
-    if (isEvalInputError(error)) return fail(error.message, error.option ? 2 : 3);
-    if (isServerError(error) || isEvalRunError(error)) {
-      return fail((error as Error).message, 1);
-    }
+    if (isEvalInputError(error)) return fail(error.text, error.option ? 2 : 3);
+    if (isEvalRunError(error)) return fail(error.text, 1);
+    if (isServerError(error)) return fail(errorMessage(error, language), 1);
     throw error;
   }
 }

@@ -4,6 +4,7 @@
  * settings file and data folder.
  */
 import { resolve } from 'node:path';
+import { localized } from '../language.ts';
 import type { ModelLanguage } from '../models/model-catalogue.ts';
 import { listInstalledModels, modelLayout, modelsFolderOf } from '../models/model-store.ts';
 import {
@@ -41,8 +42,12 @@ export function evalEngineNames(): string[] {
 function engineEntry(name: string): OfflineEngineEntry {
   const entry = offlineEngine(name);
   if (!entry) {
+    const names = Object.keys(OFFLINE_ENGINES).join(', ');
     throw new EvalInputError(
-      `--engine ${name}: this build has no such offline engine (it has ${Object.keys(OFFLINE_ENGINES).join(', ')}; auto picks the one a class would use).`,
+      localized(
+        `--engine ${name}：这个版本没有这个离线识别引擎（它有 ${names}；auto 选课堂会用的那个）。`,
+        `--engine ${name}: this build has no such offline engine (it has ${names}; auto picks the one a class would use).`,
+      ),
       { option: '--engine' },
     );
   }
@@ -62,7 +67,10 @@ export async function chooseEvalEngine(
   const model = request.model === undefined ? undefined : resolve(request.model);
   if (model !== undefined && modelLayout(model) === undefined) {
     throw new EvalInputError(
-      `--model ${model} is not a model folder this app can read (a Vosk model holds am/final.mdl; PocketSphinx en-us/ with en-us.lm.bin; sherpa-onnx tokens.txt with .onnx files).`,
+      localized(
+        `--model ${model} 不是本应用能读的模型文件夹（Vosk 模型里有 am/final.mdl；PocketSphinx 有 en-us/ 和 en-us.lm.bin；sherpa-onnx 有 tokens.txt 和 .onnx 文件）。`,
+        `--model ${model} is not a model folder this app can read (a Vosk model holds am/final.mdl; PocketSphinx en-us/ with en-us.lm.bin; sherpa-onnx tokens.txt with .onnx files).`,
+      ),
       { option: '--model' },
     );
   }

@@ -1,3 +1,5 @@
+import { type Language, type MessageText, textIn } from '../language.ts';
+
 /**
  * The failures of `eval`, each with a stable code: the input (the folder, or an option that
  * cannot be used) or the run (the engine or the pipeline failed on a good folder).
@@ -15,10 +17,16 @@ export class EvalInputError extends Error {
   readonly [inputMarker] = true;
   /** The command-line option at fault, when it is one (`--model`). */
   readonly option: string | undefined;
-  constructor(message: string, options?: { cause?: unknown; option?: string }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+  /** The message in both languages (`message` is the English one). */
+  readonly text: MessageText;
+  constructor(message: MessageText, options?: { cause?: unknown; option?: string }) {
+    super(
+      textIn(message, 'en'),
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'EvalInputError';
     this.option = options?.option;
+    this.text = message;
   }
 }
 
@@ -35,9 +43,12 @@ export function isEvalInputError(error: unknown): error is EvalInputError {
 export class EvalRunError extends Error {
   readonly code = 'EVAL_RUN_FAILED';
   readonly [runMarker] = true;
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /** The message in both languages (`message` is the English one). */
+  readonly text: MessageText;
+  constructor(message: MessageText, options?: { cause?: unknown }) {
+    super(textIn(message, 'en'), options);
     this.name = 'EvalRunError';
+    this.text = message;
   }
 }
 
@@ -48,4 +59,15 @@ export function isEvalRunError(error: unknown): error is EvalRunError {
     error !== null &&
     (error as Record<symbol, unknown>)[runMarker] === true
   );
+}
+
+/**
+ * The language of a terminal's user, from the locale variables (LC_ALL, LC_MESSAGES, LANG):
+ * Chinese for a zh locale, else English.
+ */
+export function terminalLanguage(
+  environment: Readonly<Record<string, string | undefined>>,
+): Language {
+  const locale = environment.LC_ALL || environment.LC_MESSAGES || environment.LANG || '';
+  return /^zh/i.test(locale) ? 'zh' : 'en';
 }

@@ -7,6 +7,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { isAsrProtocolError, parsePcmWav } from '@class-assistant/asr-protocol';
 import { createRecognizerConverter } from '../audio/pcm.ts';
+import { type Localized, localized } from '../language.ts';
 import { EvalInputError, isEvalInputError } from './eval-errors.ts';
 import { scoringTokens } from './scoring-text.ts';
 
@@ -21,22 +22,31 @@ export interface EvalItem {
   durationS: number;
 }
 
+/** A file or folder that cannot be read, with the system's reason. */
+function unreadable(path: string, error: unknown): Localized {
+  const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  return localized(`无法读取 ${path}（${reason}）。`, `${path} cannot be read (${reason}).`);
+}
+
 /** The audio of a WAV file, parsed (throws {@link EvalInputError} naming the file). */
 async function readWav(path: string): Promise<ReturnType<typeof parsePcmWav>> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
   } catch (error) {
-    throw new EvalInputError(
-      `${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
-      { cause: error },
-    );
+    throw new EvalInputError(unreadable(path, error), { cause: error });
   }
   try {
     return parsePcmWav(bytes);
   } catch (error) {
     throw new EvalInputError(
-      `${path} is not a WAV file the app can play: ${isAsrProtocolError(error) ? error.message : (error as Error).message}. Convert it to 16-bit PCM, e.g. sox in.mp3 -b 16 -e signed-integer out.wav.`,
+      (() => {
+        const reason = isAsrProtocolError(error) ? error.message : (error as Error).message;
+        return localized(
+          `${path} 不是本应用能播放的 WAV 文件：${reason}。请转成 16 位 PCM，例如 sox in.mp3 -b 16 -e signed-integer out.wav。`,
+          `${path} is not a WAV file the app can play: ${reason}. Convert it to 16-bit PCM, e.g. sox in.mp3 -b 16 -e signed-integer out.wav.`,
+        );
+      })(),
       { cause: error },
     );
   }
@@ -53,7 +63,10 @@ export async function readEvalSet(folder: string): Promise<EvalItem[]> {
   try {
     if (!(await stat(folder)).isDirectory()) {
       throw new EvalInputError(
-        `${folder} is a file; give the folder holding name.wav + name.txt pairs.`,
+        localized(
+          `${folder} 是一个文件；请给出放着 name.wav + name.txt 成对文件的文件夹。`,
+          `${folder} is a file; give the folder holding name.wav + name.txt pairs.`,
+        ),
       );
     }
     entries = await readdir(folder);
@@ -62,8 +75,8 @@ export async function readEvalSet(folder: string): Promise<EvalItem[]> {
     const code = (error as NodeJS.ErrnoException).code;
     throw new EvalInputError(
       code === 'ENOENT'
-        ? `${folder} does not exist.`
-        : `${folder} cannot be read (${code ?? (error as Error).message}).`,
+        ? localized(`${folder} 不存在。`, `${folder} does not exist.`)
+        : unreadable(folder, error),
       { cause: error },
     );
   }
@@ -77,19 +90,35 @@ export async function readEvalSet(folder: string): Promise<EvalItem[]> {
   }
   if (wavs.size === 0 && txts.size === 0) {
     throw new EvalInputError(
-      `${folder} holds no recordings: put name.wav files there, each with the text that was said in name.txt.`,
+      localized(
+        `${folder} 里没有录音：请放入 name.wav 文件，每个配一个写着所说内容的 name.txt。`,
+        `${folder} holds no recordings: put name.wav files there, each with the text that was said in name.txt.`,
+      ),
     );
   }
-  const problems: string[] = [];
+  const problems: Array<{ zh: string; en: string }> = [];
   for (const [name, file] of wavs) {
-    if (!txts.has(name)) problems.push(`${join(folder, file)} has no ${name}.txt beside it`);
+    if (!txts.has(name)) {
+      problems.push({
+        zh: `${join(folder, file)} 旁边没有 ${name}.txt`,
+        en: `${join(folder, file)} has no ${name}.txt beside it`,
+      });
+    }
   }
   for (const [name, file] of txts) {
-    if (!wavs.has(name)) problems.push(`${join(folder, file)} has no ${name}.wav beside it`);
+    if (!wavs.has(name)) {
+      problems.push({
+        zh: `${join(folder, file)} 旁边没有 ${name}.wav`,
+        en: `${join(folder, file)} has no ${name}.wav beside it`,
+      });
+    }
   }
   if (problems.length > 0) {
     throw new EvalInputError(
-      `${problems.join('; ')}. Each recording needs its reference text (what was said) in a .txt file of the same name.`,
+      localized(
+        `${problems.map((problem) => problem.zh).join('；')}。每段录音都要有同名的 .txt 文件，写着录音里说的话。`,
+        `${problems.map((problem) => problem.en).join('; ')}. Each recording needs its reference text (what was said) in a .txt file of the same name.`,
+      ),
     );
   }
   const items: EvalItem[] = [];
@@ -100,18 +129,20 @@ export async function readEvalSet(folder: string): Promise<EvalItem[]> {
     try {
       reference = (await readFile(txtPath, 'utf8')).replace(/^\uFEFF/, '');
     } catch (error) {
-      throw new EvalInputError(
-        `${txtPath} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
-        { cause: error },
-      );
+      throw new EvalInputError(unreadable(txtPath, error), { cause: error });
     }
     if (scoringTokens(reference).length === 0) {
       throw new EvalInputError(
-        `${txtPath} holds no words: type what is said in ${wavs.get(name)} into it.`,
+        localized(
+          `${txtPath} 里没有文字：请把 ${wavs.get(name)} 里说的话写进去。`,
+          `${txtPath} holds no words: type what is said in ${wavs.get(name)} into it.`,
+        ),
       );
     }
     const wav = await readWav(wavPath);
-    if (wav.data.byteLength === 0) throw new EvalInputError(`${wavPath} holds no audio.`);
+    if (wav.data.byteLength === 0) {
+      throw new EvalInputError(localized(`${wavPath} 里没有音频。`, `${wavPath} holds no audio.`));
+    }
     items.push({
       name,
       wavPath,

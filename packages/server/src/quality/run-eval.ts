@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import type { LiveEvent } from '../events/event-hub.ts';
-import { textIn } from '../language.ts';
+import { type Language, localized } from '../language.ts';
 import { releaseCachedOfflineEngine } from '../recognizers/local-recognizer.ts';
 import { parseEnv, serializeEnv, setEnvValue } from '../settings/env-file.ts';
 import { createSettingsStore, type ResolvedSettings } from '../settings/settings-store.ts';
@@ -85,6 +85,8 @@ export interface RunEvalOptions {
   choice: EvalEngineChoice;
   /** The student's effective settings: their speech detection values (VAD_*) are used. */
   settings: ResolvedSettings;
+  /** The language of the class's own messages quoted in errors (default English). */
+  messageLanguage?: Language;
   /** Progress lines (never the report). */
   onProgress?: (line: string) => void;
 }
@@ -143,7 +145,7 @@ async function engineRuns(
 ): Promise<{ detail: string; runs: Array<{ text: string; seconds: number }> }> {
   const { choice, items } = options;
   const availability = await choice.entry.definition.availability(settings, choice.model);
-  if (!availability.available) throw new EvalRunError(textIn(availability.message, 'en'));
+  if (!availability.available) throw new EvalRunError(availability.message);
   const runs: Array<{ text: string; seconds: number }> = [];
   let detail = choice.model ?? choice.name;
   for (const item of items) {
@@ -168,12 +170,13 @@ async function pipelineRun(
   app: FastifyInstance,
   item: EvalItem,
   timeoutMs: number,
+  language: Language,
 ): Promise<{ text: string; seconds: number }> {
   const request = async (method: 'GET' | 'POST', url: string, payload?: object) => {
     const response = await app.inject({
       method,
       url,
-      headers: { host: `127.0.0.1:${app.classAssistant.port()}` },
+      headers: { host: `127.0.0.1:${app.classAssistant.port()}`, 'accept-language': language },
       ...(payload ? { payload } : {}),
     });
     return { status: response.statusCode, body: response.json() as Record<string, unknown> };
@@ -182,8 +185,12 @@ async function pipelineRun(
     fields: { AUDIO_INPUT: `file:${item.wavPath}` },
   });
   if (saved.status !== 200) {
+    const reason = String(saved.body.message);
     throw new EvalRunError(
-      `${item.wavPath}: the settings were refused: ${String(saved.body.message)}`,
+      localized(
+        `${item.wavPath}：设置未被接受：${reason}`,
+        `${item.wavPath}: the settings were refused: ${reason}`,
+      ),
     );
   }
   let settle: (event: LiveEvent) => void = () => undefined;
@@ -206,8 +213,12 @@ async function pipelineRun(
       course_name: `eval ${item.name}`,
     });
     if (started.status !== 200 || started.body.status !== 'started') {
+      const reason = String(started.body.message ?? started.body.status);
       throw new EvalRunError(
-        `${item.wavPath}: the class did not start: ${String(started.body.message ?? started.body.status)}`,
+        localized(
+          `${item.wavPath}：课堂没有开始：${reason}`,
+          `${item.wavPath}: the class did not start: ${reason}`,
+        ),
       );
     }
     const begin = performance.now();
@@ -218,13 +229,20 @@ async function pipelineRun(
     const seconds = (performance.now() - begin) / 1000;
     await request('POST', '/api/stop_monitor?with_summary=false');
     if (outcome === 'timeout') {
+      const seconds = Math.round(timeoutMs / 1000);
       throw new EvalRunError(
-        `${item.wavPath}: the class had not finished the file after ${Math.round(timeoutMs / 1000)} s.`,
+        localized(
+          `${item.wavPath}：${seconds} 秒后课堂仍未放完这个文件。`,
+          `${item.wavPath}: the class had not finished the file after ${seconds} s.`,
+        ),
       );
     }
     if (outcome.name === 'monitor.changed' && outcome.data.recognizer_state === 'failed') {
       throw new EvalRunError(
-        `${item.wavPath}: recognition failed in the class: ${errors.join('; ')}`,
+        localized(
+          `${item.wavPath}：课堂中识别失败：${errors.join('；')}`,
+          `${item.wavPath}: recognition failed in the class: ${errors.join('; ')}`,
+        ),
       );
     }
     const transcript = await request('GET', '/api/transcript?limit=10000');
@@ -244,7 +262,8 @@ async function pipelineRun(
  */
 export async function runEval(options: RunEvalOptions): Promise<EvalReport> {
   const { items, choice } = options;
-  if (items.length === 0) throw new EvalRunError('no files to evaluate');
+  if (items.length === 0)
+    throw new EvalRunError(localized('没有要评测的文件。', 'No files to evaluate.'));
   const metric = metricOf(choice.language);
   const root = await mkdtemp(join(tmpdir(), 'class-assistant-eval-'));
   try {
@@ -263,7 +282,7 @@ export async function runEval(options: RunEvalOptions): Promise<EvalReport> {
       for (const item of items) {
         // A generous bound: a class that never ends its file must not hang the command.
         const timeoutMs = 120_000 + item.durationS * 20_000;
-        const run = await pipelineRun(app, item, timeoutMs);
+        const run = await pipelineRun(app, item, timeoutMs, options.messageLanguage ?? 'en');
         // Each class starts on a freshly loaded engine too, like a class after a restart.
         releaseCachedOfflineEngine();
         options.onProgress?.(`pipeline ${item.name}: ${run.text}`);
