@@ -25,8 +25,15 @@ async function folder(prefix: string): Promise<string> {
   return made;
 }
 
+/** Runs `eval` in an English terminal (messages follow the locale), without a Vosk model set. */
 async function run(args: string[], env: Record<string, string> = {}) {
-  const started = spawnBin(['eval', ...args], env);
+  const started = spawnBin(['eval', ...args], {
+    LC_ALL: '',
+    LC_MESSAGES: '',
+    LANG: 'C.UTF-8',
+    VOSK_MODEL_PATH: '',
+    ...env,
+  });
   children.push(started.child);
   const code = await started.exited;
   return { code, ...started.output() };
