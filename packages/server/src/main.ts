@@ -22,12 +22,6 @@ async function main(): Promise<number> {
   }
   // `class-assistant-backend models …` manages offline models and exits.
   if (process.argv[2] === 'models') return runModelsCli(process.argv.slice(3));
-  // `class-assistant-backend eval <folder>` measures offline recognition and exits.
-  if (process.argv[2] === 'eval') {
-    // Loaded only for this command.
-    const { runEvalCli } = await import('./quality/eval-cli.ts');
-    return runEvalCli(process.argv.slice(3));
-  }
   // `class-assistant-backend mcp token` prints the token of /mcp.
   if (process.argv[2] === 'mcp' && process.argv[3] === 'token') {
     const { runMcpTokenCli } = await import('./mcp/mcp-token-cli.ts');
@@ -38,6 +32,12 @@ async function main(): Promise<number> {
     // Loaded only for this command: the class tools and agent-std.
     const { runMcpCli } = await import('./mcp/mcp-cli.ts');
     return runMcpCli(process.argv.slice(3));
+  }
+  // `class-assistant-backend eval <folder>` measures offline recognition and exits.
+  if (process.argv[2] === 'eval') {
+    // Loaded only for this command.
+    const { runEvalCli } = await import('./quality/eval-cli.ts');
+    return runEvalCli(process.argv.slice(3));
   }
   let command: ReturnType<typeof parseCli>;
   try {
