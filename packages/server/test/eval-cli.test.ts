@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnBin } from './support/bin-process.ts';
+import { waitFor } from './support/harness.ts';
 import { type SpokenSentence, speechRecording } from './support/speech.ts';
 
 const children: ChildProcess[] = [];
@@ -170,6 +171,33 @@ describe('class-assistant-backend eval', () => {
       [],
     );
   }, 240_000);
+
+  it('removes its temporary folder when interrupted mid-class (exit 130)', async () => {
+    const set = await folder('interrupt');
+    const recording = await speechRecording(FILES.greeting!, { name: 'greeting' });
+    await copyFile(recording.path, join(set, 'greeting.wav'));
+    await writeFile(join(set, 'greeting.txt'), 'Good morning everyone.');
+    const temporary = await folder('tmp-interrupt');
+    const started = spawnBin(['eval', set, '--engine', 'pocketsphinx'], {
+      LANG: 'C.UTF-8',
+      TMPDIR: temporary,
+    });
+    children.push(started.child);
+    // The class runs: its data folder exists in the temporary folder.
+    await waitFor(
+      () => started.output().stderr.includes('the live pipeline'),
+      60_000,
+      'the live pipeline to start',
+    );
+    const made = (await readdir(temporary)).filter((name) => name.startsWith('class-assistant'));
+    expect(made).toHaveLength(1);
+    started.child.kill('SIGINT');
+    expect(await started.exited).toBe(130);
+    expect(started.output().stdout).toBe('');
+    expect((await readdir(temporary)).filter((name) => name.startsWith('class-assistant'))).toEqual(
+      [],
+    );
+  }, 120_000);
 
   it('prints a table without --json; a 44.1 kHz stereo recording is converted as a class converts it', async () => {
     const set = await folder('one');

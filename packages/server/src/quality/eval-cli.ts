@@ -44,7 +44,8 @@ an error-free engine against a pipeline with errors has no ratio). RTF is decodi
 audio time (below 1: faster than real time).
 
 Exit codes: 0 done, 1 the engine or the pipeline failed, 2 usage, 3 the folder (missing,
-empty, a .wav without its .txt or the reverse, unreadable audio, an empty reference).`;
+empty, a .wav without its .txt or the reverse, unreadable audio, an empty reference), 130
+interrupted (Ctrl-C; the temporary folder is removed).`;
 
 /** Where the CLI writes. */
 export interface EvalCliStreams {
@@ -196,6 +197,10 @@ export async function runEvalCli(
     throw error;
   }
   const progress = (line: string) => streams.stderr.write(`${line}\n`);
+  // Ctrl-C ends the run at once, through process exit handlers (the temporary folder goes).
+  const interrupt = () => process.exit(130);
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
   try {
     const items = await readEvalSet(positionals[0]!);
     const settings = (await createSettingsStore({ path: folders.envFile, environment })).current();
@@ -227,5 +232,8 @@ export async function runEvalCli(
     if (isEvalRunError(error)) return fail(error.text, 1);
     if (isServerError(error)) return fail(errorMessage(error, language), 1);
     throw error;
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
   }
 }

@@ -10,6 +10,7 @@
  * The student's data folder and settings file are only read; everything a class writes goes to
  * the temporary folder, removed at the end.
  */
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -266,6 +267,9 @@ export async function runEval(options: RunEvalOptions): Promise<EvalReport> {
     throw new EvalRunError(localized('没有要评测的文件。', 'No files to evaluate.'));
   const metric = metricOf(choice.language);
   const root = await mkdtemp(join(tmpdir(), 'class-assistant-eval-'));
+  // A process that exits meanwhile (Ctrl-C: the command exits with 130) leaves no folder behind.
+  const removeOnExit = () => rmSync(root, { recursive: true, force: true });
+  process.once('exit', removeOnExit);
   try {
     const envFile = join(root, '.env');
     await writeFile(envFile, evalSettingsFile(options, items[0]!.wavPath), { mode: 0o600 });
@@ -335,6 +339,7 @@ export async function runEval(options: RunEvalOptions): Promise<EvalReport> {
       },
     };
   } finally {
+    process.off('exit', removeOnExit);
     await rm(root, { recursive: true, force: true });
   }
 }
