@@ -230,11 +230,11 @@ async function pipelineRun(
     const seconds = (performance.now() - begin) / 1000;
     await request('POST', '/api/stop_monitor?with_summary=false');
     if (outcome === 'timeout') {
-      const seconds = Math.round(timeoutMs / 1000);
+      const limit = Math.round(timeoutMs / 1000);
       throw new EvalRunError(
         localized(
-          `${item.wavPath}：${seconds} 秒后课堂仍未放完这个文件。`,
-          `${item.wavPath}: the class had not finished the file after ${seconds} s.`,
+          `${item.wavPath}：${limit} 秒后课堂仍未放完这个文件。`,
+          `${item.wavPath}: the class had not finished the file after ${limit} s.`,
         ),
       );
     }
