@@ -44,6 +44,12 @@ async function main(): Promise<number> {
     const { runMcpCli } = await import('./mcp/mcp-cli.ts');
     return runMcpCli(process.argv.slice(3));
   }
+  // `class-assistant-backend eval <folder>` measures offline recognition and exits.
+  if (process.argv[2] === 'eval') {
+    // Loaded only for this command.
+    const { runEvalCli } = await import('./quality/eval-cli.ts');
+    return runEvalCli(process.argv.slice(3));
+  }
   let command: ReturnType<typeof parseCli>;
   try {
     command = parseCli(process.argv.slice(2));
