@@ -99,8 +99,12 @@ export async function readContainedText(
   }
 }
 
-/** Reads tried on a file replaced while it was read, before the read is refused. */
-const REPLACED_RETRIES = 10;
+/**
+ * Reads tried on a file replaced while it was read, before the read is refused. Each try is a
+ * few system calls; 100 leaves room for a machine so busy that a file rewritten every few ms
+ * (the race test) wins ten times in a row, which happened under a full test run beside other work.
+ */
+const REPLACED_RETRIES = 100;
 
 /** The file was replaced by another (renamed over) while it was read. */
 class ReplacedWhileRead extends Error {}
