@@ -4,6 +4,7 @@
  *
  * - A streaming transducer decodes as the audio comes: a partial when the text changes, a line
  *   when sherpa-onnx detects the end of an utterance (endpoint rules tuned for a lecture).
+ *   With a punctuation graph (`punctuateLines`), each line is punctuated; partials never are.
  * - SenseVoice is not streaming: the Silero VAD cuts the audio into utterances and each one is
  *   recognised whole (language detected, inverse text normalisation on) into one line.
  */
@@ -397,5 +398,13 @@ export function loadPunctuation(model: string, numThreads: number): Punctuate {
   const punctuation = new sherpa.OfflinePunctuation({
     model: { ctTransformer: model, numThreads, debug: 0 },
   });
-  return (text) => (text === '' ? text : clean(punctuation.addPunct(text)));
+  return (text) => {
+    if (text === '') return text;
+    try {
+      return clean(punctuation.addPunct(text));
+    } catch {
+      // A line is never lost to its punctuation: it is written as it was recognised.
+      return text;
+    }
+  };
 }
