@@ -343,6 +343,9 @@ describe('ASR_MODE=local with a streaming transducer and a punctuation model', (
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(join(broken, 'model.onnx'));
     expect(warnings[0]).toMatch(/Protobuf parsing failed|Load model/);
+    // The process that ended on the graph is gone; the one without punctuation ends at stop.
+    await recognizer.stop();
+    expect(await sherpaChildren()).toEqual([]);
     // A folder with no punctuation graph at all is named too.
     await writeFile(join(broken, 'tokens.txt'), '<blk> 0\n');
     const second = await localRecognizer([
