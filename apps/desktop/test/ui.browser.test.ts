@@ -1189,6 +1189,48 @@ describe('model sources in the class panel', () => {
     return list.items.find((item) => item.id === 'test-sense-voice')?.installed;
   };
 
+  it('offers recognizers only: a punctuation model in the catalogue is not a choice', async () => {
+    const { folderSource } = await import('@class-assistant/server');
+    const [recognizer] = await catalogue('http://127.0.0.1:9/a', 'http://127.0.0.1:9/b');
+    const punctuation = {
+      ...recognizer!,
+      id: 'test-punct',
+      name: 'sherpa-onnx-test-punct',
+      role: 'punctuation' as const,
+      recommended: false,
+      description: 'a made-up punctuation model',
+      sources: [
+        folderSource(
+          'official',
+          'official',
+          { zh: '官方源', en: 'official' },
+          'http://127.0.0.1:9/p',
+        ),
+      ],
+    };
+    backend = await startBackend({
+      uiDir,
+      env: ['ASR_MODE=local', 'LOCAL_ASR_LANGUAGE=zh'],
+      options: { modelCatalogue: [recognizer!, punctuation] },
+    });
+    const listed = (await (await fetch(`${backend.url}api/models`)).json()) as {
+      items: Array<{ id: string; role: string }>;
+    };
+    expect(listed.items.map((item) => [item.id, item.role])).toEqual([
+      ['test-sense-voice', 'recognizer'],
+      ['test-punct', 'punctuation'],
+    ]);
+    page = await openApp(context, backend, { width: 480, height: 520 });
+    await page.keyboard.press('m');
+    const offer = page.locator('.class-panel .model-offer');
+    await offer.locator('.model-choice[data-model="test-sense-voice"]').waitFor();
+    expect(
+      await offer
+        .locator('.model-choice')
+        .evaluateAll((items) => items.map((item) => item.getAttribute('data-model'))),
+    ).toEqual(['test-sense-voice']);
+  });
+
   it('a download whose first source is dead shows the switch and the source, and ends installed', async () => {
     const live = await filesHost('live', files, 2 * 1024 * 1024);
     const { createServer } = await import('node:net');

@@ -536,6 +536,7 @@ describe('listing the catalogue', () => {
     const listed = JSON.parse(stdout) as {
       items: Array<{
         id: string;
+        role: string;
         recommended: boolean;
         streaming: boolean;
         files: Array<{ name: string; size_bytes: number; sha256: string | null }>;
@@ -577,6 +578,25 @@ describe('listing the catalogue', () => {
       'tokens.txt',
       'bpe.vocab',
     ]);
+    const punctuation = listed.items.find((item) => item.id === 'punct-ct-transformer-zh-en')!;
+    expect(punctuation).toMatchObject({ role: 'punctuation', streaming: false });
+    expect(punctuation.files).toEqual([
+      {
+        name: 'model.onnx',
+        size_bytes: 294_372_519,
+        sha256: 'e93593a6dbd69a07f8734ef269dbe861a379755f8d1c8354719432116f2c44bd',
+        sha256_source: expect.stringContaining('432aeba669265e7aeb06b9359753419683b38597'),
+      },
+    ]);
+    expect(punctuation.sources.map((source) => source.urls[0])).toEqual([
+      `http://127.0.0.1:${counting.port}/models/sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12/model.onnx`,
+      'https://huggingface.co/csukuangfj/sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12/resolve/432aeba669265e7aeb06b9359753419683b38597/model.onnx',
+      'https://hf-mirror.com/csukuangfj/sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12/resolve/432aeba669265e7aeb06b9359753419683b38597/model.onnx',
+      'https://modelscope.cn/models/csukuangfj/sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12/resolve/master/model.onnx',
+    ]);
+    expect(
+      listed.items.filter((item) => item.role !== 'recognizer').map((item) => item.id),
+    ).toEqual(['punct-ct-transformer-zh-en']);
     for (const item of listed.items) {
       for (const file of item.files) expect(file.sha256).toMatch(/^[0-9a-f]{64}$/);
     }
@@ -586,6 +606,53 @@ describe('listing the catalogue', () => {
       ['https://alphacephei.com/vosk/models/vosk-model-small-cn-0.22.zip'],
     ]);
     expect(counting.connections()).toBe(0);
+  });
+});
+
+describe('the punctuation model', () => {
+  it('installs from a loopback host (one model.onnx, no tokens.txt) and is listed as punctuation, in the CLI too', async () => {
+    const graph = await readFile(
+      join(import.meta.dirname, 'fixtures', 'sherpa', 'punct', 'model.onnx'),
+    );
+    const name = 'sherpa-onnx-punct-test';
+    const live = await host(name, { 'model.onnx': graph });
+    const dataDir = await dataFolder();
+    const catalogue = [
+      {
+        ...filesEntry(
+          { 'model.onnx': graph },
+          {
+            id: 'test-punct',
+            name,
+            sources: [testSource('huggingface', live.baseUrl)],
+          },
+        ),
+        role: 'punctuation' as const,
+      },
+    ];
+    const events: ModelEvent[] = [];
+    const manager = createModelManager({
+      dataDir,
+      catalogue,
+      onEvent: (event) => events.push(event),
+    });
+    await manager.prepare();
+    await manager.start({ id: 'test-punct' });
+    await waitFor(() => events.find((event) => event.type !== 'progress'));
+    expect(events.at(-1)?.type).toBe('installed');
+    expect(await readdir(join(dataDir, 'models', name))).toContain('model.onnx');
+    expect(await manager.list()).toMatchObject([
+      { id: 'test-punct', engine: 'sherpa', role: 'punctuation', installed: true },
+    ]);
+    await manager.remove(name);
+    let stdout = '';
+    const code = await runModelsCli(
+      ['list', '--data-dir', dataDir, '--settings-file', join(dataDir, '..', 'none.env')],
+      {},
+      { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: () => true } },
+    );
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/punct-ct-transformer-zh-en .*punctuation \(not a recognizer\)/);
   });
 });
 

@@ -3,7 +3,7 @@
 // the tiny test models of test/fixtures/sherpa, see its README for what they say) -> transcript-core
 // merging -> transcript, live events and HTTP.
 
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -20,6 +20,7 @@ import { type SpokenSentence, speechRecording } from './support/speech.ts';
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'sherpa');
 const SENSE_VOICE = join(FIXTURES, 'sense-voice');
 const STREAMING = join(FIXTURES, 'streaming-zipformer');
+const PUNCTUATION = join(FIXTURES, 'punct');
 
 let harness: Harness | undefined;
 let client: ClassClient | undefined;
@@ -39,7 +40,7 @@ afterEach(async () => {
 async function localRecognizer(
   env: string[],
   extra: { material?: string; keywords?: string[] } = {},
-): Promise<{ events: RecognizerEvent[]; recognizer: Recognizer; logs: string[] }> {
+): Promise<{ events: RecognizerEvent[]; recognizer: Recognizer; logs: string[]; dataDir: string }> {
   const root = await mkdtemp(join(tmpdir(), 'class-assistant-sherpa-'));
   const environment = Object.fromEntries(
     ['ASR_MODE=local', ...env].map((line) => [
@@ -64,7 +65,7 @@ async function localRecognizer(
     await recognizer.stop();
     await rm(root, { recursive: true, force: true });
   });
-  return { events, recognizer, logs };
+  return { events, recognizer, logs, dataDir: join(root, 'data') };
 }
 
 /** Three sentences, each followed by a pause longer than local mode joins across (3 s). */
@@ -264,6 +265,120 @@ describe('ASR_MODE=local with a sherpa-onnx streaming transducer', () => {
     await senseVoice.recognizer.start();
     await waitFor(() => senseVoice.events.some((event) => event.type === 'end'), 60_000);
     expect(senseVoice.logs.join('\n')).toContain('SenseVoice takes no hot words');
+  });
+});
+
+describe('ASR_MODE=local with a streaming transducer and a punctuation model', () => {
+  // The test punctuation model puts "，" after the first token and sherpa-onnx ends the line
+  // with "。": the model's 你好 becomes 你，好。 (test/fixtures/sherpa/README.md).
+  it('punctuates each definite line; the partial text stays without punctuation', async () => {
+    const lecture = await speechRecording(THREE_SENTENCES);
+    harness = await createHarness({
+      env: [
+        'ASR_MODE=local',
+        'LOCAL_ASR_ENGINE=sherpa',
+        `SHERPA_MODEL_PATH=${STREAMING}`,
+        `SHERPA_PUNCTUATION_MODEL_PATH=${PUNCTUATION}`,
+        `AUDIO_INPUT=file:${lecture.path}`,
+        'AUDIO_FILE_PACE=fast',
+      ],
+    });
+    client = await classClient(await harness.listen());
+    const started = await client.start({ course_name: 'Data structures' });
+    expect(started).toMatchObject({ status: 200, body: { status: 'started' } });
+    await client.recognizerState('ended');
+    const partials = client
+      .all('partial.changed')
+      .map((event) => (event.data as { text: string }).text);
+    expect(partials).toContain('你');
+    expect(partials).toContain('你好');
+    expect(partials.filter((text) => /[，。]/.test(text))).toEqual([]);
+    expect((await client.transcript()).map((entry) => entry.text)).toEqual(['你，好。']);
+    const file = await readFile(join(harness.dataDir, 'class_transcript.txt'), 'utf8');
+    expect(file).toMatch(/^\[\d\d:\d\d:\d\d\] 你，好。$/m);
+  });
+
+  it('uses an installed punctuation model, never as the recognizer', async () => {
+    const lecture = await speechRecording(THREE_SENTENCES);
+    const { events, recognizer, logs, dataDir } = await localRecognizer([
+      'LOCAL_ASR_ENGINE=sherpa',
+      `AUDIO_INPUT=file:${lecture.path}`,
+      'AUDIO_FILE_PACE=fast',
+    ]);
+    const models = join(dataDir, 'models');
+    const punctuation = join(
+      models,
+      'sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12',
+    );
+    const streaming = join(models, 'sherpa-onnx-streaming-zipformer-bilingual-zh-en-2023-02-20');
+    await mkdir(punctuation, { recursive: true });
+    await copyFile(join(PUNCTUATION, 'model.onnx'), join(punctuation, 'model.onnx'));
+    await cp(STREAMING, streaming, { recursive: true });
+    await recognizer.start();
+    await waitFor(() => events.some((event) => event.type === 'end'), 60_000, 'the file to end');
+    const segments = events.filter((event) => event.type === 'segment');
+    expect(segments.map((segment) => segment.text)).toEqual(['你，好。', '你，好。', '你，好。']);
+    expect(logs.join('\n')).toContain(join(punctuation, 'model.onnx'));
+  });
+
+  it('runs the class without punctuation when the punctuation model cannot be loaded, and says why', async () => {
+    const lecture = await speechRecording(THREE_SENTENCES);
+    const broken = await mkdtemp(join(tmpdir(), 'class-assistant-broken-punct-'));
+    cleanups.push(() => rm(broken, { recursive: true, force: true }));
+    // A truncated download: ONNX Runtime refuses it and sherpa-onnx ends its process on it.
+    await writeFile(join(broken, 'model.onnx'), 'not an onnx graph');
+    const { events, recognizer, logs } = await localRecognizer([
+      'LOCAL_ASR_ENGINE=sherpa',
+      `SHERPA_MODEL_PATH=${STREAMING}`,
+      `SHERPA_PUNCTUATION_MODEL_PATH=${broken}`,
+      `AUDIO_INPUT=file:${lecture.path}`,
+      'AUDIO_FILE_PACE=fast',
+    ]);
+    await recognizer.start();
+    await waitFor(() => events.some((event) => event.type === 'end'), 60_000, 'the file to end');
+    const segments = events.filter((event) => event.type === 'segment');
+    expect(segments.map((segment) => segment.text)).toEqual(['你好', '你好', '你好']);
+    expect(events.some((event) => event.type === 'error')).toBe(false);
+    const warnings = logs.filter((line) => line.includes('punctuation model could not be loaded'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(join(broken, 'model.onnx'));
+    expect(warnings[0]).toMatch(/Protobuf parsing failed|Load model/);
+    // The process that ended on the graph is gone; the one without punctuation ends at stop.
+    await recognizer.stop();
+    expect(await sherpaChildren()).toEqual([]);
+    // A folder with no punctuation graph at all is named too.
+    await writeFile(join(broken, 'tokens.txt'), '<blk> 0\n');
+    const second = await localRecognizer([
+      'LOCAL_ASR_ENGINE=sherpa',
+      `SHERPA_MODEL_PATH=${STREAMING}`,
+      `SHERPA_PUNCTUATION_MODEL_PATH=${broken}`,
+      `AUDIO_INPUT=file:${lecture.path}`,
+      'AUDIO_FILE_PACE=fast',
+    ]);
+    await second.recognizer.start();
+    await waitFor(() => second.events.some((event) => event.type === 'end'), 60_000);
+    expect(
+      second.events.filter((event) => event.type === 'segment').map((event) => event.text),
+    ).toEqual(['你好', '你好', '你好']);
+    expect(second.logs.join('\n')).toContain(
+      `SHERPA_PUNCTUATION_MODEL_PATH: ${broken} holds no sherpa-onnx punctuation model`,
+    );
+  });
+
+  it('leaves SenseVoice lines as the model punctuates them', async () => {
+    const lecture = await speechRecording(THREE_SENTENCES.slice(0, 1));
+    const { events, recognizer } = await localRecognizer([
+      'LOCAL_ASR_ENGINE=sherpa',
+      `SHERPA_MODEL_PATH=${SENSE_VOICE}`,
+      `SHERPA_PUNCTUATION_MODEL_PATH=${PUNCTUATION}`,
+      `AUDIO_INPUT=file:${lecture.path}`,
+      'AUDIO_FILE_PACE=fast',
+    ]);
+    await recognizer.start();
+    await waitFor(() => events.some((event) => event.type === 'end'), 60_000, 'the file to end');
+    expect(events.filter((event) => event.type === 'segment').map((event) => event.text)).toEqual([
+      '你好',
+    ]);
   });
 });
 

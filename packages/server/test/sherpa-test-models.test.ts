@@ -20,6 +20,7 @@ interface SherpaOnnx {
   };
   Vad: new (config: object, bufferSizeInSeconds: number) => Vad;
   OnlineRecognizer: new (config: object) => OnlineRecognizer;
+  OfflinePunctuation: new (config: object) => { addPunct(text: string): string };
 }
 
 interface OnlineRecognizer {
@@ -260,5 +261,18 @@ describe('the streaming transducer test model', () => {
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the punctuation test model', () => {
+  it('puts "，" after the first token and sherpa-onnx ends the text with "。"', () => {
+    const sherpa = loadSherpaOnnx<SherpaOnnx>();
+    const punctuation = new sherpa.OfflinePunctuation({
+      model: { ctTransformer: fixture('punct/model.onnx'), numThreads: 1, debug: 0 },
+    });
+    expect(punctuation.addPunct('你好')).toBe('你，好。');
+    expect(punctuation.addPunct('链表的插入')).toBe('链，表的插入。');
+    expect(punctuation.addPunct('你')).toBe('你。');
+    expect(punctuation.addPunct('hello world')).toBe('hello，world。');
   });
 });

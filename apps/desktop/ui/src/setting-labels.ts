@@ -8,6 +8,7 @@ const LABELS: Record<string, { zh: string; en: string }> = {
   VOSK_MODEL_PATH: { zh: '离线模型文件夹', en: 'Offline model folder' },
   LOCAL_ASR_ENGINE: { zh: '离线识别引擎', en: 'Offline engine' },
   SHERPA_MODEL_PATH: { zh: 'sherpa-onnx 模型文件夹', en: 'sherpa-onnx model folder' },
+  SHERPA_PUNCTUATION_MODEL_PATH: { zh: '标点模型文件夹', en: 'Punctuation model folder' },
   LOCAL_ASR_THREADS: { zh: '识别可用 CPU 核数', en: 'Recognition CPU cores' },
   KEYWORD_HOMOPHONES: { zh: '同音字容错', en: 'Homophone tolerance' },
   LLM_BASE_URL: { zh: '服务地址', en: 'Service address' },

@@ -220,6 +220,8 @@ export interface ModelItem {
   language: 'zh' | 'en' | null;
   languages: string[];
   engine: 'vosk' | 'pocketsphinx' | 'sherpa';
+  /** `punctuation`: punctuates a streaming model's lines, never a recognizer. */
+  role: 'recognizer' | 'punctuation';
   size_bytes: number;
   disk_bytes: number | null;
   description: string;

@@ -51,6 +51,17 @@
  * |                           | joiner-epoch-99-avg-1.int8.onnx  | 3228404   | 1ed689c5ed19dbaa725d9d191bb4822b5f4855a39e1ffd28cbc1f340d25b2ee0 |
  * |                           | tokens.txt                       | 56317     | a8e0e4ec53810e433789b54a5c0134a7eaa2ffca595a6334d54c00da858841d3 |
  * |                           | bpe.vocab (hot words)            | 12564     | d0b642f3a2eacd5fadefdeff9e0e1358cab729647cbb7fe58cf738e1f7407029 |
+ * | punct-ct-transformer-zh-en | model.onnx                      | 294372519 | e93593a6dbd69a07f8734ef269dbe861a379755f8d1c8354719432116f2c44bd |
+ * |   (rev 432aeba6…)         |                                  |           |                                                                  |
+ *
+ * The punctuation model (role `punctuation`, never offered as a recognizer) is sherpa-onnx's
+ * conversion of FunASR's CT-Transformer (punc_ct-transformer_zh-cn-common-vocab272727). Only
+ * `model.onnx` is fetched: sherpa-onnx reads the vocabulary and the marks from its metadata (the
+ * repository's `tokens.json` and `config.yaml` are for the conversion scripts). Its revision and
+ * the size and SHA-256 above are pinned identically by several unrelated public projects (Rust,
+ * TypeScript, C# and Python apps, and two published file audits); its int8 sibling (a quarter of
+ * the size) is published only inside a .tar.bz2, with no per-file checksum found, so it is not
+ * offered.
  *
  * **Why SenseVoice is the recommended Chinese model**: its published character error rate is
  * several times lower than Vosk small-cn's, it adds punctuation and handles English inside
@@ -68,6 +79,12 @@
  */
 /** Offline engines a model can be for (`sherpa`: a sherpa-onnx model folder). */
 export type ModelEngine = 'vosk' | 'pocketsphinx' | 'sherpa';
+
+/**
+ * What a model is for: `recognizer` (speech to text) or `punctuation` (a sherpa-onnx
+ * CT-Transformer that punctuates a streaming model's lines; never offered as a recognizer).
+ */
+export type ModelRole = 'recognizer' | 'punctuation';
 
 /** Class languages of the local mode (LOCAL_ASR_LANGUAGE). */
 export type ModelLanguage = 'zh' | 'en';
@@ -118,6 +135,8 @@ export interface ModelCatalogueEntry {
   /** The folder it is installed as under `<data>/models/`, e.g. `vosk-model-small-cn-0.22`. */
   name: string;
   engine: ModelEngine;
+  /** What it is for; absent: `recognizer`. */
+  role?: ModelRole;
   /** The class language (LOCAL_ASR_LANGUAGE) it serves. */
   language: ModelLanguage;
   /** Every language it recognises, e.g. `['zh', 'en', 'ja', 'ko', 'yue']`. */
@@ -224,6 +243,10 @@ const ZIPFORMER_REPO = 'csukuangfj/sherpa-onnx-streaming-zipformer-bilingual-zh-
 const ZIPFORMER_REVISION = '98590b7ed6443e77b714204da2757d75e1a642f4';
 const ZIPFORMER_PINNED = `Git LFS id at Hugging Face ${ZIPFORMER_REPO}@${ZIPFORMER_REVISION}, pinned identically by several unrelated public projects`;
 
+const PUNCT_REPO = 'csukuangfj/sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12';
+const PUNCT_REVISION = '432aeba669265e7aeb06b9359753419683b38597';
+const PUNCT_PINNED = `Git LFS id at Hugging Face ${PUNCT_REPO}@${PUNCT_REVISION}, pinned identically by several unrelated public projects`;
+
 /** The catalogue the app ships (see the tables above for the provenance of every value). */
 export const OFFICIAL_MODEL_CATALOGUE: readonly ModelCatalogueEntry[] = [
   {
@@ -314,6 +337,31 @@ export const OFFICIAL_MODEL_CATALOGUE: readonly ModelCatalogueEntry[] = [
       ZIPFORMER_REVISION,
       'pkufool/sherpa-onnx-streaming-zipformer-bilingual-zh-en-2023-02-20',
     ),
+  },
+  {
+    id: 'punct-ct-transformer-zh-en',
+    name: 'sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12',
+    engine: 'sherpa',
+    role: 'punctuation',
+    language: 'zh',
+    languages: ['zh', 'en'],
+    sizeBytes: 294_372_519,
+    diskBytes: 294_372_519,
+    description:
+      'Punctuation for the streaming zh-en model (sherpa-onnx CT-Transformer): commas and full stops in each definite line; not a recognizer',
+    licence: 'Apache-2.0',
+    streaming: false,
+    publishedAccuracy: [],
+    packaging: 'files',
+    files: [
+      {
+        name: 'model.onnx',
+        sizeBytes: 294_372_519,
+        sha256: 'e93593a6dbd69a07f8734ef269dbe861a379755f8d1c8354719432116f2c44bd',
+        sha256Source: PUNCT_PINNED,
+      },
+    ],
+    sources: huggingFaceSources(PUNCT_REPO, PUNCT_REVISION, PUNCT_REPO),
   },
   {
     id: 'vosk-small-cn',
@@ -414,6 +462,11 @@ export function mirrorSource(
 export function sourcesOf(entry: ModelCatalogueEntry, baseUrl = ''): ModelSource[] {
   const mirror = mirrorSource(entry, baseUrl);
   return mirror ? [mirror, ...entry.sources] : [...entry.sources];
+}
+
+/** What an entry is for (`recognizer` unless it says otherwise). */
+export function roleOf(entry: Pick<ModelCatalogueEntry, 'role'>): ModelRole {
+  return entry.role ?? 'recognizer';
 }
 
 /** Whether some file of the entry has no published SHA-256. */

@@ -24,9 +24,11 @@ import {
   type ModelCatalogueEntry,
   type ModelEngine,
   type ModelLanguage,
+  type ModelRole,
   type ModelSource,
   modelNameProblem,
   OFFICIAL_MODEL_CATALOGUE,
+  roleOf,
   sourcesOf,
 } from './model-catalogue.ts';
 import {
@@ -69,6 +71,8 @@ export interface ModelListItem {
   /** Every language it recognises (catalogue models), else its class language. */
   languages: string[];
   engine: ModelEngine;
+  /** `punctuation`: punctuates a streaming model's lines; never a class's recognizer. */
+  role: ModelRole;
   /** The download's size for catalogue models; the folder's size for other installed ones. */
   size_bytes: number;
   /** The installed folder's size, when known. */
@@ -650,6 +654,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
           language: entry.language,
           languages: [...entry.languages],
           engine: entry.engine,
+          role: roleOf(entry),
           size_bytes: entry.sizeBytes,
           disk_bytes: entry.diskBytes,
           description: entry.description,
@@ -684,7 +689,10 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
       const other = (
         name: string,
         language: ModelLanguage | undefined,
-      ): Omit<ModelListItem, 'id' | 'engine' | 'size_bytes' | 'description' | 'installed'> => ({
+      ): Omit<
+        ModelListItem,
+        'id' | 'engine' | 'role' | 'size_bytes' | 'description' | 'installed'
+      > => ({
         name,
         language: language ?? null,
         languages: language ? [language] : [],
@@ -704,6 +712,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
           ...other(model.name, model.language),
           id: model.id ?? model.name,
           engine: model.engine,
+          role: model.role,
           size_bytes: bytes,
           disk_bytes: bytes,
           description: 'installed by URL or by hand',
@@ -717,6 +726,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
           ...other(job.target.name, job.target.language),
           id: job.target.id,
           engine: 'vosk',
+          role: 'recognizer',
           size_bytes: job.total ?? 0,
           description: `downloading from ${job.target.sources[0]?.urlFor('') ?? ''}`,
           installed: false,

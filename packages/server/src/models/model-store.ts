@@ -24,10 +24,12 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ServerError } from '../errors.ts';
+import { isPunctuationFolder } from '../recognizers/engines/sherpa-model.ts';
 import {
   languageFromName,
   type ModelEngine,
   type ModelLanguage,
+  type ModelRole,
   modelNameProblem,
 } from './model-catalogue.ts';
 import { DEFAULT_UNPACK_LIMITS, type UnpackLimits, unpackArchive } from './unpack-archive.ts';
@@ -41,6 +43,8 @@ export interface InstalledModel {
   name: string;
   path: string;
   engine: ModelEngine;
+  /** `punctuation`: a sherpa-onnx punctuation model, never used as a recognizer. */
+  role: ModelRole;
   /** Its class language, from the catalogue, the request or its name; undefined if unknown. */
   language: ModelLanguage | undefined;
   /** The catalogue id it was installed from, if any. */
@@ -103,7 +107,18 @@ export function modelLayout(folder: string): ModelEngine | undefined {
   // sherpa-onnx models (SenseVoice, streaming transducers, Paraformer): ONNX graphs beside the
   // tokens.txt that maps their outputs to text.
   if (existsSync(join(folder, 'tokens.txt')) && hasOnnxFile(folder)) return 'sherpa';
+  // A sherpa-onnx punctuation model: model*.onnx, its vocabulary inside (see modelRole).
+  if (isPunctuationFolder(folder)) return 'sherpa';
   return undefined;
+}
+
+/**
+ * What a model folder is for: `punctuation` for a sherpa-onnx punctuation model (a `model*.onnx`
+ * graph and no `tokens.txt`), which only punctuates a streaming model's lines and is never
+ * chosen as a recognizer; `recognizer` for every other model.
+ */
+export function modelRole(folder: string): ModelRole {
+  return isPunctuationFolder(folder) ? 'punctuation' : 'recognizer';
 }
 
 function hasOnnxFile(folder: string): boolean {
@@ -145,6 +160,7 @@ export async function listInstalledModels(modelsFolder: string): Promise<Install
       name,
       path,
       engine,
+      role: modelRole(path),
       language: engine === 'pocketsphinx' ? 'en' : language,
       id: typeof info.id === 'string' ? info.id : undefined,
       sha256: typeof info.sha256 === 'string' ? info.sha256 : undefined,
@@ -287,6 +303,7 @@ export async function installArchive(options: {
       name,
       path: target,
       engine,
+      role: modelRole(target),
       language,
       id: options.origin.id,
       sha256: options.origin.sha256,
@@ -343,5 +360,13 @@ export async function installFolder(options: {
     throw new ServerError('MODEL_BUSY', 409, `A model named ${name} is already installed.`);
   }
   await rename(folder, target);
-  return { name, path: target, engine, language, id: options.origin.id, sha256: undefined };
+  return {
+    name,
+    path: target,
+    engine,
+    role: modelRole(target),
+    language,
+    id: options.origin.id,
+    sha256: undefined,
+  };
 }

@@ -192,7 +192,7 @@ export async function runModelsCli(
       `Models in ${manager.folder}${mirror ? ` (your mirror, tried first: ${mirror})` : ''}:\n`,
     );
     for (const item of items) {
-      const marks = `${item.recommended ? 'recommended, ' : ''}${item.streaming ? 'streaming, ' : ''}${item.unchecked ? 'UNCHECKED, ' : ''}`;
+      const marks = `${item.role === 'punctuation' ? 'punctuation (not a recognizer), ' : ''}${item.recommended ? 'recommended, ' : ''}${item.streaming ? 'streaming, ' : ''}${item.unchecked ? 'UNCHECKED, ' : ''}`;
       const sources = item.sources.map((source) => source.id).join(' > ');
       streams.stdout.write(
         `  ${item.installed ? '*' : ' '} ${item.id.padEnd(26)} ${(item.language ?? '?').padEnd(3)} ${`${megabytes(item.size_bytes)} MB`.padStart(9)}  ${item.installed ? (item.path ?? '') : `${marks}${item.description}${sources ? ` [${sources}]` : ''}`}\n`,

@@ -16,7 +16,7 @@
  */
 import type { MessageText } from '../language.ts';
 import type { ModelCatalogueEntry, ModelLanguage } from '../models/model-catalogue.ts';
-import { OFFICIAL_MODEL_CATALOGUE } from '../models/model-catalogue.ts';
+import { OFFICIAL_MODEL_CATALOGUE, roleOf } from '../models/model-catalogue.ts';
 import { listInstalledModels, modelLayout, modelsFolderOf } from '../models/model-store.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 import type { OfflineEngineDefinition } from './engines/offline-engine.ts';
@@ -97,7 +97,8 @@ export async function chooseLocalModel(
   const ofLanguage = installed.filter((model) => model.language === language);
   // SenseVoice before a streaming model: its lines are markedly more accurate.
   const sherpaModels = ofLanguage
-    .filter((model) => model.engine === 'sherpa')
+    // A punctuation model is no recognizer (it punctuates a streaming model's lines).
+    .filter((model) => model.engine === 'sherpa' && model.role === 'recognizer')
     .map((model) => ({ model, rank: sherpaRank(model.path) }))
     .filter((entry) => entry.rank < 2)
     .sort((a, b) => a.rank - b.rank)
@@ -149,7 +150,10 @@ export async function chooseLocalModel(
     };
   }
   const offers = (options.catalogue ?? OFFICIAL_MODEL_CATALOGUE).filter(
-    (entry) => entry.language === language && (engine === 'auto' || entry.engine === engine),
+    (entry) =>
+      entry.language === language &&
+      roleOf(entry) === 'recognizer' &&
+      (engine === 'auto' || entry.engine === engine),
   );
   const pull = offers
     .map(

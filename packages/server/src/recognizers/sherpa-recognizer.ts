@@ -7,6 +7,10 @@
  *
  * The class's hot words (its material's terms, the student's keywords) go to a streaming
  * transducer as a hot-words file in a temporary folder of the class, removed when it ends.
+ *
+ * A streaming transducer's definite lines are punctuated in the engine's process when a
+ * punctuation model is at hand (punctuation-model.ts); one that cannot be loaded is logged once
+ * and the class runs without it.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,6 +25,7 @@ import { readTokens, sherpaHotwords } from './engines/sherpa-hotwords.ts';
 import { readSherpaModel } from './engines/sherpa-model.ts';
 import type { SherpaProcess } from './engines/sherpa-process.ts';
 import { contextHotwords } from './hotwords.ts';
+import { choosePunctuationModel } from './punctuation-model.ts';
 import { createErrorReporter, type Recognizer, type RecognizerContext } from './recognizer.ts';
 
 /** Options of {@link createSherpaRecognizer}. */
@@ -64,6 +69,23 @@ async function writeHotwords(
   const file = join(temporary, 'hotwords.txt');
   await writeFile(file, hot.text, 'utf8');
   return { file, folder: temporary, count: hot.phrases.length };
+}
+
+/** The punctuation graph of a streaming class, if any (a problem with the setting is logged). */
+async function punctuationFor(
+  context: RecognizerContext,
+  folder: string,
+): Promise<string | undefined> {
+  if (readSherpaModel(folder).kind !== 'transducer') return undefined;
+  const choice = await choosePunctuationModel(context.settings, context.dataDir);
+  if (choice.found) return choice.model;
+  if (choice.problem !== undefined) {
+    context.logger.warn(
+      { reason: choice.problem },
+      'no punctuation model: definite lines are written without punctuation',
+    );
+  }
+  return undefined;
 }
 
 /**
@@ -141,15 +163,22 @@ export function createSherpaRecognizer(options: SherpaRecognizerOptions): Recogn
       const hot = await writeHotwords(context, options.folder);
       hotwordsFolder = hot?.folder;
       let loaded: Awaited<ReturnType<typeof loadSherpaProcess>>;
+      let punctuation: string | undefined;
       try {
-        loaded = await loadSherpaProcess(
-          settings,
-          options.folder,
-          hot ? { hotwordsFile: hot.file } : {},
-        );
+        punctuation = await punctuationFor(context, options.folder);
+        loaded = await loadSherpaProcess(settings, options.folder, {
+          ...(hot ? { hotwordsFile: hot.file } : {}),
+          ...(punctuation !== undefined ? { punctuationModel: punctuation } : {}),
+        });
       } catch (error) {
         await removeHotwords();
         throw error;
+      }
+      if (loaded.punctuationProblem !== undefined) {
+        context.logger.warn(
+          { punctuation_model: punctuation, reason: loaded.punctuationProblem },
+          'the punctuation model could not be loaded: definite lines are written without punctuation',
+        );
       }
       if (stopped) {
         await loaded.process.close();
@@ -188,6 +217,7 @@ export function createSherpaRecognizer(options: SherpaRecognizerOptions): Recogn
           engine: describeSherpaModel(loaded.model),
           threads: settings.localAsrThreads,
           hotwords: hot?.count ?? 0,
+          punctuation: loaded.process.punctuated ? punctuation : null,
         },
         'listening with sherpa-onnx',
       );

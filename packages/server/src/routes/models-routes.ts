@@ -20,6 +20,11 @@ const ModelItemSchema = z.object({
     .array(z.string())
     .describe('Every language the model recognises, e.g. ["zh", "en", "ja", "ko", "yue"].'),
   engine: z.enum(['vosk', 'pocketsphinx', 'sherpa']),
+  role: z
+    .enum(['recognizer', 'punctuation'])
+    .describe(
+      'recognizer: speech to text; punctuation: a sherpa-onnx punctuation model that punctuates the lines of a streaming sherpa-onnx model (never a class’s recognizer).',
+    ),
   size_bytes: z.number().int().describe('Download size (catalogue models) or size on disk.'),
   disk_bytes: z
     .number()
@@ -110,6 +115,7 @@ const ModelListSchema = z
             language: 'zh',
             languages: ['zh'],
             engine: 'vosk',
+            role: 'recognizer',
             size_bytes: 43898754,
             disk_bytes: null,
             description: 'Chinese (Mandarin), small (Vosk): light on an old laptop, no punctuation',

@@ -613,6 +613,18 @@ export const SETTING_DEFINITIONS = [
     ...text(1000),
   }),
   setting({
+    key: 'SHERPA_PUNCTUATION_MODEL_PATH',
+    field: 'sherpaPunctuationModelPath',
+    group: 'recognition',
+    description:
+      'Folder (or .onnx file) of a sherpa-onnx CT-Transformer punctuation model: each definite line of a streaming sherpa-onnx model gets its punctuation (live partial text stays without). Empty: an installed one (`class-assistant-backend models pull punct-ct-transformer-zh-en`), else none. SenseVoice punctuates itself. A model that cannot be loaded is logged and the class runs without punctuation.',
+    defaultValue: '',
+    secret: false,
+    applies: 'next-class',
+    example: '/home/me/models/sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12',
+    ...text(1000),
+  }),
+  setting({
     key: 'LOCAL_ASR_THREADS',
     field: 'localAsrThreads',
     group: 'recognition',

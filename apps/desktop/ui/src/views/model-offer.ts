@@ -165,7 +165,10 @@ export function createModelOffer(context: AppContext, startClass: () => Promise<
       return;
     }
     const offers = models
-      .filter((model) => model.language === language && !model.installed)
+      // A punctuation model is no recognizer: a class cannot start with it alone.
+      .filter(
+        (model) => model.language === language && !model.installed && model.role !== 'punctuation',
+      )
       .sort((a, b) => Number(b.recommended) - Number(a.recommended));
     title.textContent = t('modelNeeded', {
       language: language === 'zh' ? t('languageZh') : t('languageEn'),

@@ -7,11 +7,17 @@
  * Messages (IPC, advanced serialization):
  * - parent -> child: `load` (once), `audio` (16 kHz mono Int16 chunk and its class time),
  *   `finish` (end the utterance being heard), `transcribe` (a whole recording), `close`;
- * - child -> parent: `ready` | `failed` (answer to load), `events` (partials and lines),
- *   `finished` (after the last events of a `finish`), `transcribed`.
+ * - child -> parent: `punctuating` (the recognizer is loaded, the punctuation graph comes next),
+ *   `ready` | `failed` (answer to load), `events` (partials and lines), `finished` (after the
+ *   last events of a `finish`), `transcribed`.
+ *
+ * The punctuation graph is loaded after the recognizer and announced first: when sherpa-onnx
+ * ends the process on it, the parent knows the punctuation was at fault and starts the engine
+ * again without it.
  */
 import {
   createSherpaDecoder,
+  loadPunctuation,
   type SherpaDecoder,
   type SherpaDecoderConfig,
   type SherpaEvent,
@@ -31,7 +37,9 @@ export type SherpaChildRequest =
 
 /** What the child answers. */
 export type SherpaChildMessage =
-  | { type: 'ready' }
+  | { type: 'punctuating' }
+  /** `punctuation`: why the punctuation graph of the config was not loaded, when it was not. */
+  | { type: 'ready'; punctuation?: string }
   | { type: 'failed'; message: string }
   /** Answer to each `audio`: its events (often none) and how many samples it held. */
   | { type: 'events'; events: SherpaEvent[]; heard?: number }
@@ -67,10 +75,22 @@ export function runSherpaChild(): Promise<void> {
     const onMessage = (request: SherpaChildRequest) => {
       try {
         switch (request.type) {
-          case 'load':
+          case 'load': {
             decoder = createSherpaDecoder(request.config);
-            send({ type: 'ready' });
+            const { punctuationModel, numThreads } = request.config;
+            if (punctuationModel === undefined || request.config.model.kind !== 'transducer') {
+              send({ type: 'ready' });
+              return;
+            }
+            send({ type: 'punctuating' });
+            try {
+              decoder.punctuateLines(loadPunctuation(punctuationModel, numThreads));
+              send({ type: 'ready' });
+            } catch (error) {
+              send({ type: 'ready', punctuation: (error as Error)?.message ?? String(error) });
+            }
             return;
+          }
           case 'audio': {
             const events = decoder?.push(toFloat(request.samples), request.atMs) ?? [];
             send({ type: 'events', events, heard: request.samples.length });

@@ -4,6 +4,7 @@
  *
  * - A streaming transducer decodes as the audio comes: a partial when the text changes, a line
  *   when sherpa-onnx detects the end of an utterance (endpoint rules tuned for a lecture).
+ *   With a punctuation graph (`punctuateLines`), each line is punctuated; partials never are.
  * - SenseVoice is not streaming: the Silero VAD cuts the audio into utterances and each one is
  *   recognised whole (language detected, inverse text normalisation on) into one line.
  */
@@ -34,7 +35,15 @@ export interface SherpaDecoderConfig {
   hotwordsScore?: number;
   /** Silero VAD graph (SenseVoice only). */
   vadModel: string;
+  /**
+   * A CT-Transformer punctuation graph (streaming transducers only: SenseVoice punctuates
+   * itself). Loaded after the recognizer; each definite line is punctuated, partials are not.
+   */
+  punctuationModel?: string;
 }
+
+/** Adds punctuation to one definite line. */
+export type Punctuate = (text: string) => string;
 
 /** A loaded decoding loop. */
 export interface SherpaDecoder {
@@ -44,6 +53,8 @@ export interface SherpaDecoder {
   finish(): SherpaEvent[];
   /** Recognises a whole recording on its own (the decoder's class state is untouched). */
   transcribe(samples: Float32Array): string;
+  /** From now on, passes each definite line through `punctuate` (partials stay as they are). */
+  punctuateLines(punctuate: Punctuate): void;
 }
 
 interface Waveform {
@@ -75,6 +86,9 @@ interface OfflineRecognizer {
   decode(stream: OfflineStream): void;
   getResult(stream: OfflineStream): { text: string };
 }
+interface OfflinePunctuation {
+  addPunct(text: string): string;
+}
 interface Vad {
   acceptWaveform(samples: Float32Array): void;
   isEmpty(): boolean;
@@ -88,6 +102,7 @@ interface SherpaOnnx {
   OnlineRecognizer: new (config: object) => OnlineRecognizer;
   OfflineRecognizer: new (config: object) => OfflineRecognizer;
   Vad: new (config: object, bufferSizeInSeconds: number) => Vad;
+  OfflinePunctuation: new (config: object) => OfflinePunctuation;
 }
 
 const FEATURES = { sampleRate: SAMPLE_RATE, featureDim: 80 };
@@ -144,6 +159,7 @@ function createTransducerDecoder(
   });
   let current = open(0);
   let clockMs = 0;
+  let punctuate: Punctuate = (text) => text;
 
   const line = (result: OnlineResult, endMs: number): SherpaEvent | undefined => {
     const text = clean(result.text);
@@ -159,7 +175,7 @@ function createTransducerDecoder(
     const spokenEnd = last !== undefined ? segmentMs + last * 1000 + 300 : endMs;
     return {
       type: 'line',
-      text,
+      text: punctuate(text),
       startMs: Math.round(startMs),
       endMs: Math.round(Math.max(startMs, Math.min(endMs, spokenEnd))),
     };
@@ -193,7 +209,7 @@ function createTransducerDecoder(
       decodeReady(target);
       if (recognizer.isEndpoint(target.stream)) {
         const text = clean(recognizer.getResult(target.stream).text);
-        if (text !== '') events.push({ type: 'line', text, startMs: 0, endMs: 0 });
+        if (text !== '') events.push({ type: 'line', text: punctuate(text), startMs: 0, endMs: 0 });
         recognizer.reset(target.stream);
       }
     }
@@ -234,8 +250,11 @@ function createTransducerDecoder(
       decodeReady(own);
       const last = clean(recognizer.getResult(own.stream).text);
       const texts = events.map((event) => (event.type === 'line' ? event.text : ''));
-      if (last !== '') texts.push(last);
+      if (last !== '') texts.push(punctuate(last));
       return joinLines(texts);
+    },
+    punctuateLines(next) {
+      punctuate = next;
     },
   };
 }
@@ -350,6 +369,8 @@ function createSenseVoiceDecoder(
       take();
       return joinLines(texts);
     },
+    // SenseVoice's lines come punctuated by the model itself.
+    punctuateLines() {},
   };
 }
 
@@ -363,4 +384,27 @@ export function createSherpaDecoder(config: SherpaDecoderConfig): SherpaDecoder 
   return config.model.kind === 'transducer'
     ? createTransducerDecoder(sherpa, config, config.model)
     : createSenseVoiceDecoder(sherpa, config, config.model);
+}
+
+/**
+ * Loads a CT-Transformer punctuation graph (sherpa-onnx's `OfflinePunctuation`): a function that
+ * punctuates one line. sherpa-onnx ends the whole process on a graph it cannot read (see
+ * sherpa-child.ts for how the parent tells that crash apart).
+ *
+ * @throws Error when sherpa-onnx refuses the configuration (a missing file).
+ */
+export function loadPunctuation(model: string, numThreads: number): Punctuate {
+  const sherpa = loadSherpaOnnx<SherpaOnnx>();
+  const punctuation = new sherpa.OfflinePunctuation({
+    model: { ctTransformer: model, numThreads, debug: 0 },
+  });
+  return (text) => {
+    if (text === '') return text;
+    try {
+      return clean(punctuation.addPunct(text));
+    } catch {
+      // A line is never lost to its punctuation: it is written as it was recognised.
+      return text;
+    }
+  };
 }

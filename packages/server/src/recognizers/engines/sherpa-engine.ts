@@ -13,6 +13,7 @@ import {
   type ModelCatalogueEntry,
   type ModelLanguage,
   OFFICIAL_MODEL_CATALOGUE,
+  roleOf,
 } from '../../models/model-catalogue.ts';
 import type { ResolvedSettings } from '../../settings/settings-store.ts';
 import type { RecognizerAvailability } from '../recognizer.ts';
@@ -24,8 +25,9 @@ import {
 import type { SherpaDecoderConfig } from './sherpa-decoder.ts';
 import { readSherpaModel, type SherpaModel, SherpaModelError } from './sherpa-model.ts';
 import {
+  lastOutputLines,
   type SherpaProcess,
-  type SherpaProcessError,
+  SherpaProcessError,
   startSherpaProcess,
 } from './sherpa-process.ts';
 
@@ -40,7 +42,8 @@ export function sherpaModelHelp(
   catalogue: readonly ModelCatalogueEntry[] = OFFICIAL_MODEL_CATALOGUE,
 ): Localized {
   const offers = catalogue.filter(
-    (entry) => entry.engine === 'sherpa' && entry.language === language,
+    (entry) =>
+      entry.engine === 'sherpa' && entry.language === language && roleOf(entry) === 'recognizer',
   );
   const named =
     offers.length > 0
@@ -96,13 +99,27 @@ export function sherpaDecoderConfig(
   settings: ResolvedSettings,
   model: SherpaModel,
   hotwordsFile?: string,
+  punctuationModel?: string,
 ): SherpaDecoderConfig {
   return {
     model,
     numThreads: settings.localAsrThreads,
     vadModel: assetPath('silero-vad/silero_vad.onnx'),
     ...(hotwordsFile !== undefined ? { hotwordsFile, hotwordsScore: 2 } : {}),
+    // SenseVoice punctuates itself: only a streaming transducer takes the punctuation graph.
+    ...(punctuationModel !== undefined && model.kind === 'transducer' ? { punctuationModel } : {}),
   };
+}
+
+/** What {@link loadSherpaProcess} loaded. */
+export interface LoadedSherpaProcess {
+  model: SherpaModel;
+  process: SherpaProcess;
+  /**
+   * Why the punctuation graph asked for is not used (the class then runs without it): the
+   * reason sherpa-onnx gave, or the last lines it printed before the process ended on it.
+   */
+  punctuationProblem?: string;
 }
 
 /**
@@ -113,14 +130,29 @@ export function sherpaDecoderConfig(
 export async function loadSherpaProcess(
   settings: ResolvedSettings,
   folder: string,
-  options: { hotwordsFile?: string } = {},
-): Promise<{ model: SherpaModel; process: SherpaProcess }> {
+  options: { hotwordsFile?: string; punctuationModel?: string } = {},
+): Promise<LoadedSherpaProcess> {
   const model = modelOf(settings, folder);
+  const config = sherpaDecoderConfig(
+    settings,
+    model,
+    options.hotwordsFile,
+    options.punctuationModel,
+  );
   try {
-    const process = await startSherpaProcess(
-      sherpaDecoderConfig(settings, model, options.hotwordsFile),
-    );
-    return { model, process };
+    let process: SherpaProcess;
+    let crash: string | undefined;
+    try {
+      process = await startSherpaProcess(config);
+    } catch (error) {
+      if (!(error instanceof SherpaProcessError && error.duringPunctuation)) throw error;
+      // The recognizer loaded and the punctuation graph ended the process: go on without it.
+      crash = lastOutputLines(error.output) || error.message;
+      const { punctuationModel: _left, ...withoutPunctuation } = config;
+      process = await startSherpaProcess(withoutPunctuation);
+    }
+    const problem = crash ?? process.punctuationProblem;
+    return { model, process, ...(problem !== undefined ? { punctuationProblem: problem } : {}) };
   } catch (error) {
     const reason = (error as Error).message;
     const field = fieldOf(settings, folder);

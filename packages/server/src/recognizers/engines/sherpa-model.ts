@@ -98,6 +98,46 @@ export function readSherpaModel(folder: string): SherpaModel {
   );
 }
 
+/**
+ * The graph of a sherpa-onnx punctuation model (CT-Transformer) in `folder`, or `folder` itself
+ * when it names an `.onnx` file. Such a folder holds `model*.onnx` (the int8 one preferred) and
+ * no `tokens.txt`: its vocabulary and punctuation marks are in the graph's metadata (the
+ * published folder also has `tokens.json` and `config.yaml`, which sherpa-onnx does not read).
+ *
+ * @throws SherpaModelError naming what the folder holds instead.
+ * @example
+ * readPunctuationModel('/models/sherpa-onnx-punct-ct-transformer-zh-en-vocab272727-2024-04-12');
+ * // '…/model.onnx'
+ */
+export function readPunctuationModel(folder: string): string {
+  let names: string[];
+  try {
+    if (statSync(folder).isFile()) {
+      if (folder.endsWith('.onnx')) return folder;
+      throw new SherpaModelError(`${folder} is not an .onnx file nor a model folder`);
+    }
+    names = readdirSync(folder).sort();
+  } catch (error) {
+    if (error instanceof SherpaModelError) throw error;
+    throw new SherpaModelError(`${folder} does not exist`);
+  }
+  const graph = pick(names, 'model');
+  if (graph && !names.includes('tokens.txt')) return join(folder, graph);
+  const found = names.filter((name) => !name.startsWith('.'));
+  throw new SherpaModelError(
+    `${folder} holds no sherpa-onnx punctuation model: it has ${found.length > 0 ? found.join(', ') : 'no files'}; expected model.onnx (or model.int8.onnx) without tokens.txt`,
+  );
+}
+
+/** Whether a folder holds a sherpa-onnx punctuation model (see {@link readPunctuationModel}). */
+export function isPunctuationFolder(folder: string): boolean {
+  try {
+    return statSync(folder).isDirectory() && readPunctuationModel(folder) !== '';
+  } catch {
+    return false;
+  }
+}
+
 /** Why a folder is not a sherpa-onnx model, or undefined when it is one. */
 export function sherpaModelProblem(folder: string): string | undefined {
   try {

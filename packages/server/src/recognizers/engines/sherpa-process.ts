@@ -22,16 +22,23 @@ const PIECE = 160_000;
 export class SherpaProcessError extends Error {
   /** What the process printed last (sherpa-onnx and ONNX Runtime name the file they refused). */
   readonly output: string;
-  constructor(message: string, output: string) {
+  /** The process ended while it loaded the punctuation graph (the recognizer had loaded). */
+  readonly duringPunctuation: boolean;
+  constructor(message: string, output: string, options: { duringPunctuation?: boolean } = {}) {
     super(message);
     this.name = 'SherpaProcessError';
     this.output = output;
+    this.duringPunctuation = options.duringPunctuation === true;
   }
 }
 
 /** A loaded sherpa engine process. */
 export interface SherpaProcess {
   readonly pid: number | undefined;
+  /** Definite lines are punctuated (a punctuation graph was asked for and loaded). */
+  readonly punctuated: boolean;
+  /** Why the punctuation graph asked for was not loaded (sherpa-onnx's reason). */
+  readonly punctuationProblem: string | undefined;
   /** Sends a chunk of 16 kHz mono audio heard at `atMs` (class clock). */
   audio(samples: Int16Array, atMs?: number): void;
   /** Resolves once at most `samples` of the audio sent are still waiting to be decoded. */
@@ -93,6 +100,8 @@ export async function startSherpaProcess(config: SherpaDecoderConfig): Promise<S
   >();
   let nextId = 1;
   let ready: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  let punctuating = false;
+  let punctuationProblem: string | undefined;
   let backlog = 0;
   let dead = false;
   const backlogWaiters: Array<{ samples: number; resolve: () => void }> = [];
@@ -114,6 +123,7 @@ export async function startSherpaProcess(config: SherpaDecoderConfig): Promise<S
         const error = new SherpaProcessError(
           `the sherpa-onnx engine process ${how}${said ? `: ${said}` : ''}`,
           output,
+          { duringPunctuation: ready !== undefined && punctuating },
         );
         ready?.reject(error);
         ready = undefined;
@@ -134,7 +144,11 @@ export async function startSherpaProcess(config: SherpaDecoderConfig): Promise<S
 
   child.on('message', (message: SherpaChildMessage) => {
     switch (message.type) {
+      case 'punctuating':
+        punctuating = true;
+        return;
       case 'ready':
+        punctuationProblem = message.punctuation;
         ready?.resolve();
         ready = undefined;
         return;
@@ -207,6 +221,8 @@ export async function startSherpaProcess(config: SherpaDecoderConfig): Promise<S
 
   return {
     pid: child.pid,
+    punctuated: punctuating && punctuationProblem === undefined,
+    punctuationProblem,
     audio(samples, atMs) {
       if (send({ type: 'audio', samples, ...(atMs !== undefined ? { atMs } : {}) }))
         backlog += samples.length;
