@@ -394,6 +394,10 @@ describe('ASR_MODE=local with sherpa-onnx: what goes wrong', () => {
     expect(failed).toBeDefined();
     const error = await client.events.next((event) => event.event === 'error.raised', 30_000);
     expect(JSON.stringify(error.data)).toContain('sherpa-onnx engine');
+    // A Chinese-speaking student reads why in Chinese, and what to do.
+    const messages = (error.data as { messages?: { zh: string; en: string } }).messages;
+    expect(messages?.zh).toMatch(/sherpa-onnx 引擎.*重新开始/);
+    expect(messages?.en).toContain('start the class again');
     expect((await client.transcript()).map((entry) => entry.text)).toEqual(['你好']);
     await client.stop();
     expect((await client.transcript()).map((entry) => entry.text)).toEqual(['你好']);

@@ -224,7 +224,17 @@ export function createMonitor(options: MonitorOptions): Monitor {
     const key = `${source}:${code}`;
     if (current?.reported.has(key)) return;
     current?.reported.add(key);
-    options.hub.publish('error.raised', { source, code, message, ...(mode ? { mode } : {}) });
+    const messages =
+      isServerError(error) && error.localized
+        ? { zh: errorMessage(error, 'zh'), en: errorMessage(error, 'en') }
+        : undefined;
+    options.hub.publish('error.raised', {
+      source,
+      code,
+      message,
+      ...(messages ? { messages } : {}),
+      ...(mode ? { mode } : {}),
+    });
   };
 
   // A fold that fails loses nothing: its lines stay in the transcript file and the fold is tried
