@@ -14,7 +14,7 @@
  *    any download);
  * 6. else nothing: the answer says which catalogue models to download.
  */
-import type { MessageText } from '../language.ts';
+import { type Localized, localized, type MessageText } from '../language.ts';
 import type { ModelCatalogueEntry, ModelLanguage } from '../models/model-catalogue.ts';
 import { OFFICIAL_MODEL_CATALOGUE } from '../models/model-catalogue.ts';
 import { listInstalledModels, modelLayout, modelsFolderOf } from '../models/model-store.ts';
@@ -56,7 +56,10 @@ export type LocalModelChoice =
       code?: 'ASR_MODEL_MISSING';
     };
 
-const LANGUAGE_NAMES: Record<ModelLanguage, string> = { zh: 'Chinese', en: 'English' };
+const LANGUAGE_NAMES: Record<ModelLanguage, Localized> = {
+  zh: { zh: '中文', en: 'Chinese' },
+  en: { zh: '英文', en: 'English' },
+};
 
 const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
 
@@ -151,19 +154,18 @@ export async function chooseLocalModel(
   const offers = (options.catalogue ?? OFFICIAL_MODEL_CATALOGUE).filter(
     (entry) => entry.language === language && (engine === 'auto' || entry.engine === engine),
   );
-  const pull = offers
-    .map(
-      (entry) =>
-        `\`class-assistant-backend models pull ${entry.id}\` (${megabytes(entry.sizeBytes)})`,
-    )
-    .join(' or ');
-  const english =
-    language !== 'en' && systemModel
-      ? ' For an English class, LOCAL_ASR_LANGUAGE=en works without a download (the PocketSphinx US English model of this machine).'
-      : '';
+  const pull = offers.map(
+    (entry) =>
+      `\`class-assistant-backend models pull ${entry.id}\` (${megabytes(entry.sizeBytes)})`,
+  );
+  const otherEnglish = language !== 'en' && systemModel !== undefined;
+  const sherpaPath = engine === 'auto';
   return {
     found: false,
-    message: `No offline model for ${LANGUAGE_NAMES[language]} (LOCAL_ASR_LANGUAGE=${language}) is installed. Download one in the class panel${pull ? `, or run ${pull}` : ''}; or set VOSK_MODEL_PATH to the folder of an unpacked Vosk model${engine === 'auto' ? ' (SHERPA_MODEL_PATH: of a sherpa-onnx model)' : ''}.${english} ASR_MODE=mock runs a scripted demo class.`,
+    message: localized(
+      `没有安装${LANGUAGE_NAMES[language].zh}离线模型（LOCAL_ASR_LANGUAGE=${language}）。请在课堂面板下载一个${pull.length > 0 ? `，或运行 ${pull.join(' 或 ')}` : ''}；也可以把 VOSK_MODEL_PATH 设为已解压的 Vosk 模型文件夹${sherpaPath ? '（SHERPA_MODEL_PATH：sherpa-onnx 模型文件夹）' : ''}。${otherEnglish ? '英文课设 LOCAL_ASR_LANGUAGE=en 即可，无需下载（使用本机的 PocketSphinx 美式英语模型）。' : ''}ASR_MODE=mock 可运行模拟课堂。`,
+      `No offline model for ${LANGUAGE_NAMES[language].en} (LOCAL_ASR_LANGUAGE=${language}) is installed. Download one in the class panel${pull.length > 0 ? `, or run ${pull.join(' or ')}` : ''}; or set VOSK_MODEL_PATH to the folder of an unpacked Vosk model${sherpaPath ? ' (SHERPA_MODEL_PATH: of a sherpa-onnx model)' : ''}.${otherEnglish ? ' For an English class, LOCAL_ASR_LANGUAGE=en works without a download (the PocketSphinx US English model of this machine).' : ''} ASR_MODE=mock runs a scripted demo class.`,
+    ),
     settings: ['LOCAL_ASR_LANGUAGE', 'VOSK_MODEL_PATH'],
   };
 }
