@@ -96,3 +96,22 @@ export async function downloadModel(
 export function removeModel(name: string): Promise<unknown> {
   return api(`/api/models/${encodeURIComponent(name)}`, { method: 'DELETE' });
 }
+
+/**
+ * The catalogue models offered for a class in `language` when LOCAL_ASR_ENGINE is `engine`: not
+ * installed yet, of that language, run by that engine (any with `auto`), recommended first.
+ */
+export function offeredModels(
+  models: readonly ModelItem[],
+  language: 'zh' | 'en',
+  engine: string,
+): ModelItem[] {
+  return models
+    .filter(
+      (model) =>
+        model.language === language &&
+        !model.installed &&
+        (engine === 'auto' || engine === '' || model.engine === engine),
+    )
+    .sort((a, b) => Number(b.recommended) - Number(a.recommended));
+}
