@@ -151,6 +151,41 @@ describe('ASR_MODE=local with a sherpa-onnx streaming transducer', () => {
     expect(file).toMatch(/^\[\d\d:\d\d:\d\d\] 你好$/m);
   });
 
+  it('writes the words spoken before the student pauses the class', async () => {
+    const lecture = await speechRecording([
+      {
+        text: 'today we will talk about binary search trees and their balance',
+        pauseAfterMs: 3000,
+      },
+    ]);
+    harness = await createHarness({
+      env: [
+        'ASR_MODE=local',
+        'LOCAL_ASR_ENGINE=sherpa',
+        `SHERPA_MODEL_PATH=${STREAMING}`,
+        `AUDIO_INPUT=file:${lecture.path}`,
+        'AUDIO_FILE_PACE=realtime',
+      ],
+    });
+    client = await classClient(await harness.listen());
+    await client.start();
+    // Mid-sentence: the teacher's words are on screen as partial text.
+    await client.events.next(
+      (event) =>
+        event.event === 'partial.changed' && (event.data as { text: string }).text === '你好',
+      30_000,
+    );
+    expect(await client.pause()).toMatchObject({ status: 'paused' });
+    // They are written as a line at the pause, not lost with it.
+    await waitFor(
+      async () => (await client!.transcript()).length > 0,
+      10_000,
+      'the line spoken before the pause',
+    );
+    expect((await client.transcript()).map((entry) => entry.text)).toEqual(['你好']);
+    await client.stop();
+  });
+
   it('ends one line per utterance at the pauses (endpoint detection)', async () => {
     const lecture = await speechRecording(THREE_SENTENCES);
     const { events, recognizer } = await localRecognizer([

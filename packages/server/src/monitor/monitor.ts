@@ -653,8 +653,12 @@ export function createMonitor(options: MonitorOptions): Monitor {
         if (!current) return { ...NOT_RUNNING };
         if (current.paused)
           return { status: 'already_paused', message: '监控已暂停 (already paused).' };
-        current.paused = true;
-        await current.recognizer.pause();
+        try {
+          // What the recognizer writes while pausing (the sentence being spoken) is kept.
+          await current.recognizer.pause();
+        } finally {
+          current.paused = true;
+        }
         if (current.recognizerState === 'running') current.recognizerState = 'paused';
         setPartial(current, '');
         publishStatus();
