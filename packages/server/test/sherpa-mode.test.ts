@@ -388,6 +388,13 @@ describe('ASR_MODE=local with sherpa-onnx: what goes wrong', () => {
       field: 'SHERPA_MODEL_PATH',
       message: expect.stringContaining('it has notes.md, tokens.txt; expected encoder*.onnx'),
     });
+    // In Chinese, the whole answer is Chinese: what the folder holds and what it should hold.
+    const chinese = (
+      await harness.request({ method: 'POST', url: '/api/start_monitor', payload: {} })
+    ).json().message as string;
+    expect(chinese).toContain(`SHERPA_MODEL_PATH：${odd} 里没有本应用能运行的 sherpa-onnx 模型`);
+    expect(chinese).toContain('现有文件：notes.md, tokens.txt');
+    expect(chinese).not.toContain('expected');
     // A graph ONNX Runtime refuses (a truncated download): the engine's process dies on it, the
     // server does not, and the answer names the file.
     await writeFile(join(odd, 'model.int8.onnx'), 'not an onnx graph');
