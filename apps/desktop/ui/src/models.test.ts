@@ -54,6 +54,21 @@ describe('offeredModels', () => {
     expect(offeredModels(CATALOGUE, 'zh', 'vosk').map((item) => item.id)).toEqual([
       'vosk-small-cn',
     ]);
+  });
+
+  it('offers a model that also recognises the class language when none is made for it', () => {
+    const bilingual = CATALOGUE.map((item) =>
+      item.engine === 'sherpa' ? { ...item, languages: ['zh', 'en'] } : item,
+    );
+    // An English class with the sherpa engine: SenseVoice hears English too.
+    expect(offeredModels(bilingual, 'en', 'sherpa').map((item) => item.id)).toEqual([
+      'sense-voice-small',
+      'streaming-zipformer-zh-en',
+    ]);
+    // Models made for English come alone when there are some.
+    expect(offeredModels(bilingual, 'en', 'auto').map((item) => item.id)).toEqual([
+      'vosk-small-en',
+    ]);
     expect(offeredModels(CATALOGUE, 'en', 'sherpa')).toEqual([]);
   });
 });

@@ -99,19 +99,19 @@ export function removeModel(name: string): Promise<unknown> {
 
 /**
  * The catalogue models offered for a class in `language` when LOCAL_ASR_ENGINE is `engine`: not
- * installed yet, of that language, run by that engine (any with `auto`), recommended first.
+ * installed yet, run by that engine (any with `auto`), recommended first; those made for that
+ * language, else those that also recognise it (SenseVoice in an English class).
  */
 export function offeredModels(
   models: readonly ModelItem[],
   language: 'zh' | 'en',
   engine: string,
 ): ModelItem[] {
-  return models
-    .filter(
-      (model) =>
-        model.language === language &&
-        !model.installed &&
-        (engine === 'auto' || engine === '' || model.engine === engine),
-    )
-    .sort((a, b) => Number(b.recommended) - Number(a.recommended));
+  const runnable = models.filter(
+    (model) => !model.installed && (engine === 'auto' || engine === '' || model.engine === engine),
+  );
+  const made = runnable.filter((model) => model.language === language);
+  const offers =
+    made.length > 0 ? made : runnable.filter((model) => model.languages.includes(language));
+  return offers.sort((a, b) => Number(b.recommended) - Number(a.recommended));
 }
