@@ -186,6 +186,10 @@ describe('downloading a model', () => {
       code: 'MODEL_CHECKSUM_MISMATCH',
       message: expect.stringContaining(`${mirror.baseUrl}/vosk-model-test-zh.zip`),
     });
+    // The class panel shows it in the student's language.
+    expect((failed.data as { messages: { zh: string } | null }).messages?.zh).toContain(
+      `从 ${mirror.baseUrl}/vosk-model-test-zh.zip 下载的文件不是预期的模型`,
+    );
     expect(mirror.requests.map((request) => request.path)).toEqual([
       '/mirror/vosk/vosk-model-test-zh.zip',
     ]);

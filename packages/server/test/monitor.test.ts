@@ -218,7 +218,20 @@ describe('modes that cannot run', () => {
       field: 'LOCAL_ASR_LANGUAGE',
       hint: 'Settings to check: LOCAL_ASR_LANGUAGE, VOSK_MODEL_PATH.',
     });
-    const { message } = response.json();
+    // A request that says nothing reads Chinese, as the original client's students do.
+    const chinese = response.json().message as string;
+    expect(chinese).toContain('没有安装中文离线模型（LOCAL_ASR_LANGUAGE=zh）');
+    expect(chinese).toContain('class-assistant-backend models pull sense-voice-small');
+    expect(chinese).toContain('VOSK_MODEL_PATH');
+    expect(chinese).toContain('LOCAL_ASR_LANGUAGE=en');
+    expect(chinese).toContain('ASR_MODE=mock');
+    const english = await harness.request({
+      method: 'POST',
+      url: '/api/start_monitor',
+      headers: { 'accept-language': 'en' },
+      payload: {},
+    });
+    const { message } = english.json();
     // Which model to download and how, and the way out on this machine (PocketSphinx is installed).
     expect(message).toContain('No offline model for Chinese (LOCAL_ASR_LANGUAGE=zh)');
     expect(message).toContain('class-assistant-backend models pull vosk-small-cn');

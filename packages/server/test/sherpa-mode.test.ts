@@ -152,6 +152,41 @@ describe('ASR_MODE=local with a sherpa-onnx streaming transducer', () => {
     expect(file).toMatch(/^\[\d\d:\d\d:\d\d\] 你好$/m);
   });
 
+  it('writes the words spoken before the student pauses the class', async () => {
+    const lecture = await speechRecording([
+      {
+        text: 'today we will talk about binary search trees and their balance',
+        pauseAfterMs: 3000,
+      },
+    ]);
+    harness = await createHarness({
+      env: [
+        'ASR_MODE=local',
+        'LOCAL_ASR_ENGINE=sherpa',
+        `SHERPA_MODEL_PATH=${STREAMING}`,
+        `AUDIO_INPUT=file:${lecture.path}`,
+        'AUDIO_FILE_PACE=realtime',
+      ],
+    });
+    client = await classClient(await harness.listen());
+    await client.start();
+    // Mid-sentence: the teacher's words are on screen as partial text.
+    await client.events.next(
+      (event) =>
+        event.event === 'partial.changed' && (event.data as { text: string }).text === '你好',
+      30_000,
+    );
+    expect(await client.pause()).toMatchObject({ status: 'paused' });
+    // They are written as a line at the pause, not lost with it.
+    await waitFor(
+      async () => (await client!.transcript()).length > 0,
+      10_000,
+      'the line spoken before the pause',
+    );
+    expect((await client.transcript()).map((entry) => entry.text)).toEqual(['你好']);
+    await client.stop();
+  });
+
   it('ends one line per utterance at the pauses (endpoint detection)', async () => {
     const lecture = await speechRecording(THREE_SENTENCES);
     const { events, recognizer } = await localRecognizer([
@@ -468,6 +503,13 @@ describe('ASR_MODE=local with sherpa-onnx: what goes wrong', () => {
       field: 'SHERPA_MODEL_PATH',
       message: expect.stringContaining('it has notes.md, tokens.txt; expected encoder*.onnx'),
     });
+    // In Chinese, the whole answer is Chinese: what the folder holds and what it should hold.
+    const chinese = (
+      await harness.request({ method: 'POST', url: '/api/start_monitor', payload: {} })
+    ).json().message as string;
+    expect(chinese).toContain(`SHERPA_MODEL_PATH：${odd} 里没有本应用能运行的 sherpa-onnx 模型`);
+    expect(chinese).toContain('现有文件：notes.md, tokens.txt');
+    expect(chinese).not.toContain('expected');
     // A graph ONNX Runtime refuses (a truncated download): the engine's process dies on it, the
     // server does not, and the answer names the file.
     await writeFile(join(odd, 'model.int8.onnx'), 'not an onnx graph');
@@ -509,6 +551,10 @@ describe('ASR_MODE=local with sherpa-onnx: what goes wrong', () => {
     expect(failed).toBeDefined();
     const error = await client.events.next((event) => event.event === 'error.raised', 30_000);
     expect(JSON.stringify(error.data)).toContain('sherpa-onnx engine');
+    // A Chinese-speaking student reads why in Chinese, and what to do.
+    const messages = (error.data as { messages?: { zh: string; en: string } }).messages;
+    expect(messages?.zh).toMatch(/sherpa-onnx 引擎.*重新开始/);
+    expect(messages?.en).toContain('start the class again');
     expect((await client.transcript()).map((entry) => entry.text)).toEqual(['你好']);
     await client.stop();
     expect((await client.transcript()).map((entry) => entry.text)).toEqual(['你好']);

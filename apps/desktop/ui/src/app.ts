@@ -13,7 +13,7 @@ import { captureMessage } from './capture/capture-message.ts';
 import { createWindowCapture } from './capture/window-capture.ts';
 import type { AppContext } from './context.ts';
 import { h, icon } from './dom.ts';
-import { describeError } from './errors.ts';
+import { backgroundErrorText, describeError } from './errors.ts';
 import { type Lang, setLang, t } from './i18n.ts';
 import { interruptionNotice } from './interruption-notice.ts';
 import { createLiveConnection } from './live.ts';
@@ -168,15 +168,7 @@ export function startApp(host: HTMLElement): { store: Store } {
       recognizerEnded: () => toast(t('recognizerEnded')),
       notesWritten: (filename) => toast(t('notesWritten', { filename })),
       backgroundError: (error) =>
-        toast(
-          error.source === 'recognizer'
-            ? t('recognizerFailed', {
-                mode: error.mode ?? store.get().monitor.asr_mode,
-                message: error.message,
-              })
-            : t('errorGeneric', { message: error.message }),
-          'error',
-        ),
+        toast(backgroundErrorText(error, store.get().monitor.asr_mode), 'error'),
     },
   });
 

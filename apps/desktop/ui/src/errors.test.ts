@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from './api.ts';
-import { describeError } from './errors.ts';
+import { backgroundErrorText, describeError } from './errors.ts';
+import { setLang } from './i18n.ts';
 
 describe('describeError', () => {
   it('sends a missing LLM key to the settings', () => {
@@ -33,5 +34,42 @@ describe('describeError', () => {
     expect(describeError(new ApiError('SOMETHING_NEW', 500, 'a new failure'), 'zh')).toEqual({
       message: 'a new failure',
     });
+  });
+});
+
+describe('backgroundErrorText', () => {
+  const crash = {
+    source: 'recognizer' as const,
+    code: 'RECOGNIZER_FAILED',
+    message: 'The sherpa-onnx engine stopped: it was ended by SIGKILL.',
+    messages: {
+      zh: 'sherpa-onnx 引擎停止了：it was ended by SIGKILL。',
+      en: 'The sherpa-onnx engine stopped: it was ended by SIGKILL.',
+    },
+    mode: 'local',
+  };
+
+  afterEach(() => setLang('zh'));
+
+  it('tells a failure during the class in the language of the UI', () => {
+    setLang('zh');
+    expect(backgroundErrorText(crash, 'local')).toBe(
+      '识别出错（local）：sherpa-onnx 引擎停止了：it was ended by SIGKILL。',
+    );
+    setLang('en');
+    expect(backgroundErrorText(crash, 'local')).toBe(
+      'Recognition failed (local): The sherpa-onnx engine stopped: it was ended by SIGKILL.',
+    );
+  });
+
+  it('shows a message the backend has in one language only as it is', () => {
+    setLang('zh');
+    const { messages: _, ...english } = crash;
+    expect(backgroundErrorText({ ...english, mode: undefined }, 'cloud')).toBe(
+      '识别出错（cloud）：The sherpa-onnx engine stopped: it was ended by SIGKILL.',
+    );
+    expect(backgroundErrorText({ source: 'notes', code: 'X', message: 'disk full' }, 'local')).toBe(
+      '出错了：disk full',
+    );
   });
 });

@@ -3,8 +3,9 @@
 import { isApiError } from './api.ts';
 import type { AppContext } from './context.ts';
 import { h } from './dom.ts';
-import { t } from './i18n.ts';
+import { lang, t } from './i18n.ts';
 import { settingLabel } from './setting-labels.ts';
+import type { BackgroundError } from './types.ts';
 
 /** What to tell the student about an error. */
 export interface ErrorDescription {
@@ -128,4 +129,15 @@ export function errorBox(
     description.detail ? h('p', { class: 'error-detail' }, description.detail) : null,
     actions.length > 0 ? h('div', { class: 'error-actions' }, actions) : null,
   );
+}
+
+/**
+ * The toast of a failure during a class (`error.raised`), in the UI's language when the backend
+ * sent the message in both; `mode` is the class's ASR_MODE when the event names none.
+ */
+export function backgroundErrorText(error: BackgroundError, mode: string): string {
+  const message = error.messages?.[lang()] ?? error.message;
+  return error.source === 'recognizer'
+    ? t('recognizerFailed', { mode: error.mode ?? mode, message })
+    : t('errorGeneric', { message });
 }

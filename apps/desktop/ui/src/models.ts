@@ -96,3 +96,26 @@ export async function downloadModel(
 export function removeModel(name: string): Promise<unknown> {
   return api(`/api/models/${encodeURIComponent(name)}`, { method: 'DELETE' });
 }
+
+/**
+ * The catalogue models offered for a class in `language` when LOCAL_ASR_ENGINE is `engine`: not
+ * installed yet, run by that engine (any with `auto`), recommended first; those made for that
+ * language, else those that also recognise it (SenseVoice in an English class).
+ */
+export function offeredModels(
+  models: readonly ModelItem[],
+  language: 'zh' | 'en',
+  engine: string,
+): ModelItem[] {
+  const runnable = models.filter(
+    (model) =>
+      !model.installed &&
+      // A punctuation model is no recognizer: a class cannot start with it alone.
+      model.role !== 'punctuation' &&
+      (engine === 'auto' || engine === '' || model.engine === engine),
+  );
+  const made = runnable.filter((model) => model.language === language);
+  const offers =
+    made.length > 0 ? made : runnable.filter((model) => model.languages.includes(language));
+  return offers.sort((a, b) => Number(b.recommended) - Number(a.recommended));
+}

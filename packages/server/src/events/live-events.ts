@@ -87,7 +87,11 @@ export const ErrorSourceSchema = z.enum([
 export const ErrorRaisedSchema = z.object({
   source: ErrorSourceSchema,
   code: z.string(),
-  message: z.string(),
+  message: z.string().describe('In English.'),
+  messages: z
+    .object({ zh: z.string(), en: z.string() })
+    .optional()
+    .describe('The message in both languages, when it has them (e.g. the offline engine stopped).'),
   mode: z.string().optional().describe('For source "recognizer": the ASR_MODE of the class.'),
 });
 

@@ -571,7 +571,10 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
           throw new ServerError(
             'MODEL_CHECKSUM_MISMATCH',
             422,
-            `The file downloaded from ${url} is not the expected model (${problems.join('; ')}): it was deleted and nothing was installed. A mirror or proxy may serve a different file under that name.`,
+            localized(
+              `从 ${url} 下载的文件不是预期的模型（${problems.join('；')}）：已删除，没有安装任何东西。镜像或代理可能用这个名字提供了别的文件。`,
+              `The file downloaded from ${url} is not the expected model (${problems.join('; ')}): it was deleted and nothing was installed. A mirror or proxy may serve a different file under that name.`,
+            ),
           );
         }
         return { sourceIndex: index, bytes: downloaded.bytes, sha256: downloaded.sha256, url };

@@ -224,7 +224,17 @@ export function createMonitor(options: MonitorOptions): Monitor {
     const key = `${source}:${code}`;
     if (current?.reported.has(key)) return;
     current?.reported.add(key);
-    options.hub.publish('error.raised', { source, code, message, ...(mode ? { mode } : {}) });
+    const messages =
+      isServerError(error) && error.localized
+        ? { zh: errorMessage(error, 'zh'), en: errorMessage(error, 'en') }
+        : undefined;
+    options.hub.publish('error.raised', {
+      source,
+      code,
+      message,
+      ...(messages ? { messages } : {}),
+      ...(mode ? { mode } : {}),
+    });
   };
 
   // A fold that fails loses nothing: its lines stay in the transcript file and the fold is tried
@@ -643,8 +653,12 @@ export function createMonitor(options: MonitorOptions): Monitor {
         if (!current) return { ...NOT_RUNNING };
         if (current.paused)
           return { status: 'already_paused', message: '监控已暂停 (already paused).' };
-        current.paused = true;
-        await current.recognizer.pause();
+        try {
+          // What the recognizer writes while pausing (the sentence being spoken) is kept.
+          await current.recognizer.pause();
+        } finally {
+          current.paused = true;
+        }
         if (current.recognizerState === 'running') current.recognizerState = 'paused';
         setPartial(current, '');
         publishStatus();

@@ -87,4 +87,34 @@ describe('chooseLocalModel', () => {
       model: VOSK,
     });
   });
+
+  it('runs SenseVoice for an English class when it is the sherpa-onnx model installed', async () => {
+    const sherpaOnly = await dataWith([SENSE_VOICE]);
+    // SenseVoice recognises English too: an explicit sherpa engine is not told none is installed.
+    expect(
+      await choose(sherpaOnly, { LOCAL_ASR_ENGINE: 'sherpa', LOCAL_ASR_LANGUAGE: 'en' }),
+    ).toEqual({ engine: 'sherpa', model: SENSE_VOICE, source: 'installed' });
+    // auto: a model made for English first, else SenseVoice, before nothing at all.
+    expect(await choose(sherpaOnly, { LOCAL_ASR_LANGUAGE: 'en' })).toEqual({
+      engine: 'sherpa',
+      model: SENSE_VOICE,
+      source: 'installed',
+    });
+    await mkdir(join(sherpaOnly, 'models', 'vosk-model-small-en-us-0.15', 'am'), {
+      recursive: true,
+    });
+    await writeFile(
+      join(sherpaOnly, 'models', 'vosk-model-small-en-us-0.15', 'am', 'final.mdl'),
+      'x',
+    );
+    expect(await choose(sherpaOnly, { LOCAL_ASR_LANGUAGE: 'en' })).toMatchObject({
+      engine: 'vosk',
+      model: 'vosk-model-small-en-us-0.15',
+    });
+    // A Vosk-only engine still never runs a sherpa-onnx folder.
+    await rm(join(sherpaOnly, 'models', 'vosk-model-small-en-us-0.15'), { recursive: true });
+    expect(
+      await choose(sherpaOnly, { LOCAL_ASR_ENGINE: 'vosk', LOCAL_ASR_LANGUAGE: 'en' }),
+    ).toMatchObject({ missing: expect.stringContaining('No offline model for English') });
+  });
 });

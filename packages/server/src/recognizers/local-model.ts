@@ -4,20 +4,28 @@
  * 1. LOCAL_ASR_ENGINE=pocketsphinx: POCKETSPHINX_MODEL_PATH, else an installed PocketSphinx
  *    model, else the system's (Debian's pocketsphinx-en-us).
  * 2. LOCAL_ASR_ENGINE=sherpa: SHERPA_MODEL_PATH, else an installed sherpa-onnx model of the
- *    class language (SenseVoice first), else nothing (ASR_MODEL_MISSING naming the download).
+ *    class language (SenseVoice first), else one whose catalogue entry also recognises that
+ *    language (SenseVoice in an English class), else nothing (ASR_MODEL_MISSING naming the
+ *    download).
  * 3. Otherwise (auto, vosk) a model folder setting wins: SHERPA_MODEL_PATH (auto only), then
  *    VOSK_MODEL_PATH;
  * 4. else a model installed under `<data>/models` for the class language (LOCAL_ASR_LANGUAGE):
  *    auto takes a sherpa-onnx one first (SenseVoice, then streaming), then Vosk; vosk takes a
  *    Vosk one first and never a sherpa-onnx one;
- * 5. else, for English, the system's PocketSphinx model (the offline mode then works without
+ * 5. else, with auto, an installed sherpa-onnx model that also recognises the class language;
+ * 6. else, for English, the system's PocketSphinx model (the offline mode then works without
  *    any download);
- * 6. else nothing: the answer says which catalogue models to download.
+ * 7. else nothing: the answer says which catalogue models to download.
  */
-import type { MessageText } from '../language.ts';
+import { type Localized, localized, type MessageText } from '../language.ts';
 import type { ModelCatalogueEntry, ModelLanguage } from '../models/model-catalogue.ts';
 import { OFFICIAL_MODEL_CATALOGUE, roleOf } from '../models/model-catalogue.ts';
-import { listInstalledModels, modelLayout, modelsFolderOf } from '../models/model-store.ts';
+import {
+  type InstalledModel,
+  listInstalledModels,
+  modelLayout,
+  modelsFolderOf,
+} from '../models/model-store.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 import type { OfflineEngineDefinition } from './engines/offline-engine.ts';
 import {
@@ -56,7 +64,10 @@ export type LocalModelChoice =
       code?: 'ASR_MODEL_MISSING';
     };
 
-const LANGUAGE_NAMES: Record<ModelLanguage, string> = { zh: 'Chinese', en: 'English' };
+const LANGUAGE_NAMES: Record<ModelLanguage, Localized> = {
+  zh: { zh: '中文', en: 'Chinese' },
+  en: { zh: '英文', en: 'English' },
+};
 
 const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
 
@@ -94,21 +105,35 @@ export async function chooseLocalModel(
     };
   }
   const language = settings.localAsrLanguage;
+  const catalogue = options.catalogue ?? OFFICIAL_MODEL_CATALOGUE;
   const ofLanguage = installed.filter((model) => model.language === language);
   // SenseVoice before a streaming model: its lines are markedly more accurate.
-  const sherpaModels = ofLanguage
-    // A punctuation model is no recognizer (it punctuates a streaming model's lines).
-    .filter((model) => model.engine === 'sherpa' && model.role === 'recognizer')
-    .map((model) => ({ model, rank: sherpaRank(model.path) }))
-    .filter((entry) => entry.rank < 2)
-    .sort((a, b) => a.rank - b.rank)
-    .map((entry) => entry.model);
+  const runnable = (models: readonly InstalledModel[]) =>
+    models
+      // A punctuation model is no recognizer (it punctuates a streaming model's lines).
+      .filter((model) => model.engine === 'sherpa' && model.role === 'recognizer')
+      .map((model) => ({ model, rank: sherpaRank(model.path) }))
+      .filter((entry) => entry.rank < 2)
+      .sort((a, b) => a.rank - b.rank)
+      .map((entry) => entry.model);
+  const sherpaModels = runnable(ofLanguage);
+  // Catalogue models made for another class language that recognise this one as well
+  // (SenseVoice and the bilingual transducer hear English too).
+  const alsoSpeaks = runnable(
+    installed.filter(
+      (model) =>
+        model.language !== language &&
+        catalogue
+          .find((entry) => entry.id === model.id || entry.name === model.name)
+          ?.languages.includes(language) === true,
+    ),
+  );
   const engine = settings.localAsrEngine;
   if (engine === 'sherpa' || (engine === 'auto' && settings.sherpaModelPath !== '')) {
     if (settings.sherpaModelPath !== '') {
       return { found: true, engine: sherpaEngineDefinition, model: undefined, source: 'setting' };
     }
-    const own = sherpaModels[0];
+    const own = sherpaModels[0] ?? alsoSpeaks[0];
     if (own)
       return { found: true, engine: sherpaEngineDefinition, model: own.path, source: 'installed' };
     return {
@@ -141,6 +166,16 @@ export async function chooseLocalModel(
       source: 'installed',
     };
   }
+  // A model made for this language comes first; one that also speaks it beats none at all.
+  const alsoSherpa = engine === 'auto' ? alsoSpeaks[0] : undefined;
+  if (alsoSherpa) {
+    return {
+      found: true,
+      engine: sherpaEngineDefinition,
+      model: alsoSherpa.path,
+      source: 'installed',
+    };
+  }
   if (language === 'en' && systemModel) {
     return {
       found: true,
@@ -149,25 +184,24 @@ export async function chooseLocalModel(
       source: 'system',
     };
   }
-  const offers = (options.catalogue ?? OFFICIAL_MODEL_CATALOGUE).filter(
+  const offers = catalogue.filter(
     (entry) =>
       entry.language === language &&
       roleOf(entry) === 'recognizer' &&
       (engine === 'auto' || entry.engine === engine),
   );
-  const pull = offers
-    .map(
-      (entry) =>
-        `\`class-assistant-backend models pull ${entry.id}\` (${megabytes(entry.sizeBytes)})`,
-    )
-    .join(' or ');
-  const english =
-    language !== 'en' && systemModel
-      ? ' For an English class, LOCAL_ASR_LANGUAGE=en works without a download (the PocketSphinx US English model of this machine).'
-      : '';
+  const pull = offers.map(
+    (entry) =>
+      `\`class-assistant-backend models pull ${entry.id}\` (${megabytes(entry.sizeBytes)})`,
+  );
+  const otherEnglish = language !== 'en' && systemModel !== undefined;
+  const sherpaPath = engine === 'auto';
   return {
     found: false,
-    message: `No offline model for ${LANGUAGE_NAMES[language]} (LOCAL_ASR_LANGUAGE=${language}) is installed. Download one in the class panel${pull ? `, or run ${pull}` : ''}; or set VOSK_MODEL_PATH to the folder of an unpacked Vosk model${engine === 'auto' ? ' (SHERPA_MODEL_PATH: of a sherpa-onnx model)' : ''}.${english} ASR_MODE=mock runs a scripted demo class.`,
+    message: localized(
+      `没有安装${LANGUAGE_NAMES[language].zh}离线模型（LOCAL_ASR_LANGUAGE=${language}）。请在课堂面板下载一个${pull.length > 0 ? `，或运行 ${pull.join(' 或 ')}` : ''}；也可以把 VOSK_MODEL_PATH 设为已解压的 Vosk 模型文件夹${sherpaPath ? '（SHERPA_MODEL_PATH：sherpa-onnx 模型文件夹）' : ''}。${otherEnglish ? '英文课设 LOCAL_ASR_LANGUAGE=en 即可，无需下载（使用本机的 PocketSphinx 美式英语模型）。' : ''}ASR_MODE=mock 可运行模拟课堂。`,
+      `No offline model for ${LANGUAGE_NAMES[language].en} (LOCAL_ASR_LANGUAGE=${language}) is installed. Download one in the class panel${pull.length > 0 ? `, or run ${pull.join(' or ')}` : ''}; or set VOSK_MODEL_PATH to the folder of an unpacked Vosk model${sherpaPath ? ' (SHERPA_MODEL_PATH: of a sherpa-onnx model)' : ''}.${otherEnglish ? ' For an English class, LOCAL_ASR_LANGUAGE=en works without a download (the PocketSphinx US English model of this machine).' : ''} ASR_MODE=mock runs a scripted demo class.`,
+    ),
     settings: ['LOCAL_ASR_LANGUAGE', 'VOSK_MODEL_PATH'],
   };
 }

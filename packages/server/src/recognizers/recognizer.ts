@@ -6,7 +6,7 @@
  */
 import type { AppCapture } from '../audio/app-capture.ts';
 import type { ServerErrorCode } from '../errors.ts';
-import type { MessageText } from '../language.ts';
+import { type MessageText, textIn } from '../language.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 
 /**
@@ -23,7 +23,8 @@ export type RecognizerEvent =
   | { type: 'text'; text: string }
   | { type: 'segment'; text: string; startMs: number; endMs: number }
   | { type: 'partial'; text: string }
-  | { type: 'error'; code: string; message: string; fatal: boolean }
+  /** `message`: in both languages where the student reads it (the UI shows it in its own). */
+  | { type: 'error'; code: string; message: MessageText; fatal: boolean }
   | { type: 'end'; reason: string };
 
 /** What a running recognizer listens to, for the microphone check. */
@@ -147,11 +148,11 @@ export function createRecognizerRegistry(
  */
 export function createErrorReporter(
   context: Pick<RecognizerContext, 'emit' | 'logger'>,
-): (code: string, message: string, fatal: boolean) => void {
+): (code: string, message: MessageText, fatal: boolean) => void {
   const reported = new Set<string>();
   return (code, message, fatal) => {
     if (!fatal && reported.has(code)) {
-      context.logger.warn({ code }, message);
+      context.logger.warn({ code }, textIn(message, 'en'));
       return;
     }
     reported.add(code);

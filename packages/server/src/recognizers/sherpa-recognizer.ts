@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { type AudioSource, createAudioSource, inputOf } from '../audio/audio-source.ts';
 import { RECOGNIZER_SAMPLE_RATE } from '../audio/pcm.ts';
 import { isServerError } from '../errors.ts';
+import { localized, type MessageText } from '../language.ts';
 import type { SherpaEvent } from './engines/sherpa-decoder.ts';
 import { modelingUnitOf } from './engines/sherpa-decoder.ts';
 import { describeSherpaModel, loadSherpaProcess } from './engines/sherpa-engine.ts';
@@ -109,7 +110,7 @@ export function createSherpaRecognizer(options: SherpaRecognizerOptions): Recogn
   let open = true;
   const emitError = createErrorReporter(context);
 
-  const report = (code: string, message: string, fatal: boolean) => {
+  const report = (code: string, message: MessageText, fatal: boolean) => {
     if (stopped && !fatal) return;
     if (fatal) failed = true;
     emitError(code, message, fatal);
@@ -148,9 +149,12 @@ export function createSherpaRecognizer(options: SherpaRecognizerOptions): Recogn
       if (!stopped && !failed) context.emit({ type: 'end', reason: 'the audio file is over' });
     } catch (error) {
       if (stopped || failed) return;
+      const reason = isServerError(error)
+        ? (error.localized ?? localized(error.message, error.message))
+        : localized((error as Error).message, (error as Error).message);
       report(
         isServerError(error) ? error.code : 'AUDIO_INPUT_FAILED',
-        `Listening stopped: ${(error as Error).message}`,
+        localized(`听写停止了：${reason.zh}`, `Listening stopped: ${reason.en}`),
         true,
       );
     }
@@ -191,7 +195,10 @@ export function createSherpaRecognizer(options: SherpaRecognizerOptions): Recogn
         if (stopped) return;
         report(
           'ASR_ENGINE_FAILED',
-          `The sherpa-onnx engine stopped: ${error.message}. The lines so far are kept; start the class again to go on.`,
+          localized(
+            `sherpa-onnx 引擎停止了：${error.message}。已有的字幕都保留着；重新开始课堂即可继续。`,
+            `The sherpa-onnx engine stopped: ${error.message}. The lines so far are kept; start the class again to go on.`,
+          ),
           true,
         );
         void source?.close();

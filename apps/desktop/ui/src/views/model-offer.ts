@@ -8,7 +8,7 @@ import type { AppContext } from '../context.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
 import { t } from '../i18n.ts';
-import { downloadModel, inLanguage, loadModels, megabytes } from '../models.ts';
+import { downloadModel, inLanguage, loadModels, megabytes, offeredModels } from '../models.ts';
 import type { ModelItem, SettingsView } from '../types.ts';
 
 /** The offer: its element, a refresh (models and language), and whether a download runs. */
@@ -22,6 +22,8 @@ export interface ModelOffer {
 export function createModelOffer(context: AppContext, startClass: () => Promise<void>): ModelOffer {
   let busy = false;
   let language: 'zh' | 'en' = 'zh';
+  /** LOCAL_ASR_ENGINE: with `sherpa` or `vosk`, only that engine's models can start the class. */
+  let engine = 'auto';
   const title = h('strong', { class: 'model-offer-title' });
   const languageSelect = h(
     'select',
@@ -164,12 +166,7 @@ export function createModelOffer(context: AppContext, startClass: () => Promise<
       replaceChildren(choices, h('li', null, errorBox(context, error)));
       return;
     }
-    const offers = models
-      // A punctuation model is no recognizer: a class cannot start with it alone.
-      .filter(
-        (model) => model.language === language && !model.installed && model.role !== 'punctuation',
-      )
-      .sort((a, b) => Number(b.recommended) - Number(a.recommended));
+    const offers = offeredModels(models, language, engine);
     title.textContent = t('modelNeeded', {
       language: language === 'zh' ? t('languageZh') : t('languageEn'),
     });
@@ -252,6 +249,7 @@ export function createModelOffer(context: AppContext, startClass: () => Promise<
       try {
         const view = await api<SettingsView>('/api/settings');
         language = view.effective.LOCAL_ASR_LANGUAGE === 'en' ? 'en' : 'zh';
+        engine = String(view.effective.LOCAL_ASR_ENGINE ?? 'auto');
       } catch {
         // Keep the language shown.
       }

@@ -78,17 +78,24 @@ function fieldOf(settings: ResolvedSettings, folder: string): string {
   return folder === settings.sherpaModelPath ? 'SHERPA_MODEL_PATH' : 'LOCAL_ASR_ENGINE';
 }
 
+/** Why a folder could not be read as a model, in both languages where it has them. */
+function reasonOf(error: unknown): Localized {
+  if (error instanceof SherpaModelError) return error.localized;
+  const message = (error as Error)?.message ?? String(error);
+  return localized(message, message);
+}
+
 /** Reads a model folder, as a ServerError naming the setting. */
 function modelOf(settings: ResolvedSettings, folder: string): SherpaModel {
   try {
     return readSherpaModel(folder);
   } catch (error) {
-    const message = (error as Error).message;
+    const message = reasonOf(error);
     const field = fieldOf(settings, folder);
     throw new ServerError(
       'ASR_MODEL_MISSING',
       503,
-      localized(`${field}：${message}。`, `${field}: ${message}.`),
+      localized(`${field}：${message.zh}。`, `${field}: ${message.en}.`),
       { field },
     );
   }
@@ -194,12 +201,15 @@ export const sherpaEngineDefinition: OfflineEngineDefinition = {
       found = readSherpaModel(folder);
     } catch (error) {
       const field = fieldOf(settings, folder);
-      const message = error instanceof SherpaModelError ? error.message : String(error);
+      const message = reasonOf(error);
       const help = sherpaModelHelp(settings.localAsrLanguage);
       return {
         available: false,
         code: 'ASR_MODEL_MISSING',
-        message: localized(`${field}：${message}。${help.zh}`, `${field}: ${message}. ${help.en}`),
+        message: localized(
+          `${field}：${message.zh}。${help.zh}`,
+          `${field}: ${message.en}. ${help.en}`,
+        ),
         settings: [field],
       };
     }

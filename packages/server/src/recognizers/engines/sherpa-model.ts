@@ -5,6 +5,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Localized, localized } from '../../language.ts';
 
 /** A streaming transducer: decoded chunk by chunk, with endpoint detection and hot words. */
 export interface SherpaTransducerModel {
@@ -33,12 +34,21 @@ export type SherpaModel = SherpaTransducerModel | SherpaSenseVoiceModel;
 export const SHERPA_MODEL_FILES =
   'encoder*.onnx, decoder*.onnx, joiner*.onnx and tokens.txt (a streaming transducer), or model*.onnx and tokens.txt (SenseVoice)';
 
-/** Why a folder is not a sherpa-onnx model, as thrown by {@link readSherpaModel}. */
+/** The same, in Chinese. */
+const SHERPA_MODEL_FILES_ZH =
+  'encoder*.onnx、decoder*.onnx、joiner*.onnx 和 tokens.txt（流式模型），或 model*.onnx 和 tokens.txt（SenseVoice）';
+
+/**
+ * Why a folder is not a sherpa-onnx model, as thrown by {@link readSherpaModel}: `message` in
+ * English, `localized` in both languages.
+ */
 export class SherpaModelError extends Error {
   readonly code = 'SHERPA_MODEL_INVALID';
-  constructor(message: string) {
-    super(message);
+  readonly localized: Localized;
+  constructor(message: Localized) {
+    super(message.en);
     this.name = 'SherpaModelError';
+    this.localized = message;
   }
 }
 
@@ -66,11 +76,16 @@ export function readSherpaModel(folder: string): SherpaModel {
   let names: string[];
   try {
     if (!statSync(folder).isDirectory())
-      throw new SherpaModelError(`${folder} is a file, not a model folder`);
+      throw new SherpaModelError(
+        localized(
+          `${folder} 是一个文件，不是模型文件夹`,
+          `${folder} is a file, not a model folder`,
+        ),
+      );
     names = readdirSync(folder).sort();
   } catch (error) {
     if (error instanceof SherpaModelError) throw error;
-    throw new SherpaModelError(`${folder} does not exist`);
+    throw new SherpaModelError(localized(`${folder} 不存在`, `${folder} does not exist`));
   }
   const hasTokens = names.includes('tokens.txt');
   const encoder = pick(names, 'encoder');
@@ -94,7 +109,10 @@ export function readSherpaModel(folder: string): SherpaModel {
   }
   const found = names.filter((name) => !name.startsWith('.'));
   throw new SherpaModelError(
-    `${folder} holds no sherpa-onnx model this app can run: it has ${found.length > 0 ? found.join(', ') : 'no files'}; expected ${SHERPA_MODEL_FILES}`,
+    localized(
+      `${folder} 里没有本应用能运行的 sherpa-onnx 模型：现有文件：${found.length > 0 ? found.join(', ') : '无'}；需要 ${SHERPA_MODEL_FILES_ZH}`,
+      `${folder} holds no sherpa-onnx model this app can run: it has ${found.length > 0 ? found.join(', ') : 'no files'}; expected ${SHERPA_MODEL_FILES}`,
+    ),
   );
 }
 
@@ -114,18 +132,26 @@ export function readPunctuationModel(folder: string): string {
   try {
     if (statSync(folder).isFile()) {
       if (folder.endsWith('.onnx')) return folder;
-      throw new SherpaModelError(`${folder} is not an .onnx file nor a model folder`);
+      throw new SherpaModelError(
+        localized(
+          `${folder} 既不是 .onnx 文件，也不是模型文件夹`,
+          `${folder} is not an .onnx file nor a model folder`,
+        ),
+      );
     }
     names = readdirSync(folder).sort();
   } catch (error) {
     if (error instanceof SherpaModelError) throw error;
-    throw new SherpaModelError(`${folder} does not exist`);
+    throw new SherpaModelError(localized(`${folder} 不存在`, `${folder} does not exist`));
   }
   const graph = pick(names, 'model');
   if (graph && !names.includes('tokens.txt')) return join(folder, graph);
   const found = names.filter((name) => !name.startsWith('.'));
   throw new SherpaModelError(
-    `${folder} holds no sherpa-onnx punctuation model: it has ${found.length > 0 ? found.join(', ') : 'no files'}; expected model.onnx (or model.int8.onnx) without tokens.txt`,
+    localized(
+      `${folder} 里没有 sherpa-onnx 标点模型：现有文件：${found.length > 0 ? found.join(', ') : '无'}；需要 model.onnx（或 model.int8.onnx），且没有 tokens.txt`,
+      `${folder} holds no sherpa-onnx punctuation model: it has ${found.length > 0 ? found.join(', ') : 'no files'}; expected model.onnx (or model.int8.onnx) without tokens.txt`,
+    ),
   );
 }
 
