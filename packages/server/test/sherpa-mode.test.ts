@@ -75,22 +75,45 @@ const THREE_SENTENCES: readonly SpokenSentence[] = [
   { text: 'please open your books to page ten', pauseAfterMs: 1500 },
 ];
 
+/**
+ * A backend in the local mode with the sherpa engine on `model`, listening to `recording` at
+ * `pace`, plus `settings`; sets `harness` (the class is not started).
+ */
+async function sherpaBackend(
+  model: string,
+  recording: string,
+  pace: 'fast' | 'realtime' | undefined,
+  settings: string[] = [],
+): Promise<Harness> {
+  harness = await createHarness({
+    env: [
+      'ASR_MODE=local',
+      'LOCAL_ASR_ENGINE=sherpa',
+      `SHERPA_MODEL_PATH=${model}`,
+      `AUDIO_INPUT=file:${recording}`,
+      ...(pace ? [`AUDIO_FILE_PACE=${pace}`] : []),
+      ...settings,
+    ],
+  });
+  return harness;
+}
+
+/** Runs a class over the whole recording at fast pace and returns its client once it ended. */
+async function classOverFile(
+  body: Record<string, string> = { course_name: 'Data structures' },
+): Promise<ClassClient> {
+  client = await classClient(await harness!.listen());
+  const started = await client.start(body);
+  expect(started).toMatchObject({ status: 200, body: { status: 'started' } });
+  await client.recognizerState('ended');
+  return client;
+}
+
 describe('ASR_MODE=local with sherpa-onnx SenseVoice', () => {
   it("writes the model's text into the transcript", async () => {
     const lecture = await speechRecording(THREE_SENTENCES);
-    harness = await createHarness({
-      env: [
-        'ASR_MODE=local',
-        'LOCAL_ASR_ENGINE=sherpa',
-        `SHERPA_MODEL_PATH=${SENSE_VOICE}`,
-        `AUDIO_INPUT=file:${lecture.path}`,
-        'AUDIO_FILE_PACE=fast',
-      ],
-    });
-    client = await classClient(await harness.listen());
-    const started = await client.start({ course_name: 'Data structures' });
-    expect(started).toMatchObject({ status: 200, body: { status: 'started' } });
-    await client.recognizerState('ended');
+    harness = await sherpaBackend(SENSE_VOICE, lecture.path, 'fast');
+    client = await classOverFile();
     // The test model says 你好 for every utterance: the transcript keeps one (local mode drops
     // a line equal to a recent one); the recognizer-level test below counts the utterances.
     const entries = await client.transcript();
@@ -127,19 +150,8 @@ describe('ASR_MODE=local with sherpa-onnx SenseVoice', () => {
 describe('ASR_MODE=local with a sherpa-onnx streaming transducer', () => {
   it('shows partial text while the teacher speaks and writes the definite line', async () => {
     const lecture = await speechRecording(THREE_SENTENCES);
-    harness = await createHarness({
-      env: [
-        'ASR_MODE=local',
-        'LOCAL_ASR_ENGINE=sherpa',
-        `SHERPA_MODEL_PATH=${STREAMING}`,
-        `AUDIO_INPUT=file:${lecture.path}`,
-        'AUDIO_FILE_PACE=fast',
-      ],
-    });
-    client = await classClient(await harness.listen());
-    const started = await client.start({ course_name: 'Data structures' });
-    expect(started).toMatchObject({ status: 200, body: { status: 'started' } });
-    await client.recognizerState('ended');
+    harness = await sherpaBackend(STREAMING, lecture.path, 'fast');
+    client = await classOverFile();
     const partials = client
       .all('partial.changed')
       .map((event) => (event.data as { text: string }).text);
@@ -159,15 +171,7 @@ describe('ASR_MODE=local with a sherpa-onnx streaming transducer', () => {
         pauseAfterMs: 3000,
       },
     ]);
-    harness = await createHarness({
-      env: [
-        'ASR_MODE=local',
-        'LOCAL_ASR_ENGINE=sherpa',
-        `SHERPA_MODEL_PATH=${STREAMING}`,
-        `AUDIO_INPUT=file:${lecture.path}`,
-        'AUDIO_FILE_PACE=realtime',
-      ],
-    });
+    harness = await sherpaBackend(STREAMING, lecture.path, 'realtime');
     client = await classClient(await harness.listen());
     await client.start();
     // Mid-sentence: the teacher's words are on screen as partial text.
@@ -250,21 +254,10 @@ describe('ASR_MODE=local with a sherpa-onnx streaming transducer', () => {
   it('favours the hot words of the class material', async () => {
     const lecture = await speechRecording(THREE_SENTENCES);
     const material = '--- 第 1 页 ---\n链表\n单链表的插入与删除\n';
-    harness = await createHarness({
-      env: [
-        'ASR_MODE=local',
-        'LOCAL_ASR_ENGINE=sherpa',
-        `SHERPA_MODEL_PATH=${STREAMING}`,
-        `AUDIO_INPUT=file:${lecture.path}`,
-        'AUDIO_FILE_PACE=fast',
-      ],
-    });
+    harness = await sherpaBackend(STREAMING, lecture.path, 'fast');
     await mkdir(join(harness.dataDir, 'cite'), { recursive: true });
     await writeFile(join(harness.dataDir, 'cite', 'lists.txt'), material);
-    client = await classClient(await harness.listen());
-    const started = await client.start({ course_name: 'Lists', cite_filename: 'lists.txt' });
-    expect(started).toMatchObject({ status: 200, body: { status: 'started' } });
-    await client.recognizerState('ended');
+    client = await classOverFile({ course_name: 'Lists', cite_filename: 'lists.txt' });
     // The test model says 链表 instead of 你好 only when 链表 biases its beam search.
     expect((await client.transcript()).map((entry) => entry.text)).toEqual(['链表']);
   });
@@ -308,20 +301,10 @@ describe('ASR_MODE=local with a streaming transducer and a punctuation model', (
   // with "。": the model's 你好 becomes 你，好。 (test/fixtures/sherpa/README.md).
   it('punctuates each definite line; the partial text stays without punctuation', async () => {
     const lecture = await speechRecording(THREE_SENTENCES);
-    harness = await createHarness({
-      env: [
-        'ASR_MODE=local',
-        'LOCAL_ASR_ENGINE=sherpa',
-        `SHERPA_MODEL_PATH=${STREAMING}`,
-        `SHERPA_PUNCTUATION_MODEL_PATH=${PUNCTUATION}`,
-        `AUDIO_INPUT=file:${lecture.path}`,
-        'AUDIO_FILE_PACE=fast',
-      ],
-    });
-    client = await classClient(await harness.listen());
-    const started = await client.start({ course_name: 'Data structures' });
-    expect(started).toMatchObject({ status: 200, body: { status: 'started' } });
-    await client.recognizerState('ended');
+    harness = await sherpaBackend(STREAMING, lecture.path, 'fast', [
+      `SHERPA_PUNCTUATION_MODEL_PATH=${PUNCTUATION}`,
+    ]);
+    client = await classOverFile();
     const partials = client
       .all('partial.changed')
       .map((event) => (event.data as { text: string }).text);
@@ -481,14 +464,7 @@ describe('ASR_MODE=local with sherpa-onnx: what goes wrong', () => {
     const lecture = await speechRecording(THREE_SENTENCES);
     const odd = await mkdtemp(join(tmpdir(), 'class-assistant-odd-model-'));
     cleanups.push(() => rm(odd, { recursive: true, force: true }));
-    harness = await createHarness({
-      env: [
-        'ASR_MODE=local',
-        'LOCAL_ASR_ENGINE=sherpa',
-        `SHERPA_MODEL_PATH=${odd}`,
-        `AUDIO_INPUT=file:${lecture.path}`,
-      ],
-    });
+    harness = await sherpaBackend(odd, lecture.path, undefined);
     await writeFile(join(odd, 'tokens.txt'), '<blk> 0\n');
     await writeFile(join(odd, 'notes.md'), 'no graph here');
     const notAModel = await harness.request({
@@ -532,15 +508,7 @@ describe('ASR_MODE=local with sherpa-onnx: what goes wrong', () => {
 
   it('ends recognition with an error when the engine process dies, and keeps the lines', async () => {
     const lecture = await speechRecording(THREE_SENTENCES);
-    harness = await createHarness({
-      env: [
-        'ASR_MODE=local',
-        'LOCAL_ASR_ENGINE=sherpa',
-        `SHERPA_MODEL_PATH=${SENSE_VOICE}`,
-        `AUDIO_INPUT=file:${lecture.path}`,
-        'AUDIO_FILE_PACE=realtime',
-      ],
-    });
+    harness = await sherpaBackend(SENSE_VOICE, lecture.path, 'realtime');
     client = await classClient(await harness.listen());
     await client.start();
     await client.events.next((event) => event.event === 'line.appended', 30_000);
