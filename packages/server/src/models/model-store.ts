@@ -291,23 +291,7 @@ export async function installArchive(options: {
     }
     const language =
       engine === 'pocketsphinx' ? 'en' : (options.origin.language ?? languageFromName(name));
-    await writeFile(
-      join(root, MODEL_INFO_FILE),
-      `${JSON.stringify({ ...options.origin, language, engine, installed_at: new Date().toISOString() }, null, 2)}\n`,
-    );
-    if (existsSync(target)) {
-      throw new ServerError('MODEL_BUSY', 409, `A model named ${name} is already installed.`);
-    }
-    await rename(root, target);
-    return {
-      name,
-      path: target,
-      engine,
-      role: modelRole(target),
-      language,
-      id: options.origin.id,
-      sha256: options.origin.sha256,
-    };
+    return await moveIntoPlace(root, target, { name, engine, language, origin: options.origin });
   } finally {
     await rm(temporary, { recursive: true, force: true });
   }
@@ -352,9 +336,31 @@ export async function installFolder(options: {
     );
   }
   const language = options.origin.language ?? languageFromName(name);
+  // Its files were checked one by one: no single digest stands for the model.
+  return {
+    ...(await moveIntoPlace(folder, target, { name, engine, language, origin: options.origin })),
+    sha256: undefined,
+  };
+}
+
+/**
+ * Records the origin in `folder` and renames it to `target` (one atomic rename); MODEL_BUSY
+ * when a model of that name appeared meanwhile.
+ */
+async function moveIntoPlace(
+  folder: string,
+  target: string,
+  model: {
+    name: string;
+    engine: ModelEngine;
+    language: ModelLanguage | undefined;
+    origin: ModelOrigin;
+  },
+): Promise<InstalledModel> {
+  const { name, engine, language, origin } = model;
   await writeFile(
     join(folder, MODEL_INFO_FILE),
-    `${JSON.stringify({ ...options.origin, language, engine, installed_at: new Date().toISOString() }, null, 2)}\n`,
+    `${JSON.stringify({ ...origin, language, engine, installed_at: new Date().toISOString() }, null, 2)}\n`,
   );
   if (existsSync(target)) {
     throw new ServerError('MODEL_BUSY', 409, `A model named ${name} is already installed.`);
@@ -366,7 +372,7 @@ export async function installFolder(options: {
     engine,
     role: modelRole(target),
     language,
-    id: options.origin.id,
-    sha256: undefined,
+    id: origin.id,
+    sha256: origin.sha256,
   };
 }
