@@ -27,6 +27,18 @@ describe('describeError', () => {
     });
   });
 
+  it('tells a recognizer that failed to start apart from one that stopped during the class', () => {
+    const error = new ApiError('RECOGNIZER_FAILED', 500, 'the sherpa-onnx engine was killed');
+    expect(describeError(error, 'zh')).toMatchObject({ message: '识别没能启动（麦克风？）。' });
+    expect(describeError(error, 'zh', true)).toMatchObject({
+      message: '识别中途停止了。已有的字幕都保留着。',
+      detail: 'the sherpa-onnx engine was killed',
+    });
+    expect(describeError(error, 'en', true).message).toBe(
+      'Recognition stopped during the class. The lines so far are kept.',
+    );
+  });
+
   it('says plainly when the backend is gone, and passes unknown codes through', () => {
     expect(
       describeError(new ApiError('BACKEND_UNREACHABLE', 0, 'fetch failed'), 'zh').message,

@@ -38,6 +38,11 @@ const HEADLINES: Record<string, { zh: string; en: string }> = {
     zh: '识别没能启动（麦克风？）。',
     en: 'Recognition could not start (microphone?).',
   },
+  // RECOGNIZER_FAILED once a class is under way: the recognizer ran and then stopped.
+  RECOGNIZER_STOPPED: {
+    zh: '识别中途停止了。已有的字幕都保留着。',
+    en: 'Recognition stopped during the class. The lines so far are kept.',
+  },
   MONITOR_BUSY: { zh: '上一个操作还没完成。', en: 'The previous action is still running.' },
   UPLOAD_LEGACY_FORMAT: {
     zh: '旧格式（.ppt/.doc）：请另存为 .pptx 或 .docx。',
@@ -67,8 +72,15 @@ const DEMO_CODES = new Set([
   'MIC_CAPTURE_UNAVAILABLE',
 ]);
 
-/** Describes any error thrown by the API helpers. */
-export function describeError(error: unknown, language: 'zh' | 'en'): ErrorDescription {
+/**
+ * Describes any error thrown by the API helpers. `classStarted`: a class is under way (running or
+ * paused), so a recognizer failure means recognition stopped, not that it could not start.
+ */
+export function describeError(
+  error: unknown,
+  language: 'zh' | 'en',
+  classStarted = false,
+): ErrorDescription {
   if (!isApiError(error)) {
     return { message: t('errorGeneric', { message: (error as Error)?.message ?? String(error) }) };
   }
@@ -81,7 +93,9 @@ export function describeError(error: unknown, language: 'zh' | 'en'): ErrorDescr
   }
   if (error.code === 'BACKEND_UNREACHABLE') return { message: t('errorBackendUnreachable') };
   if (error.code === 'STREAM_INTERRUPTED') return { message: t('errorInterrupted') };
-  const headline = HEADLINES[error.code]?.[language];
+  const headlineCode =
+    classStarted && error.code === 'RECOGNIZER_FAILED' ? 'RECOGNIZER_STOPPED' : error.code;
+  const headline = HEADLINES[headlineCode]?.[language];
   const description: ErrorDescription = headline
     ? { message: headline, detail: error.message }
     : { message: error.message };
@@ -97,7 +111,12 @@ export function errorBox(
   error: unknown,
   onDemoMode?: () => void,
 ): HTMLElement {
-  const description = describeError(error, context.store.get().lang);
+  const { lang: language, monitor } = context.store.get();
+  const description = describeError(
+    error,
+    language,
+    monitor.state === 'running' || monitor.state === 'paused',
+  );
   const actions: HTMLElement[] = [];
   if (description.action === 'settings') {
     actions.push(
