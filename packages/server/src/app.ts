@@ -29,6 +29,7 @@ import { type ClassRecord, createClassRecord } from './monitor/class-record.ts';
 import { createKeywordService, type KeywordService } from './monitor/keyword-service.ts';
 import { createMonitor, type Monitor } from './monitor/monitor.ts';
 import { defaultRecognizerDefinitions } from './recognizers/default-recognizers.ts';
+import { removeStaleHotwordsFolders } from './recognizers/hotwords-folder.ts';
 import { createRecognizerRegistry, type RecognizerRegistry } from './recognizers/recognizer.ts';
 import { noteRefusal, QuietRequestLog } from './request-log.ts';
 import { aiRoutes } from './routes/ai-routes.ts';
@@ -297,6 +298,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
   await models.prepare();
+  await removeStaleHotwordsFolders(options.dataDir);
   const capture = createAppCapture({
     format: () => captureFormat(settings.current()),
     onStatus: (status) => hub.publish('capture.changed', status),

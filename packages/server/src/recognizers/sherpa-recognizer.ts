@@ -6,14 +6,14 @@
  * definite line per utterance, with its times, merged by transcript-core as local mode merges).
  *
  * The class's hot words (its material's terms, the student's keywords) go to a streaming
- * transducer as a hot-words file in a temporary folder of the class, removed when it ends.
+ * transducer as a hot-words file in a temporary folder of the class in the data folder, removed
+ * when it ends (and at the next start after a backend that was killed: hotwords-folder.ts).
  *
  * A streaming transducer's definite lines are punctuated in the engine's process when a
  * punctuation model is at hand (punctuation-model.ts); one that cannot be loaded is logged once
  * and the class runs without it.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type AudioSource, createAudioSource, inputOf } from '../audio/audio-source.ts';
 import { RECOGNIZER_SAMPLE_RATE } from '../audio/pcm.ts';
@@ -26,6 +26,7 @@ import { readTokens, sherpaHotwords } from './engines/sherpa-hotwords.ts';
 import { readSherpaModel } from './engines/sherpa-model.ts';
 import type { SherpaProcess } from './engines/sherpa-process.ts';
 import { contextHotwords } from './hotwords.ts';
+import { createHotwordsFolder } from './hotwords-folder.ts';
 import { choosePunctuationModel } from './punctuation-model.ts';
 import { createErrorReporter, type Recognizer, type RecognizerContext } from './recognizer.ts';
 
@@ -66,9 +67,9 @@ async function writeHotwords(
     `${hot.phrases.length} hot words reached the sherpa engine`,
   );
   if (hot.phrases.length === 0) return undefined;
-  const temporary = await mkdtemp(join(tmpdir(), 'class-assistant-hotwords-'));
+  const temporary = await createHotwordsFolder(context.dataDir);
   const file = join(temporary, 'hotwords.txt');
-  await writeFile(file, hot.text, 'utf8');
+  await writeFile(file, hot.text, { encoding: 'utf8', mode: 0o600 });
   return { file, folder: temporary, count: hot.phrases.length };
 }
 
