@@ -280,6 +280,44 @@ describe('a model of separate files from several sources', () => {
     });
   }, 40_000);
 
+  it('tells the failure of a model with one source in Chinese too: a missing file, a refused connection', async () => {
+    const empty = await host('empty', {});
+    const dead = `http://127.0.0.1:${await deadPort()}`;
+    const single = (id: string, base: string) =>
+      filesEntry(MODEL, {
+        id,
+        name: `${FOLDER}-${id}`,
+        sources: [testSource('official', base, LABELS.first)],
+      });
+    harness = await createHarness({
+      env: ['ASR_MODE=local'],
+      options: { modelCatalogue: [single('missing', empty.baseUrl), single('refused', dead)] },
+    });
+    const events: LiveEvent[] = [];
+    harness.app.classAssistant.hub.subscribe((event) => events.push(event));
+    const failure = async (id: string) => {
+      await harness!.request({ method: 'POST', url: '/api/models/download', payload: { id } });
+      const failed = await waitFor(
+        () =>
+          events.find(
+            (event) => event.name === 'model.failed' && (event.data as { id: string }).id === id,
+          ),
+        30_000,
+      );
+      return failed.data as { code: string; messages: { zh: string; en: string } | null };
+    };
+    const missing = await failure('missing');
+    expect(missing.code).toBe('MODEL_NETWORK_FAILED');
+    expect(missing.messages?.zh).toBe(
+      `没能下载 ${empty.baseUrl}/model.int8.onnx：服务器上没有这个文件（HTTP 404）。请检查网络（或 MODELS_BASE_URL）后重试；已下载的部分会保留并续传。`,
+    );
+    expect(missing.messages?.en).toContain('the server has no such file (HTTP 404)');
+    const refused = await failure('refused');
+    expect(refused.messages?.zh).toMatch(
+      new RegExp(`^没能下载 ${dead}/model.int8.onnx：连接失败（.*ECONNREFUSED.*）。请检查网络`),
+    );
+  }, 60_000);
+
   it('resumes a file cut half-way by a host that then goes away on the next host, with a Range request', async () => {
     const first = await host('first');
     const live = await host('live');

@@ -223,6 +223,7 @@ describe('downloading a model', () => {
     expect(full.data).toMatchObject({
       code: 'MODEL_DISK_SPACE',
       message: expect.stringMatching(/needs about \d+ MB .* and 1 MB are free/),
+      messages: { zh: expect.stringMatching(/^磁盘空间不够放这个模型：.*只剩 1 MB/) },
     });
     expect(host.requests).toEqual([]);
 
@@ -246,6 +247,7 @@ describe('downloading a model', () => {
     });
     expect(events.find((event) => event.name === 'model.failed')?.data).toMatchObject({
       code: 'MODEL_DOWNLOAD_CANCELLED',
+      messages: { zh: `${host.baseUrl}/vosk-model-test-zh.zip 的下载已取消。` },
     });
     expect(await modelsFolderContent(harness.dataDir)).toEqual(['.download']);
     const again = await harness.request({ method: 'DELETE', url: '/api/models/test-small-zh' });

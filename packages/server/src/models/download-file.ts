@@ -18,7 +18,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { type FileHandle, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { isServerError, ServerError } from '../errors.ts';
-import { localized } from '../language.ts';
+import { type Localized, localized } from '../language.ts';
 import { createHttpFetch, type HttpFetchOptions } from '../network/http-fetch.ts';
 import { downloadHopRefusal } from '../security/download-address.ts';
 
@@ -67,17 +67,30 @@ export const DEFAULT_DOWNLOAD_MAX_BYTES = 8 * 1024 ** 3;
 /** Default of {@link DownloadFileOptions.stallMs}. */
 export const DEFAULT_DOWNLOAD_STALL_MS = 30_000;
 
-const networkError = (url: string, reason: string, cause?: unknown) =>
-  new ServerError(
+/** Why a download failed, in both languages; a bare string is a system's words (kept as is). */
+const networkError = (url: string, reason: Localized | string, cause?: unknown) => {
+  const why = typeof reason === 'string' ? localized(reason, reason) : reason;
+  return new ServerError(
     'MODEL_NETWORK_FAILED',
     502,
-    `Could not download ${url}: ${reason}. Check the network (or MODELS_BASE_URL) and try again; what arrived so far is kept and the download resumes.`,
+    localized(
+      `没能下载 ${url}：${why.zh}。请检查网络（或 MODELS_BASE_URL）后重试；已下载的部分会保留并续传。`,
+      `Could not download ${url}: ${why.en}. Check the network (or MODELS_BASE_URL) and try again; what arrived so far is kept and the download resumes.`,
+    ),
     {},
     cause === undefined ? undefined : { cause },
   );
+};
+
+/** A connection that failed, with the system's own words (e.g. `connect ECONNREFUSED …`). */
+const connectionFailed = (detail: string) => localized(`连接失败（${detail}）`, detail);
 
 const cancelled = (url: string) =>
-  new ServerError('MODEL_DOWNLOAD_CANCELLED', 409, `The download of ${url} was cancelled.`);
+  new ServerError(
+    'MODEL_DOWNLOAD_CANCELLED',
+    409,
+    localized(`${url} 的下载已取消。`, `The download of ${url} was cancelled.`),
+  );
 
 const stalledError = (url: string, stallMs: number, tries: number) =>
   new ServerError(
@@ -240,7 +253,11 @@ export async function downloadFile(options: DownloadFileOptions): Promise<Downlo
           if (attempt.signal.aborted) continue;
           if (++failures >= maxAttempts) {
             const reason = (error as Error).cause ?? (error as Error).message;
-            throw networkError(options.url, String((reason as Error).message ?? reason), error);
+            throw networkError(
+              options.url,
+              connectionFailed(String((reason as Error).message ?? reason)),
+              error,
+            );
           }
           await pause(failures, options.signal);
           continue;
@@ -259,8 +276,14 @@ export async function downloadFile(options: DownloadFileOptions): Promise<Downlo
           throw networkError(
             options.url,
             response.status === 404
-              ? 'the server has no such file (HTTP 404)'
-              : `the server answered HTTP ${response.status}`,
+              ? localized(
+                  '服务器上没有这个文件（HTTP 404）',
+                  'the server has no such file (HTTP 404)',
+                )
+              : localized(
+                  `服务器返回了 HTTP ${response.status}`,
+                  `the server answered HTTP ${response.status}`,
+                ),
           );
         }
         const answered = validatorOf(response);
@@ -291,21 +314,29 @@ export async function downloadFile(options: DownloadFileOptions): Promise<Downlo
             throw new ServerError(
               'MODEL_CHECKSUM_MISMATCH',
               422,
-              `${options.url} is ${announced} bytes, but the pinned file is ${options.expectedSize} bytes: it is not the model the catalogue names (a different file under the same name?). Nothing was installed.`,
+              localized(
+                `${options.url} 有 ${announced} 字节，但目录记录的文件是 ${options.expectedSize} 字节：这不是目录所指的模型（同名的另一个文件？）。没有安装任何东西。`,
+                `${options.url} is ${announced} bytes, but the pinned file is ${options.expectedSize} bytes: it is not the model the catalogue names (a different file under the same name?). Nothing was installed.`,
+              ),
             );
           }
           if (announced > maxBytes) {
             await response.body?.cancel();
             throw networkError(
               options.url,
-              `the file is ${announced} bytes, more than the ${maxBytes} allowed`,
+              localized(
+                `文件有 ${announced} 字节，超过了允许的 ${maxBytes} 字节`,
+                `the file is ${announced} bytes, more than the ${maxBytes} allowed`,
+              ),
             );
           }
           total = announced;
           await options.onTotal?.(total, received);
         }
         options.onProgress?.(received, total);
-        if (!response.body) throw networkError(options.url, 'the answer had no body');
+        if (!response.body) {
+          throw networkError(options.url, localized('回答里没有内容', 'the answer had no body'));
+        }
         const before = received;
         try {
           armStall();
@@ -314,7 +345,10 @@ export async function downloadFile(options: DownloadFileOptions): Promise<Downlo
             if (received + chunk.byteLength > maxBytes) {
               throw networkError(
                 options.url,
-                `the file is larger than the ${maxBytes} bytes expected`,
+                localized(
+                  `文件超过了预期的 ${maxBytes} 字节`,
+                  `the file is larger than the ${maxBytes} bytes expected`,
+                ),
               );
             }
             // Opened at the first byte: a try that gets none leaves no empty file.
@@ -333,7 +367,7 @@ export async function downloadFile(options: DownloadFileOptions): Promise<Downlo
           // A dropped connection: the next attempt resumes from `received`.
           if (received > before) failures = 0;
           else if (++failures >= maxAttempts) {
-            throw networkError(options.url, (error as Error).message, error);
+            throw networkError(options.url, connectionFailed((error as Error).message), error);
           }
           await pause(failures, options.signal);
           continue;
@@ -344,7 +378,10 @@ export async function downloadFile(options: DownloadFileOptions): Promise<Downlo
           if (received === before && ++failures >= maxAttempts) {
             throw networkError(
               options.url,
-              `the connection ended after ${received} of ${total} bytes`,
+              localized(
+                `连接在收到 ${total} 字节中的 ${received} 字节后断开了`,
+                `the connection ended after ${received} of ${total} bytes`,
+              ),
             );
           }
           if (received > before) failures = 0;
@@ -356,7 +393,13 @@ export async function downloadFile(options: DownloadFileOptions): Promise<Downlo
     }
     if (total !== undefined && received > total) {
       await restart();
-      throw networkError(options.url, `the server sent more than the ${total} bytes it announced`);
+      throw networkError(
+        options.url,
+        localized(
+          `服务器发来的数据超过了它声明的 ${total} 字节`,
+          `the server sent more than the ${total} bytes it announced`,
+        ),
+      );
     }
   } catch (error) {
     // Nothing arrived: no empty part (and no validator of it) is left behind.

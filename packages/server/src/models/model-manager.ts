@@ -402,7 +402,10 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
       throw new ServerError(
         'MODEL_DISK_SPACE',
         507,
-        `Not enough disk space for the model: it needs about ${megabytes(needed)} (download and installed files) in ${folder}, and ${megabytes(free)} are free. Free some space and try again.`,
+        localized(
+          `磁盘空间不够放这个模型：${folder} 需要约 ${megabytes(needed)}（下载和安装的文件），只剩 ${megabytes(free)}。请腾出一些空间后重试。`,
+          `Not enough disk space for the model: it needs about ${megabytes(needed)} (download and installed files) in ${folder}, and ${megabytes(free)} are free. Free some space and try again.`,
+        ),
       );
     }
   };
@@ -794,7 +797,10 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
               : new ServerError(
                   'MODEL_NETWORK_FAILED',
                   500,
-                  `The model download failed: ${(error as Error).message}`,
+                  localized(
+                    `模型下载失败了：${(error as Error).message}`,
+                    `The model download failed: ${(error as Error).message}`,
+                  ),
                 );
             emit({
               type: 'failed',

@@ -24,6 +24,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ServerError } from '../errors.ts';
+import { localized } from '../language.ts';
 import { isPunctuationFolder } from '../recognizers/engines/sherpa-model.ts';
 import {
   languageFromName,
@@ -241,13 +242,20 @@ export async function lockDownload(
         throw new ServerError(
           'MODEL_BUSY',
           409,
-          `The model ${name} is already being downloaded${pid === process.pid ? '' : ` by process ${pid}`}. Wait for it to finish, or remove it to cancel.`,
+          localized(
+            `模型 ${name} 正在${pid === process.pid ? '' : `由进程 ${pid} `}下载。请等它完成，或删除它以取消。`,
+            `The model ${name} is already being downloaded${pid === process.pid ? '' : ` by process ${pid}`}. Wait for it to finish, or remove it to cancel.`,
+          ),
         );
       }
       await rm(path, { force: true });
     }
   }
-  throw new ServerError('MODEL_BUSY', 409, `Could not lock the download of ${name}.`);
+  throw new ServerError(
+    'MODEL_BUSY',
+    409,
+    localized(`没能锁定 ${name} 的下载。`, `Could not lock the download of ${name}.`),
+  );
 }
 
 /**
@@ -286,7 +294,10 @@ export async function installArchive(options: {
       throw new ServerError(
         'MODEL_ARCHIVE_INVALID',
         422,
-        `The archive from ${options.origin.url} holds no model: neither a Vosk model (am/final.mdl) nor a PocketSphinx model (en-us/, en-us.lm.bin, cmudict-en-us.dict). Nothing was installed.`,
+        localized(
+          `${options.origin.url} 的压缩包里没有模型：既不是 Vosk 模型（am/final.mdl），也不是 PocketSphinx 模型（en-us/、en-us.lm.bin、cmudict-en-us.dict）。没有安装任何东西。`,
+          `The archive from ${options.origin.url} holds no model: neither a Vosk model (am/final.mdl) nor a PocketSphinx model (en-us/, en-us.lm.bin, cmudict-en-us.dict). Nothing was installed.`,
+        ),
       );
     }
     const language =
@@ -332,7 +343,10 @@ export async function installFolder(options: {
     throw new ServerError(
       'MODEL_ARCHIVE_INVALID',
       422,
-      `The files downloaded for ${name} make no model (a sherpa-onnx model needs tokens.txt and .onnx files). Nothing was installed.`,
+      localized(
+        `为 ${name} 下载的文件组不成模型（sherpa-onnx 模型需要 tokens.txt 和 .onnx 文件）。没有安装任何东西。`,
+        `The files downloaded for ${name} make no model (a sherpa-onnx model needs tokens.txt and .onnx files). Nothing was installed.`,
+      ),
     );
   }
   const language = options.origin.language ?? languageFromName(name);
@@ -363,7 +377,11 @@ async function moveIntoPlace(
     `${JSON.stringify({ ...origin, language, engine, installed_at: new Date().toISOString() }, null, 2)}\n`,
   );
   if (existsSync(target)) {
-    throw new ServerError('MODEL_BUSY', 409, `A model named ${name} is already installed.`);
+    throw new ServerError(
+      'MODEL_BUSY',
+      409,
+      localized(`已经装有名为 ${name} 的模型。`, `A model named ${name} is already installed.`),
+    );
   }
   await rename(folder, target);
   return {

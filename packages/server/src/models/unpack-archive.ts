@@ -12,6 +12,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type yauzl from 'yauzl';
 import { ServerError } from '../errors.ts';
+import { localized } from '../language.ts';
 
 /** Caps of {@link unpackArchive}. */
 export interface UnpackLimits {
@@ -37,7 +38,10 @@ const invalid = (archive: string, reason: string) =>
   new ServerError(
     'MODEL_ARCHIVE_INVALID',
     422,
-    `The model archive ${archive} was refused: ${reason}. Nothing was installed.`,
+    localized(
+      `模型压缩包 ${archive} 被拒绝了：${reason}。没有安装任何东西。`,
+      `The model archive ${archive} was refused: ${reason}. Nothing was installed.`,
+    ),
   );
 
 const S_IFMT = 0o170000;
@@ -133,7 +137,11 @@ export async function unpackArchive(
     };
     const onAbort = () =>
       fail(
-        new ServerError('MODEL_DOWNLOAD_CANCELLED', 409, 'The model installation was cancelled.'),
+        new ServerError(
+          'MODEL_DOWNLOAD_CANCELLED',
+          409,
+          localized('模型安装已取消。', 'The model installation was cancelled.'),
+        ),
       );
     signal?.addEventListener('abort', onAbort, { once: true });
     zip.on('error', fail);
