@@ -520,6 +520,24 @@ describe('models pull --source', () => {
 });
 
 describe('listing the catalogue', () => {
+  it('GET /api/models describes every shipped model in Chinese too, keeping the English field', async () => {
+    harness = await createHarness({ env: ['ASR_MODE=local'] });
+    const list = (await harness.request({ url: '/api/models' })).json() as {
+      items: Array<{ id: string; description: string; descriptions: { zh: string; en: string } }>;
+    };
+    expect(list.items.map((item) => item.id)).toEqual(
+      OFFICIAL_MODEL_CATALOGUE.map((entry) => entry.id),
+    );
+    for (const item of list.items) {
+      expect(item.descriptions.en).toBe(item.description);
+      expect(item.descriptions.zh).toMatch(/[\u4e00-\u9fff]/);
+      expect(item.descriptions.zh).not.toBe(item.description);
+    }
+    expect(list.items.find((item) => item.id === 'sense-voice-small')?.descriptions.zh).toBe(
+      'SenseVoice-Small（sherpa-onnx）：中文夹英文，带标点，一句一行；推荐',
+    );
+  });
+
   it('GET /api/models shows files and sources without connecting to any of them', async () => {
     const counting = await countingServer();
     const base = `http://127.0.0.1:${counting.port}`;

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { offeredModels } from './models.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setLang } from './i18n.ts';
+import { modelDescription, offeredModels } from './models.ts';
 import type { ModelItem } from './types.ts';
 
 const model = (
@@ -82,5 +83,32 @@ describe('offeredModels', () => {
         );
       }
     }
+  });
+});
+
+describe('modelDescription', () => {
+  afterEach(() => setLang('zh'));
+
+  it('describes a model in the language of the UI', () => {
+    const senseVoice = model('sense-voice-small', 'sherpa', {
+      description: 'SenseVoice-Small: Chinese with English, punctuation',
+      descriptions: {
+        zh: 'SenseVoice-Small：中文夹英文，带标点',
+        en: 'SenseVoice-Small: Chinese with English, punctuation',
+      },
+    });
+    setLang('zh');
+    expect(modelDescription(senseVoice)).toBe('SenseVoice-Small：中文夹英文，带标点');
+    setLang('en');
+    expect(modelDescription(senseVoice)).toBe(
+      'SenseVoice-Small: Chinese with English, punctuation',
+    );
+  });
+
+  it('shows the one description of a backend that sends no Chinese one', () => {
+    setLang('zh');
+    expect(modelDescription(model('old', 'vosk', { description: 'a small model' }))).toBe(
+      'a small model',
+    );
   });
 });

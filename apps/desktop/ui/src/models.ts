@@ -10,6 +10,11 @@ export function inLanguage(text: BothLanguages): string {
   return text[lang()];
 }
 
+/** What a model is good for, in the UI's language. */
+export function modelDescription(model: ModelItem): string {
+  return model.descriptions ? inLanguage(model.descriptions) : model.description;
+}
+
 /** What a catalogue download asks for: the model, a source to try first, an unchecked OK. */
 export interface CatalogueDownload {
   id: string;

@@ -224,7 +224,10 @@ export interface ModelItem {
   role: 'recognizer' | 'punctuation';
   size_bytes: number;
   disk_bytes: number | null;
+  /** In English. */
   description: string;
+  /** The description in both languages. */
+  descriptions?: BothLanguages;
   licence: string | null;
   streaming: boolean | null;
   recommended: boolean;

@@ -22,6 +22,8 @@ describe('the shipped catalogue', () => {
       expect(isUnchecked(entry)).toBe(false);
       expect(entry.licence).toBeTruthy();
       expect(entry.languages).toContain(entry.language);
+      // The Chinese UI shows the Chinese line.
+      expect(entry.descriptionZh).toMatch(/[\u4e00-\u9fff]/);
     }
   });
 

@@ -145,8 +145,10 @@ export interface ModelCatalogueEntry {
   sizeBytes: number;
   /** Size of the installed folder in bytes; null when no one publishes it (an archive's unpacked size). */
   diskBytes: number | null;
-  /** One line for the student: what the model is good for. */
+  /** One line for the student: what the model is good for (English). */
   description: string;
+  /** The same line in Chinese; every model of the shipped catalogue has one. */
+  descriptionZh?: string;
   licence: string;
   /** Partial text while the teacher speaks. */
   streaming: boolean;
@@ -259,6 +261,7 @@ export const OFFICIAL_MODEL_CATALOGUE: readonly ModelCatalogueEntry[] = [
     diskBytes: 239_233_841 + 315_894,
     description:
       'SenseVoice-Small (sherpa-onnx): Chinese with English, punctuation, a line per sentence; recommended',
+    descriptionZh: 'SenseVoice-Small（sherpa-onnx）：中文夹英文，带标点，一句一行；推荐',
     licence: 'FunASR Model Open Source License (SenseVoice-Small); sherpa-onnx export Apache-2.0',
     streaming: false,
     recommended: true,
@@ -296,6 +299,7 @@ export const OFFICIAL_MODEL_CATALOGUE: readonly ModelCatalogueEntry[] = [
     diskBytes: 181_895_032 + 13_876_452 + 3_228_404 + 56_317 + 12_564,
     description:
       'Streaming Zipformer zh-en (sherpa-onnx): text appears while the teacher speaks, favours the class terms',
+    descriptionZh: '流式 Zipformer 中英（sherpa-onnx）：老师说话时就出字，优先识别课程术语',
     licence: 'Apache-2.0',
     streaming: true,
     publishedAccuracy: [],
@@ -349,6 +353,8 @@ export const OFFICIAL_MODEL_CATALOGUE: readonly ModelCatalogueEntry[] = [
     diskBytes: 294_372_519,
     description:
       'Punctuation for the streaming zh-en model (sherpa-onnx CT-Transformer): commas and full stops in each definite line; not a recognizer',
+    descriptionZh:
+      '流式中英模型的标点（sherpa-onnx CT-Transformer）：给每个定稿的句子加上逗号和句号；不是识别模型',
     licence: 'Apache-2.0',
     streaming: false,
     publishedAccuracy: [],
@@ -372,6 +378,7 @@ export const OFFICIAL_MODEL_CATALOGUE: readonly ModelCatalogueEntry[] = [
     sizeBytes: 43_898_754,
     diskBytes: null,
     description: 'Chinese (Mandarin), small (Vosk): light on an old laptop, no punctuation',
+    descriptionZh: '普通话小模型（Vosk）：旧笔记本也跑得动，没有标点',
     licence: 'Apache-2.0',
     streaming: true,
     publishedAccuracy: VOSK_SMALL_CN_ACCURACY,
@@ -396,6 +403,7 @@ export const OFFICIAL_MODEL_CATALOGUE: readonly ModelCatalogueEntry[] = [
     sizeBytes: 41_205_931,
     diskBytes: null,
     description: 'US English, small: good for a lecture on a laptop',
+    descriptionZh: '美式英语小模型：笔记本上听英文课够用',
     licence: 'Apache-2.0',
     streaming: true,
     recommended: true,
@@ -420,6 +428,7 @@ export const OFFICIAL_MODEL_CATALOGUE: readonly ModelCatalogueEntry[] = [
     sizeBytes: 130_557_655,
     diskBytes: null,
     description: 'US English, large: more accurate, needs about 1 GB of memory',
+    descriptionZh: '美式英语大模型：更准确，需要约 1 GB 内存',
     licence: 'Apache-2.0',
     streaming: true,
     publishedAccuracy: [],

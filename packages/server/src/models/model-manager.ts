@@ -77,7 +77,10 @@ export interface ModelListItem {
   size_bytes: number;
   /** The installed folder's size, when known. */
   disk_bytes: number | null;
+  /** In English (the original client's field). */
   description: string;
+  /** The description in both languages. */
+  descriptions: Localized;
   licence: string | null;
   /** Partial text while the teacher speaks; null when unknown. */
   streaming: boolean | null;
@@ -664,6 +667,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
           size_bytes: entry.sizeBytes,
           disk_bytes: entry.diskBytes,
           description: entry.description,
+          descriptions: localized(entry.descriptionZh ?? entry.description, entry.description),
           licence: entry.licence,
           streaming: entry.streaming,
           recommended: entry.recommended === true,
@@ -697,7 +701,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
         language: ModelLanguage | undefined,
       ): Omit<
         ModelListItem,
-        'id' | 'engine' | 'role' | 'size_bytes' | 'description' | 'installed'
+        'id' | 'engine' | 'role' | 'size_bytes' | 'description' | 'descriptions' | 'installed'
       > => ({
         name,
         language: language ?? null,
@@ -722,6 +726,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
           size_bytes: bytes,
           disk_bytes: bytes,
           description: 'installed by URL or by hand',
+          descriptions: localized('通过网址或手动安装', 'installed by URL or by hand'),
           installed: true,
           path: model.path,
         });
@@ -735,6 +740,10 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
           role: 'recognizer',
           size_bytes: job.total ?? 0,
           description: `downloading from ${job.target.sources[0]?.urlFor('') ?? ''}`,
+          descriptions: localized(
+            `正在从 ${job.target.sources[0]?.urlFor('') ?? ''} 下载`,
+            `downloading from ${job.target.sources[0]?.urlFor('') ?? ''}`,
+          ),
           installed: false,
           ...downloading(job.target.name),
         });

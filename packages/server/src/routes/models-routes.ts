@@ -31,7 +31,10 @@ const ModelItemSchema = z.object({
     .int()
     .nullable()
     .describe('Size once installed; null when not published (an archive’s unpacked size).'),
-  description: z.string(),
+  description: z.string().describe('In English.'),
+  descriptions: z
+    .object({ zh: z.string(), en: z.string() })
+    .describe('The description in both languages (the UI shows its own).'),
   licence: z.string().nullable(),
   streaming: z
     .boolean()
@@ -119,6 +122,10 @@ const ModelListSchema = z
             size_bytes: 43898754,
             disk_bytes: null,
             description: 'Chinese (Mandarin), small (Vosk): light on an old laptop, no punctuation',
+            descriptions: {
+              zh: '普通话小模型（Vosk）：旧笔记本也跑得动，没有标点',
+              en: 'Chinese (Mandarin), small (Vosk): light on an old laptop, no punctuation',
+            },
             licence: 'Apache-2.0',
             streaming: true,
             recommended: false,

@@ -8,7 +8,14 @@ import type { AppContext } from '../context.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
 import { t } from '../i18n.ts';
-import { downloadModel, inLanguage, loadModels, megabytes, offeredModels } from '../models.ts';
+import {
+  downloadModel,
+  inLanguage,
+  loadModels,
+  megabytes,
+  modelDescription,
+  offeredModels,
+} from '../models.ts';
 import type { ModelItem, SettingsView } from '../types.ts';
 
 /** The offer: its element, a refresh (models and language), and whether a download runs. */
@@ -220,7 +227,7 @@ export function createModelOffer(context: AppContext, startClass: () => Promise<
                 model.unchecked
                   ? h('small', { class: 'model-tag model-unchecked' }, t('modelUnchecked'))
                   : null,
-                ` ${model.description}`,
+                ` ${modelDescription(model)}`,
               ),
             ),
           ),
