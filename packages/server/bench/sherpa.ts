@@ -8,10 +8,10 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assetPath } from '../src/assets.ts';
+import { readSherpaModel } from '../src/models/sherpa-model.ts';
 import { toFloat } from '../src/recognizers/engines/sherpa-child.ts';
 import { createSherpaDecoder } from '../src/recognizers/engines/sherpa-decoder.ts';
 import { sherpaEngineDefinition } from '../src/recognizers/engines/sherpa-engine.ts';
-import { readSherpaModel } from '../src/recognizers/engines/sherpa-model.ts';
 import { createSettingsStore } from '../src/settings/settings-store.ts';
 import { LECTURE, speechRecording } from '../test/support/speech.ts';
 import { printTable } from './table.ts';

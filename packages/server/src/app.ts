@@ -3,34 +3,31 @@ import { join } from 'node:path';
 import { TranscriptStore } from '@class-assistant/transcript-core';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { ClassAgent } from './agent/class-agent.ts';
-import type { ClassTools } from './agent/class-tools.ts';
-import type { Lectures } from './agent/lectures.ts';
 import { onDemandAgent } from './agent/on-demand.ts';
-import { type AppCapture, createAppCapture } from './audio/app-capture.ts';
+import type { AppServices, BuildAppOptions } from './app-services.ts';
+import { createAppCapture } from './audio/app-capture.ts';
 import { captureFormat } from './audio/audio-source.ts';
 import { trackConnections } from './connections.ts';
-import { errorBody, isServerError, ServerError } from './errors.ts';
-import { type AlertSockets, createAlertSockets } from './events/alert-sockets.ts';
-import { createEventHub, type EventHub } from './events/event-hub.ts';
+import { errorBody, isServerError, ServerError, type ServerErrorCode } from './errors.ts';
+import { createAlertSockets } from './events/alert-sockets.ts';
+import { createEventHub } from './events/event-hub.ts';
 import { localized, requestLanguage } from './language.ts';
-import { type Library, openLibrary } from './library/library.ts';
-import { type ClassAi, createClassAi } from './llm/class-ai.ts';
-import { createLlmService, type LlmClientFactory, type LlmService } from './llm/llm-client.ts';
+import { openLibrary } from './library/library.ts';
+import { createClassAi } from './llm/class-ai.ts';
+import { createLlmService } from './llm/llm-client.ts';
 import { createPromptLoader } from './llm/prompts.ts';
-import { type CiteStore, createCiteStore } from './material/cite-store.ts';
-import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './material/parse-material.ts';
+import { createCiteStore } from './material/cite-store.ts';
+import { DEFAULT_PARSE_LIMITS } from './material/parse-material.ts';
 import { loadMcpToken } from './mcp/mcp-token.ts';
-import type { ModelCatalogueEntry } from './models/model-catalogue.ts';
-import { createModelManager, type ModelManager } from './models/model-manager.ts';
-import { type ClassRecord, createClassRecord } from './monitor/class-record.ts';
-import { createKeywordService, type KeywordService } from './monitor/keyword-service.ts';
-import { createMonitor, type Monitor } from './monitor/monitor.ts';
+import { createModelManager } from './models/model-manager.ts';
+import { createClassRecord } from './monitor/class-record.ts';
+import { createKeywordService } from './monitor/keyword-service.ts';
+import { createMonitor } from './monitor/monitor.ts';
 import { defaultRecognizerDefinitions } from './recognizers/default-recognizers.ts';
 import { removeStaleHotwordsFolders } from './recognizers/hotwords-folder.ts';
-import { createRecognizerRegistry, type RecognizerRegistry } from './recognizers/recognizer.ts';
+import { createRecognizerRegistry } from './recognizers/recognizer.ts';
 import { noteRefusal, QuietRequestLog } from './request-log.ts';
 import { aiRoutes } from './routes/ai-routes.ts';
 import { askRoutes } from './routes/ask-routes.ts';
@@ -47,130 +44,10 @@ import { notesRoutes } from './routes/notes-routes.ts';
 import { webSocketDocumentation } from './routes/schemas.ts';
 import { settingsRoutes } from './routes/settings-routes.ts';
 import { systemRoutes } from './routes/system-routes.ts';
-import { createLoginTickets, type LoginTickets } from './security/api-token.ts';
+import { createLoginTickets } from './security/api-token.ts';
 import { installLocalGuard } from './security/local-guard.ts';
-import type { FilePrivacyOptions } from './security/private-file.ts';
-import { createSettingsStore, type SettingsStore } from './settings/settings-store.ts';
+import { createSettingsStore } from './settings/settings-store.ts';
 import { SERVER_VERSION } from './version.ts';
-
-/** Options of {@link buildApp}. */
-export interface BuildAppOptions {
-  /** The data folder (transcript, keywords, cite/, summaries/). */
-  dataDir: string;
-  /** The settings file (`.env`). */
-  envFile: string;
-  /** Process environment: main settings keys found here override the file (default: none). */
-  environment?: Readonly<Record<string, string | undefined>>;
-  /**
-   * The port the server will answer on, for the Host and Origin checks until it listens (after
-   * `listen()` the real port is used, so 0 works). Default 8765.
-   */
-  port?: number;
-  /** The clock for transcript times and file names (default: the system clock). */
-  now?: () => Date;
-  /** Builds the OpenAI client (default: `openai` with one retry and LLM_TIMEOUT). */
-  llmClientFactory?: LlmClientFactory;
-  /** The ASR modes (default: {@link defaultRecognizerDefinitions}). */
-  recognizers?: RecognizerRegistry;
-  /** A pino logger, `true` for fastify's default, or `false`/absent for none. */
-  logger?: FastifyBaseLogger | boolean;
-  /** A folder with prompt files overriding the bundled ones (rescue.md, catchup.md, …). */
-  promptsDir?: string;
-  /**
-   * Milliseconds between the `: heartbeat` comments of /api/events (default 400): a UI notices a
-   * frozen backend or a cut network when they stop (stream.opened says the interval).
-   */
-  sseHeartbeatMs?: number;
-  /** Limits of material parsing (worker heap, time, archive caps). */
-  parseLimits?: ParseLimits;
-  /**
-   * A folder with a built web UI (`index.html` and its assets) served at `/`. Absent, or without
-   * an `index.html`: `/` is a short landing page linking /docs.
-   */
-  uiDir?: string;
-  /**
-   * Called by `POST /api/shutdown` (the route exists only with this option): the process that
-   * owns the server stops it gracefully, as on SIGTERM. The launcher uses it to stop a stale
-   * backend where signals cannot (Windows).
-   */
-  requestShutdown?: () => void;
-  /**
-   * The secret `POST /api/shutdown` requires in its `X-Shutdown-Token` header; without one the
-   * route refuses every request. `startServer` makes one per run and writes it to
-   * `<data>/_shutdown.token` (readable by its owner only), where the launcher reads it: another
-   * local user, who can reach the loopback port but not the file, cannot stop the backend.
-   */
-  shutdownToken?: string;
-  /** The desktop app's version, reported by /api/health (`app_version`) and /docs. */
-  appVersion?: string;
-  /** The launcher process that owns this backend, reported by /api/health (`launcher_pid`). */
-  launcherPid?: number;
-  /**
-   * How owner-only files (the settings file, the shutdown token) are made private on Windows,
-   * where Node ignores the mode: the platform and the command runner of `icacls`, replaced in
-   * tests. Default: the real ones.
-   */
-  filePrivacy?: FilePrivacyOptions;
-  /**
-   * The models the app offers to download (default: the official catalogue,
-   * src/models/model-catalogue.ts). The default recognizers' local mode names these too.
-   */
-  modelCatalogue?: readonly ModelCatalogueEntry[];
-  /** Free bytes where models are stored (default: `fs.statfs`); replaced in tests. */
-  modelFreeSpace?: (folder: string) => Promise<number>;
-}
-
-/** What the routes share; decorated on the app as `app.classAssistant`. */
-export interface AppServices {
-  options: BuildAppOptions;
-  dataDir: string;
-  settings: SettingsStore;
-  hub: EventHub;
-  cite: CiteStore;
-  keywords: KeywordService;
-  store: TranscriptStore;
-  llm: LlmService;
-  ai: ClassAi;
-  record: ClassRecord;
-  /** Every class kept, searchable (data/classes, data/library.db). */
-  library: Library;
-  /** The student's lectures as the class tools read them (made on first use). */
-  lectures: () => Promise<Lectures>;
-  /** The class tools (class_search, class_lines, material_page, notes_read, class_list). */
-  classTools: () => Promise<ClassTools>;
-  /** Answers questions by looking things up: /api/ask and the follow-up chats (loaded on first use). */
-  agent: ClassAgent;
-  /** What MCP clients present to /mcp (kept in <data>/mcp-token). */
-  mcpToken: string;
-  /**
-   * The API token every route needs (API_TOKEN, read once at the start); empty: none.
-   */
-  apiToken: string;
-  /** One-time tickets for the app window's first address (`/?token=<ticket>`). */
-  loginTickets: LoginTickets;
-  monitor: Monitor;
-  /** The app window's microphone (AUDIO_INPUT=app) and its socket. */
-  capture: AppCapture;
-  recognizers: RecognizerRegistry;
-  /** The model catalogue, the installed models and their downloads. */
-  models: ModelManager;
-  now: () => Date;
-  startedAt: Date;
-  /** The port the server answers on (the real one once listening). */
-  port(): number;
-  parseLimits: ParseLimits;
-  sseHeartbeatMs: number;
-  /** Open SSE streams of /api/events, ended before the server closes (at most 64). */
-  streams: Set<() => void>;
-  /** The original client's alert sockets (WS /api/ws/alerts): capped, and its failure notices. */
-  alertSockets: AlertSockets;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    classAssistant: AppServices;
-  }
-}
 
 /**
  * Builds the Class Assistant backend: every route of the original client (docs/architecture.md,
@@ -221,7 +98,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     settings.close();
     throw new ServerError(
       'SETTINGS_INVALID',
-      500,
       `${tokenProblem.message}. The backend does not start with the API open while API_TOKEN is set: fix or empty it in ${options.envFile}.`,
       { field: 'API_TOKEN' },
     );
@@ -402,7 +278,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setNotFoundHandler((request, reply) => {
     const error = new ServerError(
       'NOT_FOUND',
-      404,
       `No route ${request.method} ${request.url.split('?')[0]}. See /docs for the API.`,
     );
     noteRefusal(request, error);
@@ -495,6 +370,14 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
 }
 
 /** Maps any error a route can meet to a {@link ServerError} (never leaking a stack trace). */
+/** The code of a client error fastify raised itself; any other 4xx is a VALIDATION_FAILED (400). */
+const CLIENT_ERROR_CODES: Partial<Record<number, ServerErrorCode>> = {
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'BODY_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
 function toServerError(error: FastifyError): ServerError {
   if (isServerError(error)) return error;
   if (hasZodFastifySchemaValidationErrors(error)) {
@@ -504,22 +387,16 @@ function toServerError(error: FastifyError): ServerError {
       const field = path === '' ? context : `${context}.${path}`;
       return { field, message: `${field}: ${issue.message}` };
     });
-    return new ServerError(
-      'VALIDATION_FAILED',
-      400,
-      fields.map((field) => field.message).join('; '),
-      {
-        field: fields[0]?.field ?? context,
-        fields,
-      },
-    );
+    return new ServerError('VALIDATION_FAILED', fields.map((field) => field.message).join('; '), {
+      field: fields[0]?.field ?? context,
+      fields,
+    });
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ServerError(
         'VALIDATION_FAILED',
-        400,
         `The request body is not valid JSON: ${error.message}`,
         {
           field: 'body',
@@ -528,13 +405,11 @@ function toServerError(error: FastifyError): ServerError {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ServerError(
         'BODY_TOO_LARGE',
-        413,
         'The request body is too large (at most 1 MiB of JSON).',
       );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ServerError(
-        'VALIDATION_FAILED',
-        415,
+        'UNSUPPORTED_MEDIA_TYPE',
         `Unsupported content type: ${error.message}`,
         {
           field: 'content-type',
@@ -543,7 +418,6 @@ function toServerError(error: FastifyError): ServerError {
     case 'FST_REQ_FILE_TOO_LARGE':
       return new ServerError(
         'UPLOAD_TOO_LARGE',
-        413,
         localized(
           '文件超过了 UPLOAD_MAX_MB 允许的大小。',
           'The file is larger than UPLOAD_MAX_MB allows.',
@@ -556,8 +430,7 @@ function toServerError(error: FastifyError): ServerError {
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
       return new ServerError(
-        'VALIDATION_FAILED',
-        413,
+        'UPLOAD_TOO_MANY_FILES',
         localized(
           '每次只能上传一个文件（字段 "file"）。',
           'Upload one file per request (field "file").',
@@ -567,11 +440,10 @@ function toServerError(error: FastifyError): ServerError {
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    return new ServerError('VALIDATION_FAILED', status, error.message);
+    return new ServerError(CLIENT_ERROR_CODES[status] ?? 'VALIDATION_FAILED', error.message);
   }
   return new ServerError(
     'INTERNAL_ERROR',
-    500,
     'Internal error; the server log has the details.',
     {},
     { cause: error },

@@ -12,74 +12,85 @@ import {
   type MessageText,
   textIn,
 } from './language.ts';
-import { maskSecretsInText } from './settings/secret-rules.ts';
+import { maskSecretsInText } from './secret-rules.ts';
 
-export type ServerErrorCode =
-  | 'HOST_NOT_ALLOWED'
-  | 'ORIGIN_NOT_ALLOWED'
-  | 'VALIDATION_FAILED'
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
-  | 'BODY_TOO_LARGE'
-  | 'SETTINGS_INVALID'
-  | 'SETTINGS_WRITE_FAILED'
-  | 'SETTINGS_SECRET_REQUIRED'
-  | 'SETTINGS_FILE_UNUSABLE'
-  | 'UPLOAD_MISSING_FILE'
-  | 'UPLOAD_TOO_LARGE'
-  | 'UPLOAD_UNSUPPORTED_TYPE'
-  | 'UPLOAD_LEGACY_FORMAT'
-  | 'UPLOAD_CONTENT_MISMATCH'
-  | 'UPLOAD_ENCRYPTED'
-  | 'UPLOAD_CORRUPT'
-  | 'UPLOAD_ARCHIVE_TOO_LARGE'
-  | 'UPLOAD_NO_TEXT'
-  | 'CITE_FILE_NOT_FOUND'
-  | 'CITE_FILENAME_INVALID'
-  | 'NOTES_NOT_FOUND'
-  | 'NOTES_FILENAME_INVALID'
-  | 'SHUTDOWN_UNAVAILABLE'
-  | 'SHUTDOWN_FORBIDDEN'
-  | 'RECOGNIZER_UNAVAILABLE'
-  | 'RECOGNIZER_FAILED'
-  | 'AUDIO_INPUT_INVALID'
-  | 'AUDIO_DEVICE_UNAVAILABLE'
-  | 'NATIVE_MODULE_MISSING'
-  | 'ASR_MODEL_MISSING'
-  | 'MONITOR_BUSY'
-  | 'TOO_MANY_SUBSCRIBERS'
-  | 'TRANSCRIPT_EMPTY'
-  | 'LLM_NOT_CONFIGURED'
-  | 'LLM_UNREACHABLE'
-  | 'LLM_TIMEOUT'
-  | 'LLM_AUTH_FAILED'
-  | 'LLM_RATE_LIMITED'
-  | 'LLM_ERROR'
-  | 'LLM_BAD_RESPONSE'
-  | 'NOTES_WRITE_FAILED'
-  | 'SERVER_STOPPING'
-  | 'MODEL_UNKNOWN'
-  | 'MODEL_NOT_FOUND'
-  | 'MODEL_NAME_INVALID'
-  | 'MODEL_BUSY'
-  | 'MODEL_NETWORK_FAILED'
-  | 'MODEL_CHECKSUM_MISMATCH'
-  | 'MODEL_DISK_SPACE'
-  | 'MODEL_ARCHIVE_INVALID'
-  | 'MODEL_DOWNLOAD_CANCELLED'
-  | 'MODEL_ADDRESS_REFUSED'
-  | 'MODEL_SOURCE_UNKNOWN'
-  | 'MODEL_UNCHECKED'
-  | 'CLASS_ID_INVALID'
-  | 'CLASS_NOT_FOUND'
-  | 'CLASS_RUNNING'
-  | 'SEARCH_QUERY_INVALID'
-  | 'LIBRARY_UNAVAILABLE'
-  | 'MCP_UNAUTHORIZED'
-  | 'API_UNAUTHORIZED'
-  | 'API_TOKEN_NOT_SET'
-  | 'FILE_LINK_REFUSED'
-  | 'INTERNAL_ERROR';
+/**
+ * The HTTP status of every error code: one status per code, like fastify's error registry, so a
+ * client can rely on either. A new code is added here first; `new ServerError(code, …)` takes its
+ * status from this table (pinned by errors.test.ts).
+ */
+export const ERROR_STATUS = {
+  HOST_NOT_ALLOWED: 403,
+  ORIGIN_NOT_ALLOWED: 403,
+  VALIDATION_FAILED: 400,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  BODY_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  SETTINGS_INVALID: 400,
+  SETTINGS_WRITE_FAILED: 500,
+  SETTINGS_SECRET_REQUIRED: 400,
+  SETTINGS_FILE_UNUSABLE: 409,
+  UPLOAD_MISSING_FILE: 400,
+  UPLOAD_TOO_LARGE: 413,
+  UPLOAD_TOO_MANY_FILES: 413,
+  UPLOAD_UNSUPPORTED_TYPE: 415,
+  UPLOAD_LEGACY_FORMAT: 415,
+  UPLOAD_CONTENT_MISMATCH: 415,
+  UPLOAD_ENCRYPTED: 422,
+  UPLOAD_CORRUPT: 422,
+  UPLOAD_ARCHIVE_TOO_LARGE: 422,
+  UPLOAD_NO_TEXT: 422,
+  CITE_FILE_NOT_FOUND: 404,
+  CITE_FILENAME_INVALID: 400,
+  NOTES_NOT_FOUND: 404,
+  NOTES_FILENAME_INVALID: 400,
+  SHUTDOWN_UNAVAILABLE: 501,
+  SHUTDOWN_FORBIDDEN: 403,
+  RECOGNIZER_UNAVAILABLE: 503,
+  RECOGNIZER_FAILED: 502,
+  AUDIO_INPUT_INVALID: 503,
+  AUDIO_DEVICE_UNAVAILABLE: 503,
+  NATIVE_MODULE_MISSING: 503,
+  ASR_MODEL_MISSING: 503,
+  TOO_MANY_SUBSCRIBERS: 503,
+  TRANSCRIPT_EMPTY: 409,
+  LLM_NOT_CONFIGURED: 503,
+  LLM_UNREACHABLE: 502,
+  LLM_TIMEOUT: 504,
+  LLM_AUTH_FAILED: 502,
+  LLM_RATE_LIMITED: 429,
+  LLM_ERROR: 502,
+  LLM_CANCELLED: 499,
+  LLM_BAD_RESPONSE: 502,
+  NOTES_WRITE_FAILED: 500,
+  SERVER_STOPPING: 503,
+  MODEL_UNKNOWN: 404,
+  MODEL_NOT_FOUND: 404,
+  MODEL_NAME_INVALID: 400,
+  MODEL_BUSY: 409,
+  MODEL_NETWORK_FAILED: 502,
+  MODEL_CHECKSUM_MISMATCH: 422,
+  MODEL_DISK_SPACE: 507,
+  MODEL_ARCHIVE_INVALID: 422,
+  MODEL_DOWNLOAD_CANCELLED: 409,
+  MODEL_ADDRESS_REFUSED: 403,
+  MODEL_SOURCE_UNKNOWN: 400,
+  MODEL_UNCHECKED: 409,
+  CLASS_ID_INVALID: 400,
+  CLASS_NOT_FOUND: 404,
+  CLASS_RUNNING: 409,
+  SEARCH_QUERY_INVALID: 400,
+  LIBRARY_UNAVAILABLE: 503,
+  MCP_UNAUTHORIZED: 401,
+  API_UNAUTHORIZED: 401,
+  API_TOKEN_NOT_SET: 409,
+  FILE_LINK_REFUSED: 403,
+  INTERNAL_ERROR: 500,
+} as const satisfies Record<string, number>;
+
+/** A stable error code (a key of {@link ERROR_STATUS}). */
+export type ServerErrorCode = keyof typeof ERROR_STATUS;
 
 /** Extra facts an error carries to the client, e.g. the settings field that was wrong. */
 export interface ServerErrorDetails {
@@ -94,10 +105,10 @@ export interface ServerErrorDetails {
 const marker = Symbol.for('class-assistant.server-error');
 
 /**
- * An error with a stable code and the HTTP status it is reported with.
+ * An error with a stable code; its HTTP status is the code's one status in {@link ERROR_STATUS}.
  *
  * @example
- * throw new ServerError('CITE_FILE_NOT_FOUND', 404, 'No material named "week1.txt" in data/cite.');
+ * throw new ServerError('CITE_FILE_NOT_FOUND', 'No material named "week1.txt" in data/cite.');
  */
 export class ServerError extends Error {
   readonly code: ServerErrorCode;
@@ -109,7 +120,6 @@ export class ServerError extends Error {
 
   constructor(
     code: ServerErrorCode,
-    statusCode: number,
     message: MessageText,
     details: ServerErrorDetails = {},
     options?: { cause?: unknown },
@@ -117,7 +127,7 @@ export class ServerError extends Error {
     super(textIn(message, 'en'), options);
     this.name = 'ServerError';
     this.code = code;
-    this.statusCode = statusCode;
+    this.statusCode = ERROR_STATUS[code];
     this.details = details;
     this.localized = isLocalized(message) ? message : undefined;
   }

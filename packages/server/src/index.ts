@@ -1,7 +1,7 @@
 // @class-assistant/server — every public export, by name.
 
-export type { AppServices, BuildAppOptions } from './app.ts';
 export { buildApp } from './app.ts';
+export type { AppServices, BuildAppOptions } from './app-services.ts';
 export type { AppCapture, AppCaptureOptions, CaptureFormat } from './audio/app-capture.ts';
 export { createAppCapture, DEFAULT_APP_CAPTURE_OPTIONS } from './audio/app-capture.ts';
 export type {
@@ -53,7 +53,7 @@ export { createWavFileSource } from './audio/wav-file-source.ts';
 export type { CliCommand, CliOptions } from './cli-options.ts';
 export { CliUsageError, defaultAppFolder, parseCli, USAGE } from './cli-options.ts';
 export type { ErrorBody, ServerErrorCode, ServerErrorDetails } from './errors.ts';
-export { errorBody, isServerError, ServerError } from './errors.ts';
+export { ERROR_STATUS, errorBody, isServerError, ServerError } from './errors.ts';
 export type { EventHub, LiveEvent } from './events/event-hub.ts';
 export { createEventHub } from './events/event-hub.ts';
 export type {
@@ -136,6 +136,11 @@ export type {
 export { createModelManager } from './models/model-manager.ts';
 export type { InstalledModel } from './models/model-store.ts';
 export { listInstalledModels, MODEL_INFO_FILE, modelLayout } from './models/model-store.ts';
+export {
+  readSherpaModel,
+  type SherpaModel,
+  sherpaModelProblem,
+} from './models/sherpa-model.ts';
 export type { UnpackLimits, UnpackResult } from './models/unpack-archive.ts';
 export { DEFAULT_UNPACK_LIMITS, unpackArchive } from './models/unpack-archive.ts';
 export {
@@ -182,11 +187,6 @@ export {
   pocketsphinxEngineDefinition,
 } from './recognizers/engines/pocketsphinx-engine.ts';
 export { sherpaEngineDefinition } from './recognizers/engines/sherpa-engine.ts';
-export {
-  readSherpaModel,
-  type SherpaModel,
-  sherpaModelProblem,
-} from './recognizers/engines/sherpa-model.ts';
 export {
   VOSK_MODEL_HELP,
   voskEngineDefinition,
@@ -255,6 +255,11 @@ export {
 } from './recognizers/stream-recognizer.ts';
 export { SHUTDOWN_TOKEN_FILE } from './routes/desktop-routes.ts';
 export {
+  isSecretName,
+  looksLikeSecretValue,
+  maskSecretsInText,
+} from './secret-rules.ts';
+export {
   allowedOrigins,
   isAllowedHost,
   isOriginalClient,
@@ -269,11 +274,6 @@ export { getEnvValue, parseEnv, serializeEnv, setEnvValue } from './settings/env
 export type { SecretDestination } from './settings/secret-destinations.ts';
 export { checkSecretDestinations, secretDestinations } from './settings/secret-destinations.ts';
 export { isSecretKey } from './settings/secret-mask.ts';
-export {
-  isSecretName,
-  looksLikeSecretValue,
-  maskSecretsInText,
-} from './settings/secret-rules.ts';
 export type { AsrMode, SettingApplies, SettingDefinition } from './settings/settings-schema.ts';
 export {
   ASR_MODE_ALIASES,

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino, { type Logger } from 'pino';
 import { openRotatingLogFile } from './rotating-log-file.ts';
-import { maskSecretsInText } from './settings/secret-rules.ts';
+import { maskSecretsInText } from './secret-rules.ts';
 
 /** Most bytes of one startup log file; with the earlier ones kept, at most 3 MiB in all. */
 export const LOG_FILE_MAX_BYTES = 1024 * 1024;

@@ -24,7 +24,6 @@ parentPort?.once('message', async (job: Job) => {
             ok: false,
             error: {
               code: error.code,
-              statusCode: error.statusCode,
               message: error.localized ?? error.message,
               details: error.details,
             },
@@ -33,7 +32,6 @@ parentPort?.once('message', async (job: Job) => {
             ok: false,
             error: {
               code: 'UPLOAD_CORRUPT',
-              statusCode: 422,
               message: localized(
                 `无法读取这个文件：${(error as Error)?.message ?? String(error)}。`,
                 `The file could not be read: ${(error as Error)?.message ?? String(error)}.`,

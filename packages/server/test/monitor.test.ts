@@ -288,7 +288,7 @@ describe('modes that cannot run', () => {
       url: '/api/start_monitor',
       payload: {},
     });
-    expect(response.statusCode).toBe(500);
+    expect(response.statusCode).toBe(502);
     expect(response.json()).toMatchObject({
       code: 'RECOGNIZER_FAILED',
       message: 'ASR_MODE=mock could not start: microphone busy',
@@ -338,8 +338,8 @@ describe('a start that fails', () => {
     });
     const events = record(harness);
     for (const [error, status] of [
-      [new ServerError('AUDIO_DEVICE_UNAVAILABLE', 503, 'No microphone found.'), 503],
-      [new Error('the streaming service refused the keys'), 500],
+      [new ServerError('AUDIO_DEVICE_UNAVAILABLE', 'No microphone found.'), 503],
+      [new Error('the streaming service refused the keys'), 502],
     ] as const) {
       failure = error;
       const refused = await harness.startMonitor({ course_name: '操作系统', cite_filename: next });

@@ -28,6 +28,7 @@ const HEADLINES: Record<string, { zh: string; en: string }> = {
     en: 'Too many requests; try again soon.',
   },
   LLM_ERROR: { zh: 'AI 服务出错了。', en: 'The AI service failed.' },
+  LLM_CANCELLED: { zh: 'AI 请求已取消。', en: 'The AI request was cancelled.' },
   LLM_BAD_RESPONSE: { zh: 'AI 的回答无法使用。', en: 'The AI answer could not be used.' },
   TRANSCRIPT_EMPTY: { zh: '还没有课堂字幕。', en: 'There is no transcript yet.' },
   RECOGNIZER_UNAVAILABLE: {
@@ -43,7 +44,6 @@ const HEADLINES: Record<string, { zh: string; en: string }> = {
     zh: '识别中途停止了。已有的字幕都保留着。',
     en: 'Recognition stopped during the class. The lines so far are kept.',
   },
-  MONITOR_BUSY: { zh: '上一个操作还没完成。', en: 'The previous action is still running.' },
   UPLOAD_LEGACY_FORMAT: {
     zh: '旧格式（.ppt/.doc）：请另存为 .pptx 或 .docx。',
     en: 'Old format: save it as .pptx or .docx.',

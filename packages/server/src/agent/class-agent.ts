@@ -163,7 +163,6 @@ export async function readClass(lectures: Lectures, classId?: string): Promise<L
     if (!isToolError(error)) throw error;
     throw new ServerError(
       'CLASS_NOT_FOUND',
-      404,
       localized(`课程库里没有课堂 ${classId}。`, `No class ${classId} in the library.`),
       { field: 'class_id' },
     );
@@ -189,7 +188,6 @@ export function createClassAgent(options: ClassAgentOptions): ClassAgent {
   const budgetError = (budgetMs: number) =>
     new ServerError(
       'LLM_TIMEOUT',
-      504,
       localized(
         `课堂助手没能在 ${budgetMs / 1000} 秒内答完这个问题（LLM_TIMEOUT 的 ${AGENT_BUDGET_TIMEOUTS} 倍）：请换个更具体的问法再试。`,
         `The class assistant could not finish answering within ${budgetMs / 1000} s (${AGENT_BUDGET_TIMEOUTS} times LLM_TIMEOUT): try a more specific question.`,
@@ -259,7 +257,6 @@ export function createClassAgent(options: ClassAgentOptions): ClassAgent {
       if (last || offered.length === 0) {
         throw new ServerError(
           'LLM_BAD_RESPONSE',
-          502,
           localized(
             `大模型在 ${AGENT_MAX_STEPS} 轮之后仍在调用工具，没有给出回答：请换个更具体的问法再试。`,
             `The model still called tools after ${AGENT_MAX_STEPS} steps instead of answering: try a more specific question.`,

@@ -341,7 +341,6 @@ export function createAppCapture(options: AppCaptureOptions): AppCapture {
           if (listener && listener !== self) {
             throw new ServerError(
               'AUDIO_DEVICE_UNAVAILABLE',
-              503,
               'The app window’s microphone already feeds another class.',
               { field: 'AUDIO_INPUT' },
             );

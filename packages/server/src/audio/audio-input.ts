@@ -31,7 +31,6 @@ export function parseAudioInput(value: string, dataDir: string): AudioInput {
     if (path.trim() === '') {
       throw new ServerError(
         'AUDIO_INPUT_INVALID',
-        503,
         'AUDIO_INPUT=file: needs a path, e.g. AUDIO_INPUT=file:/home/me/lecture.wav.',
         { field: 'AUDIO_INPUT' },
       );

@@ -6,12 +6,12 @@
  */
 import { stat } from 'node:fs/promises';
 import { ServerError } from '../errors.ts';
-import type { RecognizerAvailability, RecognizerInput } from '../recognizers/recognizer.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 import type { AppCapture, CaptureFormat } from './app-capture.ts';
 import { type AudioInput, describeAudioInput, parseAudioInput } from './audio-input.ts';
 import { createMicrophoneSource } from './microphone-source.ts';
 import { naudiodonAddonPath } from './native.ts';
+import type { RecognizerAvailability, RecognizerInput } from './recognizer-input.ts';
 import { createWavFileSource } from './wav-file-source.ts';
 
 /** A piece of audio: 16 kHz mono samples and where they start on the class clock. */
@@ -91,7 +91,6 @@ export function createAudioSource(
     if (!options.appCapture) {
       throw new ServerError(
         'AUDIO_INPUT_INVALID',
-        503,
         'AUDIO_INPUT=app listens to the app window, whose capture socket only the backend app (buildApp) serves.',
         { field: 'AUDIO_INPUT' },
       );

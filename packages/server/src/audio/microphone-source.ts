@@ -32,7 +32,7 @@ export function microphoneError(
   const diagnostics = summariseChildOutput(output);
   const detail = diagnostics ? ` (audio system: ${diagnostics})` : '';
   if (failure?.code === 'NATIVE_MODULE_MISSING') {
-    return new ServerError('NATIVE_MODULE_MISSING', 503, failure.message, {
+    return new ServerError('NATIVE_MODULE_MISSING', failure.message, {
       field: 'AUDIO_INPUT',
       hint: 'Microphone capture needs naudiodon; AUDIO_INPUT=file:PATH plays a recording instead.',
     });
@@ -40,7 +40,7 @@ export function microphoneError(
   const message = failure
     ? `Microphone unavailable: ${failure.message}${detail}.`
     : `The microphone process ended before it opened ${device ? `"${device}"` : 'the default input'}${detail}.`;
-  return new ServerError('AUDIO_DEVICE_UNAVAILABLE', 503, message, {
+  return new ServerError('AUDIO_DEVICE_UNAVAILABLE', message, {
     field: 'AUDIO_INPUT',
     hint:
       failure?.code === 'DEVICE_NOT_FOUND'
@@ -116,7 +116,6 @@ export function createMicrophoneSource(options: MicrophoneSourceOptions): AudioS
           reject(
             new ServerError(
               'AUDIO_DEVICE_UNAVAILABLE',
-              503,
               `The microphone did not open within ${(options.openTimeoutMs ?? 15_000) / 1000} s.`,
               { field: 'AUDIO_INPUT' },
             ),

@@ -92,7 +92,6 @@ function searched(): string {
 function missing(packageName: string, purpose: string, hint: string): ServerError {
   return new ServerError(
     'NATIVE_MODULE_MISSING',
-    503,
     `The native package "${packageName}" (${purpose}) is not installed: looked in ${searched()}. ${hint}`,
     { hint },
   );
@@ -153,7 +152,6 @@ export function loadKoffi(): KoffiModule {
   } catch (error) {
     throw new ServerError(
       'NATIVE_MODULE_MISSING',
-      503,
       `koffi is installed at ${root} but its native part for ${process.platform}-${process.arch} did not load (${(error as Error).message}). It lives in the package @koromix/koffi-${process.platform}-${process.arch}${nativeModulesFolder() ? `, which must sit next to koffi in ${nativeModulesFolder()}` : ''}.`,
       { hint: `Install @koromix/koffi-${process.platform}-${process.arch}.` },
       { cause: error },
@@ -189,7 +187,6 @@ export function sherpaOnnxAddonPath(): string {
   if (!existsSync(addon)) {
     throw new ServerError(
       'NATIVE_MODULE_MISSING',
-      503,
       `sherpa-onnx-node is at ${root} but its native part ${sherpaOnnxPlatformPackage()} is not next to it.`,
       { hint: `Install ${sherpaOnnxPlatformPackage()}, or use LOCAL_ASR_ENGINE=vosk.` },
     );
@@ -213,7 +210,6 @@ export function loadSherpaOnnx<T>(): T {
   } catch (error) {
     throw new ServerError(
       'NATIVE_MODULE_MISSING',
-      503,
       `sherpa-onnx-node is installed at ${root} but its native part for ${process.platform}-${process.arch} did not load (${(error as Error).message}). It lives in the package ${platformPackage}${nativeModulesFolder() ? `, which must sit next to sherpa-onnx-node in ${nativeModulesFolder()}` : ''}.`,
       { hint: `Install ${platformPackage}, or use LOCAL_ASR_ENGINE=vosk.` },
       { cause: error },
@@ -235,7 +231,6 @@ export function naudiodonAddonPath(): string {
   if (!existsSync(addon)) {
     throw new ServerError(
       'NATIVE_MODULE_MISSING',
-      503,
       `naudiodon (microphone capture) is installed at ${root} but was never built: ${addon} does not exist. ${hint}`,
       { hint },
     );
@@ -260,7 +255,6 @@ export function voskLibraryFile(platform = process.platform, arch = process.arch
   if (platform === 'linux' && arch === 'x64') return join('lib', 'linux-x86_64', 'libvosk.so');
   throw new ServerError(
     'NATIVE_MODULE_MISSING',
-    503,
     `libvosk is available for Linux x64, Windows x64 and macOS only, not ${platform}-${arch}.`,
     { hint: 'Use LOCAL_ASR_ENGINE=pocketsphinx or ASR_MODE=stream/cloud on this machine.' },
   );
@@ -301,7 +295,6 @@ export function voskLibraryPath(): string {
   if (found.length > 0) {
     throw new ServerError(
       'NATIVE_MODULE_MISSING',
-      503,
       `libvosk is missing from ${found.map(({ root, file }) => join(root!, file)).join(' and ')}.`,
       { hint: `Reinstall the backend (its optional dependency ${own.name} carries libvosk).` },
     );
@@ -373,7 +366,6 @@ export function loadPocketsphinxLibraries(): {
     }
     throw new ServerError(
       'NATIVE_MODULE_MISSING',
-      503,
       `PocketSphinx is not installed on this machine (${problems.join('; ')}).`,
       {
         hint: 'Debian/Ubuntu: apt install libpocketsphinx3 libsphinxbase3 pocketsphinx-en-us.',

@@ -19,7 +19,6 @@ const HEAD_BYTES = 1 << 20;
 function invalid(message: string, cause?: unknown): ServerError {
   return new ServerError(
     'AUDIO_INPUT_INVALID',
-    503,
     message,
     {
       field: 'AUDIO_INPUT',

@@ -277,7 +277,6 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       void rebuild();
       throw new ServerError(
         'LIBRARY_UNAVAILABLE',
-        503,
         localized(
           '课程库的索引损坏了，正在根据课堂文件夹重建：请稍后再试。',
           'The library index was damaged and is being rebuilt from the class folders: try again in a moment.',
@@ -507,7 +506,6 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
     if (!isClassId(id)) {
       throw new ServerError(
         'CLASS_ID_INVALID',
-        400,
         localized(
           `"${id}" 不是课堂编号（编号形如 20261123-101500-k3f9，见 GET /api/classes）。`,
           `"${id}" is not a class id (ids look like 20261123-101500-k3f9; see GET /api/classes).`,
@@ -518,7 +516,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
     const folder = folderOf(id);
     const info = await stat(folder).catch(() => null);
     if (!info?.isDirectory()) {
-      throw new ServerError('CLASS_NOT_FOUND', 404, notFound(id), {
+      throw new ServerError('CLASS_NOT_FOUND', notFound(id), {
         field: 'id',
       });
     }
@@ -530,7 +528,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
     const folder = await existingFolder(id);
     const content = await readClassFolder(folder, id);
     if (!content) {
-      throw new ServerError('CLASS_NOT_FOUND', 404, notFound(id), {
+      throw new ServerError('CLASS_NOT_FOUND', notFound(id), {
         field: 'id',
       });
     }
@@ -744,7 +742,6 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       if (parts.length === 0) {
         throw new ServerError(
           'SEARCH_QUERY_INVALID',
-          400,
           localized(
             `搜索“${query}”里没有可以查找的文字或数字。`,
             `The search "${query}" has no letters or digits to look for.`,
@@ -795,7 +792,6 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       if (running?.id === id) {
         throw new ServerError(
           'CLASS_RUNNING',
-          409,
           localized(
             `课堂 ${id} 正在上课：请先下课再删除。`,
             `Class ${id} is being monitored right now: stop it before deleting it.`,

@@ -295,7 +295,6 @@ export function parseRescueAnswer(text: string): RescueResult {
   if (answer === '') {
     throw new ServerError(
       'LLM_BAD_RESPONSE',
-      502,
       localized('大模型返回了空的救场回答。', 'The LLM sent an empty rescue answer.'),
     );
   }

@@ -126,7 +126,6 @@ export interface LlmService {
 function stoppingError(purpose: string): ServerError {
   return new ServerError(
     'SERVER_STOPPING',
-    503,
     localized(
       `后端正在关闭，${purposeZh(purpose)}请求已取消：重新打开课堂助手后再试。`,
       `The backend is stopping, so the ${purpose} request was cancelled: open Class Assistant again and retry.`,
@@ -163,7 +162,6 @@ export function createLlmService(
     if (missing.length > 0) {
       throw new ServerError(
         'LLM_NOT_CONFIGURED',
-        503,
         localized(
           `AI 功能需要一个 OpenAI 兼容的大模型：请在设置中填写 ${missing.join('、')}（当前 LLM_BASE_URL=${current.llmBaseUrl || '（空）'}，LLM_MODEL=${current.llmModel || '（空）'}）。`,
           `The AI features need an OpenAI-compatible LLM: set ${missing.join(', ')} in the settings (now: LLM_BASE_URL=${current.llmBaseUrl || '(empty)'}, LLM_MODEL=${current.llmModel || '(empty)'}).`,
@@ -192,7 +190,6 @@ export function createLlmService(
   const notCompatible = (config: LlmConfig, purpose: string, what: string) =>
     new ServerError(
       'LLM_BAD_RESPONSE',
-      502,
       localized(
         `${config.baseURL} 的大模型对${purposeZh(purpose)}请求返回了 ${what}，不是 OpenAI 兼容的响应：请检查 LLM_BASE_URL。`,
         `The LLM at ${config.baseURL} answered the ${purpose} request with ${what}, not an OpenAI-compatible response: check LLM_BASE_URL.`,
@@ -337,7 +334,6 @@ export function createLlmService(
         if (error instanceof StreamStall) {
           throw new ServerError(
             'LLM_TIMEOUT',
-            504,
             progress.delivered
               ? localized(
                   `${config.baseURL} 的大模型在${purposeZh(request.purpose)}回答中途停了下来：${config.timeoutMs / 1000} 秒内没有新内容（LLM_TIMEOUT）。`,
@@ -392,7 +388,6 @@ export function createLlmService(
       if (typeof content !== 'string' || content.trim() === '') {
         throw new ServerError(
           'LLM_BAD_RESPONSE',
-          502,
           localized(
             `${config.baseURL} 的大模型对${purposeZh(request.purpose)}请求的回答没有任何文字（结束原因：${completion.choices[0]?.finish_reason ?? '未知'}）。`,
             `The LLM at ${config.baseURL} answered the ${request.purpose} request without any text (finish reason: ${completion.choices[0]?.finish_reason ?? 'unknown'}).`,
@@ -442,7 +437,6 @@ interface StreamedAnswer {
 function emptyAnswer(config: LlmConfig, request: ChatRequest, answer: StreamedAnswer): ServerError {
   return new ServerError(
     'LLM_BAD_RESPONSE',
-    502,
     answer.onlyDone
       ? localized(
           `${config.baseURL} 的大模型对${purposeZh(request.purpose)}请求返回了空回答：流在任何内容之前就结束了（[DONE]）。`,
@@ -588,7 +582,6 @@ export function toLlmError(
   if (error instanceof APIConnectionTimeoutError) {
     return new ServerError(
       'LLM_TIMEOUT',
-      504,
       localized(
         `${where} 的大模型在 ${config.timeoutMs / 1000} 秒内没有回答${purposeZh(purpose)}请求，重试一次后仍然如此（LLM_TIMEOUT）。`,
         `The LLM at ${where} did not answer the ${purpose} request within ${config.timeoutMs / 1000} s, also after one retry (LLM_TIMEOUT).`,
@@ -599,8 +592,7 @@ export function toLlmError(
   }
   if (error instanceof APIUserAbortError) {
     return new ServerError(
-      'LLM_ERROR',
-      499,
+      'LLM_CANCELLED',
       localized(`${purposeZh(purpose)}请求已取消。`, `The ${purpose} request was cancelled.`),
       {},
       { cause: error },
@@ -609,7 +601,6 @@ export function toLlmError(
   if (error instanceof APIConnectionError) {
     return new ServerError(
       'LLM_UNREACHABLE',
-      502,
       localized(
         `无法连接 ${where} 的大模型（重试一次后仍然失败）：请检查 LLM_BASE_URL 和网络。`,
         `Cannot reach the LLM at ${where} (also after one retry): check LLM_BASE_URL and the network.`,
@@ -621,7 +612,6 @@ export function toLlmError(
   if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) {
     return new ServerError(
       'LLM_AUTH_FAILED',
-      502,
       localized(
         `${where} 的大模型拒绝了 API 密钥（HTTP ${error.status}）：请检查 LLM_API_KEY。`,
         `The LLM at ${where} refused the API key (HTTP ${error.status}): check LLM_API_KEY.`,
@@ -633,7 +623,6 @@ export function toLlmError(
   if (error instanceof RateLimitError) {
     return new ServerError(
       'LLM_RATE_LIMITED',
-      429,
       localized(
         `${where} 的大模型正在限流（HTTP 429），重试一次后仍然如此，请稍后再试。`,
         `The LLM at ${where} is rate-limiting requests (HTTP 429), also after one retry; try again shortly.`,
@@ -646,7 +635,6 @@ export function toLlmError(
     const detail = providerMessage(error);
     return new ServerError(
       'LLM_ERROR',
-      502,
       localized(
         `${where} 的大模型对${purposeZh(purpose)}请求返回了 HTTP ${error.status ?? '?'}${detail ? `：${detail}` : ''}。`,
         `The LLM at ${where} answered the ${purpose} request with HTTP ${error.status ?? '?'}${detail ? `: ${detail}` : ''}.`,
@@ -657,7 +645,6 @@ export function toLlmError(
   }
   return new ServerError(
     'LLM_BAD_RESPONSE',
-    502,
     localized(
       `${where} 的大模型对${purposeZh(purpose)}请求的回答不是有效的 OpenAI 兼容响应（${(error as Error)?.message ?? String(error)}）。`,
       `The LLM at ${where} sent an answer to the ${purpose} request that is not a valid OpenAI-compatible response (${(error as Error)?.message ?? String(error)}).`,

@@ -107,7 +107,6 @@ export function createCiteStore(dataDir: string): CiteStore {
     if (!isPlainFileName(filename, '.txt')) {
       throw new ServerError(
         'CITE_FILENAME_INVALID',
-        400,
         localized(
           `"${shown}" 不是资料文件名（应为 /api/cite_files 列出的 .txt 文件名）。`,
           `"${shown}" is not the name of a material file (a plain .txt name from /api/cite_files).`,
@@ -121,7 +120,6 @@ export function createCiteStore(dataDir: string): CiteStore {
     } catch {
       throw new ServerError(
         'CITE_FILE_NOT_FOUND',
-        404,
         localized(
           `data/cite 中没有名为 "${shown}" 的资料，请从 /api/cite_files 中选择，或重新上传。`,
           `No material named "${shown}" in data/cite. Pick one from /api/cite_files or upload it again.`,

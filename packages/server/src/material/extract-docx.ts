@@ -27,7 +27,6 @@ export async function extractDocxPages(bytes: Uint8Array, limits?: ZipLimits): P
   if (!office.entries.has('word/document.xml')) {
     throw new ServerError(
       'UPLOAD_CONTENT_MISMATCH',
-      415,
       localized(
         '文件是 ZIP 压缩包，但不是 Word 文档（缺少 word/document.xml）。',
         'The file is a ZIP archive but not a Word document (word/document.xml is missing).',
@@ -55,7 +54,6 @@ export async function extractDocxPages(bytes: Uint8Array, limits?: ZipLimits): P
     if (isServerError(error)) throw error;
     throw new ServerError(
       'UPLOAD_CORRUPT',
-      422,
       localized(
         `无法读取这个 Word 文档：${(error as Error).message}。`,
         `The Word document could not be read: ${(error as Error).message}.`,
@@ -67,7 +65,6 @@ export async function extractDocxPages(bytes: Uint8Array, limits?: ZipLimits): P
   if (!document) {
     throw new ServerError(
       'UPLOAD_CORRUPT',
-      422,
       localized('这个 Word 文档没有可读取的正文。', 'The Word document has no readable body.'),
     );
   }

@@ -50,7 +50,6 @@ export function detectMaterialKind(filename: string, bytes: Uint8Array): Materia
   if (modern) {
     throw new ServerError(
       'UPLOAD_LEGACY_FORMAT',
-      415,
       localized(
         `${shown} 是旧的二进制 Office 格式，无法读取。请用 PowerPoint、Word、WPS 或 LibreOffice 打开它，另存为 ${modern} 后再上传。`,
         `${shown} is the old binary Office format, which is not supported. Open the file in PowerPoint, Word, WPS or LibreOffice and save it as ${modern}, then upload that.`,
@@ -61,7 +60,6 @@ export function detectMaterialKind(filename: string, bytes: Uint8Array): Materia
   if (extension !== '.pptx' && extension !== '.pdf' && extension !== '.docx') {
     throw new ServerError(
       'UPLOAD_UNSUPPORTED_TYPE',
-      415,
       localized(
         `无法读取${shown ? ` "${shown}" 文件` : '没有扩展名的文件'}：请上传 .pptx、.pdf 或 .docx 文件。`,
         `Cannot read "${shown || 'files without an extension'}": upload a .pptx, .pdf or .docx file.`,
@@ -72,7 +70,6 @@ export function detectMaterialKind(filename: string, bytes: Uint8Array): Materia
   if (bytes.length === 0) {
     throw new ServerError(
       'UPLOAD_CORRUPT',
-      422,
       localized('上传的文件是空的。', 'The uploaded file is empty.'),
       { field: 'file' },
     );
@@ -83,11 +80,10 @@ export function detectMaterialKind(filename: string, bytes: Uint8Array): Materia
   if (kind !== 'pdf' && content === 'zip') return kind;
   if (kind !== 'pdf' && content === 'ole') {
     if (containsUtf16(bytes, 'EncryptedPackage')) {
-      throw new ServerError('UPLOAD_ENCRYPTED', 422, PASSWORD_PROTECTED, { field: 'file' });
+      throw new ServerError('UPLOAD_ENCRYPTED', PASSWORD_PROTECTED, { field: 'file' });
     }
     throw new ServerError(
       'UPLOAD_LEGACY_FORMAT',
-      415,
       localized(
         `文件名是 ${extension}，内容却是旧的二进制 Office 文件。请打开它另存为 ${extension} 后再上传。`,
         `The file is named ${extension} but is really an old binary Office file. Open it and save it as ${extension}, then upload that.`,
@@ -97,7 +93,6 @@ export function detectMaterialKind(filename: string, bytes: Uint8Array): Materia
   }
   throw new ServerError(
     'UPLOAD_CONTENT_MISMATCH',
-    415,
     localized(
       `文件名是 ${extension}，内容却是${describe(content).zh}。请上传原始的 ${extension} 文件。`,
       `The file is named ${extension} but its content is ${describe(content).en}. Upload the original ${extension} file.`,
@@ -152,7 +147,6 @@ export async function extractMaterial(
   if (characters === 0) {
     throw new ServerError(
       'UPLOAD_NO_TEXT',
-      422,
       kind === 'pdf'
         ? localized(
             `这个 PDF 有 ${pages} 页，但没有文字层（扫描件或只有图片）。请先做文字识别（OCR），或上传原始课件。`,

@@ -35,7 +35,6 @@ function pdfError(error: unknown): ServerError {
   if (name === 'PasswordException') {
     return new ServerError(
       'UPLOAD_ENCRYPTED',
-      422,
       localized(
         '这个 PDF 设置了密码。请另存一份不加密的副本后再上传。',
         'The PDF is password-protected. Save a copy without a password and upload it again.',
@@ -46,7 +45,6 @@ function pdfError(error: unknown): ServerError {
   }
   return new ServerError(
     'UPLOAD_CORRUPT',
-    422,
     localized(`无法读取这个 PDF：${message}。`, `The PDF could not be read: ${message}.`),
     {},
     { cause: error },

@@ -32,7 +32,6 @@ export async function extractPptxSlides(
   if (presentation === undefined) {
     throw new ServerError(
       'UPLOAD_CONTENT_MISMATCH',
-      415,
       localized(
         '文件是 ZIP 压缩包，但不是 PowerPoint 演示文稿（缺少 ppt/presentation.xml）。',
         'The file is a ZIP archive but not a PowerPoint presentation (ppt/presentation.xml is missing).',
@@ -77,7 +76,6 @@ function checkSlideList(parts: readonly string[]): void {
   if (parts.length > MAX_SLIDES) {
     throw new ServerError(
       'UPLOAD_ARCHIVE_TOO_LARGE',
-      422,
       localized(
         `演示文稿列出了 ${parts.length} 张幻灯片（最多读取 ${MAX_SLIDES} 张），它可能是故意构造来耗尽资源的文件。`,
         `The presentation lists ${parts.length} slides (at most ${MAX_SLIDES} are read); it may be built to exhaust the reader.`,
@@ -90,7 +88,6 @@ function checkSlideList(parts: readonly string[]): void {
     if (count > 1) {
       throw new ServerError(
         'UPLOAD_CORRUPT',
-        422,
         localized(
           `演示文稿把幻灯片 ${part} 列了 ${count} 次（正常的文稿每张只列一次），它可能是故意构造来耗尽资源的文件。`,
           `The presentation lists its slide ${part} ${count} times (a real presentation lists each slide once); it may be built to exhaust the reader.`,

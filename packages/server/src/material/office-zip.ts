@@ -30,7 +30,7 @@ export async function openOfficeZip(
 ): Promise<OfficeZip> {
   const list = inspectZip(bytes, limits);
   if (list.some((entry) => entry.encrypted)) {
-    throw new ServerError('UPLOAD_ENCRYPTED', 422, PASSWORD_PROTECTED);
+    throw new ServerError('UPLOAD_ENCRYPTED', PASSWORD_PROTECTED);
   }
   let zip: JSZip;
   try {
@@ -38,7 +38,6 @@ export async function openOfficeZip(
   } catch (error) {
     throw new ServerError(
       'UPLOAD_CORRUPT',
-      422,
       localized(
         `文件不是可读取的 Office 文档：${(error as Error).message}。`,
         `The file is not a readable Office document: ${(error as Error).message}.`,
@@ -59,7 +58,6 @@ export async function openOfficeZip(
     if (inflated <= budget) return undefined;
     return new ServerError(
       'UPLOAD_ARCHIVE_TOO_LARGE',
-      422,
       localized(
         `读取文档时解压出的内容超过了各部分声明的 ${formatBytes(budget)}，它可能是故意构造来耗尽资源的文件。`,
         `Reading the document unpacked more than the ${formatBytes(budget)} its parts declare; it may be built to exhaust the reader.`,
@@ -105,7 +103,6 @@ function readCapped(
         refuse(
           new ServerError(
             'UPLOAD_ARCHIVE_TOO_LARGE',
-            422,
             localized(
               `文档条目 ${name} 解压后超过它声明的 ${formatBytes(declared)}，可能是压缩炸弹。`,
               `The document entry ${name} unpacks to more than the ${formatBytes(declared)} it declares; it may be a zip bomb.`,
@@ -125,7 +122,6 @@ function readCapped(
       reject(
         new ServerError(
           'UPLOAD_CORRUPT',
-          422,
           localized(
             `文档条目 ${name} 已损坏：${error.message}。`,
             `The document entry ${name} is damaged: ${error.message}.`,
@@ -168,7 +164,6 @@ export function walkXml(xml: string, part: string, walker: XmlWalker): void {
   } catch (error) {
     throw new ServerError(
       'UPLOAD_CORRUPT',
-      422,
       localized(
         `文档部分 ${part} 不是格式正确的 XML：${(error as Error).message}。`,
         `The document part ${part} is not well-formed XML: ${(error as Error).message}.`,

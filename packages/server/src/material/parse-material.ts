@@ -27,7 +27,6 @@ type Reply =
       ok: false;
       error: {
         code: ServerErrorCode;
-        statusCode: number;
         message: MessageText;
         details: ServerErrorDetails;
       };
@@ -60,7 +59,6 @@ export function parseMaterialInWorker(
           reject(
             new ServerError(
               'UPLOAD_CORRUPT',
-              422,
               localized(
                 `读取文件超过了 ${Math.round(limits.timeoutMs / 1000)} 秒，文件太复杂或已损坏。`,
                 `Reading the file took longer than ${Math.round(limits.timeoutMs / 1000)} s; it is too complex or damaged.`,
@@ -73,15 +71,7 @@ export function parseMaterialInWorker(
     worker.once('message', (reply: Reply) =>
       finish(() => {
         if (reply.ok) resolve(reply.result);
-        else
-          reject(
-            new ServerError(
-              reply.error.code,
-              reply.error.statusCode,
-              reply.error.message,
-              reply.error.details,
-            ),
-          );
+        else reject(new ServerError(reply.error.code, reply.error.message, reply.error.details));
       }),
     );
     worker.once('error', (error: Error & { code?: string }) =>
@@ -90,7 +80,6 @@ export function parseMaterialInWorker(
           error.code === 'ERR_WORKER_OUT_OF_MEMORY'
             ? new ServerError(
                 'UPLOAD_ARCHIVE_TOO_LARGE',
-                422,
                 localized(
                   `读取文件需要超过 ${limits.heapMb} MiB 内存，文件太大或是故意构造来耗尽内存的。`,
                   `Reading the file needed more than ${limits.heapMb} MiB of memory; it is too large or built to exhaust memory.`,
@@ -98,7 +87,6 @@ export function parseMaterialInWorker(
               )
             : new ServerError(
                 'INTERNAL_ERROR',
-                500,
                 `The material reader failed: ${error.message}`,
                 {},
                 { cause: error },
@@ -111,7 +99,6 @@ export function parseMaterialInWorker(
         reject(
           new ServerError(
             'INTERNAL_ERROR',
-            500,
             `The material reader stopped unexpectedly (exit code ${code}).`,
           ),
         ),

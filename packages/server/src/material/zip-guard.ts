@@ -54,7 +54,6 @@ export function isXmlPart(name: string): boolean {
 const tooLarge = (message: string) =>
   new ServerError(
     'UPLOAD_ARCHIVE_TOO_LARGE',
-    422,
     localized(
       `文件解压后过大（${message}），可能是压缩炸弹。`,
       `${message}; it may be a zip bomb.`,
@@ -74,7 +73,6 @@ export function inspectZip(
   const corrupt = (why: string) =>
     new ServerError(
       'UPLOAD_CORRUPT',
-      422,
       localized(
         `文件不是可读取的 Office 文档：${why}。`,
         `The file is not a readable Office document: ${why}.`,

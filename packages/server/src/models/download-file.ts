@@ -72,7 +72,6 @@ const networkError = (url: string, reason: Localized | string, cause?: unknown) 
   const why = typeof reason === 'string' ? localized(reason, reason) : reason;
   return new ServerError(
     'MODEL_NETWORK_FAILED',
-    502,
     localized(
       `没能下载 ${url}：${why.zh}。请检查网络（或 MODELS_BASE_URL）后重试；已下载的部分会保留并续传。`,
       `Could not download ${url}: ${why.en}. Check the network (or MODELS_BASE_URL) and try again; what arrived so far is kept and the download resumes.`,
@@ -88,14 +87,12 @@ const connectionFailed = (detail: string) => localized(`连接失败（${detail}
 const cancelled = (url: string) =>
   new ServerError(
     'MODEL_DOWNLOAD_CANCELLED',
-    409,
     localized(`${url} 的下载已取消。`, `The download of ${url} was cancelled.`),
   );
 
 const stalledError = (url: string, stallMs: number, tries: number) =>
   new ServerError(
     'MODEL_NETWORK_FAILED',
-    502,
     localized(
       `下载 ${url} 停滞了：连续 ${tries} 次在 ${stallMs / 1000} 秒内没有收到任何数据。请检查网络（或 MODELS_BASE_URL）后重试；已下载的部分会保留并续传。`,
       `The download of ${url} stalled: ${tries} times no data arrived for ${stallMs / 1000} s. Check the network (or MODELS_BASE_URL) and try again; what arrived so far is kept and the download resumes.`,
@@ -180,7 +177,6 @@ export async function downloadFile(options: DownloadFileOptions): Promise<Downlo
       if (refusal) {
         throw new ServerError(
           'MODEL_ADDRESS_REFUSED',
-          403,
           localized(
             `没有下载 ${options.url}：${refusal.zh}。`,
             `Did not download ${options.url}: ${refusal.en}.`,
@@ -313,7 +309,6 @@ export async function downloadFile(options: DownloadFileOptions): Promise<Downlo
             await restart();
             throw new ServerError(
               'MODEL_CHECKSUM_MISMATCH',
-              422,
               localized(
                 `${options.url} 有 ${announced} 字节，但目录记录的文件是 ${options.expectedSize} 字节：这不是目录所指的模型（同名的另一个文件？）。没有安装任何东西。`,
                 `${options.url} is ${announced} bytes, but the pinned file is ${options.expectedSize} bytes: it is not the model the catalogue names (a different file under the same name?). Nothing was installed.`,

@@ -269,7 +269,6 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
     if (refusal) {
       throw new ServerError(
         'MODEL_ADDRESS_REFUSED',
-        403,
         localized(`没有下载 ${url}：${refusal.zh}。`, `Did not download ${url}: ${refusal.en}.`),
         { field },
       );
@@ -289,7 +288,6 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
         const known = sources.map((source) => source.id).join(', ');
         throw new ServerError(
           'MODEL_SOURCE_UNKNOWN',
-          400,
           localized(
             `${entry.id} 没有名为“${request.source}”的下载源；可选：${known}。`,
             `${entry.id} has no source "${request.source}"; its sources are ${known}.`,
@@ -305,7 +303,6 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
       const why = files.map((file) => `${file.name}: ${file.nullWhy ?? 'no published SHA-256'}`);
       throw new ServerError(
         'MODEL_UNCHECKED',
-        409,
         localized(
           `${entry.id} 的文件没有公开的 SHA-256 校验值（${why.join('；')}），下载后无法确认它就是发布的文件。确认要下载未校验的文件，请明确允许（allow_unchecked / --allow-unchecked）。`,
           `${entry.id} has files without a published SHA-256 (${why.join('; ')}): what arrives cannot be checked against the published file. To download it unchecked, allow it explicitly (allow_unchecked / --allow-unchecked).`,
@@ -336,7 +333,6 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
       if (!entry) {
         throw new ServerError(
           'MODEL_UNKNOWN',
-          404,
           `No model "${request.id}" in the catalogue; known: ${catalogue.map((candidate) => candidate.id).join(', ')}.`,
           { field: 'id' },
         );
@@ -344,19 +340,18 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
       return catalogueTarget(entry, request);
     }
     const problem = modelNameProblem(request.name);
-    if (problem) throw new ServerError('MODEL_NAME_INVALID', 400, `${problem}.`, { field: 'name' });
+    if (problem) throw new ServerError('MODEL_NAME_INVALID', `${problem}.`, { field: 'name' });
     let url: URL;
     try {
       url = new URL(request.url);
     } catch {
-      throw new ServerError('VALIDATION_FAILED', 400, `"${request.url}" is not a URL.`, {
+      throw new ServerError('VALIDATION_FAILED', `"${request.url}" is not a URL.`, {
         field: 'url',
       });
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
       throw new ServerError(
         'VALIDATION_FAILED',
-        400,
         'The model URL must start with https:// or http://.',
         {
           field: 'url',
@@ -367,7 +362,6 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
     if (!/^[0-9a-fA-F]{64}$/.test(request.sha256)) {
       throw new ServerError(
         'VALIDATION_FAILED',
-        400,
         'sha256 must be the 64 hexadecimal digits of the archive’s SHA-256 (as its publisher lists it).',
         { field: 'sha256' },
       );
@@ -404,7 +398,6 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
     if (free < needed) {
       throw new ServerError(
         'MODEL_DISK_SPACE',
-        507,
         localized(
           `磁盘空间不够放这个模型：${folder} 需要约 ${megabytes(needed)}（下载和安装的文件），只剩 ${megabytes(free)}。请腾出一些空间后重试。`,
           `Not enough disk space for the model: it needs about ${megabytes(needed)} (download and installed files) in ${folder}, and ${megabytes(free)} are free. Free some space and try again.`,
@@ -576,7 +569,6 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
           await rm(part, { force: true });
           throw new ServerError(
             'MODEL_CHECKSUM_MISMATCH',
-            422,
             localized(
               `从 ${url} 下载的文件不是预期的模型（${problems.join('；')}）：已删除，没有安装任何东西。镜像或代理可能用这个名字提供了别的文件。`,
               `The file downloaded from ${url} is not the expected model (${problems.join('; ')}): it was deleted and nothing was installed. A mirror or proxy may serve a different file under that name.`,
@@ -619,7 +611,6 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
     const checksum = failures.every((failure) => failure.checksum);
     throw new ServerError(
       checksum ? 'MODEL_CHECKSUM_MISMATCH' : 'MODEL_NETWORK_FAILED',
-      checksum ? 422 : 502,
       localized(
         `${file.name} 没能从任何下载源取得，已经试过：${lines.map((line) => line.zh).join('；')}。已下载的部分会保留，下次从这里续传；也可以在 MODELS_BASE_URL 设置自己的镜像。`,
         `${file.name} could not be downloaded from any source. Tried: ${lines.map((line) => line.en).join('; ')}. What arrived is kept and the next try resumes it; MODELS_BASE_URL can name a mirror of your own.`,
@@ -805,7 +796,6 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
               ? error
               : new ServerError(
                   'MODEL_NETWORK_FAILED',
-                  500,
                   localized(
                     `模型下载失败了：${(error as Error).message}`,
                     `The model download failed: ${(error as Error).message}`,

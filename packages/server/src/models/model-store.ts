@@ -25,7 +25,6 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'nod
 import { join } from 'node:path';
 import { ServerError } from '../errors.ts';
 import { localized } from '../language.ts';
-import { isPunctuationFolder } from '../recognizers/engines/sherpa-model.ts';
 import {
   languageFromName,
   type ModelEngine,
@@ -33,6 +32,7 @@ import {
   type ModelRole,
   modelNameProblem,
 } from './model-catalogue.ts';
+import { isPunctuationFolder } from './sherpa-model.ts';
 import { DEFAULT_UNPACK_LIMITS, type UnpackLimits, unpackArchive } from './unpack-archive.ts';
 
 /** The file inside an installed model folder saying where it came from. */
@@ -241,7 +241,6 @@ export async function lockDownload(
       if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
         throw new ServerError(
           'MODEL_BUSY',
-          409,
           localized(
             `模型 ${name} 正在${pid === process.pid ? '' : `由进程 ${pid} `}下载。请等它完成，或删除它以取消。`,
             `The model ${name} is already being downloaded${pid === process.pid ? '' : ` by process ${pid}`}. Wait for it to finish, or remove it to cancel.`,
@@ -253,7 +252,6 @@ export async function lockDownload(
   }
   throw new ServerError(
     'MODEL_BUSY',
-    409,
     localized(`没能锁定 ${name} 的下载。`, `Could not lock the download of ${name}.`),
   );
 }
@@ -274,7 +272,7 @@ export async function installArchive(options: {
 }): Promise<InstalledModel> {
   const { modelsFolder, name } = options;
   const problem = modelNameProblem(name);
-  if (problem) throw new ServerError('MODEL_NAME_INVALID', 400, `${problem}.`, { field: 'name' });
+  if (problem) throw new ServerError('MODEL_NAME_INVALID', `${problem}.`, { field: 'name' });
   const temporary = join(modelsFolder, `.tmp-${name}-${process.pid}`);
   const target = join(modelsFolder, name);
   await rm(temporary, { recursive: true, force: true });
@@ -293,7 +291,6 @@ export async function installArchive(options: {
     if (!engine) {
       throw new ServerError(
         'MODEL_ARCHIVE_INVALID',
-        422,
         localized(
           `${options.origin.url} 的压缩包里没有模型：既不是 Vosk 模型（am/final.mdl），也不是 PocketSphinx 模型（en-us/、en-us.lm.bin、cmudict-en-us.dict）。没有安装任何东西。`,
           `The archive from ${options.origin.url} holds no model: neither a Vosk model (am/final.mdl) nor a PocketSphinx model (en-us/, en-us.lm.bin, cmudict-en-us.dict). Nothing was installed.`,
@@ -311,7 +308,7 @@ export async function installArchive(options: {
 /** Removes an installed model's folder; false when there was none. */
 export async function removeInstalledModel(modelsFolder: string, name: string): Promise<boolean> {
   const problem = modelNameProblem(name);
-  if (problem) throw new ServerError('MODEL_NAME_INVALID', 400, `${problem}.`, { field: 'name' });
+  if (problem) throw new ServerError('MODEL_NAME_INVALID', `${problem}.`, { field: 'name' });
   const target = join(modelsFolder, name);
   if (!existsSync(target)) return false;
   // Renamed away first, so that a half-deleted folder is never taken for a model.
@@ -335,14 +332,13 @@ export async function installFolder(options: {
 }): Promise<InstalledModel> {
   const { modelsFolder, name, folder } = options;
   const problem = modelNameProblem(name);
-  if (problem) throw new ServerError('MODEL_NAME_INVALID', 400, `${problem}.`, { field: 'name' });
+  if (problem) throw new ServerError('MODEL_NAME_INVALID', `${problem}.`, { field: 'name' });
   const target = join(modelsFolder, name);
   const engine = modelLayout(folder);
   if (!engine) {
     await rm(folder, { recursive: true, force: true });
     throw new ServerError(
       'MODEL_ARCHIVE_INVALID',
-      422,
       localized(
         `为 ${name} 下载的文件组不成模型（sherpa-onnx 模型需要 tokens.txt 和 .onnx 文件）。没有安装任何东西。`,
         `The files downloaded for ${name} make no model (a sherpa-onnx model needs tokens.txt and .onnx files). Nothing was installed.`,
@@ -379,7 +375,6 @@ async function moveIntoPlace(
   if (existsSync(target)) {
     throw new ServerError(
       'MODEL_BUSY',
-      409,
       localized(`已经装有名为 ${name} 的模型。`, `A model named ${name} is already installed.`),
     );
   }

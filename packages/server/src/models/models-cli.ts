@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { CliUsageError, DATA_FOLDER_OPTIONS, parseCli } from '../cli-options.ts';
 import { isServerError } from '../errors.ts';
-import { maskSecretsInText } from '../settings/secret-rules.ts';
+import { maskSecretsInText } from '../secret-rules.ts';
 import { createSettingsStore } from '../settings/settings-store.ts';
 import { createModelManager, type ModelRequest } from './model-manager.ts';
 

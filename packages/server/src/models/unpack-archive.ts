@@ -37,7 +37,6 @@ export interface UnpackResult {
 const invalid = (archive: string, reason: string) =>
   new ServerError(
     'MODEL_ARCHIVE_INVALID',
-    422,
     localized(
       `模型压缩包 ${archive} 被拒绝了：${reason}。没有安装任何东西。`,
       `The model archive ${archive} was refused: ${reason}. Nothing was installed.`,
@@ -139,7 +138,6 @@ export async function unpackArchive(
       fail(
         new ServerError(
           'MODEL_DOWNLOAD_CANCELLED',
-          409,
           localized('模型安装已取消。', 'The model installation was cancelled.'),
         ),
       );

@@ -92,7 +92,6 @@ export async function writeNotesFile(
   if (document.entries.length === 0 && document.summary.trim() === '') {
     throw new ServerError(
       'TRANSCRIPT_EMPTY',
-      409,
       localized(
         '还没有可以总结的课堂记录：请先开始监听，让课堂进行一会儿。',
         'There is no class transcript to summarise yet: start monitoring and let the class run first.',
@@ -119,7 +118,6 @@ export async function writeNotesFile(
   } catch (error) {
     throw new ServerError(
       'NOTES_WRITE_FAILED',
-      500,
       localized(
         `无法把笔记写入 ${path}：${(error as Error).message}`,
         `Could not write the notes to ${path}: ${(error as Error).message}`,

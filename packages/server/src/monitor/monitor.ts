@@ -26,7 +26,7 @@ import type {
   RecognizerLogger,
   RecognizerRegistry,
 } from '../recognizers/recognizer.ts';
-import { maskSecretsInText } from '../settings/secret-rules.ts';
+import { maskSecretsInText } from '../secret-rules.ts';
 import type { ResolvedSettings } from '../settings/settings-schema.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import type { KeywordService } from './keyword-service.ts';
@@ -355,11 +355,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
         setPartial(current, event.text);
         return;
       case 'error':
-        reportError(
-          current,
-          'recognizer',
-          new ServerError('RECOGNIZER_FAILED', 500, event.message),
-        );
+        reportError(current, 'recognizer', new ServerError('RECOGNIZER_FAILED', event.message));
         if (event.fatal) {
           current.recognizerState = 'failed';
           void current.recognizer.stop();
@@ -406,7 +402,6 @@ export function createMonitor(options: MonitorOptions): Monitor {
     if (!definition) {
       throw new ServerError(
         'RECOGNIZER_UNAVAILABLE',
-        503,
         localized(
           `ASR_MODE=${settings.asrMode} 不是这个版本支持的识别方式（${options.recognizers.modes().join('、')}）。`,
           `ASR_MODE=${settings.asrMode} is not a recognition mode of this build (${options.recognizers.modes().join(', ')}).`,
@@ -418,15 +413,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
       dataDir: options.dataDir,
     });
     if (!availability.available) {
-      throw new ServerError(
-        availability.code ?? 'RECOGNIZER_UNAVAILABLE',
-        503,
-        availability.message,
-        {
-          field: availability.settings[0] ?? 'ASR_MODE',
-          hint: `Settings to check: ${availability.settings.join(', ')}.`,
-        },
-      );
+      throw new ServerError(availability.code ?? 'RECOGNIZER_UNAVAILABLE', availability.message, {
+        field: availability.settings[0] ?? 'ASR_MODE',
+        hint: `Settings to check: ${availability.settings.join(', ')}.`,
+      });
     }
     return definition;
   };
@@ -466,7 +456,6 @@ export function createMonitor(options: MonitorOptions): Monitor {
       if (isServerError(error) && error.statusCode === 503) throw error;
       throw new ServerError(
         'RECOGNIZER_FAILED',
-        500,
         `ASR_MODE=${settings.asrMode} could not start: ${(error as Error).message}`,
         { field: 'ASR_MODE' },
         { cause: error },
@@ -608,7 +597,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           }
           const known = isServerError(error)
             ? error
-            : new ServerError('RECOGNIZER_FAILED', 500, (error as Error)?.message ?? String(error));
+            : new ServerError('RECOGNIZER_FAILED', (error as Error)?.message ?? String(error));
           idleInterruption = {
             at: failedAt.toISOString(),
             seconds: gapUntil(failedAt),

@@ -43,7 +43,6 @@ function startError(error: unknown, settings: ResolvedSettings): ServerError {
     if (keyRefused) {
       return new ServerError(
         'RECOGNIZER_UNAVAILABLE',
-        503,
         localized(
           `DashScope 拒绝了 API 密钥（${detail}）：请检查 DASHSCOPE_API_KEY（阿里云百炼控制台的 API Key，北京和新加坡地域的密钥不通用）。`,
           `DashScope refused the API key (${detail}): check DASHSCOPE_API_KEY (the API key of the Model Studio console; Beijing and Singapore keys differ).`,
@@ -54,7 +53,6 @@ function startError(error: unknown, settings: ResolvedSettings): ServerError {
     if (error.code === 'DASHSCOPE_TASK_FAILED' || error.code === 'DASHSCOPE_HANDSHAKE_FAILED') {
       return new ServerError(
         'RECOGNIZER_FAILED',
-        502,
         localized(
           `DashScope 拒绝了识别任务（${detail}）：请检查 DASHSCOPE_ASR_MODEL（${settings.dashscopeAsrModel}）和 DASHSCOPE_WS_URL。`,
           `DashScope refused the recognition task (${detail}): check DASHSCOPE_ASR_MODEL (${settings.dashscopeAsrModel}) and DASHSCOPE_WS_URL.`,
@@ -65,7 +63,6 @@ function startError(error: unknown, settings: ResolvedSettings): ServerError {
   }
   return new ServerError(
     'RECOGNIZER_UNAVAILABLE',
-    502,
     localized(
       `无法连接 ${settings.dashscopeWsUrl} 上的 DashScope：${detail}。请检查网络和 DASHSCOPE_WS_URL。`,
       `Cannot reach DashScope at ${settings.dashscopeWsUrl}: ${detail}. Check the network and DASHSCOPE_WS_URL.`,

@@ -26,6 +26,7 @@ import {
   modelLayout,
   modelsFolderOf,
 } from '../models/model-store.ts';
+import { readSherpaModel } from '../models/sherpa-model.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 import type { OfflineEngineDefinition } from './engines/offline-engine.ts';
 import {
@@ -33,7 +34,6 @@ import {
   pocketsphinxEngineDefinition,
 } from './engines/pocketsphinx-engine.ts';
 import { noSherpaModelMessage, sherpaEngineDefinition } from './engines/sherpa-engine.ts';
-import { readSherpaModel } from './engines/sherpa-model.ts';
 import { voskEngineDefinition } from './engines/vosk-engine.ts';
 
 /** Options of the local mode's model choice. */

@@ -94,7 +94,7 @@ export function createLocalRecognizerDefinition(
           if (inner || stopped) return;
           const choice = await chooseLocalModel(context.settings, context.dataDir, options);
           if (!choice.found) {
-            throw new ServerError(choice.code ?? 'RECOGNIZER_UNAVAILABLE', 503, choice.message, {
+            throw new ServerError(choice.code ?? 'RECOGNIZER_UNAVAILABLE', choice.message, {
               field: choice.settings[0] ?? 'LOCAL_ASR_ENGINE',
             });
           }

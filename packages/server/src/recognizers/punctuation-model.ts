@@ -5,8 +5,8 @@
  * the class runs without it.
  */
 import { listInstalledModels, modelsFolderOf } from '../models/model-store.ts';
+import { readPunctuationModel } from '../models/sherpa-model.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
-import { readPunctuationModel } from './engines/sherpa-model.ts';
 
 /** The choice: a graph and where it came from, or none (with why, when the setting is unusable). */
 export type PunctuationChoice =

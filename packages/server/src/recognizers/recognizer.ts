@@ -5,9 +5,11 @@
  * cleaning, merging, alerts or files.
  */
 import type { AppCapture } from '../audio/app-capture.ts';
-import type { ServerErrorCode } from '../errors.ts';
+import type { RecognizerAvailability, RecognizerInput } from '../audio/recognizer-input.ts';
 import { type MessageText, textIn } from '../language.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
+
+export type { RecognizerAvailability, RecognizerInput };
 
 /**
  * What a recognizer reports:
@@ -26,17 +28,6 @@ export type RecognizerEvent =
   /** `message`: in both languages where the student reads it (the UI shows it in its own). */
   | { type: 'error'; code: string; message: MessageText; fatal: boolean }
   | { type: 'end'; reason: string };
-
-/** What a running recognizer listens to, for the microphone check. */
-export interface RecognizerInput {
-  kind: 'microphone' | 'app' | 'file';
-  /** Device name or file path. */
-  name: string;
-  sampleRate: number;
-  channels: number;
-  /** Energy (RMS) of the latest audio. */
-  level: number;
-}
 
 /**
  * A running recognizer. Every method is idempotent. Events emitted while `stop()` runs are still
@@ -82,19 +73,6 @@ export interface RecognizerContext {
   /** The app window's capture, for AUDIO_INPUT=app (buildApp provides it). */
   appCapture?: AppCapture;
 }
-
-/** Whether a mode can start with the current settings and machine. */
-export type RecognizerAvailability =
-  | { available: true; detail?: string }
-  | {
-      available: false;
-      /** Why not, for the student (in both languages where it is translated). */
-      message: MessageText;
-      /** Settings keys that would fix it. */
-      settings: string[];
-      /** The error code start_monitor answers with (default RECOGNIZER_UNAVAILABLE). */
-      code?: ServerErrorCode;
-    };
 
 /** One ASR_MODE. */
 export interface RecognizerDefinition {

@@ -19,11 +19,11 @@ import { type AudioSource, createAudioSource, inputOf } from '../audio/audio-sou
 import { RECOGNIZER_SAMPLE_RATE } from '../audio/pcm.ts';
 import { isServerError } from '../errors.ts';
 import { localized, type MessageText } from '../language.ts';
+import { readSherpaModel } from '../models/sherpa-model.ts';
 import type { SherpaEvent } from './engines/sherpa-decoder.ts';
 import { modelingUnitOf } from './engines/sherpa-decoder.ts';
 import { describeSherpaModel, loadSherpaProcess } from './engines/sherpa-engine.ts';
 import { readTokens, sherpaHotwords } from './engines/sherpa-hotwords.ts';
-import { readSherpaModel } from './engines/sherpa-model.ts';
 import type { SherpaProcess } from './engines/sherpa-process.ts';
 import { contextHotwords } from './hotwords.ts';
 import { createHotwordsFolder } from './hotwords-folder.ts';

@@ -77,7 +77,6 @@ function startError(error: unknown, settings: ResolvedSettings): ServerError {
     const auth = error.status === 401 || error.status === 403;
     return new ServerError(
       'RECOGNIZER_UNAVAILABLE',
-      auth ? 503 : 502,
       auth
         ? localized(
             `流式识别服务拒绝了密钥（HTTP ${error.status}）：请检查 STREAM_ASR_APP_KEY、STREAM_ASR_ACCESS_KEY 和 STREAM_ASR_RESOURCE_ID（${settings.streamAsrResourceId}）。${detail}`,
@@ -93,7 +92,6 @@ function startError(error: unknown, settings: ResolvedSettings): ServerError {
   if (isAsrProtocolError(error) && error.serviceCode !== undefined) {
     return new ServerError(
       'RECOGNIZER_FAILED',
-      502,
       localized(
         `流式识别服务拒绝了这节课的识别请求：${detail}`,
         `The streaming service refused the class: ${detail}`,
@@ -103,7 +101,6 @@ function startError(error: unknown, settings: ResolvedSettings): ServerError {
   }
   return new ServerError(
     'RECOGNIZER_UNAVAILABLE',
-    502,
     localized(
       `无法连接 ${settings.streamAsrUrl} 上的流式识别服务：${detail}。请检查网络和 STREAM_ASR_URL。`,
       `Cannot reach the streaming service at ${settings.streamAsrUrl}: ${detail}. Check the network and STREAM_ASR_URL.`,
@@ -140,7 +137,6 @@ export function createStreamRecognizer(options: StreamRecognizerOptions): Recogn
         } catch (error) {
           throw new ServerError(
             'RECOGNIZER_FAILED',
-            500,
             `Invalid streaming request: ${(error as Error).message}`,
             { field: 'ASR_MODE' },
           );

@@ -178,11 +178,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!isServerError(error)) request.log.error({ err: error }, 'AI request failed');
         const known = isServerError(error)
           ? error
-          : new ServerError(
-              'INTERNAL_ERROR',
-              500,
-              'Internal error; the server log has the details.',
-            );
+          : new ServerError('INTERNAL_ERROR', 'Internal error; the server log has the details.');
         const language = requestLanguage(request);
         const message = errorMessage(known, language);
         request.log.info({ code: known.code }, known.message);

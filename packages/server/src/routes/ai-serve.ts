@@ -50,7 +50,7 @@ export async function serveAi<Result extends object>(
   } catch (error) {
     const known = isServerError(error)
       ? error
-      : new ServerError('INTERNAL_ERROR', 500, 'Internal error; the server log has the details.');
+      : new ServerError('INTERNAL_ERROR', 'Internal error; the server log has the details.');
     if (!isServerError(error)) request.log.error({ err: error }, 'streamed AI request failed');
     stream.send('error.raised', errorBody(known, requestLanguage(request)));
   }

@@ -85,14 +85,12 @@ export const desktopRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!requestShutdown) {
         throw new ServerError(
           'SHUTDOWN_UNAVAILABLE',
-          501,
           'This server is embedded in another program, which stops it; it cannot stop itself.',
         );
       }
       if (!tokenMatches(options.shutdownToken, request.headers['x-shutdown-token'])) {
         throw new ServerError(
           'SHUTDOWN_FORBIDDEN',
-          403,
           `POST /api/shutdown needs the X-Shutdown-Token header with the token in ${join(app.classAssistant.dataDir, SHUTDOWN_TOKEN_FILE)}.`,
           { field: 'x-shutdown-token' },
         );
@@ -130,7 +128,6 @@ export const desktopRoutes: FastifyPluginAsyncZod = async (app) => {
       if (apiToken === '') {
         throw new ServerError(
           'API_TOKEN_NOT_SET',
-          409,
           localized(
             '没有设置 API_TOKEN：直接打开 / 即可，不需要票据。',
             'No API_TOKEN is set: open / as it is, no ticket is needed.',

@@ -17,7 +17,6 @@ export const MAX_EVENT_STREAMS = 64;
 function tooManySubscribers(channel: string, limit: number): ServerError {
   return new ServerError(
     'TOO_MANY_SUBSCRIBERS',
-    503,
     localized(
       `${channel} 已有 ${limit} 个连接，已达上限：请关闭多余的窗口或标签页后再试。`,
       `${channel} already has ${limit} open connections, the most it accepts: close other windows or tabs of the app and try again.`,

@@ -50,7 +50,6 @@ const CiteFilesSchema = z.object({
 /** A request that is not multipart/form-data (also the answer to fastify's own check). */
 export const UPLOAD_NOT_MULTIPART = new ServerError(
   'UPLOAD_MISSING_FILE',
-  400,
   localized(
     '请用 multipart/form-data 发送文件，字段名为 "file"。',
     'Send the file as multipart/form-data with the field "file".',
@@ -97,7 +96,6 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
       if (declared > maxBytes + 64 * 1024) {
         throw new ServerError(
           'UPLOAD_TOO_LARGE',
-          413,
           localized(
             `文件有 ${formatBytes(declared)}，最多只接受 ${formatBytes(maxBytes)}（UPLOAD_MAX_MB）。`,
             `The file is ${formatBytes(declared)}; at most ${formatBytes(maxBytes)} is accepted (UPLOAD_MAX_MB).`,
@@ -110,7 +108,6 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!part) {
         throw new ServerError(
           'UPLOAD_MISSING_FILE',
-          400,
           localized(
             '请求里没有文件：请放在字段 "file" 中发送。',
             'The request has no file: send it in the field "file".',
@@ -125,7 +122,6 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
         if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
           throw new ServerError(
             'UPLOAD_TOO_LARGE',
-            413,
             localized(
               `文件超过了 ${formatBytes(maxBytes)}（UPLOAD_MAX_MB）。`,
               `The file is larger than ${formatBytes(maxBytes)} (UPLOAD_MAX_MB).`,

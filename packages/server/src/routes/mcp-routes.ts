@@ -58,7 +58,6 @@ const JsonRpcErrorSchema = z.object({
 const unauthorized = () =>
   new ServerError(
     'MCP_UNAUTHORIZED',
-    401,
     localized(
       `/mcp 需要 Authorization: Bearer <令牌>：令牌在数据文件夹的 ${MCP_TOKEN_FILE} 文件中，命令 class-assistant-backend mcp token 会显示它。`,
       `/mcp needs Authorization: Bearer <token>: the token is in the ${MCP_TOKEN_FILE} file of the data folder; the command class-assistant-backend mcp token prints it.`,

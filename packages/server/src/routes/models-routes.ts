@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ServerError } from '../errors.ts';
 import type { ModelRequest } from '../models/model-manager.ts';
-import { shownValue } from '../settings/secret-rules.ts';
+import { shownValue } from '../secret-rules.ts';
 import { errors } from './schemas.ts';
 
 const ModelItemSchema = z.object({
@@ -297,7 +297,6 @@ export const modelsRoutes: FastifyPluginAsyncZod = async (app) => {
         if (used && services.monitor.status().asr_mode === 'local') {
           throw new ServerError(
             'MODEL_BUSY',
-            409,
             `A class is running in the local mode and may be using ${used.name}: stop it first.`,
           );
         }
@@ -306,7 +305,6 @@ export const modelsRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!result.removed && !result.cancelled) {
         throw new ServerError(
           'MODEL_NOT_FOUND',
-          404,
           `No model "${request.params.name}" is installed or downloading.`,
           { field: 'name' },
         );

@@ -13,7 +13,7 @@ import { errors, StatusMessageSchema } from './schemas.ts';
 function startFailureNotice(error: unknown, at: Date): (language: Language) => KeywordAlertPayload {
   const known = isServerError(error)
     ? error
-    : new ServerError('INTERNAL_ERROR', 500, 'Internal error; the server log has the details.');
+    : new ServerError('INTERNAL_ERROR', 'Internal error; the server log has the details.');
   const pad = (value: number) => String(value).padStart(2, '0');
   const timestamp = `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
   return (language) => ({

@@ -27,7 +27,6 @@ export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!isPlainFileName(filename, '.md')) {
       throw new ServerError(
         'NOTES_FILENAME_INVALID',
-        400,
         localized(
           `"${shown}" 不是笔记文件名（应为 /api/notes 列出的 .md 文件名）。`,
           `"${shown}" is not the name of a notes file (a plain .md name from /api/notes).`,
@@ -44,7 +43,6 @@ export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     throw new ServerError(
       'NOTES_NOT_FOUND',
-      404,
       localized(
         `data/summaries 中没有名为 "${shown}" 的笔记，请在 /api/notes 的列表中选择。`,
         `No notes named "${shown}" in data/summaries. See /api/notes for the list.`,

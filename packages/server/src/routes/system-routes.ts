@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../app-services.ts';
 import { parseAudioInput } from '../audio/audio-input.ts';
 import { probeMicrophone } from '../audio/microphone-probe.ts';
 import { nativeModulesFolder, nativeModulesReport } from '../audio/native.ts';
 import { createWavFileSource } from '../audio/wav-file-source.ts';
 import { isServerError } from '../errors.ts';
 import { type Language, requestLanguage, textIn } from '../language.ts';
-import { maskSecretsInText, shownValue } from '../settings/secret-rules.ts';
+import { maskSecretsInText, shownValue } from '../secret-rules.ts';
 import { COMPATIBLE_CLIENT_VERSION, SERVER_VERSION } from '../version.ts';
 import { errors } from './schemas.ts';
 

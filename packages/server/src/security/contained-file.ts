@@ -21,7 +21,6 @@ function errorCode(error: unknown): string | undefined {
 export function linkedFileError(shown: string): ServerError {
   return new ServerError(
     'FILE_LINK_REFUSED',
-    403,
     localized(
       `没有读取 ${shown}：它是一个链接（符号链接或硬链接），或不是普通文件，可能指向数据文件夹里别的文件或文件夹以外的文件。请把它换成一个普通文件。`,
       `${shown} was not read: it is a link (symbolic or hard) or not a regular file, so it may lead to another file of the data folder or outside it. Replace it with a plain file.`,

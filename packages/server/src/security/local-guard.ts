@@ -105,7 +105,6 @@ export function installLocalGuard(app: FastifyInstance, options: LocalGuardOptio
       return deny(
         new ServerError(
           'HOST_NOT_ALLOWED',
-          403,
           `This server only answers requests addressed to 127.0.0.1:${port}, localhost:${port} or [::1]:${port}.`,
         ),
         { host: request.headers.host },
@@ -118,7 +117,6 @@ export function installLocalGuard(app: FastifyInstance, options: LocalGuardOptio
         return deny(
           new ServerError(
             'ORIGIN_NOT_ALLOWED',
-            403,
             `Requests from ${origin} are not allowed. Add the origin to CORS_ORIGINS in the settings if you trust it.`,
             { hint: 'CORS_ORIGINS' },
           ),
@@ -137,7 +135,6 @@ export function installLocalGuard(app: FastifyInstance, options: LocalGuardOptio
           return deny(
             new ServerError(
               'ORIGIN_NOT_ALLOWED',
-              403,
               `Request headers not allowed: ${refused.join(', ')}.`,
             ),
             { origin },
@@ -160,11 +157,7 @@ export function installLocalGuard(app: FastifyInstance, options: LocalGuardOptio
         (site === 'cross-site' || site === 'same-site')
       ) {
         return deny(
-          new ServerError(
-            'ORIGIN_NOT_ALLOWED',
-            403,
-            'Requests sent by another site are not allowed.',
-          ),
+          new ServerError('ORIGIN_NOT_ALLOWED', 'Requests sent by another site are not allowed.'),
           { site },
         );
       }
@@ -207,7 +200,6 @@ function checksOwnSecret(request: FastifyRequest): boolean {
 const unauthorized = (port: number, address: boolean) =>
   new ServerError(
     'API_UNAUTHORIZED',
-    401,
     address
       ? localized(
           `这个地址里的令牌不对或已经用过了。请从桌面启动器重新打开课堂助手，或打开 http://127.0.0.1:${port}/?token=<API_TOKEN 的值>。`,

@@ -9,7 +9,6 @@
  */
 import { ServerError } from '../errors.ts';
 import { localized } from '../language.ts';
-import { type EnvDocument, type EnvLine, encodeEnvValue, parseEnv } from './env-file.ts';
 import {
   foldPosted,
   isMasked,
@@ -20,10 +19,11 @@ import {
   secretSpans,
   shownValue,
   urlPasswordSpans,
-} from './secret-rules.ts';
+} from '../secret-rules.ts';
+import { type EnvDocument, type EnvLine, encodeEnvValue, parseEnv } from './env-file.ts';
 import { settingDefinition } from './settings-schema.ts';
 
-export { maskSecret } from './secret-rules.ts';
+export { maskSecret } from '../secret-rules.ts';
 
 /**
  * True when the values of `name` are masked: a main key that is a secret, or any other key whose
@@ -381,7 +381,7 @@ export function unknownMaskError(keys: readonly string[]): ServerError {
     `${list.join('、')} 的值是遮盖后的 ${MASK}，与已保存的值对不上（或地址的主机已改）：请重新填写真实的值。设置没有改动。`,
     `${list.join(', ')} holds a masked value (${MASK}) that stands for no stored value (or its address now names another host): type the real value again. Nothing was changed.`,
   );
-  return new ServerError('SETTINGS_SECRET_REQUIRED', 400, message, {
+  return new ServerError('SETTINGS_SECRET_REQUIRED', message, {
     field: list[0]!,
     fields: list.map((field) => ({ field, message })),
   });

@@ -134,7 +134,7 @@ export function readSettingsFileSync(path: string): SettingsFileRead {
 
 /** The answer to a request that needs the settings file while it cannot be used (409). */
 export function settingsFileError(problem: SettingsFileProblem): ServerError {
-  return new ServerError('SETTINGS_FILE_UNUSABLE', 409, problem.message, {
+  return new ServerError('SETTINGS_FILE_UNUSABLE', problem.message, {
     field: 'settings_file',
     hint: problem.path,
   });

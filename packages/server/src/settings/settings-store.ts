@@ -4,12 +4,12 @@ import { basename, dirname } from 'node:path';
 import { ServerError } from '../errors.ts';
 import { createSerialQueue } from '../files.ts';
 import { localized, type MessageText, textIn } from '../language.ts';
+import { readPostedValue, shownValue } from '../secret-rules.ts';
 import { type FilePrivacyOptions, writePrivateFileAtomic } from '../security/private-file.ts';
 import { type EnvDocument, getEnvValue, parseEnv, serializeEnv, setEnvValue } from './env-file.ts';
 import { extraLinesOf, mergeExtraLines, serializeLines } from './extra-lines.ts';
 import { checkSecretDestinations } from './secret-destinations.ts';
 import { maskDocument, restoreDocument, unknownMaskError } from './secret-mask.ts';
-import { readPostedValue, shownValue } from './secret-rules.ts';
 import {
   readSettingsFile,
   readSettingsFileSync,
@@ -26,7 +26,7 @@ import {
   settingNames,
 } from './settings-schema.ts';
 
-export { maskSecret } from './secret-rules.ts';
+export { maskSecret } from '../secret-rules.ts';
 
 export type { SettingsFileProblem } from './settings-file.ts';
 export type { ResolvedSettings } from './settings-schema.ts';
@@ -198,7 +198,6 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
       const first = refusals[0]!;
       throw new ServerError(
         'SETTINGS_SECRET_REQUIRED',
-        400,
         joinMessages(refusals.map((refusal) => refusal.message)),
         {
           field: first.field,
@@ -224,7 +223,6 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
       } catch (error) {
         throw new ServerError(
           'SETTINGS_WRITE_FAILED',
-          500,
           `Could not write the settings file ${options.path}: ${(error as Error).message}`,
           {},
           { cause: error },
@@ -505,7 +503,7 @@ function throwIfFailures(failures: Failure[]): void {
       `${failure.field} ${textIn(failure.message, 'en')}`,
     ),
   );
-  throw new ServerError('SETTINGS_INVALID', 400, joinMessages(withField), {
+  throw new ServerError('SETTINGS_INVALID', joinMessages(withField), {
     field: first.field,
     fields: failures,
   });

@@ -4,7 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { type BuildAppOptions, buildApp } from '../../src/app.ts';
+import { buildApp } from '../../src/app.ts';
+import type { BuildAppOptions } from '../../src/app-services.ts';
 
 /** A test app with its folders. */
 export interface Harness {

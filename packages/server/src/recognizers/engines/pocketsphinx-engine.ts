@@ -139,7 +139,6 @@ export const pocketsphinxEngineDefinition: OfflineEngineDefinition = {
     if (!config) {
       throw new ServerError(
         'ASR_MODEL_MISSING',
-        503,
         `PocketSphinx refused its configuration (model ${files.folder}).`,
         { field: 'POCKETSPHINX_MODEL_PATH' },
       );
@@ -149,7 +148,6 @@ export const pocketsphinxEngineDefinition: OfflineEngineDefinition = {
       ps.cmdLnFree(config);
       throw new ServerError(
         'ASR_MODEL_MISSING',
-        503,
         `PocketSphinx could not load the model in ${files.folder} (damaged or not a PocketSphinx 5prealpha model).`,
         { field: 'POCKETSPHINX_MODEL_PATH' },
       );

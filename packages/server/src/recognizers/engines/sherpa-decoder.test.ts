@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { speechRecording } from '../../../test/support/speech.ts';
 import { assetPath } from '../../assets.ts';
+import { readSherpaModel } from '../../models/sherpa-model.ts';
 import { toFloat } from './sherpa-child.ts';
 import { createSherpaDecoder, type SherpaEvent } from './sherpa-decoder.ts';
-import { readSherpaModel } from './sherpa-model.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'sherpa');
 const KINDS = [

@@ -9,9 +9,9 @@
  *   recognised whole (language detected, inverse text normalisation on) into one line.
  */
 import { loadSherpaOnnx } from '../../audio/native.ts';
+import type { SherpaModel } from '../../models/sherpa-model.ts';
 import { normalizeRecognizedText } from './offline-engine.ts';
 import type { SherpaModelingUnit } from './sherpa-hotwords.ts';
-import type { SherpaModel } from './sherpa-model.ts';
 
 const SAMPLE_RATE = 16000;
 /** Silence fed after the last audio so a streaming model emits its last words. */

@@ -15,6 +15,7 @@ import {
   OFFICIAL_MODEL_CATALOGUE,
   roleOf,
 } from '../../models/model-catalogue.ts';
+import { readSherpaModel, type SherpaModel, SherpaModelError } from '../../models/sherpa-model.ts';
 import type { ResolvedSettings } from '../../settings/settings-store.ts';
 import type { RecognizerAvailability } from '../recognizer.ts';
 import {
@@ -23,7 +24,6 @@ import {
   type OfflineEngineDefinition,
 } from './offline-engine.ts';
 import type { SherpaDecoderConfig } from './sherpa-decoder.ts';
-import { readSherpaModel, type SherpaModel, SherpaModelError } from './sherpa-model.ts';
 import {
   lastOutputLines,
   type SherpaProcess,
@@ -94,7 +94,6 @@ function modelOf(settings: ResolvedSettings, folder: string): SherpaModel {
     const field = fieldOf(settings, folder);
     throw new ServerError(
       'ASR_MODEL_MISSING',
-      503,
       localized(`${field}：${message.zh}。`, `${field}: ${message.en}.`),
       { field },
     );
@@ -165,7 +164,6 @@ export async function loadSherpaProcess(
     const field = fieldOf(settings, folder);
     throw new ServerError(
       'ASR_MODEL_MISSING',
-      503,
       localized(
         `sherpa-onnx 无法加载 ${folder} 中的模型（下载不完整，或不是这个引擎的模型）：${reason}。请删除后重新下载（设置面板，或 \`class-assistant-backend models remove <名称>\`）。`,
         `sherpa-onnx could not load the model in ${folder} (an incomplete download, or a model of another kind): ${reason}. Remove it (settings panel, or \`class-assistant-backend models remove <name>\`) and download it again.`,
@@ -228,14 +226,9 @@ export const sherpaEngineDefinition: OfflineEngineDefinition = {
   async load(settings, model): Promise<OfflineEngine> {
     const folder = model ?? settings.sherpaModelPath;
     if (folder === '') {
-      throw new ServerError(
-        'ASR_MODEL_MISSING',
-        503,
-        noSherpaModelMessage(settings.localAsrLanguage),
-        {
-          field: 'SHERPA_MODEL_PATH',
-        },
-      );
+      throw new ServerError('ASR_MODEL_MISSING', noSherpaModelMessage(settings.localAsrLanguage), {
+        field: 'SHERPA_MODEL_PATH',
+      });
     }
     const loaded = await loadSherpaProcess(settings, folder);
     const queue = createTaskQueue();

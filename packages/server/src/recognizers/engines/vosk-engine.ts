@@ -139,7 +139,6 @@ export const voskEngineDefinition: OfflineEngineDefinition = {
     if (problem) {
       throw new ServerError(
         'ASR_MODEL_MISSING',
-        503,
         `VOSK_MODEL_PATH: ${problem}. ${VOSK_MODEL_HELP}`,
         fieldOf(settings, folder),
       );
@@ -148,7 +147,6 @@ export const voskEngineDefinition: OfflineEngineDefinition = {
     if (!loaded) {
       throw new ServerError(
         'ASR_MODEL_MISSING',
-        503,
         `Vosk could not load the model in ${folder} (incomplete download or a model for another Vosk version). ${refusedHelp(settings, folder)}`,
         fieldOf(settings, folder),
       );
@@ -158,7 +156,6 @@ export const voskEngineDefinition: OfflineEngineDefinition = {
       vosk.modelFree(loaded);
       throw new ServerError(
         'ASR_MODEL_MISSING',
-        503,
         `Vosk could not use the model in ${folder}.`,
         fieldOf(settings, folder),
       );

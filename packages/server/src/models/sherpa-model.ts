@@ -5,7 +5,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Localized, localized } from '../../language.ts';
+import { type Localized, localized } from '../language.ts';
 
 /** A streaming transducer: decoded chunk by chunk, with endpoint detection and hot words. */
 export interface SherpaTransducerModel {
