@@ -44,13 +44,16 @@ pipeline.on('line-updated', ({ entry, merge }) =>
   console.log(`~ #${entry.id} ${merge}: ${entry.text}`),
 );
 pipeline.on('line-dropped', ({ text, reason }) => console.log(`- ${reason}: ${text}`));
-pipeline.on('partial-changed', ({ text }) => console.log(`… ${text || '(partial cleared)'}`));
 pipeline.on('alert-raised', (alert) =>
   console.log(
-    `! ${alert.level}: ${alert.keywords.join(', ')} (heard "${alert.matches[0]?.matchedText}")`,
+    `! ${alert.level} on #${alert.lineId}: ${alert.keywords.join(', ')} (heard "${alert.matches[0]?.matchedText}")`,
   ),
 );
-pipeline.on('history-folded', ({ foldedCount }) => console.log(`folded ${foldedCount} lines`));
+pipeline.on('history-folded', ({ foldedCount, firstFoldedId, lastFoldedId, firstKeptId }) =>
+  console.log(
+    `folded ${foldedCount} lines, #${firstFoldedId}–#${lastFoldedId}; kept from #${firstKeptId} on`,
+  ),
+);
 
 // Mock and cloud modes hand over finished sentences.
 await pipeline.pushLine('同学们好，今天我们讲第三章，矩阵的秩。');
@@ -59,12 +62,14 @@ await pipeline.pushLine('同学们好，今天我们讲第三章，矩阵的秩'
 // Local mode hands over segments with their audio times: a cut sentence is joined.
 await pipeline.pushSegment({ text: '章三', startMs: 0, endMs: 600 });
 await pipeline.pushSegment({ text: '你来回答一下这个问题。', startMs: 900, endMs: 2500 });
-// Streaming mode hands over utterances: partial text is shown, definite text written once.
-await pipeline.pushUtterances([{ text: '秩等于', definite: false, start_time: 0, end_time: 800 }]);
-const sentence = { text: '秩等于非零行的个数。', definite: true, start_time: 0, end_time: 1900 };
-await pipeline.pushUtterances([sentence]);
-await pipeline.pushUtterances([sentence]); // sent again by the service: written once
-for (const line of ['初等变换不改变矩阵的秩。', '下面看第二个例子。', '作业是第三章习题一到五。']) {
+// A streaming service repeats every finished sentence in later responses: keep each one once
+// (asr-protocol's createUtteranceTracker() does) and hand it over as a line.
+for (const line of [
+  '秩等于非零行的个数。',
+  '初等变换不改变矩阵的秩。',
+  '下面看第二个例子。',
+  '作业是第三章习题一到五。',
+]) {
   await pipeline.pushLine(line);
 }
 await pipeline.flush(); // waits for a running fold too

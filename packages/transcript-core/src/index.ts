@@ -65,8 +65,6 @@ export type {
   LineUpdatedEvent,
   LocalMergeOptions,
   LocalSegment,
-  PartialChangedEvent,
-  StreamingUtterance,
   Summarize,
   TranscriptPipelineEvents,
   TranscriptPipelineOptions,

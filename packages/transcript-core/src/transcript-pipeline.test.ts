@@ -10,6 +10,7 @@ import {
   type TranscriptEntry,
 } from './transcript-format.ts';
 import {
+  type HistoryFoldedEvent,
   type Summarize,
   TranscriptPipeline,
   type TranscriptPipelineEvents,
@@ -44,7 +45,6 @@ function pipelineWith(options: Omit<TranscriptPipelineOptions, 'store'> = {}) {
     'line-appended',
     'line-updated',
     'line-dropped',
-    'partial-changed',
     'alert-raised',
     'history-folded',
     'fold-failed',
@@ -142,6 +142,7 @@ describe('keyword alerts', () => {
     const alert = {
       level: 'alert',
       keywords: ['张三'],
+      lineId: 1,
       text: '张三你来回答这个问题',
       timestamp: '10:00:00',
       matches: [
@@ -180,6 +181,51 @@ describe('keyword alerts', () => {
     pipeline.setKeywords(null);
     expect(await pipeline.pushLine('李四上来写一下')).toMatchObject({ alert: null });
     expect(() => pipeline.setKeywords({} as never)).toThrow(/KeywordMatcher/);
+  });
+
+  it('names the line each alert was heard in, after folds and after the file is reopened', async () => {
+    const summarize: Summarize = async (previous, entries) => `${previous}+${entries.length}`;
+    const fold = { threshold: 5, keepRecent: 2 };
+    const alertIds = (events: EventLog) =>
+      events.flatMap(([name, event]) => (name === 'alert-raised' ? [event] : []));
+    const first = pipelineWith({ keywords, summarize, fold });
+    const lines = [
+      '同学们好，今天讲矩阵的秩',
+      '下面开始点名',
+      '先复习一下初等变换',
+      '初等变换不改变矩阵的秩',
+      '这道题请张三来回答',
+      '我们看第二个例子',
+      '这个矩阵有三个非零行',
+    ];
+    for (const text of lines) {
+      await first.pipeline.pushLine(text);
+      await first.pipeline.flush();
+    }
+    // A segment joined to the line before it keeps that line's id.
+    await first.pipeline.pushSegment({ text: '所以它的秩是', startMs: 0, endMs: 900 });
+    await first.pipeline.pushSegment({ text: '三，作业是习题五', startMs: 1000, endMs: 2400 });
+    await first.pipeline.close();
+    expect(alertIds(first.events)).toEqual([
+      expect.objectContaining({ keywords: ['点名'], lineId: 2 }),
+      expect.objectContaining({ keywords: ['张三'], lineId: 5 }),
+      expect.objectContaining({
+        keywords: ['作业'],
+        lineId: 8,
+        text: '所以它的秩是三，作业是习题五',
+      }),
+    ]);
+    expect(first.events.filter(([name]) => name === 'history-folded')).not.toEqual([]);
+
+    await store.close();
+    store = await TranscriptStore.open(path, { now });
+    const second = pipelineWith({ keywords, summarize, fold });
+    await second.pipeline.pushLine('期末考试之前还会点名');
+    await second.pipeline.close();
+    const [alert] = alertIds(second.events);
+    expect(alert).toMatchObject({ keywords: ['点名'], lineId: 9 });
+    const entries = (await store.read()).entries;
+    expect(entries.find((entry) => entry.text === '期末考试之前还会点名')?.id).toBe(9);
   });
 });
 
@@ -347,76 +393,6 @@ describe('pushSegment (local mode)', () => {
   });
 });
 
-describe('pushUtterances (streaming mode)', () => {
-  it('writes definite utterances once each and keeps the rest as the partial', async () => {
-    const { pipeline, events } = pipelineWith();
-    await pipeline.pushUtterances([
-      { text: '同学们', definite: false, start_time: 0, end_time: 600 },
-    ]);
-    expect(pipeline.partialText).toBe('同学们');
-    const results = await pipeline.pushUtterances([
-      { text: '同学们好。', definite: true, start_time: 0, end_time: 1200 },
-      { text: '今天', definite: false, start_time: 1300, end_time: 1600 },
-    ]);
-    expect(results).toMatchObject([{ action: 'appended', entry: { text: '同学们好。' } }]);
-    expect(pipeline.partialText).toBe('今天');
-    // The service repeats a definite utterance: written once.
-    const repeat = await pipeline.pushUtterances([
-      { text: '同学们好。', definite: true, start_time: 0, end_time: 1200 },
-      { text: 'Today we talk about eigenvalues.', definite: true, startTime: 1300, endTime: 4000 },
-    ]);
-    expect(repeat).toMatchObject([
-      { action: 'dropped', reason: 'repeated-utterance' },
-      { action: 'appended', entry: { text: 'Today we talk about eigenvalues.' } },
-    ]);
-    expect(pipeline.partialText).toBe('');
-    expect(await texts()).toEqual(['同学们好。', 'Today we talk about eigenvalues.']);
-    expect(events.filter(([name]) => name === 'partial-changed').map(([, event]) => event)).toEqual(
-      [{ text: '同学们' }, { text: '今天' }, { text: '' }],
-    );
-    await pipeline.close();
-  });
-
-  it('alerts on a definite utterance, never on the partial', async () => {
-    const { pipeline, events } = pipelineWith({ keywords: createKeywordMatcher(['张三']) });
-    await pipeline.pushUtterances([
-      { text: '张三你', definite: false, start_time: 0, end_time: 500 },
-    ]);
-    expect(names(events)).toEqual(['partial-changed']);
-    await pipeline.pushUtterances([
-      { text: '张三你来回答。', definite: true, start_time: 0, end_time: 1500 },
-    ]);
-    expect(names(events)).toEqual([
-      'partial-changed',
-      'line-appended',
-      'alert-raised',
-      'partial-changed',
-    ]);
-  });
-
-  it('applies the same filters to definite utterances', async () => {
-    const { pipeline } = pipelineWith();
-    const results = await pipeline.pushUtterances([
-      { text: '嗯', definite: true, start_time: 0, end_time: 200 },
-      { text: '请翻到第五页。', definite: true, start_time: 300, end_time: 1500 },
-      { text: '请翻到第五页', definite: true, start_time: 1600, end_time: 2800 },
-    ]);
-    expect(results.map((result) => result.action === 'dropped' && result.reason)).toEqual([
-      'not-meaningful',
-      false,
-      'near-duplicate',
-    ]);
-  });
-
-  it('rejects a malformed utterance list', async () => {
-    const { pipeline } = pipelineWith();
-    await expect(pipeline.pushUtterances([{ definite: true } as never])).rejects.toMatchObject({
-      code: 'TRANSCRIPT_INVALID_ARGUMENT',
-      message: expect.stringContaining('utterances[0]'),
-    });
-  });
-});
-
 describe('history folding', () => {
   const fold = { threshold: 5, keepRecent: 2 };
   const line = (i: number) => `第${i}句：讲到了知识点${i} point ${i}`;
@@ -438,7 +414,14 @@ describe('history folding', () => {
     ]);
     expect(events.at(-1)).toEqual([
       'history-folded',
-      { summary: '摘要到第3句。', foldedCount: 3, keptCount: 2 },
+      {
+        summary: '摘要到第3句。',
+        foldedCount: 3,
+        keptCount: 2,
+        firstFoldedId: 1,
+        lastFoldedId: 3,
+        firstKeptId: 4,
+      },
     ]);
     expect(await readFile(path, 'utf8')).toBe(
       `=== 已折叠 3 条 ===\n\n${SUMMARY_START_MARKER}\n摘要到第3句。\n${SUMMARY_END_MARKER}\n[10:00:03] ${line(3)}\n[10:00:04] ${line(4)}\n`,
@@ -452,6 +435,71 @@ describe('history folding', () => {
       line(6),
       line(7),
     ]);
+  });
+
+  it('names the folded lines by id, fold after fold and after the file is reopened', async () => {
+    const summarize: Summarize = async (previous, entries) => `${previous}+${entries.length}`;
+    const folds = (events: EventLog) =>
+      events.flatMap(([name, event]) => (name === 'history-folded' ? [event] : []));
+    const ids = async () => (await store.read()).entries.map((entry) => entry.id);
+    const first = pipelineWith({ summarize, fold });
+    for (let i = 0; i < 9; i += 1) {
+      await first.pipeline.pushLine(line(i));
+      await first.pipeline.flush();
+    }
+    await first.pipeline.close();
+    expect(folds(first.events)).toEqual([
+      expect.objectContaining({
+        foldedCount: 3,
+        firstFoldedId: 1,
+        lastFoldedId: 3,
+        firstKeptId: 4,
+      }),
+      expect.objectContaining({
+        foldedCount: 3,
+        firstFoldedId: 4,
+        lastFoldedId: 6,
+        firstKeptId: 7,
+      }),
+    ]);
+    expect(await ids()).toEqual([7, 8, 9]);
+
+    // A new store and pipeline on the same file (the backend restarted): ids go on.
+    await store.close();
+    store = await TranscriptStore.open(path, { now });
+    const second = pipelineWith({ summarize, fold });
+    for (let i = 9; i < 11; i += 1) {
+      await second.pipeline.pushLine(line(i));
+      await second.pipeline.flush();
+    }
+    await second.pipeline.close();
+    expect(folds(second.events)).toEqual([
+      expect.objectContaining({
+        foldedCount: 3,
+        firstFoldedId: 7,
+        lastFoldedId: 9,
+        firstKeptId: 10,
+      }),
+    ]);
+    expect(await ids()).toEqual([10, 11]);
+    expect(await store.readSummary()).toBe('+3+3+3');
+
+    // A backlog folded in batches: each batch names its own range.
+    for (let i = 11; i < 20; i += 1) await store.append(line(i));
+    const third = pipelineWith({ summarize, fold: { ...fold, maxEntries: 4 } });
+    await third.pipeline.pushLine(line(20));
+    await third.pipeline.flush();
+    await third.pipeline.close();
+    expect(
+      folds(third.events).map((event) => {
+        const { firstFoldedId, lastFoldedId, firstKeptId } = event as HistoryFoldedEvent;
+        return [firstFoldedId, lastFoldedId, firstKeptId];
+      }),
+    ).toEqual([
+      [10, 13, 14],
+      [14, 17, 18],
+    ]);
+    expect(await ids()).toEqual([18, 19, 20, 21]);
   });
 
   it('folds a long backlog in batches of at most maxEntries', async () => {
@@ -497,8 +545,28 @@ describe('history folding', () => {
     await pipeline.flush();
     // The fold asked for first, then the entries written meanwhile.
     expect(events.filter(([name]) => name === 'history-folded')).toEqual([
-      ['history-folded', { summary: '前三句的摘要', foldedCount: 3, keptCount: 6 }],
-      ['history-folded', { summary: '前三句的摘要', foldedCount: 4, keptCount: 2 }],
+      [
+        'history-folded',
+        {
+          summary: '前三句的摘要',
+          foldedCount: 3,
+          keptCount: 6,
+          firstFoldedId: 1,
+          lastFoldedId: 3,
+          firstKeptId: 4,
+        },
+      ],
+      [
+        'history-folded',
+        {
+          summary: '前三句的摘要',
+          foldedCount: 4,
+          keptCount: 2,
+          firstFoldedId: 4,
+          lastFoldedId: 7,
+          firstKeptId: 8,
+        },
+      ],
     ]);
     expect((await store.read()).entries.map((entry) => entry.text)).toEqual([7, 8].map(line));
   });
@@ -538,7 +606,14 @@ describe('history folding', () => {
     }
     expect(events.at(-1)).toEqual([
       'history-folded',
-      { summary: '共9句', foldedCount: 9, keptCount: 2 },
+      {
+        summary: '共9句',
+        foldedCount: 9,
+        keptCount: 2,
+        firstFoldedId: 1,
+        lastFoldedId: 9,
+        firstKeptId: 10,
+      },
     ]);
     expect(attempts).toBe(3);
     expect(await texts()).toEqual([9, 10].map(line));
@@ -576,7 +651,14 @@ describe('history folding', () => {
     await pipeline.flush();
     expect(events.at(-1)).toEqual([
       'history-folded',
-      { summary: '补上了4句', foldedCount: 4, keptCount: 2 },
+      {
+        summary: '补上了4句',
+        foldedCount: 4,
+        keptCount: 2,
+        firstFoldedId: 1,
+        lastFoldedId: 4,
+        firstKeptId: 5,
+      },
     ]);
     // Nothing due: nothing asked.
     pipeline.retryFold();

@@ -1,7 +1,7 @@
-// The live-transcript pipeline (see the package README, "TranscriptPipeline"): the three
+// The live-transcript pipeline (see the package README, "TranscriptPipeline"): the two
 // intakes, the shared append routine (meaningful? → near-duplicate? → append), local-mode
-// merging, streaming-mode definite-utterance writing, keyword alerts on the newly written line
-// only, and history folding in the background.
+// merging, keyword alerts on the newly written line only, and history folding in the
+// background.
 import { EventEmitter } from 'node:events';
 import { checkOptions, TranscriptCoreError } from './errors.ts';
 import type { KeywordLevel } from './keyword-file.ts';
@@ -91,24 +91,11 @@ export interface LocalSegment {
   endMs: number;
 }
 
-/**
- * A streaming-mode utterance as the online ASR service sends it (`start_time`/`end_time` in
- * ms; the camelCase spellings are accepted too).
- */
-export interface StreamingUtterance {
-  text: string;
-  definite?: boolean;
-  start_time?: number;
-  end_time?: number;
-  startTime?: number;
-  endTime?: number;
-}
-
 /** Which intake a line came through. */
-export type IntakeSource = 'line' | 'segment' | 'utterance';
+export type IntakeSource = 'line' | 'segment';
 
 /** Why a text was not written. */
-export type DropReason = 'not-meaningful' | 'near-duplicate' | 'repeated-utterance';
+export type DropReason = 'not-meaningful' | 'near-duplicate';
 
 /** Payload of `alert-raised`: the old product's WebSocket alert plus the match details. */
 export interface KeywordAlert {
@@ -116,6 +103,8 @@ export interface KeywordAlert {
   level: KeywordLevel;
   /** The matched keywords as listed, alert level first. */
   keywords: string[];
+  /** Id of the entry the keywords were heard in (see the store's entry ids). */
+  lineId: number;
   /** The whole entry text. */
   text: string;
   /** The entry's clock time, `HH:MM:SS`. */
@@ -147,16 +136,25 @@ export interface LineDroppedEvent {
   source: IntakeSource;
 }
 
-/** Payload of `partial-changed`: the streaming mode's not-yet-definite text ('' when none). */
-export interface PartialChangedEvent {
-  text: string;
-}
-
-/** Payload of `history-folded`. */
+/**
+ * Payload of `history-folded`. Entry ids are consecutive, so the folded entries are the ids
+ * `firstFoldedId` … `lastFoldedId`, and the entries left in the file keep theirs.
+ */
 export interface HistoryFoldedEvent {
   summary: string;
+  /** Entries folded by this fold. */
   foldedCount: number;
+  /** Entries left in the file after it. */
   keptCount: number;
+  /** Id of the oldest entry this fold folded. */
+  firstFoldedId: number;
+  /** Id of the newest entry this fold folded. */
+  lastFoldedId: number;
+  /**
+   * Id of the oldest entry still in the file (`lastFoldedId + 1`; when none is left, the id
+   * the next entry gets): every entry with a smaller id is in the summary.
+   */
+  firstKeptId: number;
 }
 
 /**
@@ -174,7 +172,6 @@ export interface TranscriptPipelineEvents {
   'line-appended': [LineAppendedEvent];
   'line-updated': [LineUpdatedEvent];
   'line-dropped': [LineDroppedEvent];
-  'partial-changed': [PartialChangedEvent];
   'alert-raised': [KeywordAlert];
   'history-folded': [HistoryFoldedEvent];
   'fold-failed': [FoldFailedEvent];
@@ -215,9 +212,6 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
   #keywords: KeywordMatcher | null;
   #tail: Promise<unknown> = Promise.resolve();
   #closed = false;
-  #partial = '';
-  // Streaming mode: (start_time, end_time, text) keys already handled, oldest first.
-  readonly #seenUtterances = new Set<string>();
   // Local mode: the entry the last segment produced, and where that segment ended.
   #lastSegment: { entry: TranscriptEntry; endMs: number } | null = null;
   // Keyword occurrences already alerted for the last entry written by this pipeline.
@@ -272,11 +266,6 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
     this.#fold = { threshold, keepRecent, maxEntries };
   }
 
-  /** The streaming mode's current partial (not-yet-definite) text; '' when none. */
-  get partialText(): string {
-    return this.#partial;
-  }
-
   /**
    * Mock and cloud modes: one recognised line → meaningful? → near-duplicate? → append →
    * keyword check of that line.
@@ -305,49 +294,6 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
     return this.#intake('pushSegment', async () => {
       checkSegment(segment);
       return this.#line((writer) => this.#mergeSegment(segment, writer));
-    });
-  }
-
-  /**
-   * Streaming mode: the utterance list of one response. Each `definite` utterance is written
-   * once — identified by (start_time, end_time, text) — through the same filters; the others
-   * are kept in memory only, as {@link partialText} (`partial-changed` when it changes).
-   * Resolves with one result per definite utterance.
-   */
-  pushUtterances(utterances: readonly StreamingUtterance[]): Promise<IntakeResult[]> {
-    return this.#intake('pushUtterances', async () => {
-      checkUtterances(utterances);
-      const results: IntakeResult[] = [];
-      for (const utterance of utterances) {
-        if (utterance.definite !== true) continue;
-        const key = JSON.stringify([
-          utterance.start_time ?? utterance.startTime ?? null,
-          utterance.end_time ?? utterance.endTime ?? null,
-          utterance.text,
-        ]);
-        if (this.#seenUtterances.has(key)) {
-          results.push(
-            this.#announce(
-              dropped(normalizeText(utterance.text), 'repeated-utterance', 'utterance'),
-            ),
-          );
-          continue;
-        }
-        this.#rememberUtterance(key);
-        const line = normalizeText(utterance.text);
-        results.push(await this.#line((writer) => this.#appendFiltered(line, 'utterance', writer)));
-      }
-      const partial = normalizeText(
-        utterances
-          .filter((utterance) => utterance.definite !== true)
-          .map((utterance) => utterance.text)
-          .join(''),
-      );
-      if (partial !== this.#partial) {
-        this.#partial = partial;
-        this.emit('partial-changed', { text: partial });
-      }
-      return results;
     });
   }
 
@@ -390,10 +336,6 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
     this.#closed = true;
     this.#foldAbort?.abort(new TranscriptCoreError('TRANSCRIPT_CLOSED', 'the pipeline was closed'));
     await this.#tail;
-    if (this.#partial !== '') {
-      this.#partial = '';
-      this.emit('partial-changed', { text: '' });
-    }
     this.emit('end');
   }
 
@@ -541,6 +483,7 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
     return {
       level: fresh.some((match) => match.level === 'alert') ? 'alert' : 'attention',
       keywords: fresh.map((match) => match.keyword),
+      lineId: entry.id,
       text: entry.text,
       timestamp: entry.time ?? '',
       matches: fresh,
@@ -566,14 +509,6 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
     if (alert) this.emit('alert-raised', alert);
     this.#maybeFold();
     return { action: 'updated', entry, previousText, merge, alert };
-  }
-
-  #rememberUtterance(key: string): void {
-    this.#seenUtterances.add(key);
-    if (this.#seenUtterances.size > MAX_REMEMBERED_UTTERANCES) {
-      const oldest = this.#seenUtterances.values().next().value;
-      if (oldest !== undefined) this.#seenUtterances.delete(oldest);
-    }
   }
 
   // Starts a background fold when enough entries are in the file. Called from an intake slot
@@ -627,10 +562,14 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
           if (outcome.folded) {
             this.#foldRetryAt = null;
             succeeded = true;
+            const lastFoldedId = request.entries.at(-1)!.id;
             this.emit('history-folded', {
               summary: await this.#store.readSummary(),
               foldedCount: outcome.foldedCount,
               keptCount: outcome.keptCount,
+              firstFoldedId: request.entries[0]!.id,
+              lastFoldedId,
+              firstKeptId: lastFoldedId + 1,
             });
           } else {
             this.emit('fold-failed', { reason: 'entries-changed' });
@@ -681,7 +620,6 @@ function dropped(
 // A segment starting a little before the previous one ended is normal (VAD overlap); one
 // starting much earlier means the recogniser's clock restarted (pause/resume): never join.
 const GAP_TOLERANCE_MS = 1000;
-const MAX_REMEMBERED_UTTERANCES = 10_000;
 const UNSPACED_EDGE =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303F\uFF00-\uFFEF]/u;
 
@@ -740,17 +678,4 @@ function checkSegment(segment: LocalSegment): void {
       `pushSegment: a segment is { text: string, startMs: number, endMs: number } with startMs ≤ endMs (ms on the recogniser's audio clock), got ${JSON.stringify(segment)}`,
     );
   }
-}
-
-function checkUtterances(utterances: readonly StreamingUtterance[]): void {
-  if (!Array.isArray(utterances)) {
-    throw invalid(`pushUtterances: expected an array of utterances, got ${typeof utterances}`);
-  }
-  utterances.forEach((utterance, index) => {
-    if (typeof utterance !== 'object' || utterance === null || typeof utterance.text !== 'string') {
-      throw invalid(
-        `pushUtterances: utterances[${index}] must be { text: string, definite?, start_time?, end_time? }, got ${JSON.stringify(utterance)}`,
-      );
-    }
-  });
 }

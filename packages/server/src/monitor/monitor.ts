@@ -301,8 +301,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     pipeline.on('alert-raised', (alert) => {
       const message = alertMessage(alert);
       options.hub.publish('alert.raised', message);
-      // Emitted right after its line was written: the line is the file's last entry.
-      options.classHooks?.alertRaised(message, options.store.lastId);
+      options.classHooks?.alertRaised(message, alert.lineId);
     });
     pipeline.on('history-folded', (event) => {
       if (current.foldFailing) {
@@ -316,7 +315,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
         summary: event.summary,
         folded_entries: event.foldedCount,
         remaining_entries: event.keptCount,
-        first_id: options.store.lastId - options.store.entryCount + 1,
+        first_id: event.firstKeptId,
       });
     });
     pipeline.on('fold-failed', (event) => {
