@@ -51,14 +51,19 @@ it('the published declaration files compile in a consumer with skipLibCheck: fal
   const modules = join(root, 'consumer', 'node_modules');
   const entryPoints: string[] = [];
   const peers = new Map<string, string>();
+  // The declarations as `pnpm pack` would ship them (prepack builds dist/ with tsup).
+  await Promise.all(
+    PUBLISHED.map(async (folder) => {
+      const { name } = await manifest(folder);
+      await exec('pnpm', ['exec', 'tsup', '--dts-only', '--out-dir', join(modules, name, 'dist')], {
+        cwd: join(PACKAGES_DIR, folder),
+        maxBuffer: 16 * 1024 * 1024,
+      });
+    }),
+  );
   for (const folder of PUBLISHED) {
     const pkg = await manifest(folder);
     const installed = join(modules, pkg.name);
-    // The declarations as `pnpm pack` would ship them (prepack builds dist/ with tsup).
-    await exec('pnpm', ['exec', 'tsup', '--dts-only', '--out-dir', join(installed, 'dist')], {
-      cwd: join(PACKAGES_DIR, folder),
-      maxBuffer: 16 * 1024 * 1024,
-    });
     const exports = pkg.publishConfig?.exports ?? {};
     await writeFile(
       join(installed, 'package.json'),
@@ -117,4 +122,4 @@ it('the published declaration files compile in a consumer with skipLibCheck: fal
   );
   expect(result.stdout).toBe('');
   expect(result.code).toBe(0);
-}, 300_000);
+}, 600_000);
