@@ -2,7 +2,13 @@
 
 export { buildApp } from './app.ts';
 export type { AppServices, BuildAppOptions } from './app-services.ts';
-export type { AppCapture, AppCaptureOptions, CaptureFormat } from './audio/app-capture.ts';
+export type {
+  AppCapture,
+  AppCaptureOptions,
+  CaptureFormat,
+  CaptureSocket,
+  CaptureSocketData,
+} from './audio/app-capture.ts';
 export { createAppCapture, DEFAULT_APP_CAPTURE_OPTIONS } from './audio/app-capture.ts';
 export type {
   AudioChildFailure,

@@ -1,6 +1,8 @@
 // The MCP server of the lectures: the official SDK client over Streamable HTTP against a real
 // listening backend (token, Host and Origin rules), and over stdio against the real bin.
-import { readFile, stat } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFakeOpenAIServer, type FakeOpenAIServer } from '@class-assistant/agent-std/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -79,6 +81,18 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return result.structuredContent as Record<string, unknown>;
 }
 
+/** Where in `schema` a `type` is a list, as paths such as `properties.class_id.type`. */
+function typeLists(schema: unknown, path = ''): string[] {
+  if (Array.isArray(schema)) {
+    return schema.flatMap((entry, index) => typeLists(entry, `${path}[${index}]`));
+  }
+  if (typeof schema !== 'object' || schema === null) return [];
+  return Object.entries(schema).flatMap(([key, value]) => [
+    ...(key === 'type' && Array.isArray(value) ? [`${path}.type`] : []),
+    ...typeLists(value, `${path}.${key}`),
+  ]);
+}
+
 /** What every transport must answer the same way: lists and looks up. */
 async function expectLecturesAnswer(client: Client) {
   const { tools } = await client.listTools();
@@ -92,6 +106,10 @@ async function expectLecturesAnswer(client: Client) {
       openWorldHint: false,
     });
     expect(tool.outputSchema).toMatchObject({ type: 'object' });
+    // No list of types (`"type": ["string", "null"]`): the MCP Inspector's strict mode reports
+    // it as not portable; a nullable value is an anyOf with a null branch.
+    expect(typeLists(tool.inputSchema), tool.name).toEqual([]);
+    expect(typeLists(tool.outputSchema), tool.name).toEqual([]);
   }
   // A line of the running class that was folded out of the live transcript, and one of the
   // ended class, which is in the library's index.
@@ -287,4 +305,37 @@ describe('MCP over stdio: class-assistant-backend mcp', () => {
     await expectLecturesAnswer(client);
     expect(stderr).toContain(`serving the lectures of ${app.dataDir}`);
   });
+
+  // The machine's own Node.js (Node 20 on this project's machines and CI), older than the
+  // package's engines allow: what an MCP client configured with plain `node` starts.
+  const SYSTEM_NODE = '/usr/bin/node';
+
+  it.each([
+    ['zh_CN.UTF-8', ['需要 Node.js 22.18 或更新的版本'], ['needs Node.js']],
+    ['en_US.UTF-8', ['needs Node.js 22.18 or newer'], ['需要 Node.js']],
+    ['', ['needs Node.js 22.18 or newer', '需要 Node.js 22.18 或更新的版本'], []],
+  ])(
+    'on an older Node.js, the client shows the Node.js it needs (LANG=%j)',
+    async (language, shown, absent) => {
+      const version = execFileSync(SYSTEM_NODE, ['--version'], { encoding: 'utf8' }).trim();
+      expect(Number(/^v(\d+)\./.exec(version)?.[1])).toBeLessThan(22);
+      const dataDir = await mkdtemp(join(tmpdir(), 'mcp-old-node-'));
+      const client = new Client({ name: 'test-client', version: '1.0.0' });
+      const transport = new StdioClientTransport({
+        command: SYSTEM_NODE,
+        args: [BIN, 'mcp', '--data-dir', dataDir],
+        // An MCP client passes only a few variables; the locale when it is configured to.
+        env: { PATH: process.env.PATH ?? '', ...(language ? { LANG: language } : {}) },
+        stderr: 'pipe',
+      });
+      const failure = await client.connect(transport).then(
+        () => new Error('connected'),
+        (error: Error) => error,
+      );
+      await client.close();
+      for (const text of shown) expect(failure.message).toContain(text);
+      for (const text of absent) expect(failure.message).not.toContain(text);
+      expect(failure.message).toContain(version.slice(1));
+    },
+  );
 });

@@ -360,6 +360,66 @@ describe('replies', () => {
     });
   });
 
+  /**
+   * A client that gzips its requests but reads every reply as plain JSON, as the doubao provider
+   * of xiaozhi-esp32-server does: the 4-byte header, the sequence when flags say so, the 4-byte
+   * size, then the payload parsed as UTF-8 JSON whatever the header's compression bits say.
+   * Resolves with the texts it read, once the server closes.
+   */
+  async function plainReadingClient(server: AsrTestServer): Promise<string[]> {
+    const socket = new WebSocket(`${server.url}/api/v3/sauc/bigmodel`, { headers: AUTH });
+    const texts: string[] = [];
+    socket.on('message', (data: Buffer) => {
+      let offset = (data[0]! & 0x0f) * 4;
+      const type = data[1]! >> 4;
+      if (type !== 0b1001) return;
+      if ((data[1]! & 0b0001) !== 0) offset += 4;
+      const size = data.readUInt32BE(offset);
+      try {
+        const reply = JSON.parse(data.subarray(offset + 4, offset + 4 + size).toString('utf8'));
+        texts.push(reply.result?.text ?? '');
+      } catch {
+        // Not JSON to this client: no result.
+      }
+    });
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    await new Promise<void>((resolve, reject) => {
+      socket.on('open', () => resolve());
+      socket.on('error', reject);
+    });
+    socket.send(encodeFrame(request({ ...REQUEST, request: { model_name: 'bigmodel' } })));
+    socket.send(encodeFrame(audio(6400 * 4, 2)));
+    await closed;
+    return texts;
+  }
+
+  it('replyCompression none answers uncompressed to a client that gzips its requests', async () => {
+    // By default the replies are gzipped like the requests: this client reads none of them.
+    expect(await plainReadingClient(await start({ utterances: script }))).toEqual([]);
+    const plain = await start({ utterances: script, replyCompression: 'none' });
+    const texts = await plainReadingClient(plain);
+    expect(texts.at(-1)).toBe('Open your books.');
+    expect(plain.connections[0]?.frames.every((frame) => frame.compression === 'gzip')).toBe(true);
+  });
+
+  it('replyCompression gzip gzips the replies to a client that sends uncompressed', async () => {
+    const server = await start({ utterances: script, replyCompression: 'gzip' });
+    const client = await open(server);
+    client.send({ ...request(), compression: 'none' } as AsrFrame);
+    client.send({ ...audio(6400 * 4, 2), compression: 'none' } as AsrFrame);
+    const { frames } = await client.closed;
+    const replies = frames.filter((frame) => frame.type === 'full-server-response');
+    expect(replies.length).toBeGreaterThan(1);
+    expect(replies.every((frame) => frame.compression === 'gzip')).toBe(true);
+    expect(replies.at(-1)?.payload).toMatchObject({ result: { text: 'Open your books.' } });
+  });
+
+  it('refuses a replyCompression it does not know, naming the choices', async () => {
+    await expect(createAsrTestServer({ replyCompression: 'deflate' as 'gzip' })).rejects.toThrow(
+      `replyCompression must be one of 'client', 'none', 'gzip', got "deflate"`,
+    );
+  });
+
   it('with result_type single, does not repeat sentences already sent as definite', async () => {
     const server = await start({
       utterances: [...script, { text: 'Page ten.', start_time: 1000, end_time: 1400 }],

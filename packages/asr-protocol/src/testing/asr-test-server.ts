@@ -11,6 +11,11 @@ import type { AsrFault } from './fault-injection.ts';
 import type { ScriptedUtterance } from './response-builder.ts';
 import { type AsrTestConnection, type Handshake, TestConnection } from './test-connection.ts';
 
+/** How the test server compresses its responses (see {@link AsrTestServerOptions}). */
+export type ReplyCompression = 'client' | 'none' | 'gzip';
+
+const REPLY_COMPRESSIONS: readonly ReplyCompression[] = ['client', 'none', 'gzip'];
+
 /** A handshake refusal: HTTP status, body, extra headers. */
 export interface HandshakeRefusal {
   status: number;
@@ -47,6 +52,15 @@ export interface AsrTestServerOptions {
    * no sequence (a client must then decode by the flags).
    */
   sequencedPartials?: boolean;
+  /**
+   * The compression of the server's responses. `'client'` (default) answers in the compression
+   * of the client's full request, as the protocol document says. `'none'` always answers
+   * uncompressed and `'gzip'` always gzipped: some clients do not follow the document — the
+   * doubao provider of xiaozhi-esp32-server, widely deployed, sends gzip requests yet parses every
+   * reply as plain JSON, so it reads no result from replies in its own compression — and a test
+   * of such a client needs the replies it expects.
+   */
+  replyCompression?: ReplyCompression;
   /** Answer 45000081 and close when no packet arrives for this long. Default: never. */
   packetTimeoutMs?: number;
   /** Delay before each reply, in ms. Default 0. */
@@ -135,6 +149,7 @@ function jsonErrorBody(message: string): string {
  *   reply to the request flags 0b0001 and sequence 1, partials flags 0b0001 and 2, 3, … (flags
  *   0b0000 and no sequence with `sequencedPartials: false`), the final response flags 0b0011
  *   with a POSITIVE sequence;
+ * - replies are compressed as the client's request is, or as `replyCompression` says;
  * - faults can be injected per connection (see {@link AsrFault}).
  *
  * @example
@@ -149,6 +164,14 @@ function jsonErrorBody(message: string): string {
 export async function createAsrTestServer(
   options: AsrTestServerOptions = {},
 ): Promise<AsrTestServer> {
+  if (
+    options.replyCompression !== undefined &&
+    !REPLY_COMPRESSIONS.includes(options.replyCompression)
+  ) {
+    throw new TypeError(
+      `replyCompression must be one of ${REPLY_COMPRESSIONS.map((value) => `'${value}'`).join(', ')}, got ${JSON.stringify(options.replyCompression)}`,
+    );
+  }
   let script = options.utterances ?? [];
   const faults = [...(options.faults ?? [])];
   const connections: AsrTestConnection[] = [];

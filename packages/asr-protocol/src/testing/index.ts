@@ -2,6 +2,7 @@ export type {
   AsrTestServer,
   AsrTestServerOptions,
   HandshakeRefusal,
+  ReplyCompression,
 } from './asr-test-server.ts';
 export { createAsrTestServer } from './asr-test-server.ts';
 export type { AsrFault, AsrFaultPoint } from './fault-injection.ts';

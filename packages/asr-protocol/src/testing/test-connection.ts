@@ -105,7 +105,7 @@ export class TestConnection implements AsrTestConnection {
   #script: readonly ScriptedUtterance[];
   #audioChunks: Uint8Array[] = [];
   #audioBytes = 0;
-  /** Replies use the client's serialization and compression. */
+  /** Replies use the client's serialization, and its compression unless `replyCompression` says. */
   #serialization: Serialization = 'json';
   #compression: Compression = 'gzip';
   /** Sequence of the last numbered reply. */
@@ -209,7 +209,8 @@ export class TestConnection implements AsrTestConnection {
       return;
     }
     this.#serialization = frame.serialization;
-    this.#compression = frame.compression;
+    const reply = this.#options.replyCompression ?? 'client';
+    this.#compression = reply === 'client' ? frame.compression : reply;
     const reading = readServiceRequest(frame.payload, this.endpoint);
     this.warnings = reading.warnings;
     if (!reading.ok) {

@@ -22,7 +22,6 @@
  * or reloaded; an older socket may belong to a page that is frozen or going away, and refusing
  * the new one would leave the class deaf until that old socket times out.
  */
-import type { RawData, WebSocket } from 'ws';
 import { ServerError } from '../errors.ts';
 import {
   type CaptureProblem,
@@ -40,6 +39,23 @@ export interface CaptureFormat {
   channels: number;
   /** Bytes per binary frame. */
   chunkBytes: number;
+}
+
+/** A message's payload as `ws` hands it over: one buffer, an ArrayBuffer, or fragments. */
+export type CaptureSocketData = Buffer | ArrayBuffer | Buffer[];
+
+/**
+ * The socket operations the capture needs (a `ws` WebSocket, as `@fastify/websocket` hands it
+ * to a route, has them). Declared here so that the package's types name no `ws` type.
+ */
+export interface CaptureSocket {
+  readonly readyState: number;
+  readonly OPEN: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  on(event: 'message', listener: (data: CaptureSocketData, isBinary: boolean) => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** Options of {@link createAppCapture}. */
@@ -69,7 +85,7 @@ export interface AppCapture {
   /** What the backend knows of the window's microphone now. */
   status(): CaptureStatus;
   /** Takes a window's capture socket (from `WS /api/ws/capture`); a newer one replaces it. */
-  attach(socket: WebSocket): void;
+  attach(socket: CaptureSocket): void;
   /**
    * The audio source of a class listening to the window. Opening it asks the window for audio
    * (`capture.changed` leaves `off`); it never fails for want of a window — the class waits and
@@ -81,7 +97,7 @@ export interface AppCapture {
 }
 
 interface Connection {
-  socket: WebSocket;
+  socket: CaptureSocket;
   hello?: { device: string; sampleRate: number; channels: number; at: number };
   convert?: (bytes: Uint8Array) => Int16Array;
 }
@@ -94,12 +110,12 @@ interface Listener {
   push(samples: Int16Array): void;
 }
 
-function bytesOf(data: RawData): Uint8Array {
+function bytesOf(data: CaptureSocketData): Uint8Array {
   if (Array.isArray(data)) return Buffer.concat(data);
   return data instanceof ArrayBuffer ? new Uint8Array(data) : data;
 }
 
-function send(socket: WebSocket, message: CaptureServerMessage): void {
+function send(socket: CaptureSocket, message: CaptureServerMessage): void {
   if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
 }
 
