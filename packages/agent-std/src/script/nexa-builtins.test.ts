@@ -253,6 +253,14 @@ const DIFFERENCES: Difference[] = [
     js: /^Error \[TOOL_BAD_INPUT\] math_calc: expression: /,
   },
   {
+    what: 'base64_decode needs the padding and skips characters outside the standard alphabet',
+    namespace: 'std.hash',
+    tool: 'base64_decode',
+    args: () => ({ text: 'SGk' }),
+    nexa: /^Error \[TOOL_BAD_INPUT\] base64_decode: text is not Base64: Incorrect padding/,
+    js: 'Hi',
+  },
+  {
     what: 'file_write (and file_append, file_delete) say "Successfully"',
     namespace: 'std.fs',
     tool: 'file_write',

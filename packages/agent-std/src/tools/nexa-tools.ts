@@ -14,6 +14,7 @@ import type { StdToolName } from '../registry.ts';
 import { type AnyToolDefinition, defineTool, type Namespace, type ToolContext } from '../tool.ts';
 import { rawJsonNumber } from './exact-json.ts';
 import { fileAppend, fileDelete, fileList, fileWrite } from './fs.ts';
+import { base64Decode } from './hash.ts';
 import { httpDelete, httpPost, httpPut } from './http.ts';
 import { jsonGet, jsonParse, jsonStringify, parseOrFail } from './json.ts';
 import { mathCalc } from './math.ts';
@@ -459,6 +460,71 @@ const nexaMathCalc = nexaVariant(mathCalc, {
   },
 });
 
+// ── std.hash ────────────────────────────────────────────────────────────────────────────────
+
+const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/**
+ * The bytes of Base64 text as Python's `base64.b64decode` reads it without `validate`: characters
+ * outside the standard alphabet (whitespace, `-` and `_` too) are skipped, the padding must be
+ * complete, and whatever follows it is ignored.
+ */
+function pythonBase64Bytes(text: string): Uint8Array {
+  const bytes: number[] = [];
+  let quadPosition = 0;
+  let pads = 0;
+  let bits = 0;
+  let dataCharacters = 0;
+  for (const character of text) {
+    if (character === '=') {
+      pads++;
+      if (quadPosition >= 2 && quadPosition + pads >= 4) return Uint8Array.from(bytes);
+      continue;
+    }
+    const value = BASE64_ALPHABET.indexOf(character);
+    if (value < 0) continue;
+    pads = 0;
+    dataCharacters++;
+    bits = (bits << 6) | value;
+    if (quadPosition > 0) bytes.push((bits >> (6 - 2 * quadPosition)) & 0xff);
+    quadPosition = (quadPosition + 1) % 4;
+    bits &= 0x3f;
+  }
+  if (quadPosition === 1) {
+    throw new Error(
+      `Invalid base64-encoded string: number of data characters (${dataCharacters}) cannot be 1 more than a multiple of 4`,
+    );
+  }
+  if (quadPosition !== 0) throw new Error('Incorrect padding');
+  return Uint8Array.from(bytes);
+}
+
+const nexaBase64Decode = nexaVariant(base64Decode, {
+  description:
+    "Decode standard Base64 back to UTF-8 text, as Python's base64.b64decode: the padding (=) is required; other characters, such as spaces, - and _, are skipped.",
+  async execute({ text }: { text: string }) {
+    const tool = 'base64_decode';
+    let bytes: Uint8Array;
+    try {
+      bytes = pythonBase64Bytes(text);
+    } catch (error) {
+      throw new ToolError('TOOL_BAD_INPUT', `text is not Base64: ${(error as Error).message}`, {
+        tool,
+        field: 'text',
+      });
+    }
+    try {
+      return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      throw new ToolError(
+        'TOOL_FAILED',
+        'the decoded bytes are not UTF-8 text (the Base64 holds binary data)',
+        { tool, field: 'text' },
+      );
+    }
+  },
+});
+
 // ── std.fs ──────────────────────────────────────────────────────────────────────────────────
 
 /** Nexa's messages of the writing fs tools start with "Successfully". */
@@ -578,6 +644,7 @@ export const NEXA_TOOLS: Readonly<Partial<Record<StdToolName, AnyToolDefinition>
   json_stringify: nexaJsonStringify,
   json_get: nexaJsonGet,
   math_calc: nexaMathCalc,
+  base64_decode: nexaBase64Decode,
   file_write: successfully(fileWrite, 'Wrote'),
   file_append: successfully(fileAppend, 'Appended'),
   file_delete: successfully(fileDelete, 'Deleted'),
