@@ -24,6 +24,7 @@ beforeAll(async () => {
   await writeFile(join(root, 'notes', 'a.txt'), 'a');
   await writeFile(join(root, 'notes', '{a,b}.txt'), 'braces');
   await writeFile(join(root, 'notes', 'sub', 'b.txt'), 'b');
+  await writeFile(join(root, 'lines.txt'), 'one\r\ntwo\rthree\n');
   // Answers with the Content-Type it was sent, then 2500 "x".
   web = createServer((request, response) => {
     request.resume();
@@ -88,6 +89,8 @@ interface Difference {
   namespace: string;
   tool: string;
   args: () => Record<string, unknown>;
+  /** Runs before each of the three calls. */
+  before?: () => Promise<unknown>;
   /** What the model reads from the tool in a nexa-dialect script (Nexa's meaning). */
   nexa: string | RegExp;
   /** What it reads in the agent dialect and from `callForModel` (the TypeScript API). */
@@ -114,6 +117,14 @@ const DIFFERENCES: Difference[] = [
     }),
     nexa: 'home:ada \\ $1',
     js: '\\g<host>:\\1 \\\\ ada',
+  },
+  {
+    what: '\\d, \\w and \\s match digits, letters and spaces of every script',
+    namespace: 'std.regex',
+    tool: 'regex_match',
+    args: () => ({ pattern: '\\w+', text: '你好 world' }),
+    nexa: '{"matches": ["你好", "world"], "count": 2}',
+    js: '{"matches":["world"],"count":1}',
   },
   {
     what: 'regex_replace reads only the i flag',
@@ -269,6 +280,23 @@ const DIFFERENCES: Difference[] = [
     js: 'Wrote 5 characters to out/written.txt',
   },
   {
+    what: "file_read reads line ends as Python's text files: \\r\\n and \\r are \\n",
+    namespace: 'std.fs',
+    tool: 'file_read',
+    args: () => ({ path: 'lines.txt' }),
+    nexa: 'one\ntwo\nthree\n',
+    js: 'one\r\ntwo\rthree\n',
+  },
+  {
+    what: 'file_delete deletes files only, not folders',
+    namespace: 'std.fs',
+    tool: 'file_delete',
+    before: () => mkdir(join(root, 'empty'), { recursive: true }),
+    args: () => ({ path: 'empty' }),
+    nexa: /^Error \[TOOL_FAILED\] file_delete: "empty" is a folder/,
+    js: 'Deleted empty',
+  },
+  {
     what: 'file_list: ** is one level and folders have no trailing slash',
     namespace: 'std.fs',
     tool: 'file_list',
@@ -330,10 +358,13 @@ const check = (actual: string, expected: string | RegExp) =>
   typeof expected === 'string' ? expect(actual).toBe(expected) : expect(actual).toMatch(expected);
 
 describe("std tools in Nexa's language follow Nexa's built-ins; elsewhere the TypeScript API", () => {
-  test.each(DIFFERENCES)('$what', async ({ namespace, tool, args, nexa, js }) => {
+  test.each(DIFFERENCES)('$what', async ({ namespace, tool, args, before, nexa, js }) => {
+    await before?.();
     check(await callInScript('nexa', namespace, tool, args()), nexa);
+    await before?.();
     check(await callInScript('agent', namespace, tool, args()), js);
     // The TypeScript API, called as a model would call it, keeps the JavaScript meaning.
+    await before?.();
     const toolbox = createToolbox({ uses: [namespace as 'std.fs'], policy: policy() });
     check((await toolbox.callForModel(tool, args())).content, js);
   });

@@ -7,19 +7,22 @@
 // the description, schema and behaviour Nexa's meaning needs; tools that mean the same in both
 // have no entry. The README's "Where Nexa's built-ins differ from the TypeScript API" lists
 // every difference.
+import { lstat } from 'node:fs/promises';
 import { z } from 'zod';
 import { ToolError } from '../errors.ts';
 import type { ResolvedToolPolicy } from '../policy.ts';
 import type { StdToolName } from '../registry.ts';
 import { type AnyToolDefinition, defineTool, type Namespace, type ToolContext } from '../tool.ts';
 import { rawJsonNumber } from './exact-json.ts';
-import { fileAppend, fileDelete, fileList, fileWrite } from './fs.ts';
+import { fileAppend, fileDelete, fileList, fileRead, fileWrite } from './fs.ts';
+import { confinePath } from './fs-guard.ts';
 import { base64Decode } from './hash.ts';
 import { httpDelete, httpPost, httpPut } from './http.ts';
 import { jsonGet, jsonParse, jsonStringify, parseOrFail } from './json.ts';
 import { mathCalc } from './math.ts';
 import { evaluatePythonArithmetic, PythonArithmeticError } from './python-arithmetic.ts';
 import { pythonFloatRepr, pythonJsonText } from './python-json.ts';
+import { pythonClassesForRe2 } from './python-regex.ts';
 import {
   expandReplacement,
   parsePythonReplacement,
@@ -68,9 +71,34 @@ const pythonFloatSchema = () =>
 const anyFlags = (honoured: string) =>
   z.string().default('').describe(`Letters: ${honoured}; other letters are ignored. Default none.`);
 
+/**
+ * Compiles a pattern of Python's `re` for RE2: `\d \w \s` with their Unicode meaning. The
+ * pattern length limit applies to the pattern as given, not to its longer rewriting.
+ */
+function compilePythonRegex(
+  pattern: string,
+  flags: string,
+  text: string,
+  policy: ResolvedToolPolicy,
+  tool: string,
+) {
+  if (pattern.length > policy.regex.maxPatternLength) {
+    throw new ToolError(
+      'TOOL_LIMIT_EXCEEDED',
+      `pattern is longer than ${policy.regex.maxPatternLength} characters (policy.regex.maxPatternLength)`,
+      { tool, field: 'pattern' },
+    );
+  }
+  const unlimited = {
+    ...policy,
+    regex: { ...policy.regex, maxPatternLength: Number.POSITIVE_INFINITY },
+  };
+  return compileRegex(pythonClassesForRe2(pattern), flags, text, unlimited, tool);
+}
+
 const nexaRegexMatch = nexaVariant(regexMatch, {
   description:
-    "Find every non-overlapping match of a regular expression (RE2 syntax: no lookaround or backreferences) in text, as Python's re.findall: the whole matches when the pattern has no groups, the group's text when it has one, a list of the groups' texts when it has several.",
+    "Find every non-overlapping match of a regular expression (RE2 syntax: no lookaround or backreferences) in text, as Python's re.findall (\\d, \\w and \\s match any script's digits, letters and spaces): the whole matches when the pattern has no groups, the group's text when it has one, a list of the groups' texts when it has several.",
   schemas: () => ({
     input: z
       .object({
@@ -88,7 +116,7 @@ const nexaRegexMatch = nexaVariant(regexMatch, {
     }),
   }),
   async execute({ pattern, text, flags }, { policy }) {
-    const regex = compileRegex(pattern, flags, text, policy, 'regex_match');
+    const regex = compilePythonRegex(pattern, flags, text, policy, 'regex_match');
     const groups = regex.groupCount();
     const matcher = regex.matcher(text);
     const limit = policy.regex.maxMatches;
@@ -133,7 +161,7 @@ const nexaRegexReplace = nexaVariant(regexReplace, {
       );
     }
     // Nexa's regex_replace reads only the i flag.
-    const regex = compileRegex(pattern, flags.includes('i') ? 'i' : '', text, policy, tool);
+    const regex = compilePythonRegex(pattern, flags.includes('i') ? 'i' : '', text, policy, tool);
     let parts: ReturnType<typeof parsePythonReplacement>;
     try {
       parts = parsePythonReplacement(replacement, regex.groupCount(), regex.namedGroups());
@@ -538,6 +566,33 @@ function successfully(base: AnyToolDefinition, verb: string): AnyToolDefinition 
   });
 }
 
+const nexaFileRead = nexaVariant(fileRead, {
+  description: `${fileRead.description} Line ends are read as Python's text files read them: \\r\\n and \\r become \\n.`,
+  async execute(input, context) {
+    const text = String(await fileRead.execute(input, context));
+    return text.replace(/\r\n?/g, '\n');
+  },
+});
+
+const nexaFileDelete = nexaVariant(fileDelete, {
+  description: 'Delete a file (not a folder). A symbolic link is removed itself, never its target.',
+  async execute(input, context) {
+    const tool = 'file_delete';
+    const where = { tool, field: 'path' };
+    const target = await confinePath(context.policy.fs.root, input.path, where, {
+      followFinalLink: false,
+    });
+    if (target.exists && (await lstat(target.path)).isDirectory()) {
+      throw new ToolError(
+        'TOOL_FAILED',
+        `"${input.path}" is a folder; only files are deleted`,
+        where,
+      );
+    }
+    return (await successfully(fileDelete, 'Deleted').execute(input, context)) as string;
+  },
+});
+
 /**
  * A Python glob pattern in the syntax of our globs: Python's `**` is `*` without recursion,
  * braces and backslashes are plain characters.
@@ -647,7 +702,8 @@ export const NEXA_TOOLS: Readonly<Partial<Record<StdToolName, AnyToolDefinition>
   base64_decode: nexaBase64Decode,
   file_write: successfully(fileWrite, 'Wrote'),
   file_append: successfully(fileAppend, 'Appended'),
-  file_delete: successfully(fileDelete, 'Deleted'),
+  file_read: nexaFileRead,
+  file_delete: nexaFileDelete,
   file_list: nexaFileList,
   http_post: cutBody(
     httpPost,
