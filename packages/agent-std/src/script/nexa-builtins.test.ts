@@ -9,8 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { toOpenAITools } from '../openai-tools.ts';
 import type { ToolPolicy } from '../policy.ts';
 import { createFakeOpenAIServer } from '../testing/fake-openai-server.ts';
+import { NAMESPACES } from '../tool.ts';
+import { toolOutputJsonSchema } from '../tool-schemas.ts';
 import { createToolbox } from '../toolbox.ts';
 import { runAgentScript } from './run.ts';
 
@@ -377,6 +380,12 @@ describe("std tools in Nexa's language follow Nexa's built-ins; elsewhere the Ty
     expect(descriptions.regex_replace).toContain('\\g<name>');
     expect(descriptions.regex_replace).not.toContain('$&');
     expect(descriptions.text_split).toContain('0 or a negative number');
+  });
+
+  test("every tool in Nexa's meaning has JSON Schemas, strict ones too", () => {
+    const nexa = createToolbox({ uses: [...NAMESPACES], semantics: 'nexa' });
+    expect(toOpenAITools(nexa, { strict: true })).toHaveLength(33);
+    for (const tool of nexa.tools) expect(() => toolOutputJsonSchema(tool)).not.toThrow();
   });
 
   test('an unknown semantics is refused by name', () => {

@@ -13,7 +13,7 @@ import { ToolError } from '../errors.ts';
 import type { ResolvedToolPolicy } from '../policy.ts';
 import type { StdToolName } from '../registry.ts';
 import { type AnyToolDefinition, defineTool, type Namespace, type ToolContext } from '../tool.ts';
-import { rawJsonNumber } from './exact-json.ts';
+import { exactNumberSchema, rawJsonNumber } from './exact-json.ts';
 import { fileAppend, fileDelete, fileList, fileRead, fileWrite } from './fs.ts';
 import { confinePath } from './fs-guard.ts';
 import { base64Decode } from './hash.ts';
@@ -64,7 +64,7 @@ function nexaVariant(base: AnyToolDefinition, variant: NexaVariant): AnyToolDefi
 /** A number as Python writes a float in JSON (`3600.0`), kept so by JSON.stringify. */
 const pythonFloat = (value: number) => rawJsonNumber(pythonFloatRepr(value));
 const pythonFloatSchema = () =>
-  z.custom<unknown>().describe('A floating-point number, written as Python writes it (3600.0).');
+  exactNumberSchema().describe('A number; floats are written as Python writes them (3600.0).');
 
 // ── std.regex ───────────────────────────────────────────────────────────────────────────────
 
@@ -302,7 +302,7 @@ const nexaTimeDiff = nexaVariant(timeDiff, {
       })
       .strict(),
     output: z.object({
-      value: z.union([z.number(), pythonFloatSchema()]).describe('end - start in the unit.'),
+      value: pythonFloatSchema().describe('end - start in the unit.'),
       unit: z.string().describe('The unit as given.'),
       days: z.number().int().describe('Whole days in the difference, rounded down.'),
       seconds: pythonFloatSchema().describe('The difference in seconds.'),
@@ -453,9 +453,9 @@ const nexaMathCalc = nexaVariant(mathCalc, {
       })
       .strict(),
     output: z.object({
-      result: z
-        .union([z.number(), pythonFloatSchema()])
-        .describe('The value: an integer, or a float written as Python writes it.'),
+      result: pythonFloatSchema().describe(
+        'The value: an integer, or a float written as Python writes it.',
+      ),
       expression: z.string().describe('The expression as given.'),
     }),
   }),

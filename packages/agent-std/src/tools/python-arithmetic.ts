@@ -8,7 +8,7 @@ import { approximate, reduce } from './rational.ts';
  */
 
 /** An int (bigint) or a float (number), as Python keeps them apart. */
-export type PythonNumber = bigint | number;
+type PythonNumber = bigint | number;
 
 /** An expression Python would refuse, or a result it could not give; `column` is 1-based. */
 export class PythonArithmeticError extends Error {

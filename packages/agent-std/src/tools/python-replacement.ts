@@ -15,7 +15,7 @@
  */
 
 /** A literal text, or the index of a group to insert (0: the whole match). */
-export type ReplacementPart = string | number;
+type ReplacementPart = string | number;
 
 /** A replacement template Python would refuse; the message says what and where. */
 export class ReplacementTemplateError extends Error {
