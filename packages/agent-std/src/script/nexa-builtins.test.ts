@@ -316,6 +316,14 @@ const DIFFERENCES: Difference[] = [
     js: '{"files":["notes/a.txt"],"count":1}',
   },
   {
+    what: 'file_list of a folder that does not exist finds nothing',
+    namespace: 'std.fs',
+    tool: 'file_list',
+    args: () => ({ directory: 'missing' }),
+    nexa: '{"files": [], "count": 0}',
+    js: /^Error \[TOOL_NOT_FOUND\] file_list: folder "missing" does not exist/,
+  },
+  {
     what: 'http_put sends Content-Type application/json',
     namespace: 'std.http',
     tool: 'http_put',
@@ -338,6 +346,14 @@ const DIFFERENCES: Difference[] = [
     args: () => ({ command: 'sleep 30', timeout: 1 }),
     nexa: '{"stdout": "", "stderr": "Command timed out after 1 seconds", "returncode": -1, "success": false}',
     js: /^Error \[TOOL_TIMEOUT\] shell_exec: the command ran longer than 1 s/,
+  },
+  {
+    what: "shell_exec reads line ends as Python's text output: \\r\\n and \\r are \\n",
+    namespace: 'std.shell',
+    tool: 'shell_exec',
+    args: () => ({ command: "printf 'a\\r\\nb\\rc'" }),
+    nexa: '{"stdout": "a\\nb\\nc", "stderr": "", "returncode": 0, "success": true}',
+    js: '{"stdout":"a\\r\\nb\\rc","stderr":"","returncode":0,"success":true}',
   },
   {
     what: 'shell_which gives path null for a program it does not find',

@@ -603,8 +603,14 @@ function pythonGlob(pattern: string): string {
 
 const nexaFileList = nexaVariant(fileList, {
   description:
-    'List the entries of a folder whose names match a glob pattern, as Python\'s glob.glob (default "*": everything except hidden entries): * ? [abc] [!abc], within one folder level (** is *). Paths start with the directory as given; folders have no trailing "/".',
+    'List the entries of a folder whose names match a glob pattern, as Python\'s glob.glob (default "*": everything except hidden entries): * ? [abc] [!abc], within one folder level (** is *). Paths start with the directory as given; folders have no trailing "/". A directory that does not exist has no entries.',
   async execute(input, context) {
+    // Python's glob finds nothing in a folder that is not there (the path is still confined).
+    const target = await confinePath(context.policy.fs.root, input.directory, {
+      tool: 'file_list',
+      field: 'directory',
+    });
+    if (!target.exists || !(await lstat(target.path)).isDirectory()) return { files: [], count: 0 };
     const result = (await fileList.execute(
       { ...input, pattern: pythonGlob(input.pattern) },
       context,
@@ -654,10 +660,19 @@ const nexaHttpPut = (() => {
 // ── std.shell ───────────────────────────────────────────────────────────────────────────────
 
 const nexaShellExec = nexaVariant(shellExec, {
-  description: `${shellExec.description} A command that runs past its timeout is killed and reported as returncode -1 with "Command timed out after N seconds" in stderr.`,
+  description: `${shellExec.description} Line ends in the output are \\n (\\r\\n and \\r become \\n). A command that runs past its timeout is killed and reported as returncode -1 with "Command timed out after N seconds" in stderr.`,
   async execute(input, context) {
     try {
-      return await shellExec.execute(input, context);
+      // Python reads a command's output as text, with universal newlines.
+      const result = (await shellExec.execute(input, context)) as {
+        stdout: string;
+        stderr: string;
+      };
+      return {
+        ...result,
+        stdout: result.stdout.replace(/\r\n?/g, '\n'),
+        stderr: result.stderr.replace(/\r\n?/g, '\n'),
+      };
     } catch (error) {
       if (!(error instanceof ToolError && error.code === 'TOOL_TIMEOUT')) throw error;
       return {
