@@ -574,9 +574,13 @@ const nexaFileRead = nexaVariant(fileRead, {
   },
 });
 
+const deleteSuccessfully = successfully(fileDelete, 'Deleted');
+
 const nexaFileDelete = nexaVariant(fileDelete, {
   description: 'Delete a file (not a folder). A symbolic link is removed itself, never its target.',
   async execute(input, context) {
+    // Read-only files: the standard tool's refusal comes first.
+    if (context.policy.fs.readOnly) return deleteSuccessfully.execute(input, context);
     const tool = 'file_delete';
     const where = { tool, field: 'path' };
     const target = await confinePath(context.policy.fs.root, input.path, where, {
@@ -589,7 +593,7 @@ const nexaFileDelete = nexaVariant(fileDelete, {
         where,
       );
     }
-    return (await successfully(fileDelete, 'Deleted').execute(input, context)) as string;
+    return deleteSuccessfully.execute(input, context);
   },
 });
 
