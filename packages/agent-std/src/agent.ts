@@ -10,6 +10,7 @@ import type { ToolPolicy } from './policy.ts';
 import type { DescribePolicyOption } from './policy-options.ts';
 import type { AnyHostToolDefinition, Namespace } from './tool.ts';
 import { createToolbox, type Toolbox } from './toolbox.ts';
+import type { ToolSemantics } from './tools/nexa-tools.ts';
 
 export type { AgentErrorCode } from './agent-error.ts';
 export { AgentError, isAgentError } from './agent-error.ts';
@@ -103,6 +104,11 @@ export interface AgentRunOptions {
    * such as `policy.http.allowPrivateNetwork`); see `createToolbox`.
    */
   describePolicyOption?: DescribePolicyOption;
+  /**
+   * The meaning of the std tools in this run (default `'js'`); `'nexa'` is what Nexa's
+   * built-ins mean, as the runner of Nexa scripts uses (see `createToolbox`).
+   */
+  semantics?: ToolSemantics;
   /**
    * Offer the tools with strict schemas (default `false`; see `toOpenAITools`). Use it with
    * endpoints that support OpenAI's strict function calling.
@@ -262,6 +268,7 @@ async function runAgent(
       ...(options.describePolicyOption
         ? { describePolicyOption: options.describePolicyOption }
         : {}),
+      ...(options.semantics ? { semantics: options.semantics } : {}),
     });
   } catch (cause) {
     throw new AgentError('AGENT_CONFIG', name, `agent ${name}: ${String(cause)}`, { cause });

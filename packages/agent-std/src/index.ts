@@ -84,6 +84,7 @@ export type {
 export { createToolbox, formatToolResult } from './toolbox.ts';
 export type { ExactJsonValue, RawJsonNumber } from './tools/exact-json.ts';
 export { isRawJsonNumber } from './tools/exact-json.ts';
+export type { ToolSemantics } from './tools/nexa-tools.ts';
 export { SHELL_ENV_KEPT } from './tools/shell.ts';
 export { checkShellCommand, DENY_RULES as SHELL_DENY_RULES } from './tools/shell-guard.ts';
 export { VERSION } from './version.ts';

@@ -6,7 +6,6 @@ import { type DescribePolicyOption, renamePolicyOptions } from './policy-options
 import {
   getTool,
   isNamespace,
-  STD_TOOLS,
   type StdToolName,
   type StdTools,
   TOOLS_BY_NAMESPACE,
@@ -22,6 +21,7 @@ import {
   type Namespace,
 } from './tool.ts';
 import { cachedInputJsonSchema } from './tool-schemas.ts';
+import { formatNexaToolResult, NEXA_TOOLS, type ToolSemantics } from './tools/nexa-tools.ts';
 
 /** Options of {@link createToolbox}. */
 export interface ToolboxOptions<
@@ -42,6 +42,14 @@ export interface ToolboxOptions<
    * such as `policy.http.allowPrivateNetwork`). A command-line tool returns its flags here.
    */
   describePolicyOption?: DescribePolicyOption;
+  /**
+   * The meaning of the std tools (default `'js'`, as documented for each tool). `'nexa'` gives
+   * the tools the meaning Nexa's built-ins have, for scripts in Nexa's language: Python's regular
+   * expression replacements, 0 meaning "all" in `text_split` and `text_replace`, and the other
+   * differences the README lists; the descriptions and schemas models see say so. The typed
+   * `call` still has the JavaScript meaning's types: use `callForModel` with it.
+   */
+  semantics?: ToolSemantics;
 }
 
 /** Per-call options. */
@@ -262,10 +270,27 @@ export function createToolbox<
   // With read-only files the writing fs tools are not offered (they would only be refused).
   const offered = (tool: AnyToolDefinition) =>
     !(policy.fs.readOnly && tool.namespace === 'std.fs' && !tool.annotations.readOnlyHint);
+  if (
+    options.semantics !== undefined &&
+    options.semantics !== 'js' &&
+    options.semantics !== 'nexa'
+  ) {
+    throw new ToolError(
+      'TOOL_BAD_POLICY',
+      `semantics must be "js" or "nexa", got ${JSON.stringify(options.semantics)}`,
+      { field: 'semantics' },
+    );
+  }
+  const nexa = options.semantics === 'nexa';
+  /** A std tool by name, in the toolbox's semantics. */
+  const stdTool = (name: string): AnyToolDefinition | undefined => {
+    const tool = getTool(name);
+    return tool && nexa ? (NEXA_TOOLS[tool.name as StdToolName] ?? tool) : tool;
+  };
   const tools = Object.freeze(
     [
       ...uses.flatMap((namespace) =>
-        TOOLS_BY_NAMESPACE[namespace].map((name) => STD_TOOLS[name] as AnyToolDefinition),
+        TOOLS_BY_NAMESPACE[namespace].map((name) => stdTool(name) as AnyToolDefinition),
       ),
       ...hostTools,
     ].filter(offered),
@@ -274,7 +299,7 @@ export function createToolbox<
 
   /** Finds the tool and checks the declaration; nothing runs for a refused name. */
   const resolveTool = (name: unknown): AnyToolDefinition => {
-    const tool = typeof name !== 'string' ? undefined : (byHostName.get(name) ?? getTool(name));
+    const tool = typeof name !== 'string' ? undefined : (byHostName.get(name) ?? stdTool(name));
     if (!tool) {
       throw new ToolError(
         'TOOL_UNKNOWN',
@@ -356,7 +381,8 @@ export function createToolbox<
         }
         input = fromStrictArguments(cachedInputJsonSchema(tool), input, tool.name);
         const result = await run(tool, input, callOptions);
-        return { ok: true, content: formatToolResult(tool, result), result };
+        const content = nexa ? formatNexaToolResult(tool, result) : formatToolResult(tool, result);
+        return { ok: true, content, result };
       } catch (error) {
         const toolError = isToolError(error)
           ? error

@@ -44,8 +44,11 @@ export const DEFAULT_SCRIPT_LIMITS = {
   maxWhileRounds: 100_000,
 } as const;
 
-/** Options of {@link runAgentScript}: the model endpoint and tool policy, plus where print goes. */
-export interface AgentScriptRunOptions extends AgentRunOptions {
+/**
+ * Options of {@link runAgentScript}: the model endpoint and tool policy, plus where print goes.
+ * The meaning of the std tools follows the dialect (Nexa's built-ins' in the nexa dialect).
+ */
+export interface AgentScriptRunOptions extends Omit<AgentRunOptions, 'semantics'> {
   /** Name shown in error positions (default `<script>`); also picks the dialect of a source. */
   fileName?: string;
   /** The dialect of a source given as text (default: from `fileName`). */

@@ -190,7 +190,11 @@ export class ScriptAgent {
         );
       }
     }
-    const options: Partial<AgentRunOptions> = {};
+    // The std tools mean what Nexa's built-ins mean in Nexa's language, and what the
+    // TypeScript API says in the agent language.
+    const options: Partial<AgentRunOptions> = {
+      semantics: this.host.dialect === 'nexa' ? 'nexa' : 'js',
+    };
     let keepsHistory = this.host.dialect === 'nexa';
     let maxHistoryTurns: number | undefined;
     let cache = false;

@@ -39,7 +39,7 @@ export function jsonDepth(text: string): number {
  * number's text (json_parse, json_stringify), `'where-needed'` only those a double would change
  * (json_get, which returns values).
  */
-function parseOrFail(
+export function parseOrFail(
   text: string,
   where: { tool: string; field: string },
   policy: ResolvedToolPolicy,
