@@ -4,5 +4,8 @@ export default defineProject({
   test: {
     name: 'asr-protocol',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The CLI tests start processes: on a busy machine one may take several seconds to start.
+    // Tests wait for what they need; this is only the upper bound.
+    testTimeout: 60_000,
   },
 });
