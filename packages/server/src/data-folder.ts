@@ -178,16 +178,6 @@ export function dataPaths(dataDir: string): DataPaths {
   return paths as DataPaths;
 }
 
-/** `<data>/classes/<id>`, and one of its files when `file` is given. */
-export function classFolderPath(
-  dataDir: string,
-  id: string,
-  file?: (typeof CLASS_FILES)[keyof typeof CLASS_FILES],
-): string {
-  const folder = join(dataDir, DATA_FOLDER.classes.name, id);
-  return file ? join(folder, file) : folder;
-}
-
 /** `<models>/.download`: `.part` files being downloaded and their locks. */
 export function modelDownloadsPath(modelsFolder: string): string {
   return join(modelsFolder, MODEL_DOWNLOADS_FOLDER);
