@@ -13,6 +13,7 @@ import type { Library } from './library/library.ts';
 import type { ClassAi } from './llm/class-ai.ts';
 import type { LlmClientFactory, LlmService } from './llm/llm-client.ts';
 import type { CiteStore } from './material/cite-store.ts';
+import type { NotesStore } from './material/notes-store.ts';
 import type { ParseLimits } from './material/parse-material.ts';
 import type { ModelCatalogueEntry } from './models/model-catalogue.ts';
 import type { ModelManager } from './models/model-manager.ts';
@@ -98,6 +99,8 @@ export interface AppServices {
   settings: SettingsStore;
   hub: EventHub;
   cite: CiteStore;
+  /** The post-class notes (data/summaries). */
+  notes: NotesStore;
   keywords: KeywordService;
   store: TranscriptStore;
   llm: LlmService;

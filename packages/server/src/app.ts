@@ -1,5 +1,4 @@
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { TranscriptStore } from '@class-assistant/transcript-core';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyWebsocket from '@fastify/websocket';
@@ -10,6 +9,7 @@ import type { AppServices, BuildAppOptions } from './app-services.ts';
 import { createAppCapture } from './audio/app-capture.ts';
 import { captureFormat } from './audio/audio-source.ts';
 import { trackConnections } from './connections.ts';
+import { dataPaths } from './data-folder.ts';
 import { errorBody, isServerError, ServerError, type ServerErrorCode } from './errors.ts';
 import { createAlertSockets } from './events/alert-sockets.ts';
 import { createEventHub } from './events/event-hub.ts';
@@ -19,6 +19,7 @@ import { createClassAi } from './llm/class-ai.ts';
 import { createLlmService } from './llm/llm-client.ts';
 import { createPromptLoader } from './llm/prompts.ts';
 import { createCiteStore } from './material/cite-store.ts';
+import { createNotesStore } from './material/notes-store.ts';
 import { DEFAULT_PARSE_LIMITS } from './material/parse-material.ts';
 import { loadMcpToken } from './mcp/mcp-token.ts';
 import { createModelManager } from './models/model-manager.ts';
@@ -78,11 +79,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   acceptEmptyJsonBodies(app);
   const connections = trackConnections(app.server);
 
-  for (const folder of [
-    options.dataDir,
-    join(options.dataDir, 'cite'),
-    join(options.dataDir, 'summaries'),
-  ]) {
+  const paths = dataPaths(options.dataDir);
+  for (const folder of [paths.root, paths.cite, paths.summaries]) {
     await mkdir(folder, { recursive: true });
   }
   const settings = await createSettingsStore({
@@ -106,9 +104,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   settings.watch((changed) => app.log.info({ changed }, 'the settings file was edited on disk'));
   const hub = createEventHub();
   const cite = createCiteStore(options.dataDir);
+  const notes = createNotesStore(options.dataDir);
   const keywords = createKeywordService(options.dataDir);
   await keywords.load(settings.current().keywordHomophones);
-  const store = await TranscriptStore.open(join(options.dataDir, 'class_transcript.txt'), { now });
+  const store = await TranscriptStore.open(paths.liveTranscript, { now });
   const llm = createLlmService(settings.current, options.llmClientFactory);
   const ai = createClassAi(llm, options.promptsDir ? { promptsDir: options.promptsDir } : {});
   const library = await openLibrary({
@@ -130,7 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   const mcpToken = await loadMcpToken(options.dataDir, options.filePrivacy ?? {}, app.log);
   const record = createClassRecord({
-    dataDir: options.dataDir,
+    notes,
     store,
     cite,
     ai,
@@ -230,6 +229,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     settings,
     hub,
     cite,
+    notes,
     keywords,
     store,
     llm,

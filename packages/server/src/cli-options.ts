@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageFile, runningFromSource } from './assets.ts';
+import { appFolderPaths, dataDirBeside } from './data-folder.ts';
 import { BUNDLED_APP_VERSION } from './version.ts';
 
 /** How the backend process is started. */
@@ -169,12 +170,12 @@ export function parseCli(
   const envFileOption = pick('settings-file') ?? pick('env-file', 'CLASS_ASSISTANT_ENV_FILE');
   const dataDirOption = pick('data-dir', 'CLASS_ASSISTANT_DATA_DIR');
   const folder = defaultAppFolder(process.platform, environment);
-  const envFile = envFileOption ? resolve(envFileOption) : join(folder, '.env');
+  const envFile = envFileOption ? resolve(envFileOption) : appFolderPaths(folder).settingsFile;
   const dataDir = dataDirOption
     ? resolve(dataDirOption)
     : envFileOption
-      ? join(dirname(envFile), 'data')
-      : join(folder, 'data');
+      ? dataDirBeside(envFile)
+      : appFolderPaths(folder).dataDir;
   const uiDir = pick('ui-dir', 'CLASS_ASSISTANT_UI_DIR');
   const appVersion = environment.CLASS_ASSISTANT_APP_VERSION?.trim() || BUNDLED_APP_VERSION;
   const launcherPidText = environment.CLASS_ASSISTANT_LAUNCHER_PID?.trim() ?? '';

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { BuildAppOptions } from './app-services.ts';
 import { packageFile } from './assets.ts';
 import type { CliOptions } from './cli-options.ts';
+import { dataPaths } from './data-folder.ts';
 import { createProcessLogger } from './logging.ts';
-import { SHUTDOWN_TOKEN_FILE } from './routes/desktop-routes.ts';
 import { configurationReport } from './routes/system-routes.ts';
 import { createPrivateFile } from './security/private-file.ts';
 import { createSettingsStore } from './settings/settings-store.ts';
@@ -80,7 +80,7 @@ export async function startServer(
   const port = options.portFromSettings ? settings.current().apiPort : options.port;
   const { logger, flush } = createProcessLogger({
     level: settings.current().logLevel,
-    file: join(options.dataDir, '_startup.log'),
+    file: dataPaths(options.dataDir).startupLog,
     ...(consoleStream ? { console: consoleStream } : {}),
   });
   for (const warning of early) logger.warn(warning.details, warning.message);
@@ -100,7 +100,7 @@ export async function startServer(
   );
   // A new secret each run for POST /api/shutdown (see BuildAppOptions.shutdownToken).
   const shutdownToken = appOptions.shutdownToken ?? randomBytes(32).toString('base64url');
-  const tokenFile = join(options.dataDir, SHUTDOWN_TOKEN_FILE);
+  const tokenFile = dataPaths(options.dataDir).shutdownToken;
   let app: FastifyInstance;
   try {
     app = await buildApp({

@@ -1,15 +1,9 @@
 // The launcher's HTTP client of a backend: what GET /api/health says about it, and the graceful
 // stop (POST /api/shutdown with the run's token, which the backend keeps in its data folder).
-// The app talks to the server over HTTP only, so the server's names are repeated here.
-import { join } from 'node:path';
+// Where the token is comes from the server's data-folder layout.
+import { dataPaths } from '@class-assistant/server/data-folder';
 import { authorization } from './api-token.ts';
 import type { LauncherSystem } from './system.ts';
-
-/**
- * Where a backend keeps its run's shutdown token, in its data folder (the server's
- * SHUTDOWN_TOKEN_FILE).
- */
-export const SHUTDOWN_TOKEN_FILE = '_shutdown.token';
 
 /** What /api/health says about the backend answering it. */
 export interface BackendHealth {
@@ -108,7 +102,7 @@ export async function readShutdownToken(
   system: LauncherSystem,
   dataDir: string,
 ): Promise<string | undefined> {
-  return (await system.readText(join(dataDir, SHUTDOWN_TOKEN_FILE)))?.trim() || undefined;
+  return (await system.readText(dataPaths(dataDir).shutdownToken))?.trim() || undefined;
 }
 
 /** POST `url`/api/shutdown with the run's token; true when the backend said it would stop. */

@@ -6,11 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { uptime } from 'node:os';
-import { join } from 'node:path';
+import { DATA_FOLDER, dataPaths } from '@class-assistant/server/data-folder';
 import type { LauncherSystem } from './system.ts';
 
 /** The lock's file name in the data folder. */
-export const LOCK_FILE = '_launcher.lock';
+export const LOCK_FILE = DATA_FOLDER.launcherLock.name;
 
 /** What the lock says. */
 export interface InstanceRecord {
@@ -142,7 +142,7 @@ async function claimTakeover(path: string): Promise<boolean> {
  */
 export async function acquireInstanceLock(options: LockOptions): Promise<LockOutcome> {
   const { system } = options;
-  const path = join(options.dataDir, LOCK_FILE);
+  const path = dataPaths(options.dataDir).launcherLock;
   const takeover = `${path}.takeover`;
   const bootTimeMs = options.bootTimeMs ?? Date.now() - uptime() * 1000;
   const record: InstanceRecord = {

@@ -1,6 +1,7 @@
 // Where the launcher finds the backend, its settings, data and the UI: in this repository
 // (`pnpm start`) or in an unpacked release (release/backend/…, release/data).
 import { join } from 'node:path';
+import { dataPaths } from '@class-assistant/server/data-folder';
 
 /** The files the launcher works with. */
 export interface LauncherLayout {
@@ -41,8 +42,8 @@ export function packagedLayout(root: string, platform: NodeJS.Platform): Launche
     envFile: join(backendDir, '.env'),
     dataDir,
     uiDir: join(backendDir, 'ui'),
-    profileDir: join(dataDir, 'browser-profile'),
-    logFile: join(dataDir, '_launcher.log'),
+    profileDir: dataPaths(dataDir).browserProfile,
+    logFile: dataPaths(dataDir).launcherLog,
   };
 }
 
@@ -65,7 +66,7 @@ export function developmentLayout(options: {
     envFile: options.envFile ?? join(options.serverDir, '.env'),
     dataDir,
     uiDir: join(options.desktopDir, 'dist', 'ui'),
-    profileDir: join(dataDir, 'browser-profile'),
-    logFile: join(dataDir, '_launcher.log'),
+    profileDir: dataPaths(dataDir).browserProfile,
+    logFile: dataPaths(dataDir).launcherLog,
   };
 }

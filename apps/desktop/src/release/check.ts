@@ -8,6 +8,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
+import { DATA_FOLDER, dataPaths } from '@class-assistant/server/data-folder';
 import { CACHE_REJECTED } from './code-cache.ts';
 
 /** What the check measured. */
@@ -261,7 +262,7 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
       throw new Error(`no alert for ${HOMOPHONE_KEYWORD}, a homophone of the demo's 数据结构`);
     await okJson(await post('/api/stop_monitor?with_summary=false'));
     // The backend's run token, as the launcher reads it: only its owner can stop it.
-    const token = (await readFile(join(dataDir, '_shutdown.token'), 'utf8')).trim();
+    const token = (await readFile(dataPaths(dataDir).shutdownToken, 'utf8')).trim();
     if ((await post('/api/shutdown')).status !== 403)
       throw new Error('POST /api/shutdown without the token was not refused');
     const shutdown = await fetch(`${base}/api/shutdown`, {
@@ -275,7 +276,7 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
     // A release checked here was built here, with the code cache of this very bundle.
     if (backend.output().includes(CACHE_REJECTED))
       throw new Error('the packaged backend refused its own code cache');
-    const startupLog = await readFile(join(dataDir, '_startup.log'), 'utf8');
+    const startupLog = await readFile(dataPaths(dataDir).startupLog, 'utf8');
     if (!startupLog.includes('Class Assistant backend starting'))
       throw new Error('no startup diagnostics in data/_startup.log');
     options.log(
@@ -317,7 +318,7 @@ export async function checkRelease(options: CheckOptions): Promise<CheckReport> 
     // whatever happened (the archive leaves data/ empty).
     await writeFile(envFile, shipped);
     for (const entry of await readdir(dataDir).catch(() => [] as string[])) {
-      if (entry !== '_startup.log')
+      if (entry !== DATA_FOLDER.startupLog.name)
         await rm(join(dataDir, entry), { recursive: true, force: true });
     }
     await mkdir(dataDir, { recursive: true });

@@ -1,6 +1,7 @@
 // The packaged launcher (release/class-assistant, ClassAssistant.exe on Windows): the same
 // launcher as `pnpm start`, with the release's layout around its own executable.
 import { dirname, resolve } from 'node:path';
+import { dataPaths } from '@class-assistant/server/data-folder';
 import appConfig from '../../app.json' with { type: 'json' };
 import { launcherMain } from '../launcher/cli.ts';
 import { packagedLayout } from '../launcher/layout.ts';
@@ -15,8 +16,8 @@ void launcherMain({
     if (command.envFile) layout.envFile = resolve(command.envFile);
     if (command.dataDir) {
       layout.dataDir = resolve(command.dataDir);
-      layout.profileDir = resolve(command.dataDir, 'browser-profile');
-      layout.logFile = resolve(command.dataDir, '_launcher.log');
+      layout.profileDir = dataPaths(layout.dataDir).browserProfile;
+      layout.logFile = dataPaths(layout.dataDir).launcherLog;
     }
     return layout;
   },

@@ -12,6 +12,7 @@ import {
   type TranscriptDocument,
   type TranscriptEntry,
 } from '@class-assistant/transcript-core';
+import { DATA_FOLDER, dataPaths } from '../data-folder.ts';
 import { isPlainFileName } from '../files.ts';
 import { passages } from '../library/class-documents.ts';
 import {
@@ -26,14 +27,7 @@ import { normalizeForSearch, parseQuery, type QueryPart } from '../library/searc
 import { countMatches, findMatches, MARK_CLOSE, MARK_OPEN, snippet } from '../library/snippet.ts';
 import { splitMaterialPages } from '../llm/material-context.ts';
 import { localDateTime } from '../material/cite-store.ts';
-import {
-  CITE_FOLDER,
-  CLASSES_FOLDER,
-  CURRENT_MATERIAL,
-  LIVE_TRANSCRIPT,
-  readClassContent,
-  SUMMARIES_FOLDER,
-} from './read-view.ts';
+import { readClassContent } from './read-view.ts';
 
 /** Search and list across classes: the library (in the backend) or its index read from disk. */
 export interface LectureIndex {
@@ -205,16 +199,22 @@ export interface Lectures {
  */
 export function createLectures(options: { dataDir: string; index: LectureIndex | null }): Lectures {
   const { dataDir, index } = options;
-  const classesDir = join(dataDir, CLASSES_FOLDER);
-  const citeDir = join(dataDir, CITE_FOLDER);
-  const summariesDir = join(dataDir, SUMMARIES_FOLDER);
+  const { classes: classesDir, cite: citeDir, summaries: summariesDir } = dataPaths(dataDir);
+  const part = {
+    liveTranscript: DATA_FOLDER.liveTranscript.name,
+    currentMaterial: DATA_FOLDER.currentMaterial.name,
+    cite: DATA_FOLDER.cite.name,
+    summaries: DATA_FOLDER.summaries.name,
+  };
 
   const classNames = async (): Promise<string[]> =>
     (await readdir(classesDir).catch(() => [] as string[])).filter(isClassId).sort().reverse();
 
   /** The live transcript and the class folder it belongs to (matched as the library does). */
   const liveTranscript = async (): Promise<{ id: string | null; document: TranscriptDocument }> => {
-    const document = parseTranscript((await readClassContent(dataDir, [LIVE_TRANSCRIPT])) ?? '');
+    const document = parseTranscript(
+      (await readClassContent(dataDir, [part.liveTranscript])) ?? '',
+    );
     const startedAt = parseHeaderTime(document.header.startedAt);
     if (!startedAt) return { id: null, document };
     // The header names the second the class began; of the classes begun in that second (a
@@ -252,7 +252,7 @@ export function createLectures(options: { dataDir: string; index: LectureIndex |
         live: false,
         current: true,
         entries: live.document.entries,
-        material: (await readClassContent(dataDir, [CURRENT_MATERIAL])) || null,
+        material: (await readClassContent(dataDir, [part.currentMaterial])) || null,
         notes: null,
       };
     }
@@ -404,7 +404,7 @@ export function createLectures(options: { dataDir: string; index: LectureIndex |
         simple(candidate).replace(/_/g, ' ').includes(wanted.replace(/_/g, ' ')),
       );
     if (!file) throw notFound(`no material matches "${name}" (${await available()})`, 'material');
-    return { name: file, text: (await readClassContent(dataDir, [CITE_FOLDER, file])) ?? '' };
+    return { name: file, text: (await readClassContent(dataDir, [part.cite, file])) ?? '' };
   };
 
   return {
@@ -577,7 +577,7 @@ export function createLectures(options: { dataDir: string; index: LectureIndex |
             { field: 'filename' },
           );
         }
-        const text = await readClassContent(dataDir, [SUMMARIES_FOLDER, filename]);
+        const text = await readClassContent(dataDir, [part.summaries, filename]);
         if (text === undefined) {
           const names = (await readdir(summariesDir).catch(() => [] as string[]))
             .filter((name) => name.endsWith('.md'))

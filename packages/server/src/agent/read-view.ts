@@ -6,21 +6,27 @@
 // not there for the agent. Every file is read without following links (contained-file.ts).
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CLASS_FILES, type DataFolderEntry, entriesOfKind } from '../data-folder.ts';
 import { isPlainFileName } from '../files.ts';
-import { CLASS_FILES, isClassId } from '../library/class-folder.ts';
+import { isClassId } from '../library/class-folder.ts';
 import { readContainedText } from '../security/contained-file.ts';
 
-/** The live transcript of the running (or last) class. */
-export const LIVE_TRANSCRIPT = 'class_transcript.txt';
-/** The material of the running class. */
-export const CURRENT_MATERIAL = 'current_class_material.txt';
-/** Material texts written by uploads. */
-export const CITE_FOLDER = 'cite';
-/** Post-class notes. */
-export const SUMMARIES_FOLDER = 'summaries';
-/** The library's class folders. */
-export const CLASSES_FOLDER = 'classes';
-
+/**
+ * What of the data folder is class content, from its layout (data-folder.ts): every other kind
+ * (secrets, logs, the index, models, settings, temporary files) is not in the view.
+ */
+const CLASS_CONTENT: readonly DataFolderEntry[] = entriesOfKind('class-content');
+const LIVE_FILES: readonly string[] = CLASS_CONTENT.filter((entry) => !entry.folder).map(
+  (entry) => entry.name,
+);
+const FILE_FOLDERS: ReadonlyMap<string, string> = new Map(
+  CLASS_CONTENT.flatMap((entry) =>
+    entry.folder && entry.files ? [[entry.name, entry.files]] : [],
+  ),
+);
+const CLASS_FOLDER_PARENTS: readonly string[] = CLASS_CONTENT.filter(
+  (entry) => entry.folder && entry.classFolders,
+).map((entry) => entry.name);
 const CLASS_FOLDER_FILES: readonly string[] = Object.values(CLASS_FILES);
 
 /**
@@ -43,13 +49,15 @@ export function classContentPath(path: string): string[] | null {
   const [first = '', second = '', third = ''] = parts;
   switch (parts.length) {
     case 1:
-      return first === LIVE_TRANSCRIPT || first === CURRENT_MATERIAL ? parts : null;
-    case 2:
-      if (first === CITE_FOLDER && isPlainFileName(second, '.txt')) return parts;
-      if (first === SUMMARIES_FOLDER && isPlainFileName(second, '.md')) return parts;
-      return null;
+      return LIVE_FILES.includes(first) ? parts : null;
+    case 2: {
+      const extension = FILE_FOLDERS.get(first);
+      return extension !== undefined && isPlainFileName(second, extension) ? parts : null;
+    }
     case 3:
-      return first === CLASSES_FOLDER && isClassId(second) && CLASS_FOLDER_FILES.includes(third)
+      return CLASS_FOLDER_PARENTS.includes(first) &&
+        isClassId(second) &&
+        CLASS_FOLDER_FILES.includes(third)
         ? parts
         : null;
     default:
@@ -82,16 +90,18 @@ async function namesIn(folder: string): Promise<string[]> {
 export async function listClassContent(dataDir: string): Promise<string[]> {
   const found: string[] = [];
   const top = new Set(await namesIn(dataDir));
-  for (const name of [LIVE_TRANSCRIPT, CURRENT_MATERIAL]) if (top.has(name)) found.push(name);
-  for (const folder of [CITE_FOLDER, SUMMARIES_FOLDER]) {
+  for (const name of LIVE_FILES) if (top.has(name)) found.push(name);
+  for (const folder of FILE_FOLDERS.keys()) {
     for (const name of await namesIn(join(dataDir, folder))) {
       if (classContentPath(`${folder}/${name}`)) found.push(`${folder}/${name}`);
     }
   }
-  const classes = (await namesIn(join(dataDir, CLASSES_FOLDER))).filter(isClassId).reverse();
-  for (const id of classes) {
-    for (const name of await namesIn(join(dataDir, CLASSES_FOLDER, id))) {
-      if (CLASS_FOLDER_FILES.includes(name)) found.push(`${CLASSES_FOLDER}/${id}/${name}`);
+  for (const parent of CLASS_FOLDER_PARENTS) {
+    const classes = (await namesIn(join(dataDir, parent))).filter(isClassId).reverse();
+    for (const id of classes) {
+      for (const name of await namesIn(join(dataDir, parent, id))) {
+        if (CLASS_FOLDER_FILES.includes(name)) found.push(`${parent}/${id}/${name}`);
+      }
     }
   }
   return found;

@@ -22,16 +22,9 @@ import {
   writeFileAtomic,
 } from '@class-assistant/transcript-core';
 import { z } from 'zod';
+import { CLASS_FILES } from '../data-folder.ts';
 import { AlertLevelSchema } from '../events/live-events.ts';
 import { readContainedText } from '../security/contained-file.ts';
-
-/** File names inside a class folder. */
-export const CLASS_FILES = {
-  transcript: 'transcript.txt',
-  meta: 'class.json',
-  notes: 'notes.md',
-  material: 'material.txt',
-} as const;
 
 /** `YYYYMMDD-HHMMSS-xxxx`: local start time (so that names sort by it) and 4 random characters. */
 const CLASS_ID = /^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})-[a-z0-9]{4}$/;

@@ -4,10 +4,10 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseTranscript } from '@class-assistant/transcript-core';
+import { CLASS_FILES, dataPaths } from '../data-folder.ts';
 import { readTextIfExists } from '../files.ts';
-import { parseNotesFilename } from '../monitor/class-record.ts';
+import { parseNotesFilename } from '../material/notes-store.ts';
 import {
-  CLASS_FILES,
   type ClassMeta,
   newClassId,
   parseHeaderTime,
@@ -45,12 +45,13 @@ export async function importEarlierVersion(options: {
 }): Promise<void> {
   const { dataDir, classesDir } = options;
   if (await stat(classesDir).catch(() => null)) return;
-  const staging = `${classesDir}.importing`;
+  const paths = dataPaths(dataDir);
+  const staging = paths.classesImporting;
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   const imported: ImportedClass[] = [];
 
-  const livePath = join(dataDir, 'class_transcript.txt');
+  const livePath = paths.liveTranscript;
   const liveText = await readTextIfExists(livePath);
   let liveClass: ImportedClass | null = null;
   if (liveText !== undefined) {
@@ -63,7 +64,7 @@ export async function importEarlierVersion(options: {
       await mkdir(folder);
       await writeFile(join(folder, CLASS_FILES.transcript), liveText);
       const material = document.header.materialName
-        ? await readTextIfExists(join(dataDir, 'current_class_material.txt'))
+        ? await readTextIfExists(paths.currentMaterial)
         : undefined;
       if (material) await writeFile(join(folder, CLASS_FILES.material), material);
       liveClass = {
@@ -84,7 +85,7 @@ export async function importEarlierVersion(options: {
     }
   }
 
-  const summariesDir = join(dataDir, 'summaries');
+  const summariesDir = paths.summaries;
   const names = (await readdir(summariesDir).catch(() => [] as string[]))
     .filter((name) => name.toLowerCase().endsWith('.md'))
     .sort();

@@ -22,6 +22,7 @@ import {
   type TranscriptStore,
   writeFileAtomic,
 } from '@class-assistant/transcript-core';
+import { CLASS_FILES, DATA_FOLDER, dataPaths } from '../data-folder.ts';
 import { isServerError, ServerError } from '../errors.ts';
 import type { KeywordAlertPayload } from '../events/live-events.ts';
 import { createSerialQueue } from '../files.ts';
@@ -31,7 +32,6 @@ import { readContainedText } from '../security/contained-file.ts';
 import { documentsOf } from './class-documents.ts';
 import {
   appendClassEntries,
-  CLASS_FILES,
   type ClassAlert,
   type ClassFolderContent,
   type ClassMeta,
@@ -195,8 +195,7 @@ const DELETING_PREFIX = '.deleting-';
 export async function openLibrary(options: LibraryOptions): Promise<Library> {
   const now = options.now ?? (() => new Date());
   const { logger, store } = options;
-  const classesDir = join(options.dataDir, 'classes');
-  const indexPath = join(options.dataDir, 'library.db');
+  const { classes: classesDir, libraryIndex: indexPath } = dataPaths(options.dataDir);
   const folderOf = (id: string) => join(classesDir, id);
   const changed = (id: string, change: LibraryChange) => options.onChange?.(id, change);
   // Folder writes, one at a time; index writes, one at a time (a long re-index never delays
@@ -759,8 +758,11 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       const { content, running: isRunning } = await readForApi(id);
       const transcriptText = isRunning
         ? formatTranscript(content.transcript)
-        : ((await readContainedText(options.dataDir, ['classes', id, CLASS_FILES.transcript])) ??
-          formatTranscript(content.transcript));
+        : ((await readContainedText(options.dataDir, [
+            DATA_FOLDER.classes.name,
+            id,
+            CLASS_FILES.transcript,
+          ])) ?? formatTranscript(content.transcript));
       return exportClass(
         {
           meta: { ...content.meta, line_count: content.transcript.entries.length },

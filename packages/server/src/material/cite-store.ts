@@ -1,6 +1,7 @@
 import { access, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '@class-assistant/transcript-core';
+import { DATA_FOLDER, dataPaths } from '../data-folder.ts';
 import { ServerError } from '../errors.ts';
 import { displayName, isPlainFileName } from '../files.ts';
 import { localized } from '../language.ts';
@@ -89,8 +90,7 @@ export interface CiteStore {
 
 /** Creates the cite store of a data folder. */
 export function createCiteStore(dataDir: string): CiteStore {
-  const folder = join(dataDir, 'cite');
-  const currentMaterialPath = join(dataDir, 'current_class_material.txt');
+  const { cite: folder, currentMaterial: currentMaterialPath } = dataPaths(dataDir);
   const reserved = new Set<string>();
   // Page counts by file, kept while the file is unchanged (listing reads each file once).
   const pageCounts = new Map<string, { stamp: string; pages: number }>();
@@ -135,7 +135,7 @@ export function createCiteStore(dataDir: string): CiteStore {
     // become the class material the class agent reads.
     const text = filename
       ? (((await existingMaterialPath(filename)) &&
-          (await readContainedText(dataDir, ['cite', filename]))) ??
+          (await readContainedText(dataDir, [DATA_FOLDER.cite.name, filename]))) ??
         '')
       : '';
     return { text, commit: () => writeFileAtomic(currentMaterialPath, text) };
@@ -205,7 +205,7 @@ export function createCiteStore(dataDir: string): CiteStore {
     },
     async readCurrent() {
       // Not through a link: what it returns goes to the LLM with the class.
-      return (await readContainedText(dataDir, ['current_class_material.txt'])) ?? '';
+      return (await readContainedText(dataDir, [DATA_FOLDER.currentMaterial.name])) ?? '';
     },
   };
 }

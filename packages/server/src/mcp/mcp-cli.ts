@@ -5,12 +5,12 @@
  * until stdin closes. Only the protocol goes to stdout; messages go to stderr.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createClassTools } from '../agent/class-tools.ts';
 import { createLectures, lectureIndexOf } from '../agent/lectures.ts';
 import { CliUsageError, DATA_FOLDER_OPTIONS, dataDirOf } from '../cli-options.ts';
+import { dataPaths } from '../data-folder.ts';
 import { LibraryIndex } from '../library/library-index.ts';
 import { createLecturesMcpServer } from './lectures-mcp-server.ts';
 
@@ -86,7 +86,7 @@ export async function runMcpCli(
   if (!existsSync(dataDir)) {
     say(`no data folder at ${dataDir} yet: the tools will find no classes until one is recorded`);
   }
-  const index = LibraryIndex.openForReading(join(dataDir, 'library.db'));
+  const index = LibraryIndex.openForReading(dataPaths(dataDir).libraryIndex);
   if (!index) say(`no library index in ${dataDir}: searching the class folders directly`);
   const lectures = createLectures({ dataDir, index: index ? lectureIndexOf(index) : null });
   const server = await createLecturesMcpServer(createClassTools(lectures));

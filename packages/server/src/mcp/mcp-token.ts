@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DATA_FOLDER } from '../data-folder.ts';
 import { readTextIfExists } from '../files.ts';
 import { bearerToken, sameSecret } from '../security/api-token.ts';
 import {
@@ -13,7 +14,7 @@ import {
 } from '../security/private-file.ts';
 
 /** The token's file name in the data folder. */
-export const MCP_TOKEN_FILE = 'mcp-token';
+export const MCP_TOKEN_FILE = DATA_FOLDER.mcpToken.name;
 
 /**
  * The MCP token of a data folder: read from `<dataDir>/mcp-token`, or made (32 random bytes,

@@ -23,6 +23,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { dataPaths, modelDownloadsPath } from '../data-folder.ts';
 import { ServerError } from '../errors.ts';
 import { localized } from '../language.ts';
 import {
@@ -73,12 +74,12 @@ export interface ModelOrigin {
 
 /** `<data>/models`. */
 export function modelsFolderOf(dataDir: string): string {
-  return join(dataDir, 'models');
+  return dataPaths(dataDir).models;
 }
 
 /** `<data>/models/.download`: `.part` files being downloaded and their locks. */
 export function downloadsFolderOf(modelsFolder: string): string {
-  return join(modelsFolder, '.download');
+  return modelDownloadsPath(modelsFolder);
 }
 
 const isDirectory = (path: string) => {

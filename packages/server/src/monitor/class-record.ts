@@ -1,19 +1,13 @@
-import { join } from 'node:path';
 import type {
   TranscriptDocument,
   TranscriptEntry,
   TranscriptStore,
 } from '@class-assistant/transcript-core';
-import { writeFileAtomic } from '@class-assistant/transcript-core';
 import { ServerError } from '../errors.ts';
 import { localized } from '../language.ts';
 import type { AiCallOptions, ClassAi, ClassContext, TranscriptLine } from '../llm/class-ai.ts';
-import {
-  type CiteStore,
-  compactTimestamp,
-  localDateTime,
-  sanitizeMaterialName,
-} from '../material/cite-store.ts';
+import { type CiteStore, localDateTime } from '../material/cite-store.ts';
+import type { NotesStore } from '../material/notes-store.ts';
 
 /** How far back each feature looks: rescue the last 2 minutes, catch-up the last 10. */
 export const RESCUE_WINDOW_MINUTES = 2;
@@ -43,29 +37,6 @@ function toLines(entries: readonly TranscriptEntry[]): TranscriptLine[] {
   return entries.map((entry) => ({ id: entry.id, timestamp: entry.time ?? '', text: entry.text }));
 }
 
-/** `{course}_{YYYYMMDD}_{HHMMSS}.md` as {@link writeNotesFile} names notes; `课堂笔记_…` has no course. */
-const NOTES_NAME = /^(.*)_(\d{4})(\d{2})(\d{2})_(\d{2})(\d{2})(\d{2})\.md$/;
-
-/**
- * The course and the local time a notes file name carries (`null` time when the name is not one
- * this server writes).
- *
- * @example
- * parseNotesFilename('数据结构_20260307_224812.md') // { courseName: '数据结构', writtenAt: 2026-03-07 22:48:12 }
- */
-export function parseNotesFilename(filename: string): {
-  courseName: string;
-  writtenAt: Date | null;
-} {
-  const match = NOTES_NAME.exec(filename);
-  const course = match?.[1] ?? filename.replace(/\.md$/i, '');
-  const [year, month, day, hours, minutes, seconds] = (match?.slice(2) ?? []).map(Number);
-  return {
-    courseName: course === '课堂笔记' ? '' : course,
-    writtenAt: match ? new Date(year!, month! - 1, day!, hours!, minutes!, seconds!) : null,
-  };
-}
-
 /** What notes are written from: a class's transcript and material. */
 export interface NotesSource {
   document: Pick<TranscriptDocument, 'header' | 'summary' | 'entries'>;
@@ -84,7 +55,7 @@ export interface NotesSource {
  *   and the LLM's errors.
  */
 export async function writeNotesFile(
-  options: { ai: ClassAi; summariesDir: string; now: () => Date },
+  options: { ai: ClassAi; notes: NotesStore; now: () => Date },
   source: NotesSource,
   callOptions?: AiCallOptions,
 ): Promise<NotesResult> {
@@ -110,28 +81,13 @@ export async function writeNotesFile(
     },
     callOptions,
   );
-  const stem = course ? sanitizeMaterialName(`${course}.md`) : '课堂笔记';
-  const filename = `${stem}_${compactTimestamp(now)}.md`;
-  const path = join(options.summariesDir, filename);
-  try {
-    await writeFileAtomic(path, notes.endsWith('\n') ? notes : `${notes}\n`);
-  } catch (error) {
-    throw new ServerError(
-      'NOTES_WRITE_FAILED',
-      localized(
-        `无法把笔记写入 ${path}：${(error as Error).message}`,
-        `Could not write the notes to ${path}: ${(error as Error).message}`,
-      ),
-      {},
-      { cause: error },
-    );
-  }
+  const { filename, path } = await options.notes.write(course, notes, now);
   return { filename, path, course_name: course, summary: notes };
 }
 
 /** Creates the class record over the transcript store, the material and the AI. */
 export function createClassRecord(options: {
-  dataDir: string;
+  notes: NotesStore;
   store: TranscriptStore;
   cite: CiteStore;
   ai: ClassAi;
@@ -139,7 +95,6 @@ export function createClassRecord(options: {
   /** Called with notes just written (the class library keeps a copy with the class). */
   onNotes?: (notes: NotesResult) => Promise<void>;
 }): ClassRecord {
-  const summariesDir = join(options.dataDir, 'summaries');
   return {
     async context(minutes, courseName) {
       const [material, historySummary, header] = await Promise.all([
@@ -162,7 +117,7 @@ export function createClassRecord(options: {
     },
     async writeNotes(courseName, callOptions) {
       const result = await writeNotesFile(
-        { ai: options.ai, summariesDir, now: options.now },
+        { ai: options.ai, notes: options.notes, now: options.now },
         {
           document: await options.store.read(),
           courseName,

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import {
   createKeywordMatcher,
   type HomophoneMode,
@@ -8,6 +7,7 @@ import {
   loadHomophoneSupport,
   loadKeywordsFile,
 } from '@class-assistant/transcript-core';
+import { dataPaths } from '../data-folder.ts';
 
 /** GET /api/keywords: the original's `{builtin, custom, all}` plus levels and the file. */
 export interface KeywordsView {
@@ -48,7 +48,7 @@ export interface KeywordService {
 
 /** Creates the keyword service of a data folder. */
 export function createKeywordService(dataDir: string): KeywordService {
-  const path = join(dataDir, 'keywords.txt');
+  const path = dataPaths(dataDir).keywords;
   let fileKeywords: Keyword[] = [];
   let problems: KeywordFileProblem[] = [];
   let custom: string[] = [];

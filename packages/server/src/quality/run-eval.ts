@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
+import { appFolderPaths } from '../data-folder.ts';
 import type { LiveEvent } from '../events/event-hub.ts';
 import { type Language, localized } from '../language.ts';
 import { releaseCachedOfflineEngine } from '../recognizers/local-recognizer.ts';
@@ -273,7 +274,7 @@ export async function runEval(options: RunEvalOptions): Promise<EvalReport> {
   const removeOnExit = () => rmSync(root, { recursive: true, force: true });
   process.once('exit', removeOnExit);
   try {
-    const envFile = join(root, '.env');
+    const { settingsFile: envFile, dataDir } = appFolderPaths(root);
     await writeFile(envFile, evalSettingsFile(options, items[0]!.wavPath), { mode: 0o600 });
     const settings = (await createSettingsStore({ path: envFile })).current();
 
@@ -281,7 +282,7 @@ export async function runEval(options: RunEvalOptions): Promise<EvalReport> {
     const engine = await engineRuns(options, settings);
 
     options.onProgress?.(`${choice.name}: the live pipeline (a class per file)`);
-    const app = await buildApp({ dataDir: join(root, 'data'), envFile, logger: false });
+    const app = await buildApp({ dataDir, envFile, logger: false });
     const pipeline: Array<{ text: string; seconds: number }> = [];
     try {
       await app.ready();

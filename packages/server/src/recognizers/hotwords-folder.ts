@@ -5,10 +5,11 @@
  */
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { dataPaths } from '../data-folder.ts';
 import { processAlive } from '../models/model-store.ts';
 
 /** The backend's temporary area in the data folder. */
-const temporaryArea = (dataDir: string) => join(dataDir, '.tmp');
+const temporaryArea = (dataDir: string) => dataPaths(dataDir).temporary;
 
 const HOTWORDS_FOLDER = /^hotwords-(\d+)-/;
 

@@ -7,6 +7,7 @@
  */
 import { type AsrEndpoint, estimateTokens } from '@class-assistant/asr-protocol';
 import { DEFAULT_KEYWORDS } from '@class-assistant/transcript-core';
+import { DATA_FOLDER } from '../data-folder.ts';
 import { readContainedText } from '../security/contained-file.ts';
 import type { RecognizerContext } from './recognizer.ts';
 
@@ -186,7 +187,7 @@ export async function classHotwords(
   let material = '';
   try {
     // Not through a link (the hot words go to the recognition service).
-    material = (await readContainedText(dataDir, ['current_class_material.txt'])) ?? '';
+    material = (await readContainedText(dataDir, [DATA_FOLDER.currentMaterial.name])) ?? '';
   } catch {
     // No material for this class, or a link in its place.
   }

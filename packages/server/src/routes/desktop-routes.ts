@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { DATA_FOLDER } from '../data-folder.ts';
 import { ServerError } from '../errors.ts';
 import { localized } from '../language.ts';
 import { LOGIN_TICKET_TTL_MS, sameSecret, TOKEN_QUERY_PARAMETER } from '../security/api-token.ts';
@@ -27,7 +28,7 @@ async function hasIndex(folder: string): Promise<boolean> {
 }
 
 /** The file in the data folder holding the run's shutdown token (see `startServer`). */
-export const SHUTDOWN_TOKEN_FILE = '_shutdown.token';
+export const SHUTDOWN_TOKEN_FILE = DATA_FOLDER.shutdownToken.name;
 
 /** Compares in constant time; a server without a token accepts none. */
 function tokenMatches(expected: string | undefined, given: string | string[] | undefined): boolean {

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ClassAlertSchema } from '../library/class-folder.ts';
@@ -217,7 +216,7 @@ export const libraryRoutes: FastifyPluginAsyncZod = async (app) => {
           const notes = await writeNotesFile(
             {
               ai: services.ai,
-              summariesDir: join(services.dataDir, 'summaries'),
+              notes: services.notes,
               now: services.now,
             },
             {

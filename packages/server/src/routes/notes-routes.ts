@@ -1,13 +1,5 @@
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ServerError } from '../errors.ts';
-import { displayName, isPlainFileName } from '../files.ts';
-import { localized } from '../language.ts';
-import { localDateTime } from '../material/cite-store.ts';
-import { parseNotesFilename } from '../monitor/class-record.ts';
-import { readContainedText } from '../security/contained-file.ts';
 import { errors } from './schemas.ts';
 
 const NoteInfoSchema = z.object({
@@ -20,44 +12,7 @@ const NoteInfoSchema = z.object({
 
 /** GET /api/notes and GET /api/notes/:filename: the post-class notes in data/summaries. */
 export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const folder = join(app.classAssistant.dataDir, 'summaries');
-
-  const existingNotesPath = async (filename: string) => {
-    const shown = displayName(filename);
-    if (!isPlainFileName(filename, '.md')) {
-      throw new ServerError(
-        'NOTES_FILENAME_INVALID',
-        localized(
-          `"${shown}" 不是笔记文件名（应为 /api/notes 列出的 .md 文件名）。`,
-          `"${shown}" is not the name of a notes file (a plain .md name from /api/notes).`,
-        ),
-        { field: 'filename' },
-      );
-    }
-    const path = join(folder, filename);
-    try {
-      const info = await stat(path);
-      if (info.isFile()) return { path, info };
-    } catch {
-      // Reported below.
-    }
-    throw new ServerError(
-      'NOTES_NOT_FOUND',
-      localized(
-        `data/summaries 中没有名为 "${shown}" 的笔记，请在 /api/notes 的列表中选择。`,
-        `No notes named "${shown}" in data/summaries. See /api/notes for the list.`,
-      ),
-      { field: 'filename' },
-    );
-  };
-
-  const describe = (filename: string, info: { mtime: Date; size: number }) => ({
-    filename,
-    course_name: parseNotesFilename(filename).courseName,
-    updated_at: localDateTime(info.mtime),
-    updated_at_iso: info.mtime.toISOString(),
-    size: info.size,
-  });
+  const { notes } = app.classAssistant;
 
   app.get(
     '/api/notes',
@@ -73,28 +28,7 @@ export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async () => {
-      let names: string[];
-      try {
-        names = await readdir(folder);
-      } catch {
-        names = [];
-      }
-      const items = [];
-      for (const name of names.filter((entry) => entry.toLowerCase().endsWith('.md'))) {
-        try {
-          const info = await stat(join(folder, name));
-          if (info.isFile()) items.push(describe(name, info));
-        } catch {
-          // Deleted in between.
-        }
-      }
-      items.sort(
-        (a, b) =>
-          b.updated_at_iso.localeCompare(a.updated_at_iso) || b.filename.localeCompare(a.filename),
-      );
-      return { status: 'success' as const, items };
-    },
+    async () => ({ status: 'success' as const, items: await notes.list() }),
   );
 
   app.get(
@@ -113,15 +47,9 @@ export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => {
-      const { info } = await existingNotesPath(request.params.filename);
-      // Not through a link: one placed in summaries/ could lead to the settings file.
-      const content =
-        (await readContainedText(app.classAssistant.dataDir, [
-          'summaries',
-          request.params.filename,
-        ])) ?? '';
-      return { status: 'success' as const, ...describe(request.params.filename, info), content };
-    },
+    async (request) => ({
+      status: 'success' as const,
+      ...(await notes.read(request.params.filename)),
+    }),
   );
 };
