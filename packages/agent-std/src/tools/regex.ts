@@ -22,7 +22,7 @@ const flagsField = () =>
  * the text, so a pattern such as `(a+)+$` cannot hang the process. The price: no lookaround and no
  * backreferences, which RE2 cannot do in linear time.
  */
-export function compileRegex(
+function compileRegex(
   pattern: string,
   flags: string,
   text: string,
@@ -241,6 +241,3 @@ export const regexReplace = defineTool({
     return regex.matcher(text).replaceAll(replacement);
   },
 });
-
-/** The two tools of `std.regex`. */
-export const regexTools = [regexMatch, regexReplace] as const;
