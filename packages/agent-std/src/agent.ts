@@ -12,7 +12,6 @@ import type { AnyHostToolDefinition, Namespace } from './tool.ts';
 import { createToolbox, type Toolbox } from './toolbox.ts';
 import type { ToolSemantics } from './tools/nexa-tools.ts';
 
-export type { AgentErrorCode } from './agent-error.ts';
 export { AgentError, isAgentError } from './agent-error.ts';
 
 /** What an agent is: `agent <Name> uses <ns>, … { role, prompt, model }` in an agent file. */
@@ -166,8 +165,8 @@ function configError(name: string, cause: unknown): AgentError {
   );
 }
 
-export const DEFAULT_MAX_STEPS = 16;
-export const DEFAULT_TIME_BUDGET_MS = 300_000;
+const DEFAULT_MAX_STEPS = 16;
+const DEFAULT_TIME_BUDGET_MS = 300_000;
 
 /**
  * Defines an agent: a name, the namespaces it `uses` and host `tools` it may call, a role and a

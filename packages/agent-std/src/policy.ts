@@ -295,7 +295,7 @@ export function systemTimeZone(): string {
 }
 
 /** True when `zone` is an IANA time zone (or `UTC`) this runtime knows. */
-export function isValidTimeZone(zone: string): boolean {
+function isValidTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
     return true;

@@ -395,8 +395,3 @@ export function createToolbox<
     },
   } satisfies Toolbox<NS, Host>);
 }
-
-/** The names of the tools `uses` grants, in registry order. */
-export function toolNamesFor(uses: readonly Namespace[]): StdToolName[] {
-  return uses.flatMap((namespace) => [...TOOLS_BY_NAMESPACE[namespace]]);
-}

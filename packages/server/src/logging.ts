@@ -4,10 +4,10 @@ import { openRotatingLogFile } from './rotating-log-file.ts';
 import { maskSecretsInText } from './secret-rules.ts';
 
 /** Most bytes of one startup log file; with the earlier ones kept, at most 3 MiB in all. */
-export const LOG_FILE_MAX_BYTES = 1024 * 1024;
+const LOG_FILE_MAX_BYTES = 1024 * 1024;
 
 /** Earlier startup log files kept: `_startup.log.1` (the newest) and `_startup.log.2`. */
-export const LOG_FILES_KEPT = 2;
+const LOG_FILES_KEPT = 2;
 
 const LEVEL_NAMES: Record<number, string> = {
   10: 'TRACE',
@@ -22,7 +22,7 @@ const LEVEL_NAMES: Record<number, string> = {
 const HIDDEN = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'reqId']);
 
 /** Turns pino's JSON lines into short human lines for the console. */
-export function formatLogLine(line: string): string {
+function formatLogLine(line: string): string {
   let entry: Record<string, unknown>;
   try {
     entry = JSON.parse(line) as Record<string, unknown>;

@@ -23,7 +23,7 @@ export interface RepeatCollapser {
 }
 
 /** The kind lines share once `maxKinds` kinds are followed. */
-export const OTHER_KIND = 'other';
+const OTHER_KIND = 'other';
 
 const defaultSchedule = (task: () => void, ms: number) => {
   const timer = setTimeout(task, ms);

@@ -103,7 +103,7 @@ const DESCRIPTIVE_WORDS = new Set([
  * The words of a setting's name after NFKC folding (full-width `ＡＰＩ_ＫＥＹ` is `API_KEY`) and
  * case folding, split at `_ - .`, spaces and camelCase (`apiKey`, `APIKey`, `OAuth2Token`).
  */
-export function nameWords(name: string): string[] {
+function nameWords(name: string): string[] {
   return name
     .normalize('NFKC')
     .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, '$1 $2')
@@ -166,7 +166,7 @@ function bitsPerCharacter(value: string): number {
  * more base64/base64url characters mixing upper case, lower case and digits with the spread of
  * characters random text has (a model name or a path does not).
  */
-export function isRandomToken(value: string): boolean {
+function isRandomToken(value: string): boolean {
   if (value.length < 32) return false;
   if (/^[0-9a-f]+$/i.test(value)) {
     return /\d/.test(value) && /[a-f]/i.test(value) && bitsPerCharacter(value) >= 3;
@@ -286,7 +286,7 @@ export function secretSpans(text: string, options: { random?: boolean } = {}): S
 }
 
 /** `text` with `spans` (left to right, not overlapping) replaced by what they show. */
-export function replaceSpans(text: string, spans: readonly SecretSpan[]): string {
+function replaceSpans(text: string, spans: readonly SecretSpan[]): string {
   let out = '';
   let at = 0;
   for (const span of spans) {

@@ -155,7 +155,7 @@ export function resolveMeaningfulOptions(
 }
 
 /** {@link isMeaningful} with options already resolved by {@link resolveMeaningfulOptions}. */
-export function isMeaningfulWith(text: string, options: ResolvedMeaningfulOptions): boolean {
+function isMeaningfulWith(text: string, options: ResolvedMeaningfulOptions): boolean {
   return isFoldedMeaningful(foldText(text), options);
 }
 

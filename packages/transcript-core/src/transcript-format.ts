@@ -84,14 +84,14 @@ export type TranscriptLine =
   | { kind: 'marker' | 'decoration' | 'blank'; index: number };
 
 /** Splits file content into lines (`\n`, `\r\n` or `\r`), dropping a leading byte-order mark. */
-export function splitLines(content: string): string[] {
+function splitLines(content: string): string[] {
   const lines = content.replace(/^\uFEFF/u, '').split(/\r\n|\n|\r/u);
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
 
 /** Parses an entry line `[H:MM:SS] text`; `null` when the line is not one. */
-export function parseEntryLine(line: string): TranscriptLineContent | null {
+function parseEntryLine(line: string): TranscriptLineContent | null {
   const match = ENTRY_LINE.exec(line.trim());
   if (!match) return null;
   const [, hours, minutes, seconds, text] = match;
@@ -288,7 +288,7 @@ export function formatClockTime(date: Date): string {
 }
 
 /** Local date and time of `date` as `YYYY-MM-DD HH:MM:SS`. */
-export function formatDateTime(date: Date): string {
+function formatDateTime(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${formatClockTime(date)}`;
 }
 
@@ -363,7 +363,7 @@ const FUTURE_TOLERANCE_MS = 5 * 60_000;
  * occurrence not after `now`. Entries without a time take the time of the entry before them
  * (or the first timed entry); `null` when the document has no timed entry at all.
  */
-export function resolveEntryTimes(
+function resolveEntryTimes(
   entries: readonly TranscriptLineContent[],
   startedAt: string | null,
   now: Date,

@@ -7,7 +7,7 @@ import type { Environment } from './browser.ts';
 import type { LauncherSystem } from './system.ts';
 
 /** The setting's key, in the settings file and in the environment. */
-export const API_TOKEN_KEY = 'API_TOKEN';
+const API_TOKEN_KEY = 'API_TOKEN';
 
 /**
  * The value of API_TOKEN in `.env` text (the last line that sets it, as the backend reads it):

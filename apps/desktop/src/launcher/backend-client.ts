@@ -41,7 +41,7 @@ export async function readHealth(
  * True for the answer of a Class Assistant backend that has an API token this request did not
  * carry (401 API_UNAUTHORIZED): a running app the launcher cannot look into, to be left alone.
  */
-export function asksForApiToken(answer: unknown): boolean {
+function asksForApiToken(answer: unknown): boolean {
   return (answer as { code?: unknown } | undefined)?.code === 'API_UNAUTHORIZED';
 }
 
@@ -60,18 +60,6 @@ export async function probeBackend(
   return body?.status === 'healthy' && body.compatible_client !== undefined
     ? { health: body, locked: false }
     : { locked: false };
-}
-
-/**
- * Asks 127.0.0.1:`port` for /api/health; the answer only when a healthy Class Assistant backend
- * gives it (another program's JSON does not count).
- */
-export async function classAssistantHealth(
-  system: LauncherSystem,
-  port: number,
-  token?: string,
-): Promise<BackendHealth | undefined> {
-  return (await probeBackend(system, port, token)).health;
 }
 
 /**

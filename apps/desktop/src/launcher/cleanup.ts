@@ -29,7 +29,7 @@ const BACKEND_WINDOW_TITLE = 'ClassAssistant-Backend';
  * launcher (by hand) with a class in progress (`launcherPid` null), or one that needs an API
  * token this launcher does not have (`locked`: it cannot be looked into, so it is left alone).
  */
-export interface LiveInstance {
+interface LiveInstance {
   port: number;
   pid: number | undefined;
   launcherPid: number | null;

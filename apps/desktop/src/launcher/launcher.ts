@@ -86,7 +86,7 @@ function whenExited(child: ChildProcess): Promise<void> {
  * Stops the backend we started: POST /api/shutdown with its run's token (from `dataDir`;
  * graceful everywhere), then a signal.
  */
-export async function stopBackend(
+async function stopBackend(
   system: LauncherSystem,
   child: ChildProcess,
   url: string,

@@ -7,7 +7,7 @@ import { PE_MACHINE, peMachine, peSubsystem, SUBSYSTEM } from './pe.ts';
 export type BinaryFormat = 'elf' | 'pe' | 'mach-o';
 
 /** A CPU, named as Node's `process.arch` names it. */
-export type BinaryArchitecture = 'x64' | 'ia32' | 'arm64' | 'arm' | 'riscv64' | 'loong64' | 'ppc64';
+type BinaryArchitecture = 'x64' | 'ia32' | 'arm64' | 'arm' | 'riscv64' | 'loong64' | 'ppc64';
 
 /** What a binary file is. */
 export interface BinaryKind {

@@ -329,7 +329,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
  * The settings a release ships: the backend's `.env.example` with `AUDIO_INPUT=app`, the app
  * window's microphone, instead of the backend's own capture.
  */
-export function packagedSettings(example: string): string {
+function packagedSettings(example: string): string {
   const packaged = example.replace(/^AUDIO_INPUT=mic$/m, 'AUDIO_INPUT=app');
   if (packaged === example) {
     throw new Error(

@@ -7,7 +7,7 @@ import { tokenizer, tokTypes } from 'acorn';
 import { build, type Plugin } from 'esbuild';
 
 /** Native packages loaded at run time from release/backend/node_modules, never bundled. */
-export const NATIVE_PACKAGES = ['koffi', 'naudiodon', 'vosk', 'sherpa-onnx-node'] as const;
+const NATIVE_PACKAGES = ['koffi', 'naudiodon', 'vosk', 'sherpa-onnx-node'] as const;
 
 /** Package folders the backend reads files from at run time: copied to release/backend/vendor. */
 export const VENDORED_FOLDERS = [{ packageName: '@fastify/swagger-ui', folder: 'static' }] as const;

@@ -47,7 +47,7 @@ export function isReleaseBinaryError(error: unknown): error is ReleaseBinaryErro
 }
 
 /** The release's executables (launcher first) and the Windows subsystem each must have. */
-export function releaseExecutables(
+function releaseExecutables(
   target: ReleaseTarget,
 ): Array<{ path: string; subsystem?: 'gui' | 'console' }> {
   const names = executableNames(target);
@@ -61,7 +61,7 @@ export function releaseExecutables(
 }
 
 /** True for a file name that says it holds machine code. */
-export function isNativeFileName(path: string): boolean {
+function isNativeFileName(path: string): boolean {
   return /\.(node|dll|exe|dylib|so(\.\d+)*)$/i.test(path);
 }
 

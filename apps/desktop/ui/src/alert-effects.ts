@@ -25,7 +25,7 @@ export function unlockAudio(target: EventTarget): void {
 }
 
 /** The notes of each alert sound: [frequency Hz, start s, length s]. */
-export const ALERT_TONES: Record<AlertLevel, Array<[number, number, number]>> = {
+const ALERT_TONES: Record<AlertLevel, Array<[number, number, number]>> = {
   // Roll call: three quick high beeps and a higher one — hard to miss.
   danger: [
     [880, 0, 0.12],

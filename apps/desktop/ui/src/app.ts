@@ -63,7 +63,7 @@ const ALERT_MS = { danger: 180_000, warning: 20_000 };
 const INTERRUPTION_NOTICE_MS = 12_000;
 
 /** The size the window should have for this state. */
-export function viewSize(state: Pick<AppState, 'panel' | 'alert'>): Size {
+function viewSize(state: Pick<AppState, 'panel' | 'alert'>): Size {
   if (state.panel) return WINDOW_SIZES.panel;
   if (state.alert) return WINDOW_SIZES.alert;
   return WINDOW_SIZES.bar;

@@ -24,7 +24,7 @@ export type PanelName =
 export type Connection = 'connecting' | 'online' | 'offline';
 
 /** An alert being shown. */
-export interface ActiveAlert extends KeywordAlert {
+interface ActiveAlert extends KeywordAlert {
   /** Grows with each alert, so the same words twice still flash again. */
   serial: number;
 }

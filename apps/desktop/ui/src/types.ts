@@ -10,7 +10,6 @@ import type {
   CaptureWindowMessage,
   ErrorRaisedPayload,
   KeywordAlertPayload,
-  LiveEventMap,
   LiveEventName,
   LiveMessage,
   MonitorStatusPayload,
@@ -24,13 +23,11 @@ export type {
   CaptureServerMessage,
   CaptureStatus,
   CaptureWindowMessage,
-  LiveEventMap,
   LiveEventName,
   LiveMessage,
   TranscriptLine,
 };
 export type MonitorStatus = MonitorStatusPayload;
-export type MonitorState = MonitorStatus['state'];
 export type KeywordAlert = KeywordAlertPayload;
 export type StreamOpened = StreamOpenedPayload;
 /**
@@ -207,7 +204,7 @@ export interface BothLanguages {
 }
 
 /** One host a catalogue model can come from (GET /api/models `sources`). */
-export interface ModelSourceItem {
+interface ModelSourceItem {
   id: string;
   label: BothLanguages;
   kind: string;
@@ -283,7 +280,7 @@ export interface ClassesAnswer {
   indexing: LibraryIndexing;
 }
 
-export interface ClassAlert {
+interface ClassAlert {
   line_id: number;
   level: AlertLevel;
   keywords: string[];

@@ -19,7 +19,7 @@ export type FStringPart = string | { name: string; position: Position };
 /** A constant in a declaration (agent fields, decorator arguments, tool parameters, …). */
 export type Constant = string | number | boolean | null | Constant[] | ConstantRecord;
 /** A `{ key: value }` constant; a Map, so any key is just a key. */
-export type ConstantRecord = Map<string, Constant>;
+type ConstantRecord = Map<string, Constant>;
 
 /** A type written in a declaration: `str`, `list[str]`, `str | int`, `str?`, `"string"`. */
 export type TypeExpression =
@@ -28,19 +28,7 @@ export type TypeExpression =
   | { kind: 'optional'; inner: TypeExpression; position: Position };
 
 /** Operators of {@link Expression} `binary` (`+` is `concat`). */
-export type BinaryOperator =
-  | '-'
-  | '*'
-  | '/'
-  | '%'
-  | '=='
-  | '!='
-  | '<'
-  | '<='
-  | '>'
-  | '>='
-  | 'and'
-  | 'or';
+type BinaryOperator = '-' | '*' | '/' | '%' | '==' | '!=' | '<' | '<=' | '>' | '>=' | 'and' | 'or';
 
 /** A named argument of a call: `f(name = value)` or `f(name: value)`. */
 export interface NamedArgument {

@@ -2,7 +2,7 @@ import type { FStringPart, ScriptDialect } from './ast.ts';
 import { AgentScriptError, type Position } from './script-error.ts';
 
 /** A `#{expression}` inside a nexa string: its source text and where that text starts. */
-export interface InterpolationSource {
+interface InterpolationSource {
   source: string;
   position: Position;
 }

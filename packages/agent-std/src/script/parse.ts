@@ -21,21 +21,7 @@ import { bindings, checkAgentScript } from './check.ts';
 import { describeToken, type Token, tokenize } from './lexer.ts';
 import { AgentScriptError, type Position } from './script-error.ts';
 
-export type {
-  AgentDeclaration,
-  AgentField,
-  AgentScript,
-  Constant,
-  Expression,
-  FlowDeclaration,
-  FStringPart,
-  MatchArm,
-  Pattern,
-  ScriptDialect,
-  Statement,
-  TypeExpression,
-} from './ast.ts';
-export type { AgentScriptErrorCode, Position } from './script-error.ts';
+export type { AgentScript, ScriptDialect } from './ast.ts';
 export { AgentScriptError, isAgentScriptError } from './script-error.ts';
 
 /** Options of {@link parseAgentScript}. */

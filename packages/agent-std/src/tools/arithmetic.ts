@@ -20,8 +20,8 @@ export class ArithmeticError extends Error {
 }
 
 /** Longest expression accepted, and deepest nesting of parentheses and unary signs. */
-export const MAX_EXPRESSION_LENGTH = 10_000;
-export const MAX_NESTING = 200;
+const MAX_EXPRESSION_LENGTH = 10_000;
+const MAX_NESTING = 200;
 
 type Token =
   | { kind: 'number'; value: Rational; column: number; text: string }

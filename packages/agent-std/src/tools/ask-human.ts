@@ -132,6 +132,3 @@ export const askHuman = defineTool({
     return trimmed.trim() === '' ? fallback : trimmed;
   },
 });
-
-/** The tool of `std.ask_human`. */
-export const askHumanTools = [askHuman] as const;

@@ -2,7 +2,7 @@ import { TextDecoder } from 'node:util';
 import { ToolError } from '../errors.ts';
 
 /** Encodings the fs tools write. Reading accepts these and every WHATWG label (gbk, big5, …). */
-export const WRITABLE_ENCODINGS = ['utf-8', 'utf-16le', 'latin-1', 'ascii'] as const;
+const WRITABLE_ENCODINGS = ['utf-8', 'utf-16le', 'latin-1', 'ascii'] as const;
 
 type WritableEncoding = (typeof WRITABLE_ENCODINGS)[number];
 

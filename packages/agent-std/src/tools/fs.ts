@@ -504,6 +504,3 @@ export const fileDelete = defineTool({
     return `Deleted ${path}`;
   },
 });
-
-/** The six tools of `std.fs`. */
-export const fsTools = [fileRead, fileWrite, fileAppend, fileExists, fileList, fileDelete] as const;

@@ -99,6 +99,3 @@ export const base64Decode = defineTool({
     }
   },
 });
-
-/** The four tools of `std.hash`. */
-export const hashTools = [hashMd5, hashSha256, base64Encode, base64Decode] as const;

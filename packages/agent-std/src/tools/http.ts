@@ -574,6 +574,3 @@ export const httpDelete = defineTool({
     return { status: result.status, body: result.body };
   },
 });
-
-/** The four tools of `std.http`. */
-export const httpTools = [httpGet, httpPost, httpPut, httpDelete] as const;

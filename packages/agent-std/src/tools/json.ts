@@ -18,7 +18,7 @@ function tooDeep(tool: string, field: string, maxDepth: number): ToolError {
 }
 
 /** The deepest nesting of arrays and objects in JSON text (brackets inside strings ignored). */
-export function jsonDepth(text: string): number {
+function jsonDepth(text: string): number {
   let depth = 0;
   let deepest = 0;
   let inString = false;
@@ -67,7 +67,7 @@ export function parseOrFail(
  * The length of `JSON.stringify(value, null, indent)` for a parsed JSON value, computed without
  * building it; stops once past `limit` (then returns a number above it).
  */
-export function jsonTextLength(value: unknown, indent: number, limit: number): number {
+function jsonTextLength(value: unknown, indent: number, limit: number): number {
   let total = 0;
   const visit = (node: unknown, level: number): void => {
     if (total > limit) return;
@@ -262,6 +262,3 @@ export const jsonStringify = defineTool({
     );
   },
 });
-
-/** The three tools of `std.json`. */
-export const jsonTools = [jsonParse, jsonGet, jsonStringify] as const;

@@ -109,6 +109,3 @@ export const mathRandom = defineTool({
     return randomInt(min_val, max_val + 1);
   },
 });
-
-/** The two tools of `std.math`. */
-export const mathTools = [mathCalc, mathRandom] as const;

@@ -241,6 +241,3 @@ export const regexReplace = defineTool({
     return regex.matcher(text).replaceAll(replacement);
   },
 });
-
-/** The two tools of `std.regex`. */
-export const regexTools = [regexMatch, regexReplace] as const;

@@ -44,7 +44,7 @@ const KILL_GRACE_MS = 1000;
  * The clean environment commands run with: the kept variables of the host process, then what the
  * sandbox sets (`sandboxEnv`: HOME and TMPDIR), then `policy.shell.env`.
  */
-export function shellEnvironment(
+function shellEnvironment(
   policy: ResolvedToolPolicy,
   sandboxEnv: Readonly<Record<string, string>> = {},
 ): Record<string, string> {
@@ -382,6 +382,3 @@ export const shellWhich = defineTool({
       : { command, path, found: true };
   },
 });
-
-/** The two tools of `std.shell`. */
-export const shellTools = [shellExec, shellWhich] as const;

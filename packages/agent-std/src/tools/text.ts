@@ -53,12 +53,7 @@ export function replaceText(text: string, old: string, replacement: string, coun
  * The length of `replaceText(text, old, replacement, count)`, computed without building it (the
  * occurrences are counted; an empty `old` inserts at every code point and at the end).
  */
-export function replacedTextLength(
-  text: string,
-  old: string,
-  replacement: string,
-  count: number,
-): number {
+function replacedTextLength(text: string, old: string, replacement: string, count: number): number {
   let places = 0;
   if (old === '') {
     for (let index = 0; index < text.length; index++) {
@@ -219,6 +214,3 @@ export const textLower = defineTool({
     );
   },
 });
-
-/** The four tools of `std.text`. */
-export const textTools = [textSplit, textReplace, textUpper, textLower] as const;

@@ -78,7 +78,7 @@ export function offsetMinutesAt(epochMs: number, zone: string): number {
  * takes the earlier instant; a time skipped by the change is moved forward by the gap (as
  * JavaScript Temporal's "compatible" disambiguation does: 02:30 in a 02:00→03:00 gap is 03:30).
  */
-export function wallTimeToEpoch(wall: WallTime, zone: string): number {
+function wallTimeToEpoch(wall: WallTime, zone: string): number {
   const asUtc = wallToUtcMs(wall);
   const day = 86_400_000;
   const offsets = [offsetMinutesAt(asUtc - day, zone), offsetMinutesAt(asUtc + day, zone)];
@@ -185,7 +185,7 @@ const MONTHS = [
 ];
 
 /** The strftime directives `time_now` and `time_format` understand. */
-export const FORMAT_DIRECTIVES: Readonly<Record<string, string>> = {
+const FORMAT_DIRECTIVES: Readonly<Record<string, string>> = {
   '%Y': 'year, 4 digits',
   '%y': 'year, 2 digits',
   '%m': 'month 01-12',

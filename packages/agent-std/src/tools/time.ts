@@ -187,6 +187,3 @@ export const timeTimestamp = defineTool({
     return { timestamp: Math.floor(policy.time.now() / 1000) };
   },
 });
-
-/** The five tools of `std.time`. */
-export const timeTools = [timeNow, timeDiff, timeFormat, timeSleep, timeTimestamp] as const;

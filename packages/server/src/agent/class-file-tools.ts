@@ -8,7 +8,7 @@ import { classContentPath, listClassContent, readClassContent } from './read-vie
 const LOOKUP = { readOnlyHint: true, openWorldHint: false } as const;
 
 /** Most characters `class_file_read` returns (a model reads all of it). */
-export const CLASS_FILE_CHARS = 30_000;
+const CLASS_FILE_CHARS = 30_000;
 /** Most paths `class_files` returns. */
 const MAX_LISTED = 500;
 

@@ -61,7 +61,7 @@ export interface LectureClass {
 }
 
 /** A search hit as a model reads it: plain text, where it is (class, time or page). */
-export interface LectureHit {
+interface LectureHit {
   class_id: string | null;
   course_name: string;
   date: string;
@@ -75,7 +75,7 @@ export interface LectureHit {
 }
 
 /** Limits on what one tool result holds (a model reads all of it). */
-export const LECTURE_LIMITS = {
+const LECTURE_LIMITS = {
   /** Characters of one material page. */
   pageChars: 8000,
   /** Characters of notes. */
@@ -114,7 +114,7 @@ function materialPages(text: string): Array<{ page: number; text: string }> {
 }
 
 /** `HH:MM[:SS]` as `HH:MM:SS`, comparable as text with transcript times. */
-export function clockTime(value: string): string {
+function clockTime(value: string): string {
   const [hours = '0', minutes = '0', seconds = '00'] = value.split(':');
   return `${hours.padStart(2, '0')}:${minutes.padStart(2, '0')}:${seconds.padStart(2, '0')}`;
 }

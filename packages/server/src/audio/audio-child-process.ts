@@ -17,7 +17,7 @@ export function isSingleExecutable(): boolean {
 }
 
 /** The command that starts the audio child. */
-export function audioChildCommand(): { command: string; args: string[] } {
+function audioChildCommand(): { command: string; args: string[] } {
   // A single-file executable has no script files: it runs itself with the flag, and its entry
   // (src/main.ts) hands over to runAudioChild.
   if (isSingleExecutable()) return { command: process.execPath, args: [AUDIO_CHILD_FLAG] };
@@ -28,7 +28,7 @@ export function audioChildCommand(): { command: string; args: string[] } {
 }
 
 /** How the child ended. */
-export interface AudioChildExit {
+interface AudioChildExit {
   code: number | null;
   signal: NodeJS.Signals | null;
   /** The last lines it printed (PortAudio and ALSA diagnostics), for error messages and logs. */

@@ -59,7 +59,7 @@ function info(device: NaudiodonDevice): AudioDeviceInfo {
 }
 
 /** Input devices and the default one, as PortAudio sees them. */
-export function listInputs(addon: NaudiodonAddon): {
+function listInputs(addon: NaudiodonAddon): {
   inputs: AudioDeviceInfo[];
   defaultInput: AudioDeviceInfo | undefined;
 } {
@@ -77,7 +77,7 @@ export function listInputs(addon: NaudiodonAddon): {
 }
 
 /** The device a request names: exact name first, then the first whose name contains it. */
-export function chooseDevice(
+function chooseDevice(
   inputs: readonly AudioDeviceInfo[],
   defaultInput: AudioDeviceInfo | undefined,
   wanted: string | undefined,

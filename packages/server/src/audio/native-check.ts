@@ -17,7 +17,7 @@ import {
 } from './native.ts';
 
 /** Usage text of `class-assistant-backend check-native --help`. */
-export const CHECK_NATIVE_USAGE = `class-assistant-backend check-native — load the offline recognition libraries
+const CHECK_NATIVE_USAGE = `class-assistant-backend check-native — load the offline recognition libraries
 
 Usage: class-assistant-backend check-native [--json]
 
@@ -31,7 +31,7 @@ Options:
 Exit codes: 0 every piece loaded, 1 one did not, 2 usage.`;
 
 /** One native piece as the check found it. */
-export interface NativeLoadResult {
+interface NativeLoadResult {
   name: 'koffi' | 'vosk' | 'sherpa-onnx';
   loaded: boolean;
   /** What was loaded from where, or why it did not load. */
@@ -64,7 +64,7 @@ interface SherpaVadApi {
 }
 
 /** The Silero VAD graph shipped in the assets (MIT; see assets/silero-vad/README.md). */
-export const SILERO_VAD_ASSET = 'silero-vad/silero_vad.onnx';
+const SILERO_VAD_ASSET = 'silero-vad/silero_vad.onnx';
 
 const SAMPLE_RATE = 16_000;
 
@@ -100,7 +100,7 @@ function checkSherpaOnnx(): string {
 }
 
 /** Loads each piece; never throws. */
-export function checkNativeModules(): NativeLoadResult[] {
+function checkNativeModules(): NativeLoadResult[] {
   const check = (name: NativeLoadResult['name'], load: () => string): NativeLoadResult => {
     try {
       return { name, loaded: true, detail: load() };

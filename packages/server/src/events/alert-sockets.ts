@@ -10,7 +10,7 @@ import type { Language } from '../language.ts';
 import type { KeywordAlertPayload } from './live-events.ts';
 
 /** The socket operations the registry needs (a `ws` WebSocket has them). */
-export interface AlertSocket {
+interface AlertSocket {
   readonly readyState: number;
   readonly OPEN: number;
   send(data: string): void;
@@ -37,10 +37,10 @@ export interface AlertSockets {
 }
 
 /** How long a notice is still delivered to sockets that open after it. */
-export const NOTICE_REPLAY_MS = 15_000;
+const NOTICE_REPLAY_MS = 15_000;
 
 /** Default cap of open sockets. */
-export const DEFAULT_ALERT_SOCKET_LIMIT = 64;
+const DEFAULT_ALERT_SOCKET_LIMIT = 64;
 
 /** Creates the registry. */
 export function createAlertSockets(

@@ -316,6 +316,8 @@ export type ErrorSource = z.infer<typeof ErrorSourceSchema>;
 export type ErrorRaisedPayload = z.infer<typeof ErrorRaisedSchema>;
 /** The `stream.opened` payload. */
 export type StreamOpenedPayload = z.infer<typeof StreamOpenedSchema>;
+/** Every event of the SSE stream (/api/events) by name: `stream.opened` first, then the live events. */
+export type EventStreamMap = LiveEventMap & { 'stream.opened': StreamOpenedPayload };
 /** Why the app window's audio is not arriving. */
 export type CaptureProblem = z.infer<typeof CaptureProblemSchema>;
 /** The app window's microphone as the backend sees it (`capture.changed`). */

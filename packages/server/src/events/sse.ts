@@ -1,9 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** An open server-sent-events response. */
-export interface SseStream {
+/**
+ * An open server-sent-events response. `Events` maps each event name the stream may send to its
+ * data, so a misspelt name or a wrong field fails the typecheck; by default any name and data.
+ */
+export interface SseStream<Events extends object = Record<string, unknown>> {
   /** Sends one event; returns false once the stream is closed. */
-  send(event: string, data: unknown, id?: number): boolean;
+  send<Name extends keyof Events & string>(event: Name, data: Events[Name], id?: number): boolean;
   /** Sends a comment line (heartbeat). */
   comment(text: string): void;
   /** Ends the response. */
@@ -20,11 +23,11 @@ const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
  * Takes over a fastify reply as a `text/event-stream`. Headers already set on the reply (the
  * CORS headers of the local guard) are kept.
  */
-export function openSse(
+export function openSse<Events extends object = Record<string, unknown>>(
   _request: FastifyRequest,
   reply: FastifyReply,
   options: { retryMs?: number } = {},
-): SseStream {
+): SseStream<Events> {
   const controller = new AbortController();
   let closed = false;
   const raw = reply.raw;

@@ -6,7 +6,7 @@ import type { IndexDoc } from './library-index.ts';
 /** Longest passage, in characters. */
 const PASSAGE_CHARS = 240;
 /** Material beyond this many characters is not indexed (a whole textbook would crowd out lines). */
-export const MATERIAL_INDEX_CHARS = 1_000_000;
+const MATERIAL_INDEX_CHARS = 1_000_000;
 
 /**
  * Cuts a text into passages: lines are gathered up to {@link PASSAGE_CHARS} characters, a blank

@@ -73,16 +73,13 @@ export const ClassAlertSchema = z.object({
 export type ClassAlert = z.infer<typeof ClassAlertSchema>;
 
 /** A gap in a class: the backend died without stopping it and resumed it when it came back. */
-export const ClassInterruptionSchema = z.object({
+const ClassInterruptionSchema = z.object({
   at: z.string().describe('ISO 8601: when the class resumed.'),
   seconds: z.number().int().min(0).describe('How long nothing was recorded.'),
 });
 
-/** A gap in a class. */
-export type ClassInterruption = z.infer<typeof ClassInterruptionSchema>;
-
 /** `class.json`. Read leniently: a hand-edited file keeps what is valid in it. */
-export const ClassMetaSchema = z.object({
+const ClassMetaSchema = z.object({
   id: z.string(),
   course_name: z.string().catch(''),
   material_name: z.string().catch(''),

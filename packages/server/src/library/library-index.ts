@@ -23,10 +23,10 @@ import { countMatches, findMatches, relevance, snippet } from './snippet.ts';
 export const INDEX_SCHEMA_VERSION = 2;
 
 /** Row numbers reserved for each class (lines, then notes and material passages). */
-export const ROWS_PER_CLASS = 2 ** 21;
+const ROWS_PER_CLASS = 2 ** 21;
 
 /** What a searchable text is. */
-export type DocKind = 'line' | 'notes' | 'material';
+type DocKind = 'line' | 'notes' | 'material';
 const KIND_CODES: Record<DocKind, number> = { line: 0, notes: 1, material: 2 };
 const KIND_NAMES: DocKind[] = ['line', 'notes', 'material'];
 

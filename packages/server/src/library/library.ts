@@ -60,10 +60,10 @@ import { parseQuery } from './search-terms.ts';
 export const RESUME_WINDOW_MS = 30 * 60_000;
 
 /** How often a running class writes its sign of life (`alive_at` in class.json). */
-export const ALIVE_INTERVAL_MS = 10_000;
+const ALIVE_INTERVAL_MS = 10_000;
 
 /** A class the previous run of the backend left running (it died), recent enough to resume. */
-export interface InterruptedClass {
+interface InterruptedClass {
   id: string;
   courseName: string;
   /** The material file the class was started with ('' for none). */

@@ -43,7 +43,7 @@ export interface RescueResult {
 }
 
 /** The pages of the class material that went into a prompt (see selectMaterialPages). */
-export interface MaterialBasis {
+interface MaterialBasis {
   pages: number[];
 }
 

@@ -72,7 +72,7 @@ export interface ChatMessage {
 }
 
 /** One chat request. */
-export interface ChatRequest {
+interface ChatRequest {
   /** Plain chat messages, or a tool conversation (assistant tool calls and tool results). */
   messages: ChatMessage[] | ChatCompletionMessageParam[];
   /** What the answer is for, used in error messages ("rescue", "notes", …). */
@@ -83,7 +83,7 @@ export interface ChatRequest {
 }
 
 /** One turn of a conversation in which the model may call tools (see {@link LlmService.turn}). */
-export interface TurnRequest extends ChatRequest {
+interface TurnRequest extends ChatRequest {
   /** The functions the model may call. */
   tools: ChatCompletionFunctionTool[];
   /** `none`: the model must answer in text this turn (default `auto`). */
@@ -562,7 +562,7 @@ function isRetryable(error: unknown, sdk: OpenAIModule): boolean {
 }
 
 /** Maps an `openai` SDK failure to the server's error codes, naming the provider and the setting. */
-export function toLlmError(
+function toLlmError(
   error: unknown,
   config: LlmConfig,
   purpose: string,

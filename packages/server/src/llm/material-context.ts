@@ -20,7 +20,7 @@ export function splitMaterialPages(material: string): Array<{ page: number; text
 }
 
 /** Lower-cased English words (3+ letters) and Chinese character pairs of a text. */
-export function terms(text: string): Set<string> {
+function terms(text: string): Set<string> {
   const result = new Set<string>();
   for (const word of text.toLowerCase().match(/[a-z][a-z0-9]{2,}/g) ?? []) result.add(word);
   for (const run of text.match(/[\u3400-\u9fff]+/g) ?? []) {

@@ -8,7 +8,7 @@ import { localized } from '../language.ts';
 import { readContainedText } from '../security/contained-file.ts';
 
 /** One material text in data/cite (the original's `{filename, updated_at, size}`). */
-export interface CiteFileInfo {
+interface CiteFileInfo {
   filename: string;
   /** Local time `YYYY-MM-DD HH:MM:SS`, as the original client shows it. */
   updated_at: string;
@@ -21,7 +21,7 @@ export interface CiteFileInfo {
 }
 
 /** How many page markers a material text has. */
-export function countMaterialPages(text: string): number {
+function countMaterialPages(text: string): number {
   return text.match(/^--- 第 \d+ 页 ---$/gm)?.length ?? 0;
 }
 

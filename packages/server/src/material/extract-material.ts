@@ -31,7 +31,7 @@ export function pageMarker(number: number): string {
 }
 
 /** The lower-case extension of a file name, with its dot ('' when none). */
-export function extensionOf(filename: string): string {
+function extensionOf(filename: string): string {
   const base = filename.slice(Math.max(filename.lastIndexOf('/'), filename.lastIndexOf('\\')) + 1);
   const dot = base.lastIndexOf('.');
   return dot > 0 ? base.slice(dot).toLowerCase() : '';

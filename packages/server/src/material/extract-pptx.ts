@@ -66,7 +66,7 @@ export async function extractPptxSlides(
 }
 
 /** Most slides a presentation may list (the largest real decks have a few hundred). */
-export const MAX_SLIDES = 5000;
+const MAX_SLIDES = 5000;
 
 /**
  * A slide list is read slide by slide: one that lists a slide twice, or thousands of slides,

@@ -9,7 +9,7 @@ import { readContainedText } from '../security/contained-file.ts';
 import { compactTimestamp, localDateTime, sanitizeMaterialName } from './cite-store.ts';
 
 /** One notes file in data/summaries. */
-export interface NoteInfo {
+interface NoteInfo {
   filename: string;
   /** From the file name ('' for `课堂笔记_…` notes). */
   course_name: string;

@@ -175,7 +175,7 @@ export function walkXml(xml: string, part: string, walker: XmlWalker): void {
 }
 
 /** Resolves a relationship target against the folder of the part that refers to it. */
-export function resolvePartPath(fromPart: string, target: string): string {
+function resolvePartPath(fromPart: string, target: string): string {
   if (target.startsWith('/')) return target.slice(1);
   const folder = fromPart.includes('/') ? fromPart.slice(0, fromPart.lastIndexOf('/')) : '';
   const segments = folder === '' ? [] : folder.split('/');

@@ -43,10 +43,10 @@ export const DEFAULT_ZIP_LIMITS: Required<ZipLimits> = {
  * The compression ratio is only checked for archives unpacking to more than this: a few
  * megabytes hurt nobody, and a tiny document of repetitive XML may well compress 200 times.
  */
-export const RATIO_CHECK_FROM = 8 * 1024 * 1024;
+const RATIO_CHECK_FROM = 8 * 1024 * 1024;
 
 /** True for the parts the readers parse (and so inflate whole). */
-export function isXmlPart(name: string): boolean {
+function isXmlPart(name: string): boolean {
   const lower = name.toLowerCase();
   return lower.endsWith('.xml') || lower.endsWith('.rels');
 }

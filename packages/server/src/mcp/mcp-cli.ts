@@ -15,7 +15,7 @@ import { LibraryIndex } from '../library/library-index.ts';
 import { createLecturesMcpServer } from './lectures-mcp-server.ts';
 
 /** Usage text of `class-assistant-backend mcp --help`. */
-export const MCP_USAGE = `class-assistant-backend mcp — the student's lectures over MCP (stdio)
+const MCP_USAGE = `class-assistant-backend mcp — the student's lectures over MCP (stdio)
 
 Usage: class-assistant-backend mcp [--data-dir <dir>] [--settings-file <file>]
        class-assistant-backend mcp token [--data-dir <dir>] [--settings-file <file>]

@@ -11,7 +11,7 @@ import { CliUsageError, DATA_FOLDER_OPTIONS, dataDirOf } from '../cli-options.ts
 import { loadMcpToken, MCP_TOKEN_FILE } from './mcp-token.ts';
 
 /** Usage text of `class-assistant-backend mcp token --help`. */
-export const MCP_TOKEN_USAGE = `class-assistant-backend mcp token — print the token of the MCP server
+const MCP_TOKEN_USAGE = `class-assistant-backend mcp token — print the token of the MCP server
 
 Usage: class-assistant-backend mcp token [--data-dir <dir>] [--settings-file <file>]
 

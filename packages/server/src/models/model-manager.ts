@@ -53,7 +53,7 @@ export type ModelRequest =
   | { url: string; sha256: string; name: string; language?: ModelLanguage | undefined };
 
 /** A source as lists show it. */
-export interface ModelSourceItem {
+interface ModelSourceItem {
   id: string;
   label: Localized;
   kind: string;
@@ -163,7 +163,7 @@ export interface DownloadStart {
 }
 
 /** What a foreground download reports besides bytes. */
-export interface PullReport {
+interface PullReport {
   onProgress?: ((received: number, total: number | undefined) => void) | undefined;
   onStage?: ((stage: 'downloading' | 'verifying' | 'unpacking') => void) | undefined;
   /** A file now comes from `source` (the first one, or after a switch with its `notice`). */
@@ -230,7 +230,7 @@ interface Job {
 const SPACE_MARGIN = 64 * 1024 * 1024;
 
 /** Space a model needs: what is left to download, plus its unpacked files (about twice the archive). */
-export function spaceNeeded(total: number, received: number): number {
+function spaceNeeded(total: number, received: number): number {
   return total - received + total * 2 + SPACE_MARGIN;
 }
 

@@ -119,7 +119,7 @@ export function modelLayout(folder: string): ModelEngine | undefined {
  * graph and no `tokens.txt`), which only punctuates a streaming model's lines and is never
  * chosen as a recognizer; `recognizer` for every other model.
  */
-export function modelRole(folder: string): ModelRole {
+function modelRole(folder: string): ModelRole {
   return isPunctuationFolder(folder) ? 'punctuation' : 'recognizer';
 }
 

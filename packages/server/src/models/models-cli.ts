@@ -11,7 +11,7 @@ import { createSettingsStore } from '../settings/settings-store.ts';
 import { createModelManager, type ModelRequest } from './model-manager.ts';
 
 /** Usage text of `class-assistant-backend models --help`. */
-export const MODELS_USAGE = `class-assistant-backend models — offline recognition models
+const MODELS_USAGE = `class-assistant-backend models — offline recognition models
 
 Usage:
   class-assistant-backend models list [--json]          the catalogue (files, sizes, checksums, sources)

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { type Localized, localized } from '../language.ts';
 
 /** A streaming transducer: decoded chunk by chunk, with endpoint detection and hot words. */
-export interface SherpaTransducerModel {
+interface SherpaTransducerModel {
   kind: 'transducer';
   folder: string;
   encoder: string;
@@ -20,7 +20,7 @@ export interface SherpaTransducerModel {
 }
 
 /** SenseVoice: one utterance at a time (the Silero VAD cuts them), with punctuation. */
-export interface SherpaSenseVoiceModel {
+interface SherpaSenseVoiceModel {
   kind: 'sense-voice';
   folder: string;
   model: string;
@@ -31,7 +31,7 @@ export interface SherpaSenseVoiceModel {
 export type SherpaModel = SherpaTransducerModel | SherpaSenseVoiceModel;
 
 /** The files a sherpa-onnx folder must hold, for error messages. */
-export const SHERPA_MODEL_FILES =
+const SHERPA_MODEL_FILES =
   'encoder*.onnx, decoder*.onnx, joiner*.onnx and tokens.txt (a streaming transducer), or model*.onnx and tokens.txt (SenseVoice)';
 
 /** The same, in Chinese. */

@@ -10,7 +10,7 @@ import {
 import { dataPaths } from '../data-folder.ts';
 
 /** GET /api/keywords: the original's `{builtin, custom, all}` plus levels and the file. */
-export interface KeywordsView {
+interface KeywordsView {
   /** Alert-level keywords of data/keywords.txt. */
   builtin: string[];
   /** Attention-level keywords of data/keywords.txt (homework, exams). */

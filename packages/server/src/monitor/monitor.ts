@@ -32,13 +32,13 @@ import type { SettingsStore } from '../settings/settings-store.ts';
 import type { KeywordService } from './keyword-service.ts';
 
 /** How the recognizer of the running class is doing. */
-export type RecognizerState = NonNullable<MonitorStatusPayload['recognizer_state']>;
+type RecognizerState = NonNullable<MonitorStatusPayload['recognizer_state']>;
 
 /** /api/monitor_status and the `monitor.changed` event. */
-export type MonitorStatus = MonitorStatusPayload;
+type MonitorStatus = MonitorStatusPayload;
 
 /** The original's answers: `{status, message}` plus what the new UI needs. */
-export interface MonitorAnswer {
+interface MonitorAnswer {
   status: string;
   message: string;
   effective_asr_mode?: string;
@@ -95,7 +95,7 @@ export interface MonitorOptions {
 }
 
 /** A class the backend died in, to go on with (see {@link Monitor.continueClass}). */
-export interface ContinuedClass {
+interface ContinuedClass {
   courseName: string;
   /** The material file it was started with ('' for none); the active material is kept. */
   citeFilename: string;
@@ -106,7 +106,7 @@ export interface ContinuedClass {
 }
 
 /** The marker line of a gap in a class, e.g. `—— 中断 12 秒 ——`. */
-export function interruptionLine(seconds: number): string {
+function interruptionLine(seconds: number): string {
   return `—— 中断 ${seconds} 秒 ——`;
 }
 
@@ -135,7 +135,7 @@ export interface Monitor {
 }
 
 /** Maps transcript-core's levels to the original client's alert levels (red / yellow). */
-export function alertMessage(alert: KeywordAlert): KeywordAlertPayload {
+function alertMessage(alert: KeywordAlert): KeywordAlertPayload {
   return {
     type: 'keyword_alert',
     level: alert.level === 'alert' ? 'danger' : 'warning',

@@ -14,7 +14,7 @@ import { readEvalSet } from './eval-set.ts';
 import { type EvalReport, runEval } from './run-eval.ts';
 
 /** Usage text of `class-assistant-backend eval --help`. */
-export const EVAL_USAGE = `class-assistant-backend eval — measure offline recognition on your own recordings
+const EVAL_USAGE = `class-assistant-backend eval — measure offline recognition on your own recordings
 
 Usage: class-assistant-backend eval <folder> [--engine auto|vosk|pocketsphinx|sherpa]
            [--model <folder>] [--language zh|en] [--json]
@@ -57,7 +57,7 @@ const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 const ratio = (value: number | null) => (value === null ? 'none' : value.toFixed(2));
 
 /** The report as a table, for a terminal. */
-export function formatEvalReport(report: EvalReport): string {
+function formatEvalReport(report: EvalReport): string {
   const metric = report.metric.toUpperCase();
   const rows: string[][] = [
     [

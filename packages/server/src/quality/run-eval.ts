@@ -35,7 +35,7 @@ import { EvalRunError } from './eval-errors.ts';
 import { type EvalItem, recognizerSamples } from './eval-set.ts';
 
 /** One way of recognising a file, scored. */
-export interface EvalRun {
+interface EvalRun {
   text: string;
   error_rate: number;
   /** Decoding time / audio duration. */
@@ -46,7 +46,7 @@ export interface EvalRun {
 }
 
 /** One file of the report. */
-export interface EvalFileReport {
+interface EvalFileReport {
   name: string;
   duration_s: number;
   reference: string;

@@ -60,7 +60,7 @@ export interface PhraseRecognizerOptions {
 }
 
 /** The VAD options from the settings (the original product's values by default). */
-export function vadOptionsFrom(settings: ResolvedSettings) {
+function vadOptionsFrom(settings: ResolvedSettings) {
   const bufferMs = chunkMilliseconds(settings);
   return {
     sampleRate: RECOGNIZER_SAMPLE_RATE,

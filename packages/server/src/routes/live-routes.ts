@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ServerError } from '../errors.ts';
 import type { LiveEvent } from '../events/event-hub.ts';
-import { liveEventsTable } from '../events/live-events.ts';
+import { type EventStreamMap, liveEventsTable } from '../events/live-events.ts';
 import { openSse } from '../events/sse.ts';
 import { localized, requestLanguage } from '../language.ts';
 import { noteRefusal } from '../request-log.ts';
@@ -65,7 +65,7 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
       // client missed an unknown amount, which is a gap, and must get every new event.
       const fromEarlierRun = requestedId !== undefined && requestedId > hub.lastId;
       const lastEventId = fromEarlierRun ? undefined : requestedId;
-      const stream = openSse(request, reply, { retryMs: 2000 });
+      const stream = openSse<EventStreamMap>(request, reply, { retryMs: 2000 });
       // Subscribe before replaying so nothing published in between is lost (ids dedupe).
       let sentUpTo = lastEventId ?? hub.lastId;
       const queued: LiveEvent[] = [];

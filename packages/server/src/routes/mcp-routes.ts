@@ -22,12 +22,12 @@ function backendCommand(args: string[]): { command: string; args: string[] } {
 }
 
 /** The command an MCP client starts for the same tools over stdio, on this data folder. */
-export function stdioCommand(dataDir: string): { command: string; args: string[] } {
+function stdioCommand(dataDir: string): { command: string; args: string[] } {
   return backendCommand(['mcp', '--data-dir', dataDir]);
 }
 
 /** The command that prints the MCP token of this data folder (`class-assistant-backend mcp token`). */
-export function tokenCommand(dataDir: string): { command: string; args: string[] } {
+function tokenCommand(dataDir: string): { command: string; args: string[] } {
   return backendCommand(['mcp', 'token', '--data-dir', dataDir]);
 }
 

@@ -32,12 +32,12 @@ export function bearerToken(authorization: string | undefined): string | undefin
  * The name of the cookie holding the API token. Browsers share cookies between the ports of one
  * host, so the port is part of the name: two backends on different ports keep their own.
  */
-export function apiTokenCookieName(port: number): string {
+function apiTokenCookieName(port: number): string {
   return `class_assistant_token_${port}`;
 }
 
 /** The value of cookie `name` in a `Cookie` header. */
-export function cookieValue(header: string | undefined, name: string): string | undefined {
+function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const separator = part.indexOf('=');
     if (separator > 0 && part.slice(0, separator).trim() === name) {

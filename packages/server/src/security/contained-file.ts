@@ -18,7 +18,7 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /** The refusal of `shown` (the path as a person reads it, relative to the data folder). */
-export function linkedFileError(shown: string): ServerError {
+function linkedFileError(shown: string): ServerError {
   return new ServerError(
     'FILE_LINK_REFUSED',
     localized(

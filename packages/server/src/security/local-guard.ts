@@ -43,7 +43,7 @@ export interface LocalGuardOptions {
 export const SHELL_ORIGINS = ['tauri://localhost', 'http://tauri.localhost'] as const;
 
 /** Origins of the original client's development UI (its Vite server). */
-export const ORIGINAL_DEV_ORIGINS = ['http://localhost:1420', 'http://127.0.0.1:1420'] as const;
+const ORIGINAL_DEV_ORIGINS = ['http://localhost:1420', 'http://127.0.0.1:1420'] as const;
 
 /** Every origin of the original desktop client: its shell and its development UI. */
 export const ORIGINAL_CLIENT_ORIGINS: readonly string[] = [

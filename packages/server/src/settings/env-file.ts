@@ -158,7 +158,7 @@ export function setEnvValue(document: EnvDocument, key: string, value: string): 
  * Returns a copy of the document with the value of the entry at `index` (in `document.lines`)
  * replaced: only its value token changes, in its quote style when that can hold the value.
  */
-export function setEnvLineValue(document: EnvDocument, index: number, value: string): EnvDocument {
+function setEnvLineValue(document: EnvDocument, index: number, value: string): EnvDocument {
   const lines = document.lines.slice();
   const line = lines[index];
   if (line?.kind !== 'entry') throw new Error(`line ${index} is not a KEY=value entry`);

@@ -7,7 +7,7 @@ import { detectNewline, type EnvDocument, type EnvLine, serializeEnv } from './e
 import { settingDefinition } from './settings-schema.ts';
 
 /** True for the assignment of a main key. */
-export function isMainEntry(line: EnvLine): boolean {
+function isMainEntry(line: EnvLine): boolean {
   return line.kind === 'entry' && settingDefinition(line.key!) !== undefined;
 }
 

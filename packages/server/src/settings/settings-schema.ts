@@ -173,7 +173,7 @@ function setting<const Field extends string, Value>(
 }
 
 /** Checks one origin of CORS_ORIGINS: scheme://host[:port], no path. */
-export function checkOrigin(value: string): SettingCheck {
+function checkOrigin(value: string): SettingCheck {
   let parsed: URL;
   try {
     parsed = new URL(value);
@@ -210,7 +210,7 @@ export const ASR_MODE_ALIASES: Readonly<Record<string, AsrMode>> = {
 const STREAM_ENDPOINT_PATH = /\/api\/v3\/sauc\/(bigmodel|bigmodel_async|bigmodel_nostream)\/*$/;
 
 /** The streaming endpoint a full URL names (the original's SEED_ASR_WS_URL holds one), if any. */
-export function streamEndpointInUrl(value: string): string | undefined {
+function streamEndpointInUrl(value: string): string | undefined {
   try {
     return STREAM_ENDPOINT_PATH.exec(new URL(value).pathname)?.[1];
   } catch {
@@ -845,7 +845,7 @@ export function settingNames(definition: SettingDefinition): string[] {
 }
 
 /** Splits a comma-separated list, dropping blanks. */
-export function splitList(value: string): string[] {
+function splitList(value: string): string[] {
   return value
     .split(',')
     .map((item) => item.trim())

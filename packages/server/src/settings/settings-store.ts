@@ -28,7 +28,6 @@ import {
 
 export { maskSecret } from '../secret-rules.ts';
 
-export type { SettingsFileProblem } from './settings-file.ts';
 export type { ResolvedSettings } from './settings-schema.ts';
 
 /** A main key whose stored value could not be used (the default is used instead). */

@@ -43,7 +43,7 @@ export interface DashscopeTestServerOptions {
 }
 
 /** One connection as the test server saw it. */
-export interface DashscopeTestConnection {
+interface DashscopeTestConnection {
   index: number;
   /** Handshake headers, lower-case names. */
   headers: Record<string, string>;

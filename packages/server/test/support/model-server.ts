@@ -6,14 +6,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One request the server saw. */
-export interface ModelServerRequest {
+interface ModelServerRequest {
   path: string;
   range: string | undefined;
   ifRange: string | undefined;
 }
 
 /** Which validators the server sends with a file (and honours in If-Range). */
-export type ModelServerValidators = 'etag' | 'last-modified' | 'none';
+type ModelServerValidators = 'etag' | 'last-modified' | 'none';
 
 /** A running model host. */
 export interface ModelServer {

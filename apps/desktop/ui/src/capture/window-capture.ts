@@ -19,7 +19,7 @@ import {
 import { CAPTURE_PROCESSOR, type PcmFrame } from './pcm-chunker.ts';
 
 /** What the window's microphone is doing. */
-export type MicrophoneState =
+type MicrophoneState =
   | 'off'
   | 'starting'
   | 'on'
@@ -28,7 +28,7 @@ export type MicrophoneState =
   | WindowProblem;
 
 /** The capture socket. */
-export type CaptureLink = 'off' | 'connecting' | 'open' | 'retrying' | 'replaced';
+type CaptureLink = 'off' | 'connecting' | 'open' | 'retrying' | 'replaced';
 
 /** Everything the views show about the window's capture. */
 export interface WindowCaptureState {

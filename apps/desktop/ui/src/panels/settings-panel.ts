@@ -73,7 +73,7 @@ const HEARINGS: ReadonlyArray<{
 ];
 
 /** The choice an ASR_MODE belongs to. */
-export function hearingOf(mode: string): Hearing {
+function hearingOf(mode: string): Hearing {
   if (mode === 'stream' || mode === 'seed-asr' || mode === 'dashscope') return 'online';
   if (mode === 'cloud') return 'cloud';
   if (mode === 'mock') return 'demo';

@@ -63,13 +63,13 @@ export function highlight(text: string, keywords: readonly string[]): Array<stri
 }
 
 /** Where an alert shows: in a card below the bar, in the bar itself, or nowhere (no alert). */
-export type AlertPlace = 'card' | 'bar' | null;
+type AlertPlace = 'card' | 'bar' | null;
 
 /**
  * The card needs the alert size (320x156) and no panel: a panel keeps its 520 px with its input
  * and newest line on screen, and a window that could not grow would hide the card.
  */
-export function alertPlace(state: Pick<AppState, 'alert' | 'panel' | 'room'>): AlertPlace {
+function alertPlace(state: Pick<AppState, 'alert' | 'panel' | 'room'>): AlertPlace {
   if (!state.alert) return null;
   if (state.panel !== null) return 'bar';
   return state.room.height >= WINDOW_SIZES.alert.height - 1 ? 'card' : 'bar';

@@ -9,13 +9,13 @@ import { t } from '../i18n.ts';
 import type { AppState } from '../store.ts';
 
 /** True when the class listens to this window: AUDIO_INPUT=app, or the backend says so. */
-export function listensToWindow(state: Pick<AppState, 'health' | 'capture'>): boolean {
+function listensToWindow(state: Pick<AppState, 'health' | 'capture'>): boolean {
   const input = state.health?.audio?.input ?? '';
   return input.trim().toLowerCase() === 'app' || (state.capture?.state ?? 'off') !== 'off';
 }
 
 /** A level (RMS 0–32767) on a 60 dB meter scale, 0–1. */
-export function meterValue(level: number): number {
+function meterValue(level: number): number {
   if (level <= 0) return 0;
   return Math.max(0, Math.min(1, (20 * Math.log10(level / 32768) + 60) / 60));
 }

@@ -23,7 +23,7 @@ import {
 export const DEFAULT_POCKETSPHINX_MODEL = '/usr/share/pocketsphinx/model/en-us';
 
 /** The three model files PocketSphinx needs, from POCKETSPHINX_MODEL_PATH. */
-export function pocketsphinxModelFiles(
+function pocketsphinxModelFiles(
   settings: ResolvedSettings,
   model?: string,
 ): {

@@ -112,7 +112,7 @@ const FEATURES = { sampleRate: SAMPLE_RATE, featureDim: 80 };
  * after 1.0 s of silence once something was said (rule 2: a teacher's pause between sentences),
  * or at 20 s of speech without such a pause (rule 3).
  */
-export const LECTURE_ENDPOINT = {
+const LECTURE_ENDPOINT = {
   rule1MinTrailingSilence: 2.4,
   rule2MinTrailingSilence: 1.0,
   rule3MinUtteranceLength: 20,
@@ -260,7 +260,7 @@ function createTransducerDecoder(
 }
 
 /** Joins recognised lines into one text: no space between Chinese, one between other words. */
-export function joinLines(texts: readonly string[]): string {
+function joinLines(texts: readonly string[]): string {
   return normalizeRecognizedText(texts.filter((text) => text !== '').join(' '));
 }
 

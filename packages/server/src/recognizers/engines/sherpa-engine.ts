@@ -32,12 +32,12 @@ import {
 } from './sherpa-process.ts';
 
 /** The catalogue model a message about a missing sherpa model recommends. */
-export const DEFAULT_SHERPA_MODEL_ID = 'sense-voice-small';
+const DEFAULT_SHERPA_MODEL_ID = 'sense-voice-small';
 
 const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
 
 /** How to get a sherpa model: the catalogue's sherpa entries of `language`, SHERPA_MODEL_PATH. */
-export function sherpaModelHelp(
+function sherpaModelHelp(
   language: ModelLanguage,
   catalogue: readonly ModelCatalogueEntry[] = OFFICIAL_MODEL_CATALOGUE,
 ): Localized {
@@ -101,7 +101,7 @@ function modelOf(settings: ResolvedSettings, folder: string): SherpaModel {
 }
 
 /** What the engine's process is started with. */
-export function sherpaDecoderConfig(
+function sherpaDecoderConfig(
   settings: ResolvedSettings,
   model: SherpaModel,
   hotwordsFile?: string,
