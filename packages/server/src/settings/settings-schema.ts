@@ -266,10 +266,10 @@ export const ASR_MODE_CHOICES = [
   },
   {
     value: 'mock',
-    label: localized('演示', 'Demo'),
+    label: localized('演示模式', 'Demo mode'),
     help: localized(
-      '播放一节示例课，不用麦克风，先试试看。',
-      'Plays a sample class without a microphone: to try the app.',
+      '播放一节示例课，不用麦克风，先试试看；“高级 → 演示模式”里可以换成你自己的讲稿。',
+      'Plays a sample class without a microphone, to try the app; Advanced → Demo mode takes your own script.',
     ),
   },
 ] as const satisfies readonly SettingChoice[];
