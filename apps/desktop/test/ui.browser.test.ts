@@ -274,8 +274,8 @@ describe('the panels (480x520)', () => {
     expect(await page.locator('label[for="setting-LLM_API_KEY"]').textContent()).toContain(
       'API 密钥',
     );
-    expect(await page.locator('#hearing-demo').isChecked()).toBe(true);
-    expect(await page.locator('label[for="hearing-offline"]').textContent()).toContain(
+    expect(await page.locator('#hearing-mock').isChecked()).toBe(true);
+    expect(await page.locator('label[for="hearing-local"]').textContent()).toContain(
       '本机离线识别',
     );
     expect(await page.locator('.extra-lines').isVisible()).toBe(false);
@@ -1061,7 +1061,7 @@ describe('listening offline out of the box', () => {
     page = await openApp(context, backend, { width: 480, height: 520 });
     await page.keyboard.press(',');
     // Offline recognition shows the models this computer has.
-    await page.locator('label[for="hearing-offline"]').click();
+    await page.locator('label[for="hearing-local"]').click();
     await expect
       .poll(() => page!.locator('.models-section').textContent())
       .toContain('还没有安装模型。');

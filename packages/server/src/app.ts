@@ -43,6 +43,7 @@ import { modelsRoutes } from './routes/models-routes.ts';
 import { monitorRoutes } from './routes/monitor-routes.ts';
 import { notesRoutes } from './routes/notes-routes.ts';
 import { webSocketDocumentation } from './routes/schemas.ts';
+import { settingsDefinitionsRoutes } from './routes/settings-definitions-routes.ts';
 import { settingsRoutes } from './routes/settings-routes.ts';
 import { systemRoutes } from './routes/system-routes.ts';
 import { createLoginTickets } from './security/api-token.ts';
@@ -310,6 +311,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(systemRoutes);
   await app.register(settingsRoutes);
+  await app.register(settingsDefinitionsRoutes);
   await app.register(materialRoutes);
   await app.register(monitorRoutes);
   await app.register(modelsRoutes);

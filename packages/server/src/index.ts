@@ -236,6 +236,7 @@ export type {
   RecognizerEvent,
   RecognizerInput,
   RecognizerLogger,
+  RecognizerNeeds,
   RecognizerRegistry,
 } from './recognizers/recognizer.ts';
 export { createErrorReporter, createRecognizerRegistry } from './recognizers/recognizer.ts';
@@ -280,11 +281,19 @@ export { getEnvValue, parseEnv, serializeEnv, setEnvValue } from './settings/env
 export type { SecretDestination } from './settings/secret-destinations.ts';
 export { checkSecretDestinations, secretDestinations } from './settings/secret-destinations.ts';
 export { isSecretKey } from './settings/secret-mask.ts';
-export type { AsrMode, SettingApplies, SettingDefinition } from './settings/settings-schema.ts';
+export type {
+  AsrMode,
+  SettingApplies,
+  SettingChoice,
+  SettingDefinition,
+  SettingGroup,
+} from './settings/settings-schema.ts';
 export {
   ASR_MODE_ALIASES,
+  ASR_MODE_CHOICES,
   ASR_MODES,
   SETTING_DEFINITIONS,
+  SETTING_GROUPS,
   settingDefinition,
 } from './settings/settings-schema.ts';
 export type {

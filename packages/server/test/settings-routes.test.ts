@@ -50,6 +50,48 @@ describe('GET /api/settings', () => {
     });
   });
 
+  it('names every key, group and choice in both languages, and says what each ASR mode needs', async () => {
+    type Named = { zh: string; en: string };
+    type Definition = { key: string; group: string; label: Named; choices?: { value: string }[] };
+    type Mode = { mode: string; label: Named; audio: string[]; settings: string[]; model: boolean };
+    for (const url of ['/api/settings', '/api/settings/definitions']) {
+      const response = await harness.request({ url });
+      expect(response.statusCode, url).toBe(200);
+      const body = response.json() as {
+        definitions: Definition[];
+        groups: Array<{ id: string; label: Named }>;
+        asr_modes: Mode[];
+      };
+      const groups = new Set(body.groups.map((group) => group.id));
+      for (const definition of body.definitions) {
+        expect(groups.has(definition.group), definition.key).toBe(true);
+      }
+      const byKey = new Map(body.definitions.map((definition) => [definition.key, definition]));
+      expect(byKey.get('LOCAL_ASR_LANGUAGE')?.label).toEqual({
+        zh: '课堂语言',
+        en: 'Class language',
+      });
+      expect(byKey.get('LOG_LEVEL')?.choices?.map((choice) => choice.value)).toContain('debug');
+      expect(byKey.get('LLM_MODEL')?.choices).toBeUndefined();
+      // Every mode ASR_MODE offers is one this build runs, with its needs.
+      expect(byKey.get('ASR_MODE')?.choices?.map((choice) => choice.value)).toEqual(
+        body.asr_modes.map((mode) => mode.mode),
+      );
+      const modes = new Map(body.asr_modes.map((mode) => [mode.mode, mode]));
+      expect(modes.get('dashscope')).toMatchObject({
+        audio: ['microphone', 'app', 'file'],
+        settings: ['DASHSCOPE_API_KEY'],
+        model: false,
+      });
+      expect(modes.get('local')).toMatchObject({ model: true });
+      expect(modes.get('mock')).toMatchObject({ audio: [], settings: [], model: false });
+      expect(modes.get('stream')).toMatchObject({ aliases: ['seed-asr'] });
+      for (const mode of body.asr_modes) {
+        for (const key of mode.settings) expect(byKey.has(key), `${mode.mode} ${key}`).toBe(true);
+      }
+    }
+  });
+
   it('masks every line of a secret key set twice, and keeps both when the content comes back', async () => {
     const text = [
       'export LLM_API_KEY = "sk-old-secret-0000"  # the previous account',
@@ -248,7 +290,7 @@ describe('POST /api/settings', () => {
         },
         {
           field: 'ASR_MODE',
-          message: 'must be one of local, stream, cloud, mock, dashscope, seed-asr, got "psychic"',
+          message: 'must be one of local, stream, dashscope, cloud, mock, seed-asr, got "psychic"',
         },
       ],
     });
@@ -258,7 +300,7 @@ describe('POST /api/settings', () => {
       code: 'SETTINGS_INVALID',
       field: 'AUDIO_SAMPLE_RATE',
       message:
-        'AUDIO_SAMPLE_RATE 应为 8000 到 48000 之间的整数，当前为 "44"；ASR_MODE 应为 local、stream、cloud、mock、dashscope、seed-asr 之一，当前为 "psychic"',
+        'AUDIO_SAMPLE_RATE 应为 8000 到 48000 之间的整数，当前为 "44"；ASR_MODE 应为 local、stream、dashscope、cloud、mock、seed-asr 之一，当前为 "psychic"',
     });
     expect(await readFile(harness.envFile, 'utf8')).toBe(before);
   });

@@ -89,6 +89,11 @@ export interface ApiOptions {
    * died can never leave the UI waiting. Ending a class with notes waits for the LLM: longer.
    */
   timeoutMs?: number;
+  /**
+   * The route answers HTTP 200 with `{status: "error", …}` as a result, not a failure (the
+   * microphone check: no device is an answer to show): return it instead of throwing.
+   */
+  errorStatusIsAnswer?: boolean;
 }
 
 /**
@@ -129,7 +134,7 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
       `The backend answered HTTP ${response.status} without JSON.`,
     );
   }
-  if (!response.ok || (body as ErrorBody)?.status === 'error') {
+  if (!response.ok || (!options.errorStatusIsAnswer && (body as ErrorBody)?.status === 'error')) {
     throw fromBody(response.status, body as ErrorBody, `HTTP ${response.status}`);
   }
   return body as T;

@@ -30,6 +30,7 @@ import { createRescuePanel } from './panels/rescue-panel.ts';
 import { createSettingsPanel } from './panels/settings-panel.ts';
 import { createTranscriptPanel } from './panels/transcript-panel.ts';
 import { preference, savePreference } from './preferences.ts';
+import { loadSettingFacts, modeNeedingNothing } from './setting-facts.ts';
 import { isTextField, shortcutFor } from './shortcuts.ts';
 import { type AppState, createStore, IDLE_MONITOR, type PanelName, type Store } from './store.ts';
 import type {
@@ -109,7 +110,12 @@ export function startApp(host: HTMLElement): { store: Store } {
 
   const refreshHealth = async () => {
     try {
-      store.set({ health: await api<Health>('/api/health') });
+      // The names of the modes and keys health mentions come with the setting facts.
+      const [health] = await Promise.all([
+        api<Health>('/api/health'),
+        loadSettingFacts().catch(() => undefined),
+      ]);
+      store.set({ health });
     } catch {
       // The live connection reports the backend as offline.
     }
@@ -299,7 +305,9 @@ export function startApp(host: HTMLElement): { store: Store } {
     dismissAlert,
     async useDemoMode() {
       try {
-        await api('/api/settings', { body: { fields: { ASR_MODE: 'mock' } } });
+        const demo = modeNeedingNothing(await loadSettingFacts());
+        if (!demo) return false;
+        await api('/api/settings', { body: { fields: { ASR_MODE: demo.mode } } });
         await refreshHealth();
         toast(t('demoModeSet'));
         return true;

@@ -2,9 +2,27 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from './api.ts';
 import { backgroundErrorText, describeError } from './errors.ts';
 import { setLang } from './i18n.ts';
+import { keepSettingFacts } from './setting-facts.ts';
 
 describe('describeError', () => {
-  it('sends a missing LLM key to the settings', () => {
+  it('sends a missing LLM key to the settings, naming it as the backend does', () => {
+    // The key's name as GET /api/settings/definitions sends it.
+    keepSettingFacts({
+      groups: [],
+      asr_modes: [],
+      definitions: [
+        {
+          key: 'LLM_API_KEY',
+          group: 'llm',
+          label: { zh: 'API 密钥', en: 'API key' },
+          description: 'LLM API key.',
+          default: '',
+          secret: true,
+          applies: 'now',
+          example: 'sk-…',
+        },
+      ],
+    });
     const error = new ApiError('LLM_NOT_CONFIGURED', 503, 'set LLM_API_KEY', {
       field: 'LLM_API_KEY',
     });

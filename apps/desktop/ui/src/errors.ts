@@ -4,7 +4,7 @@ import { isApiError } from './api.ts';
 import type { AppContext } from './context.ts';
 import { h } from './dom.ts';
 import { lang, t } from './i18n.ts';
-import { settingLabel } from './setting-labels.ts';
+import { settingLabel } from './setting-facts.ts';
 import type { BackgroundError } from './types.ts';
 
 /** What to tell the student about an error. */

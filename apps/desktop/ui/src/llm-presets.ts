@@ -51,10 +51,10 @@ export const LLM_PRESETS: readonly LlmPreset[] = [
   },
 ];
 
-/** Where the keys of the online (streaming) recognition services are made. */
-export const ONLINE_KEY_URLS = {
-  /** Volcengine's speech console: the app's App ID and Access Token (ASR_MODE=stream). */
-  stream: 'https://console.volcengine.com/speech/app',
-  /** Alibaba Cloud Model Studio: an API key (ASR_MODE=dashscope). */
-  dashscope: 'https://help.aliyun.com/zh/model-studio/get-api-key',
-} as const;
+/** Where the keys of the online recognition services are made, by the setting they go in. */
+export const KEY_URLS: Readonly<Record<string, string>> = {
+  /** Volcengine's speech console: the app's App ID and Access Token. */
+  STREAM_ASR_APP_KEY: 'https://console.volcengine.com/speech/app',
+  /** Alibaba Cloud Model Studio: an API key. */
+  DASHSCOPE_API_KEY: 'https://help.aliyun.com/zh/model-studio/get-api-key',
+};

@@ -168,11 +168,34 @@ export interface KeywordsView {
 export interface SettingDefinition {
   key: string;
   group: string;
+  label: BothLanguages;
   description: string;
   default: string;
   secret: boolean;
   applies: 'now' | 'next-class' | 'restart';
   example: string;
+  /** For a key with a fixed set of values. */
+  choices?: Array<{ value: string; label: BothLanguages; help?: BothLanguages }>;
+}
+
+/** One ASR mode the backend runs and what it needs. */
+export interface AsrModeFacts {
+  mode: string;
+  label: BothLanguages;
+  help?: BothLanguages;
+  aliases: string[];
+  /** The kinds of audio input it listens to; empty: none. */
+  audio: Array<'microphone' | 'app' | 'file'>;
+  /** The keys a student fills in for it. */
+  settings: string[];
+  model: boolean;
+}
+
+/** GET /api/settings/definitions (GET /api/settings carries the same). */
+export interface SettingFacts {
+  groups: Array<{ id: string; label: BothLanguages }>;
+  definitions: SettingDefinition[];
+  asr_modes: AsrModeFacts[];
 }
 
 export interface SettingsView {
@@ -184,6 +207,8 @@ export interface SettingsView {
   environment_overrides: string[];
   problems: Array<{ key: string; source: string; message: string }>;
   definitions: SettingDefinition[];
+  groups: SettingFacts['groups'];
+  asr_modes: AsrModeFacts[];
 }
 
 export interface SettingsSaved {

@@ -18,6 +18,11 @@ export function createCloudRecognizerDefinition(
   return {
     mode: 'cloud',
     description: 'phrases detected by the energy VAD, transcribed by an OpenAI-compatible API',
+    needs: {
+      audio: ['microphone', 'app', 'file'],
+      settings: ['CLOUD_ASR_BASE_URL', 'CLOUD_ASR_API_KEY', 'CLOUD_ASR_MODEL'],
+      model: false,
+    },
     async availability(settings, where): Promise<RecognizerAvailability> {
       const missing = [
         settings.cloudAsrBaseUrl === '' ? 'CLOUD_ASR_BASE_URL' : '',

@@ -10,6 +10,7 @@ import type { RecognizerAvailability, RecognizerDefinition } from './recognizer.
 export const dashscopeRecognizerDefinition: RecognizerDefinition = {
   mode: 'dashscope',
   description: 'DashScope (Alibaba Cloud Model Studio) real-time recognition (fun-asr-realtime)',
+  needs: { audio: ['microphone', 'app', 'file'], settings: ['DASHSCOPE_API_KEY'], model: false },
   async availability(settings, where): Promise<RecognizerAvailability> {
     if (settings.dashscopeApiKey === '') {
       return {

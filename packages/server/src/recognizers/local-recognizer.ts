@@ -55,6 +55,7 @@ export function createLocalRecognizerDefinition(
     mode: 'local',
     description:
       'offline recognition: sherpa-onnx (SenseVoice with the Silero VAD, or a streaming transducer), or Vosk or PocketSphinx on the phrases the energy VAD detects',
+    needs: { audio: ['microphone', 'app', 'file'], settings: ['LOCAL_ASR_LANGUAGE'], model: true },
     async availability(settings, where): Promise<RecognizerAvailability> {
       const dataDir = where?.dataDir ?? '.';
       const choice = await chooseLocalModel(settings, dataDir, options);

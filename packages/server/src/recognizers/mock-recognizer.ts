@@ -104,6 +104,7 @@ export function createMockRecognizer(
 export const mockRecognizerDefinition: RecognizerDefinition = {
   mode: 'mock',
   description: 'Scripted lecture lines on a timer (no microphone, no model, no network).',
+  needs: { audio: [], settings: [], model: false },
   async availability(settings) {
     const path = settings.mockScript || BUNDLED_MOCK_SCRIPT;
     try {

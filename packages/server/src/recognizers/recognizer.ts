@@ -74,12 +74,27 @@ export interface RecognizerContext {
   appCapture?: AppCapture;
 }
 
+/** What an ASR_MODE needs, for a settings form and the checks before a class. */
+export interface RecognizerNeeds {
+  /**
+   * The kinds of AUDIO_INPUT it listens to: `microphone` (mic, mic:NAME), `app` (the app
+   * window's microphone), `file` (file:PATH). Empty: it listens to no audio.
+   */
+  audio: ReadonlyArray<'microphone' | 'app' | 'file'>;
+  /** The settings a student fills in for it, those it cannot start without first. */
+  settings: readonly string[];
+  /** Whether it needs a speech model on this computer. */
+  model: boolean;
+}
+
 /** One ASR_MODE. */
 export interface RecognizerDefinition {
   /** The ASR_MODE value. */
   mode: string;
   /** One line for /docs, health and errors. */
   description: string;
+  /** What it needs (absent: nothing declared — no audio, no settings, no model). */
+  needs?: RecognizerNeeds;
   /**
    * Checked by /api/health (often: keep it cheap, no device access) and before start_monitor
    * creates the recognizer. `where.dataDir` resolves relative paths in the settings.

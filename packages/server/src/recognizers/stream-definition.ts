@@ -10,6 +10,11 @@ import type { RecognizerAvailability, RecognizerDefinition } from './recognizer.
 export const streamRecognizerDefinition: RecognizerDefinition = {
   mode: 'stream',
   description: 'online streaming recognition (bigmodel WebSocket protocol)',
+  needs: {
+    audio: ['microphone', 'app', 'file'],
+    settings: ['STREAM_ASR_APP_KEY', 'STREAM_ASR_ACCESS_KEY'],
+    model: false,
+  },
   async availability(settings, where): Promise<RecognizerAvailability> {
     const missing = [
       settings.streamAsrAppKey === '' ? 'STREAM_ASR_APP_KEY' : '',

@@ -1,9 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type Language, requestLanguage } from '../language.ts';
-import { SETTING_DEFINITIONS, type SettingDefinition } from '../settings/settings-schema.ts';
 import type { SettingsSaveResult } from '../settings/settings-store.ts';
 import { errors } from './schemas.ts';
+import {
+  AsrModeSchema,
+  asrModesView,
+  SettingDefinitionSchema,
+  SettingGroupSchema,
+  settingDefinitionsView,
+  settingGroupsView,
+} from './settings-definitions-routes.ts';
 
 const SettingsViewSchema = z
   .object({
@@ -25,20 +32,11 @@ const SettingsViewSchema = z
     environment_overrides: z.array(z.string()),
     problems: z.array(z.object({ key: z.string(), source: z.string(), message: z.string() })),
     invalid_lines: z.array(z.number()),
-    definitions: z.array(
-      z.object({
-        key: z.string(),
-        aliases: z
-          .array(z.string())
-          .describe('Other names the key may have in the file (the original product’s).'),
-        group: z.string(),
-        description: z.string(),
-        default: z.string(),
-        secret: z.boolean(),
-        applies: z.enum(['now', 'next-class', 'restart']),
-        example: z.string(),
-      }),
-    ),
+    definitions: z.array(SettingDefinitionSchema),
+    groups: z.array(SettingGroupSchema).describe('The groups of `definitions`, in form order.'),
+    asr_modes: z
+      .array(AsrModeSchema)
+      .describe('The ASR modes this build runs, with what each needs.'),
   })
   .meta({ description: 'The settings file and its main keys.' });
 
@@ -124,7 +122,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['settings'],
         summary: 'Read the settings file',
         description:
-          'The original `{status, content, path}` plus the main keys as fields, the extra lines, effective values and key definitions. Secrets are masked as `••••••••` plus their last 4 characters: keys whose name has a secret word (KEY, TOKEN, SECRET, PASSWORD, PWD, PASS, PIN, AUTH, COOKIE, SESSION, SALT, …), values shaped like a key (`sk-…`, `ghp_…`, a webhook, a long random token), and the password of any address. A masked value posted back means "keep the stored one". 409 SETTINGS_FILE_UNUSABLE when the settings path holds a folder, a named pipe, a socket or a device (never opened) or a file that cannot be read: the message says what is there and what to do.',
+          'The original `{status, content, path}` plus the main keys as fields, the extra lines, effective values and key definitions (with their names and choices in both languages, their groups, and what each ASR mode needs, as GET /api/settings/definitions). Secrets are masked as `••••••••` plus their last 4 characters: keys whose name has a secret word (KEY, TOKEN, SECRET, PASSWORD, PWD, PASS, PIN, AUTH, COOKIE, SESSION, SALT, …), values shaped like a key (`sk-…`, `ghp_…`, a webhook, a long random token), and the password of any address. A masked value posted back means "keep the stored one". 409 SETTINGS_FILE_UNUSABLE when the settings path holds a folder, a named pipe, a socket or a device (never opened) or a file that cannot be read: the message says what is there and what to do.',
         response: { 200: SettingsViewSchema, ...errors(409) },
       },
     },
@@ -142,16 +140,9 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         environment_overrides: view.environmentOverrides,
         problems: view.problems,
         invalid_lines: view.invalidLines,
-        definitions: SETTING_DEFINITIONS.map((definition) => ({
-          key: definition.key,
-          aliases: [...((definition as SettingDefinition).aliases ?? [])],
-          group: definition.group,
-          description: definition.description,
-          default: definition.defaultValue,
-          secret: definition.secret,
-          applies: definition.applies,
-          example: definition.example,
-        })),
+        definitions: settingDefinitionsView(),
+        groups: settingGroupsView(),
+        asr_modes: asrModesView(app.classAssistant.recognizers),
       };
     },
   );

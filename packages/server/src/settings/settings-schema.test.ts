@@ -1,7 +1,11 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { textIn } from '../language.ts';
 import {
+  ASR_MODE_ALIASES,
   type ResolvedSettings,
   SETTING_DEFINITIONS,
+  SETTING_GROUPS,
+  type SettingDefinition,
   settingDefinition,
 } from './settings-schema.ts';
 
@@ -18,6 +22,42 @@ describe('the setting definitions', () => {
         expect(definition.check(definition.defaultValue), definition.key).toEqual({ ok: true });
       }
       expect(definition.parse(definition.defaultValue, values), definition.key).not.toBeUndefined();
+    }
+  });
+
+  it('name every key and every value of a key with a fixed set of values in both languages', () => {
+    const groups = new Set(SETTING_GROUPS.map((group) => group.id));
+    for (const group of SETTING_GROUPS) {
+      expect(group.label.zh, group.id).not.toBe('');
+      expect(group.label.en, group.id).not.toBe('');
+    }
+    for (const item of SETTING_DEFINITIONS) {
+      const definition: SettingDefinition = item;
+      expect(groups.has(definition.group), definition.key).toBe(true);
+      expect(definition.label.zh.trim(), definition.key).not.toBe('');
+      expect(definition.label.en.trim(), definition.key).not.toBe('');
+      const refusal = definition.check('no-such-value');
+      const english = refusal.ok ? '' : textIn(refusal.message, 'en');
+      if (!definition.choices) {
+        // Free text or a number: no fixed set of values the form would have to list.
+        expect(english, definition.key).not.toMatch(/must be one of/);
+        continue;
+      }
+      expect(refusal.ok, definition.key).toBe(false);
+      for (const choice of definition.choices) {
+        expect(definition.check(choice.value), `${definition.key}=${choice.value}`).toEqual({
+          ok: true,
+        });
+        expect(choice.label.zh.trim(), `${definition.key}=${choice.value}`).not.toBe('');
+        expect(choice.label.en.trim(), `${definition.key}=${choice.value}`).not.toBe('');
+        // Every value the check accepts is listed (the refusal names them all).
+        expect(english, definition.key).toContain(choice.value);
+      }
+      // ...and no value is accepted that the form does not offer, but aliases of the choices.
+      const listed = english.match(/must be one of (.*), got/)?.[1]?.split(', ') ?? [];
+      const offered = definition.choices.map((choice) => choice.value);
+      const aliases = definition.key === 'ASR_MODE' ? Object.keys(ASR_MODE_ALIASES) : [];
+      expect(listed.sort(), definition.key).toEqual([...offered, ...aliases].sort());
     }
   });
 

@@ -6,7 +6,7 @@
  * so are the other names a key may have in a user's file (the original product's) and where a
  * secret is sent.
  */
-import { localized, type MessageText } from '../language.ts';
+import { type Localized, localized, type MessageText } from '../language.ts';
 import { forbiddenDownloadHost } from '../security/download-address.ts';
 import { forbiddenProviderHost } from '../security/provider-address.ts';
 
@@ -27,6 +27,35 @@ export interface SettingKind<Value> {
   parse(value: string, values: Readonly<Record<string, string>>): Value;
 }
 
+/** One value of a key with a fixed set of values, as a settings form offers it. */
+export interface SettingChoice<Value extends string = string> {
+  value: Value;
+  label: Localized;
+  /** One sentence saying what choosing it means, where a form shows one. */
+  help?: Localized;
+}
+
+/** The groups of keys, in the order a settings form shows them, with their titles. */
+export const SETTING_GROUPS = [
+  { id: 'recognition', label: localized('语音识别', 'Speech recognition') },
+  { id: 'llm', label: localized('AI 助手（救场、跟进度、笔记）', 'AI (rescue, catch-up, notes)') },
+  { id: 'mock', label: localized('演示模式', 'Demo mode') },
+  { id: 'streaming-asr', label: localized('在线流式识别', 'Online streaming recognition') },
+  {
+    id: 'dashscope-asr',
+    label: localized(
+      '阿里云百炼实时识别（DashScope）',
+      'Alibaba Cloud real-time recognition (DashScope)',
+    ),
+  },
+  { id: 'cloud-asr', label: localized('云端转写', 'Cloud transcription') },
+  { id: 'audio', label: localized('音频', 'Audio') },
+  { id: 'server', label: localized('后端', 'Backend') },
+] as const satisfies ReadonlyArray<{ id: string; label: Localized }>;
+
+/** One of {@link SETTING_GROUPS}. */
+export type SettingGroup = (typeof SETTING_GROUPS)[number]['id'];
+
 /** One main key of the settings file. */
 export interface SettingDefinition<Field extends string = string, Value = unknown>
   extends SettingKind<Value> {
@@ -39,16 +68,12 @@ export interface SettingDefinition<Field extends string = string, Value = unknow
   aliases?: readonly string[];
   /** The field of {@link ResolvedSettings} it fills. */
   field: Field;
-  group:
-    | 'recognition'
-    | 'streaming-asr'
-    | 'dashscope-asr'
-    | 'cloud-asr'
-    | 'llm'
-    | 'audio'
-    | 'mock'
-    | 'server';
+  group: SettingGroup;
+  /** Its name in plain words, as a settings form shows it (the key is for the file). */
+  label: Localized;
   description: string;
+  /** The values a key with a fixed set of values takes (the check refuses any other). */
+  choices?: readonly SettingChoice[];
   /** The value used when the key is absent or empty (secrets: always empty). */
   defaultValue: string;
   /** Secrets are masked on read and never logged. */
@@ -135,7 +160,14 @@ function url(
   };
 }
 
-function choice<const Value extends string>(values: readonly Value[]): SettingKind<Value> {
+/** A key with a fixed set of values, each with its label. */
+function choice<const Value extends string>(
+  choices: readonly SettingChoice<Value>[],
+): SettingKind<Value> & { choices: readonly SettingChoice<Value>[] } {
+  return { choices, ...oneOf(choices.map((item) => item.value)) };
+}
+
+function oneOf<const Value extends string>(values: readonly Value[]): SettingKind<Value> {
   return {
     check: (value) =>
       (values as readonly string[]).includes(value)
@@ -160,8 +192,11 @@ function text(maxLength: number): SettingKind<string> {
   };
 }
 
-const flag: SettingKind<boolean> = {
-  check: choice(['true', 'false']).check,
+const flag: SettingKind<boolean> & { choices: readonly SettingChoice[] } = {
+  ...choice([
+    { value: 'true', label: localized('开', 'On') },
+    { value: 'false', label: localized('关', 'Off') },
+  ]),
   parse: (value) => value === 'true',
 };
 
@@ -192,11 +227,58 @@ function checkOrigin(value: string): SettingCheck {
   return ok;
 }
 
-/** The ASR modes the product defines; the recognizer registry says which are available. */
-export const ASR_MODES = ['local', 'stream', 'cloud', 'mock', 'dashscope'] as const;
+/**
+ * The ASR modes the product defines, in the order a form offers them, with their names; the
+ * recognizer registry says which are available and what each needs.
+ */
+export const ASR_MODE_CHOICES = [
+  {
+    value: 'local',
+    label: localized('本机离线识别', 'Offline, on this computer'),
+    help: localized(
+      '不联网、免费，用下载到本机的语音模型；准确度一般。',
+      'No internet, free, with a speech model downloaded once; fair accuracy.',
+    ),
+  },
+  {
+    value: 'stream',
+    label: localized('在线识别 · 火山引擎（豆包语音）', 'Online · Volcengine (Doubao speech)'),
+    help: localized(
+      '实时、准确；需要火山引擎的 App ID 和 Access Token。',
+      'Live and accurate; needs an app id and access token from Volcengine.',
+    ),
+  },
+  {
+    value: 'dashscope',
+    label: localized('在线识别 · 阿里云百炼', 'Online · Alibaba Cloud Model Studio'),
+    help: localized(
+      '实时、准确；需要阿里云百炼的 API Key。',
+      'Live and accurate; needs an API key of Alibaba Cloud Model Studio.',
+    ),
+  },
+  {
+    value: 'cloud',
+    label: localized('云端转写', 'Cloud transcription'),
+    help: localized(
+      '每听到一句就发给转写服务（SiliconFlow、Groq、OpenAI）；需要密钥。',
+      'Sends each phrase to a transcription service (SiliconFlow, Groq, OpenAI); needs a key.',
+    ),
+  },
+  {
+    value: 'mock',
+    label: localized('演示模式', 'Demo mode'),
+    help: localized(
+      '播放一节示例课，不用麦克风，先试试看；“高级 → 演示模式”里可以换成你自己的讲稿。',
+      'Plays a sample class without a microphone, to try the app; Advanced → Demo mode takes your own script.',
+    ),
+  },
+] as const satisfies readonly SettingChoice[];
 
 /** One of {@link ASR_MODES}. */
-export type AsrMode = (typeof ASR_MODES)[number];
+export type AsrMode = (typeof ASR_MODE_CHOICES)[number]['value'];
+
+/** The ASR modes the product defines; the recognizer registry says which are available. */
+export const ASR_MODES: readonly AsrMode[] = ASR_MODE_CHOICES.map((item) => item.value);
 
 /**
  * ASR_MODE values of the original product that name one of {@link ASR_MODES}: its settings
@@ -224,13 +306,15 @@ export const SETTING_DEFINITIONS = [
     key: 'ASR_MODE',
     field: 'asrMode',
     group: 'recognition',
+    label: localized('识别方式', 'Recognition mode'),
     description:
       "Recognition mode: local (offline, microphone + local model), stream (online streaming ASR; the original product's seed-asr is the same), dashscope (Alibaba Cloud Model Studio real-time recognition, fun-asr-realtime), cloud (OpenAI-compatible transcription), mock (scripted lecture for demos and tests).",
     defaultValue: 'local',
     secret: false,
     applies: 'next-class',
     example: 'mock',
-    check: choice([...ASR_MODES, ...Object.keys(ASR_MODE_ALIASES)]).check,
+    choices: ASR_MODE_CHOICES,
+    check: oneOf([...ASR_MODES, ...Object.keys(ASR_MODE_ALIASES)]).check,
     parse: (value): AsrMode =>
       Object.hasOwn(ASR_MODE_ALIASES, value) ? ASR_MODE_ALIASES[value]! : (value as AsrMode),
   }),
@@ -239,6 +323,7 @@ export const SETTING_DEFINITIONS = [
     aliases: ['SEED_ASR_WS_URL'],
     field: 'streamAsrUrl',
     group: 'streaming-asr',
+    label: localized('服务地址', 'Service address'),
     description:
       "Base address of the streaming ASR service (wss://host). A full address ending in /api/v3/sauc/<endpoint> (the original product's SEED_ASR_WS_URL) works too: its endpoint is used.",
     defaultValue: 'wss://openspeech.bytedance.com',
@@ -258,13 +343,21 @@ export const SETTING_DEFINITIONS = [
     key: 'STREAM_ASR_ENDPOINT',
     field: 'streamAsrEndpoint',
     group: 'streaming-asr',
+    label: localized('接口', 'Endpoint'),
     description:
       'Which streaming endpoint: bigmodel_async (optimised bidirectional, answers on change), bigmodel (bidirectional), bigmodel_nostream. An endpoint named in STREAM_ASR_URL wins.',
     defaultValue: 'bigmodel_async',
     secret: false,
     applies: 'next-class',
     example: 'bigmodel_async',
-    ...choice(['bigmodel_async', 'bigmodel', 'bigmodel_nostream']),
+    ...choice([
+      {
+        value: 'bigmodel_async',
+        label: localized('双向流式（优化版）', 'Bidirectional (optimised)'),
+      },
+      { value: 'bigmodel', label: localized('双向流式', 'Bidirectional') },
+      { value: 'bigmodel_nostream', label: localized('流式输入', 'Streaming input') },
+    ]),
     parse: (value, values) =>
       (streamEndpointInUrl(values.STREAM_ASR_URL ?? '') ?? value) as
         | 'bigmodel_async'
@@ -276,6 +369,7 @@ export const SETTING_DEFINITIONS = [
     aliases: ['SEED_ASR_APP_KEY'],
     field: 'streamAsrAppKey',
     group: 'streaming-asr',
+    label: localized('App ID', 'App ID'),
     description: 'Streaming provider application id (X-Api-App-Key).',
     defaultValue: '',
     secret: true,
@@ -289,6 +383,7 @@ export const SETTING_DEFINITIONS = [
     aliases: ['SEED_ASR_ACCESS_KEY'],
     field: 'streamAsrAccessKey',
     group: 'streaming-asr',
+    label: localized('Access Token', 'Access token'),
     description: 'Streaming provider access token (X-Api-Access-Key).',
     defaultValue: '',
     secret: true,
@@ -302,6 +397,7 @@ export const SETTING_DEFINITIONS = [
     aliases: ['SEED_ASR_RESOURCE_ID'],
     field: 'streamAsrResourceId',
     group: 'streaming-asr',
+    label: localized('资源 ID', 'Resource id'),
     description:
       'Streaming provider resource id: volc.bigasr.sauc.duration (1st generation, hourly), volc.bigasr.sauc.concurrent, volc.seedasr.sauc.duration, …',
     defaultValue: 'volc.bigasr.sauc.duration',
@@ -314,6 +410,7 @@ export const SETTING_DEFINITIONS = [
     key: 'STREAM_ASR_HOTWORDS',
     field: 'streamAsrHotwords',
     group: 'streaming-asr',
+    label: localized('发送热词', 'Send hot words'),
     description:
       'Send hot words to the streaming service: your custom keywords (names) and terms of the active class material, within the protocol limit of 100 tokens.',
     defaultValue: 'true',
@@ -326,6 +423,7 @@ export const SETTING_DEFINITIONS = [
     key: 'DASHSCOPE_API_KEY',
     field: 'dashscopeApiKey',
     group: 'dashscope-asr',
+    label: localized('API 密钥', 'API key'),
     description:
       'API key of Alibaba Cloud Model Studio (DashScope) for ASR_MODE=dashscope, sent as a bearer token.',
     defaultValue: '',
@@ -339,6 +437,7 @@ export const SETTING_DEFINITIONS = [
     key: 'DASHSCOPE_ASR_MODEL',
     field: 'dashscopeAsrModel',
     group: 'dashscope-asr',
+    label: localized('实时识别模型', 'Real-time model'),
     description: 'Real-time recognition model of ASR_MODE=dashscope (16 kHz PCM).',
     defaultValue: 'fun-asr-realtime',
     secret: false,
@@ -350,6 +449,7 @@ export const SETTING_DEFINITIONS = [
     key: 'DASHSCOPE_WS_URL',
     field: 'dashscopeWsUrl',
     group: 'dashscope-asr',
+    label: localized('服务地址', 'Service address'),
     description:
       'WebSocket address of DashScope real-time recognition (Beijing region; wss://dashscope-intl.aliyuncs.com/api-ws/v1/inference for Singapore).',
     defaultValue: 'wss://dashscope.aliyuncs.com/api-ws/v1/inference',
@@ -362,6 +462,7 @@ export const SETTING_DEFINITIONS = [
     key: 'CLOUD_ASR_BASE_URL',
     field: 'cloudAsrBaseUrl',
     group: 'cloud-asr',
+    label: localized('转写服务地址', 'Transcription address'),
     description:
       'OpenAI-compatible API for the cloud mode (POST {base}/audio/transcriptions). Empty: use LLM_BASE_URL.',
     defaultValue: '',
@@ -375,6 +476,7 @@ export const SETTING_DEFINITIONS = [
     key: 'CLOUD_ASR_API_KEY',
     field: 'cloudAsrApiKey',
     group: 'cloud-asr',
+    label: localized('API 密钥', 'API key'),
     description: 'Key for the cloud transcription API. Empty: use LLM_API_KEY.',
     defaultValue: '',
     secret: true,
@@ -388,6 +490,7 @@ export const SETTING_DEFINITIONS = [
     key: 'CLOUD_ASR_MODEL',
     field: 'cloudAsrModel',
     group: 'cloud-asr',
+    label: localized('转写模型', 'Transcription model'),
     description: 'Transcription model of the cloud mode.',
     defaultValue: 'whisper-1',
     secret: false,
@@ -399,6 +502,7 @@ export const SETTING_DEFINITIONS = [
     key: 'CLOUD_ASR_LANGUAGE',
     field: 'cloudAsrLanguage',
     group: 'cloud-asr',
+    label: localized('语音的语言', 'Speech language'),
     description:
       'Language of the speech for the cloud mode, as an ISO-639-1 code (zh, en…); empty lets the service detect it.',
     defaultValue: '',
@@ -418,6 +522,7 @@ export const SETTING_DEFINITIONS = [
     key: 'LLM_BASE_URL',
     field: 'llmBaseUrl',
     group: 'llm',
+    label: localized('服务地址', 'Service address'),
     description:
       'Base address of the OpenAI-compatible LLM API (rescue, catch-up, notes, folding).',
     defaultValue: 'https://api.deepseek.com/v1',
@@ -430,6 +535,7 @@ export const SETTING_DEFINITIONS = [
     key: 'LLM_API_KEY',
     field: 'llmApiKey',
     group: 'llm',
+    label: localized('API 密钥', 'API key'),
     description: 'LLM API key. Empty: AI features answer LLM_NOT_CONFIGURED.',
     defaultValue: '',
     secret: true,
@@ -442,6 +548,7 @@ export const SETTING_DEFINITIONS = [
     key: 'LLM_MODEL',
     field: 'llmModel',
     group: 'llm',
+    label: localized('模型', 'Model'),
     description: 'Chat model name.',
     defaultValue: 'deepseek-chat',
     secret: false,
@@ -453,6 +560,7 @@ export const SETTING_DEFINITIONS = [
     key: 'LLM_TIMEOUT',
     field: 'llmTimeoutMs',
     group: 'llm',
+    label: localized('超时（秒）', 'Timeout (s)'),
     description:
       'Seconds one LLM request may take (one retry follows a timeout or a connection failure).',
     defaultValue: '60',
@@ -466,6 +574,7 @@ export const SETTING_DEFINITIONS = [
     key: 'AUDIO_SAMPLE_RATE',
     field: 'audioSampleRate',
     group: 'audio',
+    label: localized('采样率', 'Sample rate'),
     description: 'Capture sample rate in Hz.',
     defaultValue: '16000',
     secret: false,
@@ -477,6 +586,7 @@ export const SETTING_DEFINITIONS = [
     key: 'AUDIO_CHANNELS',
     field: 'audioChannels',
     group: 'audio',
+    label: localized('声道数', 'Channels'),
     description: 'Capture channel count.',
     defaultValue: '1',
     secret: false,
@@ -488,6 +598,7 @@ export const SETTING_DEFINITIONS = [
     key: 'AUDIO_CHUNK_SIZE',
     field: 'audioChunkSize',
     group: 'audio',
+    label: localized('音频块字节数', 'Chunk bytes'),
     description: 'Bytes per audio chunk (3200 bytes = 100 ms of 16 kHz 16-bit mono).',
     defaultValue: '3200',
     secret: false,
@@ -499,6 +610,7 @@ export const SETTING_DEFINITIONS = [
     key: 'AUDIO_INPUT',
     field: 'audioInput',
     group: 'audio',
+    label: localized('输入设备', 'Input device'),
     description:
       'Audio source of the local, stream and cloud modes: mic (the default microphone, captured by the backend), mic:NAME (the input whose name contains NAME), app (the microphone of the app window: the desktop UI captures it and streams it to the backend, on any OS, no native addon), or file:PATH (a PCM WAV file, e.g. a recorded lecture; relative to the app folder).',
     defaultValue: 'mic',
@@ -521,18 +633,23 @@ export const SETTING_DEFINITIONS = [
     key: 'AUDIO_FILE_PACE',
     field: 'audioFilePace',
     group: 'audio',
+    label: localized('录音文件播放速度', 'Recording playback pace'),
     description:
       'How AUDIO_INPUT=file:PATH is played: realtime (like a live class, one second per second) or fast (as fast as recognition goes: transcribe a recording).',
     defaultValue: 'realtime',
     secret: false,
     applies: 'next-class',
     example: 'fast',
-    ...choice(['realtime', 'fast']),
+    ...choice([
+      { value: 'realtime', label: localized('实时（像上课一样）', 'Real time (like a class)') },
+      { value: 'fast', label: localized('尽快（转写录音）', 'Fast (transcribe a recording)') },
+    ]),
   }),
   setting({
     key: 'VAD_ENERGY_THRESHOLD',
     field: 'vadEnergyThreshold',
     group: 'audio',
+    label: localized('语音能量阈值', 'Speech energy threshold'),
     description:
       'Speech detection (local and cloud modes): starting energy threshold; audio louder than this is speech (SpeechRecognition energy_threshold).',
     defaultValue: '220',
@@ -545,6 +662,7 @@ export const SETTING_DEFINITIONS = [
     key: 'VAD_DYNAMIC_ENERGY',
     field: 'vadDynamicEnergy',
     group: 'audio',
+    label: localized('阈值跟随环境噪声', 'Threshold follows room noise'),
     description:
       'Let the threshold follow the room noise between phrases (SpeechRecognition dynamic_energy_threshold).',
     defaultValue: 'true',
@@ -557,6 +675,7 @@ export const SETTING_DEFINITIONS = [
     key: 'VAD_PAUSE_THRESHOLD',
     field: 'vadPauseThreshold',
     group: 'audio',
+    label: localized('断句静音（秒）', 'Pause that ends a phrase (s)'),
     description:
       'Seconds of quiet that end a phrase (pause_threshold; at least 0.45, the silence kept around phrases).',
     defaultValue: '0.9',
@@ -569,6 +688,7 @@ export const SETTING_DEFINITIONS = [
     key: 'VAD_PHRASE_TIME_LIMIT',
     field: 'vadPhraseTimeLimit',
     group: 'audio',
+    label: localized('最长一句（秒）', 'Longest phrase (s)'),
     description: 'Longest phrase in seconds before it is cut and recognised (0: no limit).',
     defaultValue: '15',
     secret: false,
@@ -580,6 +700,7 @@ export const SETTING_DEFINITIONS = [
     key: 'VAD_CALIBRATION_SECONDS',
     field: 'vadCalibrationSeconds',
     group: 'audio',
+    label: localized('噪声校准（秒）', 'Noise calibration (s)'),
     description:
       'Seconds of room noise measured at the start of a class to set the threshold (adjust_for_ambient_noise; 0: off). That audio is not transcribed.',
     defaultValue: '1',
@@ -592,18 +713,31 @@ export const SETTING_DEFINITIONS = [
     key: 'LOCAL_ASR_ENGINE',
     field: 'localAsrEngine',
     group: 'recognition',
+    label: localized('离线识别引擎', 'Offline engine'),
     description:
       'Offline engine of ASR_MODE=local: auto (the best model installed for LOCAL_ASR_LANGUAGE: a sherpa-onnx one — SenseVoice, then a streaming model — then Vosk, then for English the system PocketSphinx), sherpa (sherpa-onnx: SenseVoice or a streaming zh-en transducer, SHERPA_MODEL_PATH or an installed one), vosk (Chinese, English and more; VOSK_MODEL_PATH or an installed one) or pocketsphinx (US English only, from the system packages libpocketsphinx3 and pocketsphinx-en-us).',
     defaultValue: 'auto',
     secret: false,
     applies: 'next-class',
     example: 'auto',
-    ...choice(['auto', 'vosk', 'pocketsphinx', 'sherpa']),
+    ...choice([
+      {
+        value: 'auto',
+        label: localized('自动（用已安装的最好的模型）', 'Automatic (best installed model)'),
+      },
+      { value: 'vosk', label: localized('Vosk', 'Vosk') },
+      {
+        value: 'pocketsphinx',
+        label: localized('PocketSphinx（仅英语）', 'PocketSphinx (English only)'),
+      },
+      { value: 'sherpa', label: localized('sherpa-onnx', 'sherpa-onnx') },
+    ]),
   }),
   setting({
     key: 'SHERPA_MODEL_PATH',
     field: 'sherpaModelPath',
     group: 'recognition',
+    label: localized('sherpa-onnx 模型文件夹', 'sherpa-onnx model folder'),
     description:
       'Folder of a sherpa-onnx model for ASR_MODE=local: SenseVoice (model*.onnx and tokens.txt) or a streaming transducer (encoder*.onnx, decoder*.onnx, joiner*.onnx and tokens.txt). Empty: an installed one (`class-assistant-backend models pull sense-voice-small`).',
     defaultValue: '',
@@ -616,6 +750,7 @@ export const SETTING_DEFINITIONS = [
     key: 'SHERPA_PUNCTUATION_MODEL_PATH',
     field: 'sherpaPunctuationModelPath',
     group: 'recognition',
+    label: localized('标点模型文件夹', 'Punctuation model folder'),
     description:
       'Folder (or .onnx file) of a sherpa-onnx CT-Transformer punctuation model: each definite line of a streaming sherpa-onnx model gets its punctuation (live partial text stays without). Empty: an installed one (`class-assistant-backend models pull punct-ct-transformer-zh-en`), else none. SenseVoice punctuates itself. A model that cannot be loaded is logged and the class runs without punctuation.',
     defaultValue: '',
@@ -628,6 +763,7 @@ export const SETTING_DEFINITIONS = [
     key: 'LOCAL_ASR_THREADS',
     field: 'localAsrThreads',
     group: 'recognition',
+    label: localized('识别可用 CPU 核数', 'Recognition CPU cores'),
     description: "CPU cores one class's offline recognition may use (sherpa-onnx engine), 1 to 16.",
     defaultValue: '2',
     secret: false,
@@ -639,6 +775,7 @@ export const SETTING_DEFINITIONS = [
     key: 'VOSK_MODEL_PATH',
     field: 'voskModelPath',
     group: 'recognition',
+    label: localized('离线模型文件夹', 'Offline model folder'),
     description:
       'Folder of an unpacked Vosk model for ASR_MODE=local (https://alphacephei.com/vosk/models, e.g. vosk-model-small-cn-0.22 or vosk-model-small-en-us-0.15).',
     defaultValue: '',
@@ -651,18 +788,23 @@ export const SETTING_DEFINITIONS = [
     key: 'LOCAL_ASR_LANGUAGE',
     field: 'localAsrLanguage',
     group: 'recognition',
+    label: localized('课堂语言', 'Class language'),
     description:
       'Language of the class for ASR_MODE=local: zh (Chinese) or en (English). With VOSK_MODEL_PATH empty, the local mode uses an installed model of this language (data/models, fetched in the class panel or with `class-assistant-backend models pull`).',
     defaultValue: 'zh',
     secret: false,
     applies: 'next-class',
     example: 'zh',
-    ...choice(['zh', 'en']),
+    ...choice([
+      { value: 'zh', label: localized('中文', 'Chinese') },
+      { value: 'en', label: localized('英语', 'English') },
+    ]),
   }),
   setting({
     key: 'MODELS_BASE_URL',
     field: 'modelsBaseUrl',
     group: 'recognition',
+    label: localized('模型镜像地址', 'Model mirror address'),
     description:
       'Your own mirror of the model catalogue, tried first for every file before the official hosts: archives at <base>/<file> (as https://alphacephei.com/vosk/models), models of separate files at <base>/<folder>/<file>. Empty: the official hosts, Hugging Face, hf-mirror and ModelScope in turn. Every file is still checked against its pinned SHA-256.',
     defaultValue: '',
@@ -675,6 +817,7 @@ export const SETTING_DEFINITIONS = [
     key: 'POCKETSPHINX_MODEL_PATH',
     field: 'pocketsphinxModelPath',
     group: 'recognition',
+    label: localized('PocketSphinx 模型文件夹', 'PocketSphinx model folder'),
     description:
       'Folder of the PocketSphinx model for LOCAL_ASR_ENGINE=pocketsphinx, holding en-us/, en-us.lm.bin and cmudict-en-us.dict. Empty: /usr/share/pocketsphinx/model/en-us (Debian).',
     defaultValue: '',
@@ -687,6 +830,7 @@ export const SETTING_DEFINITIONS = [
     key: 'MOCK_SCRIPT',
     field: 'mockScript',
     group: 'mock',
+    label: localized('演示讲稿', 'Demo script'),
     description:
       'Text file the mock mode reads, one spoken line per line (# comments). Empty: the bundled bilingual lecture.',
     defaultValue: '',
@@ -699,6 +843,7 @@ export const SETTING_DEFINITIONS = [
     key: 'MOCK_INTERVAL_MS',
     field: 'mockIntervalMs',
     group: 'mock',
+    label: localized('每行间隔（毫秒）', 'Line interval (ms)'),
     description: 'Milliseconds between two scripted lines of the mock mode.',
     defaultValue: '3000',
     secret: false,
@@ -710,6 +855,7 @@ export const SETTING_DEFINITIONS = [
     key: 'MOCK_LOOP',
     field: 'mockLoop',
     group: 'mock',
+    label: localized('循环播放', 'Loop'),
     description: 'Whether the mock script starts again after its last line.',
     defaultValue: 'true',
     secret: false,
@@ -721,18 +867,24 @@ export const SETTING_DEFINITIONS = [
     key: 'KEYWORD_HOMOPHONES',
     field: 'keywordHomophones',
     group: 'recognition',
+    label: localized('同音字容错', 'Homophone tolerance'),
     description:
       'Homophone tolerance of keyword alerts: off, pinyin (张珊 matches 张三), fuzzy-pinyin (also zh/z, n/l, an/ang… confusions). Used from the next class or reload_keywords.',
     defaultValue: 'pinyin',
     secret: false,
     applies: 'next-class',
     example: 'pinyin',
-    ...choice(['off', 'pinyin', 'fuzzy-pinyin']),
+    ...choice([
+      { value: 'off', label: localized('关闭', 'Off') },
+      { value: 'pinyin', label: localized('拼音相同', 'Same pinyin') },
+      { value: 'fuzzy-pinyin', label: localized('模糊拼音', 'Fuzzy pinyin') },
+    ]),
   }),
   setting({
     key: 'CORS_ORIGINS',
     field: 'corsOrigins',
     group: 'server',
+    label: localized('允许的网页来源', 'Allowed origins'),
     description:
       'Extra web origins allowed to call the API, comma-separated (the app itself and the original desktop client — tauri://localhost, http://tauri.localhost, http://localhost:1420, http://127.0.0.1:1420 — always are).',
     defaultValue: '',
@@ -752,6 +904,7 @@ export const SETTING_DEFINITIONS = [
     key: 'API_PORT',
     field: 'apiPort',
     group: 'server',
+    label: localized('后端端口', 'Backend port'),
     description:
       'Port the backend listens on when it is started without --port (and without CLASS_ASSISTANT_PORT).',
     defaultValue: '8765',
@@ -764,6 +917,7 @@ export const SETTING_DEFINITIONS = [
     key: 'API_TOKEN',
     field: 'apiToken',
     group: 'server',
+    label: localized('API 访问令牌', 'API token'),
     description:
       'Opt-in login for the API. Empty (the default): the API answers any program on this computer, as the original did. Set (16 to 512 letters, digits or - _ . ~ + / =): every route needs it, as `Authorization: Bearer <token>` or the cookie the app window gets when the launcher opens it with the token once in the address; /mcp and POST /api/shutdown keep their own tokens instead.',
     defaultValue: '',
@@ -783,6 +937,7 @@ export const SETTING_DEFINITIONS = [
     key: 'UPLOAD_MAX_MB',
     field: 'uploadMaxBytes',
     group: 'server',
+    label: localized('上传上限（MB）', 'Upload limit (MB)'),
     description: 'Largest accepted material upload in MiB.',
     defaultValue: '50',
     secret: false,
@@ -795,6 +950,7 @@ export const SETTING_DEFINITIONS = [
     key: 'HISTORY_FOLD_ENTRIES',
     field: 'historyFoldEntries',
     group: 'server',
+    label: localized('折叠历史的行数', 'Fold history after'),
     description:
       'Transcript entries that trigger folding older lines into the history summary (0 turns folding off).',
     defaultValue: '50',
@@ -808,13 +964,22 @@ export const SETTING_DEFINITIONS = [
     key: 'LOG_LEVEL',
     field: 'logLevel',
     group: 'server',
+    label: localized('日志级别', 'Log level'),
     description:
       'Console and startup-log verbosity: fatal, error, warn, info, debug, trace, silent.',
     defaultValue: 'info',
     secret: false,
     applies: 'restart',
     example: 'info',
-    ...choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    ...choice([
+      { value: 'fatal', label: localized('致命', 'Fatal') },
+      { value: 'error', label: localized('错误', 'Error') },
+      { value: 'warn', label: localized('警告', 'Warning') },
+      { value: 'info', label: localized('信息', 'Info') },
+      { value: 'debug', label: localized('调试', 'Debug') },
+      { value: 'trace', label: localized('跟踪', 'Trace') },
+      { value: 'silent', label: localized('不输出', 'Silent') },
+    ]),
   }),
 ] as const;
 

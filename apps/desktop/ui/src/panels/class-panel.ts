@@ -9,23 +9,13 @@ import { t } from '../i18n.ts';
 import { materialStem } from '../material-name.ts';
 import { studentAsked } from '../my-keywords.ts';
 import { preference, savePreference } from '../preferences.ts';
+import { asrModeFacts, listensToAudio, loadSettingFacts, modeName } from '../setting-facts.ts';
 import type { AppState } from '../store.ts';
 import type { CiteFile, MicCheck } from '../types.ts';
 import { createCaptureView } from '../views/capture-view.ts';
 import { createModelOffer } from '../views/model-offer.ts';
 import { createNameStep } from '../views/name-step.ts';
 import type { Panel } from './panel.ts';
-
-/** The readable name of an ASR mode, from the `modeNames` text. */
-export function modeName(mode: string): string {
-  for (const entry of t('modeNames').split(';')) {
-    const [key, name] = entry.split('=');
-    if (key === mode && name) return name;
-  }
-  return mode;
-}
-
-const NEEDS_MICROPHONE = new Set(['local', 'cloud', 'stream']);
 
 /** "deck（3 页）": the name the file was uploaded with and its pages, when known. */
 function materialLabel(filename: string, pages: number | undefined): string {
@@ -167,12 +157,11 @@ export function createClassPanel(context: AppContext): Panel {
       return;
     }
     const mode = health.asr.mode;
-    if (
-      !health.asr.available &&
-      mode === 'local' &&
-      health.asr.settings[0] === 'LOCAL_ASR_LANGUAGE'
-    ) {
-      // No offline model for the class language: offer to download one, then start.
+    const facts = await loadSettingFacts().catch(() => undefined);
+    if (store.get().health !== health) return; // a newer health answer renders instead
+    const needs = asrModeFacts(mode, facts);
+    if (!health.asr.available && needs?.model && health.asr.settings[0] === 'LOCAL_ASR_LANGUAGE') {
+      // No model for the class language: offer to download one, then start.
       replaceChildren(recognition, h('span', { class: 'check bad' }, '!'), modelOffer.element);
       void modelOffer.refresh();
     } else if (health.asr.available) {
@@ -199,9 +188,10 @@ export function createClassPanel(context: AppContext): Panel {
       );
     }
     microphone.hidden = true;
-    if (!NEEDS_MICROPHONE.has(mode)) return;
+    // Every mode that listens to audio input gets the check (the demo class listens to none).
+    if (!listensToAudio(needs)) return;
     try {
-      const check = await api<MicCheck>('/api/check_mic');
+      const check = await api<MicCheck>('/api/check_mic', { errorStatusIsAnswer: true });
       if (check.input === 'app') return; // the capture view shows this window's microphone
       microphone.hidden = false;
       if (check.status === 'ok') {

@@ -1,8 +1,9 @@
-// Settings (480x520), for a student: this app's preferences; how the class is heard (offline /
-// online service / cloud / demo, each with what it needs: the offline models, the keys with a
-// "get a key" link); the AI service; the microphone. Everything else of the backend's settings
+// Settings (480x520), for a student: this app's preferences; how the class is heard (one choice
+// per ASR mode the backend runs, each with what it needs: the keys with a "get a key" link, the
+// offline models); the AI service; the microphone. Everything else of the backend's settings
 // file is under Advanced: every key as a form (secrets stay masked: the mask posted back keeps
-// the stored value) and the other lines in a text area kept byte for byte.
+// the stored value) and the other lines in a text area kept byte for byte. Names, groups,
+// choices and what each mode needs come from the backend's answer.
 
 import {
   notificationPermission,
@@ -15,85 +16,51 @@ import type { AppContext } from '../context.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
 import { type Lang, lang, t } from '../i18n.ts';
-import { LLM_PRESETS, ONLINE_KEY_URLS } from '../llm-presets.ts';
-import { settingLabel } from '../setting-labels.ts';
+import { KEY_URLS, LLM_PRESETS } from '../llm-presets.ts';
+import {
+  asrModeFacts,
+  inUiLanguage,
+  keepSettingFacts,
+  modeName,
+  settingLabel,
+} from '../setting-facts.ts';
 import type { AppState } from '../store.ts';
 import type { SettingDefinition, SettingsSaved, SettingsView } from '../types.ts';
 import { createCaptureView } from '../views/capture-view.ts';
 import { createMcpConnection } from '../views/mcp-connection.ts';
 import { createModelsSection } from '../views/models-section.ts';
-import { modeName } from './class-panel.ts';
 import type { Panel } from './panel.ts';
 
 /** How /api/health's `not_configured` marks a problem of the settings themselves. */
 const SETTINGS_PROBLEM = 'Settings: ';
 
-const GROUP_ORDER = [
-  'recognition',
-  'llm',
-  'mock',
-  'streaming-asr',
-  'dashscope-asr',
-  'cloud-asr',
-  'audio',
-  'server',
-];
-const GROUP_TITLES: Record<string, Parameters<typeof t>[0]> = {
-  recognition: 'groupRecognition',
-  llm: 'groupLlm',
-  mock: 'groupMock',
-  'streaming-asr': 'groupStreaming',
-  'dashscope-asr': 'groupDashscope',
-  'cloud-asr': 'groupCloud',
-  audio: 'groupAudio',
-  server: 'groupServer',
+/** The group of the keys shown under "how the class is heard", and of the AI service's keys. */
+const RECOGNITION_GROUP = 'recognition';
+const LLM_GROUP = 'llm';
+
+/** The AI service's keys (its presets fill them); the modes' keys come with the modes. */
+const LLM_KEYS = { base: 'LLM_BASE_URL', model: 'LLM_MODEL', key: 'LLM_API_KEY' };
+/** The keys the cloud presets fill, shown above a mode's fields when it asks for the address. */
+const CLOUD_KEYS = {
+  base: 'CLOUD_ASR_BASE_URL',
+  model: 'CLOUD_ASR_MODEL',
+  key: 'CLOUD_ASR_API_KEY',
 };
-
-/** Keys with a fixed set of values (shown as a select). */
-const CHOICES: Record<string, string[]> = {
-  ASR_MODE: ['local', 'stream', 'dashscope', 'cloud', 'mock'],
-  LOCAL_ASR_LANGUAGE: ['zh', 'en'],
-  KEYWORD_HOMOPHONES: ['off', 'pinyin', 'fuzzy-pinyin'],
-  STREAM_ASR_ENDPOINT: ['bigmodel_async', 'bigmodel', 'bigmodel_nostream'],
-  MOCK_LOOP: ['true', 'false'],
-  LOG_LEVEL: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
-};
-
-/** How the class is heard, in a student's words; each choice sets ASR_MODE. */
-type Hearing = 'offline' | 'online' | 'cloud' | 'demo';
-const HEARINGS: ReadonlyArray<{
-  id: Hearing;
-  title: Parameters<typeof t>[0];
-  hint: Parameters<typeof t>[0];
-}> = [
-  { id: 'offline', title: 'choiceOffline', hint: 'choiceOfflineHint' },
-  { id: 'online', title: 'choiceOnline', hint: 'choiceOnlineHint' },
-  { id: 'cloud', title: 'choiceCloud', hint: 'choiceCloudHint' },
-  { id: 'demo', title: 'choiceDemo', hint: 'choiceDemoHint' },
-];
-
-/** The choice an ASR_MODE belongs to. */
-function hearingOf(mode: string): Hearing {
-  if (mode === 'stream' || mode === 'seed-asr' || mode === 'dashscope') return 'online';
-  if (mode === 'cloud') return 'cloud';
-  if (mode === 'mock') return 'demo';
-  return 'offline';
-}
 
 /** The keys the student's sections show; every other key is under Advanced. */
-const STUDENT_KEYS = new Set([
-  'ASR_MODE',
-  'LOCAL_ASR_LANGUAGE',
-  'STREAM_ASR_APP_KEY',
-  'STREAM_ASR_ACCESS_KEY',
-  'DASHSCOPE_API_KEY',
-  'CLOUD_ASR_BASE_URL',
-  'CLOUD_ASR_API_KEY',
-  'CLOUD_ASR_MODEL',
-  'LLM_BASE_URL',
-  'LLM_API_KEY',
-  'LLM_MODEL',
-]);
+function studentKeys(view: SettingsView): Set<string> {
+  return new Set([
+    'ASR_MODE',
+    ...view.asr_modes.flatMap((mode) => mode.settings),
+    ...Object.values(LLM_KEYS),
+  ]);
+}
+
+/** A group's title in the UI's language, or its id. */
+function groupTitle(view: SettingsView, id: string): string {
+  const group = view.groups.find((item) => item.id === id);
+  return group ? inUiLanguage(group.label) : id;
+}
 
 type FieldControl = HTMLInputElement | HTMLSelectElement;
 
@@ -197,19 +164,21 @@ export function createSettingsPanel(context: AppContext): Panel {
 
   const controlFor = (definition: SettingDefinition, value: string): FieldControl => {
     const id = `setting-${definition.key}`;
-    const choices = CHOICES[definition.key];
+    const choices = definition.choices;
     if (choices) {
+      const values = choices.map((choice) => choice.value);
+      const name = (value: string) => {
+        const label = choices.find((choice) => choice.value === value)?.label;
+        const words = label ? inUiLanguage(label) : value;
+        return words === value ? value : `${value} — ${words}`;
+      };
       return h(
         'select',
         { class: 'select', id, name: definition.key },
-        h('option', { value: '' }, `(${definition.default || '—'})`),
+        h('option', { value: '' }, `(${definition.default ? name(definition.default) : '—'})`),
         // A value the form does not list (the original's seed-asr) stays selectable as it is.
-        (value === '' || choices.includes(value) ? choices : [...choices, value]).map((choice) =>
-          h(
-            'option',
-            { value: choice, selected: choice === value },
-            definition.key === 'ASR_MODE' ? `${choice} — ${modeName(choice)}` : choice,
-          ),
+        (value === '' || values.includes(value) ? values : [...values, value]).map((choice) =>
+          h('option', { value: choice, selected: choice === value }, name(choice)),
         ),
       );
     }
@@ -249,7 +218,7 @@ export function createSettingsPanel(context: AppContext): Panel {
       h(
         'label',
         { for: control.id, class: 'setting-label' },
-        settingLabel(key),
+        inUiLanguage(definition.label),
         view.environment_overrides.includes(key)
           ? h('span', { class: 'badge warn' }, t('overriddenByEnv'))
           : null,
@@ -308,115 +277,74 @@ export function createSettingsPanel(context: AppContext): Panel {
     );
   };
 
-  // ---- how the class is heard ----
+  // ---- how the class is heard: one choice per mode the backend runs ----
   const modeInput = h('input', { type: 'hidden', id: 'setting-ASR_MODE', name: 'ASR_MODE' });
-  const providerSelect = h(
-    'select',
-    { class: 'select', id: 'online-provider', 'aria-label': t('onlineProvider') },
-    h('option', { value: 'stream' }, t('providerStream')),
-    h('option', { value: 'dashscope' }, t('providerDashscope')),
-  );
-  const hearingRadios = new Map<Hearing, HTMLInputElement>();
-  const hearingDetails = new Map<Hearing, HTMLElement>();
-  const choiceList = h(
-    'div',
-    { class: 'choices', role: 'radiogroup', 'aria-label': t('groupRecognition') },
-    HEARINGS.map((hearing) => {
-      const radio = h('input', {
-        type: 'radio',
-        name: 'hearing',
-        value: hearing.id,
-        id: `hearing-${hearing.id}`,
-      });
-      hearingRadios.set(hearing.id, radio);
-      radio.addEventListener('change', () => chooseHearing(hearing.id));
-      return h(
-        'label',
-        { class: 'choice', for: radio.id, 'data-choice': hearing.id },
-        radio,
-        h(
-          'span',
-          { class: 'choice-text' },
-          h('strong', null, t(hearing.title)),
-          h('small', null, t(hearing.hint)),
-        ),
-      );
-    }),
-  );
-  const hearingBox = h('div', { class: 'hearing' }, choiceList);
-  const modeForChoice = (hearing: Hearing): string =>
-    hearing === 'offline'
-      ? 'local'
-      : hearing === 'online'
-        ? providerSelect.value
-        : hearing === 'cloud'
-          ? 'cloud'
-          : 'mock';
-  const showHearing = (hearing: Hearing) => {
-    for (const [id, radio] of hearingRadios) radio.checked = id === hearing;
-    for (const [id, detail] of hearingDetails) detail.hidden = id !== hearing;
-    const online = providerSelect.value;
-    for (const part of Array.from(hearingBox.querySelectorAll<HTMLElement>('[data-provider]'))) {
-      part.hidden = part.dataset.provider !== online;
-    }
+  const hearingBox = h('div', { class: 'hearing' });
+  const recognitionTitle = h('h4');
+  const llmTitle = h('h4');
+
+  /** The "get a key" link of a key the student fills in, where one is known. */
+  const keyLinkOf = (view: SettingsView, key: string): HTMLElement | undefined => {
+    if (key === CLOUD_KEYS.key) return cloudKeyLink(view);
+    const url = KEY_URLS[key];
+    return url ? keyLink(url) : undefined;
   };
-  const chooseHearing = (hearing: Hearing) => {
-    modeInput.value = modeForChoice(hearing);
-    showHearing(hearing);
-  };
-  providerSelect.addEventListener('change', () => chooseHearing('online'));
 
   const renderHearing = (view: SettingsView) => {
     const value = view.fields.ASR_MODE ?? '';
     const definition = view.definitions.find((item) => item.key === 'ASR_MODE');
-    const mode = value || definition?.default || 'local';
+    const current = asrModeFacts(value || definition?.default || '', view);
     modeInput.value = value;
-    controls.set('ASR_MODE', { control: modeInput, error: h('p', { class: 'field-error' }) });
-    providerSelect.value = mode === 'dashscope' ? 'dashscope' : 'stream';
-    hearingDetails.clear();
-    const detail = (hearing: Hearing, ...children: Array<HTMLElement | null>) => {
-      const element = h('div', { class: 'choice-detail', 'data-for': hearing }, children);
-      hearingDetails.set(hearing, element);
-      return element;
+    const error = h('p', { class: 'field-error' });
+    controls.set('ASR_MODE', { control: modeInput, error });
+    const radios: HTMLInputElement[] = [];
+    const details: HTMLElement[] = [];
+    const show = (mode: string) => {
+      for (const radio of radios) radio.checked = radio.value === mode;
+      for (const detail of details) detail.hidden = detail.dataset.for !== mode;
     };
-    replaceChildren(
-      hearingBox,
-      choiceList,
-      modeInput,
-      controls.get('ASR_MODE')?.error,
-      detail('offline', studentField(view, 'LOCAL_ASR_LANGUAGE'), models.element),
-      detail(
-        'online',
-        h('label', { class: 'setting-label', for: providerSelect.id }, t('onlineProvider')),
-        providerSelect,
-        h(
-          'div',
-          { 'data-provider': 'stream' },
-          studentField(view, 'STREAM_ASR_APP_KEY', { link: keyLink(ONLINE_KEY_URLS.stream) }),
-          studentField(view, 'STREAM_ASR_ACCESS_KEY'),
-        ),
-        h(
-          'div',
-          { 'data-provider': 'dashscope' },
-          studentField(view, 'DASHSCOPE_API_KEY', {
-            link: keyLink(ONLINE_KEY_URLS.dashscope),
-          }),
-        ),
-      ),
-      detail(
-        'cloud',
-        presetButtons(
-          CLOUD_PRESETS,
-          { base: 'CLOUD_ASR_BASE_URL', model: 'CLOUD_ASR_MODEL', key: 'CLOUD_ASR_API_KEY' },
-          t('cloudPresets'),
-        ),
-        studentField(view, 'CLOUD_ASR_BASE_URL'),
-        studentField(view, 'CLOUD_ASR_API_KEY', { link: cloudKeyLink(view) }),
-        studentField(view, 'CLOUD_ASR_MODEL'),
-      ),
-      detail('demo', h('p', { class: 'setting-help' }, t('choiceDemoNote'))),
+    const choiceList = h(
+      'div',
+      { class: 'choices', role: 'radiogroup', 'aria-label': groupTitle(view, RECOGNITION_GROUP) },
+      view.asr_modes.map((mode) => {
+        const radio = h('input', {
+          type: 'radio',
+          name: 'hearing',
+          value: mode.mode,
+          id: `hearing-${mode.mode}`,
+        });
+        radios.push(radio);
+        radio.addEventListener('change', () => {
+          modeInput.value = mode.mode;
+          show(mode.mode);
+        });
+        return h(
+          'label',
+          { class: 'choice', for: radio.id, 'data-choice': mode.mode },
+          radio,
+          h(
+            'span',
+            { class: 'choice-text' },
+            h('strong', null, inUiLanguage(mode.label)),
+            mode.help ? h('small', null, inUiLanguage(mode.help)) : null,
+          ),
+        );
+      }),
     );
-    showHearing(hearingOf(mode));
+    for (const mode of view.asr_modes) {
+      const parts = [
+        mode.settings.includes(CLOUD_KEYS.base)
+          ? presetButtons(CLOUD_PRESETS, CLOUD_KEYS, t('cloudPresets'))
+          : null,
+        ...mode.settings.map((key) => studentField(view, key, { link: keyLinkOf(view, key) })),
+        mode.model ? models.element : null,
+      ].filter((part): part is HTMLElement => part !== null);
+      if (parts.length > 0) {
+        details.push(h('div', { class: 'choice-detail', 'data-for': mode.mode }, parts));
+      }
+    }
+    replaceChildren(hearingBox, choiceList, modeInput, error, details);
+    show(current?.mode ?? '');
   };
 
   /** The key link of the cloud provider whose address is set, if it is one of the presets. */
@@ -435,12 +363,12 @@ export function createSettingsPanel(context: AppContext): Panel {
       aiBox,
       presetButtons(
         LLM_PRESETS.map((item) => ({ ...item, name: item.name[lang()] })),
-        { base: 'LLM_BASE_URL', model: 'LLM_MODEL', key: 'LLM_API_KEY' },
+        LLM_KEYS,
         t('llmPresets'),
       ),
-      studentField(view, 'LLM_API_KEY', preset ? { link: keyLink(preset.keyUrl) } : {}),
-      studentField(view, 'LLM_BASE_URL'),
-      studentField(view, 'LLM_MODEL'),
+      studentField(view, LLM_KEYS.key, preset ? { link: keyLink(preset.keyUrl) } : {}),
+      studentField(view, LLM_KEYS.base),
+      studentField(view, LLM_KEYS.model),
     );
   };
 
@@ -471,13 +399,15 @@ export function createSettingsPanel(context: AppContext): Panel {
         .map((details) => details.dataset.group ?? ''),
     );
     const groups = new Map<string, SettingDefinition[]>();
+    const shown = studentKeys(view);
     for (const definition of view.definitions) {
-      if (STUDENT_KEYS.has(definition.key)) continue;
+      if (shown.has(definition.key)) continue;
       groups.set(definition.group, [...(groups.get(definition.group) ?? []), definition]);
     }
-    const ordered = [...groups.keys()].sort(
-      (a, b) => ((GROUP_ORDER.indexOf(a) + 100) % 100) - ((GROUP_ORDER.indexOf(b) + 100) % 100),
-    );
+    // In the backend's order of groups (one it does not list goes last).
+    const order = (group: string) =>
+      (view.groups.findIndex((item) => item.id === group) + 1 || 1000) - 1;
+    const ordered = [...groups.keys()].sort((a, b) => order(a) - order(b));
     replaceChildren(
       form,
       ordered.map((group) => {
@@ -486,7 +416,7 @@ export function createSettingsPanel(context: AppContext): Panel {
           'data-group': group,
           open: opened.has(group),
         });
-        details.append(h('summary', null, GROUP_TITLES[group] ? t(GROUP_TITLES[group]) : group));
+        details.append(h('summary', null, groupTitle(view, group)));
         for (const definition of groups.get(group) ?? []) {
           const control = controlFor(definition, view.fields[definition.key] ?? '');
           const error = h('p', { class: 'field-error', hidden: true });
@@ -511,7 +441,7 @@ export function createSettingsPanel(context: AppContext): Panel {
                   class: 'setting-label',
                   title: english ? null : definition.description,
                 },
-                settingLabel(definition.key),
+                inUiLanguage(definition.label),
                 h('code', null, definition.key),
                 view.environment_overrides.includes(definition.key)
                   ? h('span', { class: 'badge warn' }, t('overriddenByEnv'))
@@ -534,7 +464,10 @@ export function createSettingsPanel(context: AppContext): Panel {
   };
 
   const render = (view: SettingsView) => {
+    keepSettingFacts(view);
     controls.clear();
+    recognitionTitle.textContent = groupTitle(view, RECOGNITION_GROUP);
+    llmTitle.textContent = groupTitle(view, LLM_GROUP);
     renderHearing(view);
     renderAi(view);
     renderAdvanced(view);
@@ -673,9 +606,9 @@ export function createSettingsPanel(context: AppContext): Panel {
       missing,
       h('h4', null, t('settingsApp')),
       app,
-      h('h4', null, t('groupRecognition')),
+      recognitionTitle,
       hearingBox,
-      h('h4', null, t('groupLlm')),
+      llmTitle,
       aiBox,
       capture.element,
       h('div', { class: 'button-row sticky' }, saveButton, reloadButton),
