@@ -12,13 +12,21 @@ export default defineConfig({
     'sherpa-child': 'src/sherpa-child.ts',
     // The live-event contract, a subpath of its own that imports only zod (the UI's types).
     'events/live-events': 'src/events/live-events.ts',
+    // The REST contract: every route's schemas, for typed clients (the UI's are type-only).
+    'routes/rest-contract': 'src/routes/rest-contract.ts',
   },
   format: ['esm'],
   // Keep `node:` in imports: built-ins such as node:sqlite exist only under that name.
   removeNodeProtocol: false,
   target: 'node22',
   platform: 'node',
-  dts: { entry: { index: 'src/index.ts', 'events/live-events': 'src/events/live-events.ts' } },
+  dts: {
+    entry: {
+      index: 'src/index.ts',
+      'events/live-events': 'src/events/live-events.ts',
+      'routes/rest-contract': 'src/routes/rest-contract.ts',
+    },
+  },
   sourcemap: true,
   clean: true,
 });

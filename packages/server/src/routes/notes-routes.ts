@@ -10,12 +10,26 @@ import { parseNotesFilename } from '../monitor/class-record.ts';
 import { readContainedText } from '../security/contained-file.ts';
 import { errors } from './schemas.ts';
 
-const NoteInfoSchema = z.object({
+export const NoteInfoSchema = z.object({
   filename: z.string(),
   course_name: z.string().describe('From the file name ("" for 课堂笔记_… notes).'),
   updated_at: z.string().describe('Local time YYYY-MM-DD HH:MM:SS.'),
   updated_at_iso: z.string(),
   size: z.number().describe('Bytes.'),
+});
+
+/** GET /api/notes. */
+export const NotesListSchema = z.object({
+  status: z.literal('success'),
+  items: z.array(NoteInfoSchema),
+});
+
+export const NotesFilenameParams = z.object({ filename: z.string().min(1).max(300) });
+
+/** GET /api/notes/:filename. */
+export const NoteSchema = NoteInfoSchema.extend({
+  status: z.literal('success'),
+  content: z.string().describe('The notes (Markdown).'),
 });
 
 /** GET /api/notes and GET /api/notes/:filename: the post-class notes in data/summaries. */
@@ -68,7 +82,7 @@ export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'The Markdown notes in data/summaries, written by /api/generate_summary or after /api/stop_monitor.',
         response: {
-          200: z.object({ status: z.literal('success'), items: z.array(NoteInfoSchema) }),
+          200: NotesListSchema,
           ...errors(),
         },
       },
@@ -103,12 +117,9 @@ export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['ai'],
         summary: 'Read one post-class notes file',
-        params: z.object({ filename: z.string().min(1).max(300) }),
+        params: NotesFilenameParams,
         response: {
-          200: NoteInfoSchema.extend({
-            status: z.literal('success'),
-            content: z.string().describe('The notes (Markdown).'),
-          }),
+          200: NoteSchema,
           ...errors(400, 404),
         },
       },

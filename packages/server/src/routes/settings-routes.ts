@@ -5,7 +5,7 @@ import { SETTING_DEFINITIONS, type SettingDefinition } from '../settings/setting
 import type { SettingsSaveResult } from '../settings/settings-store.ts';
 import { errors } from './schemas.ts';
 
-const SettingsViewSchema = z
+export const SettingsViewSchema = z
   .object({
     status: z.literal('success'),
     content: z
@@ -42,7 +42,7 @@ const SettingsViewSchema = z
   })
   .meta({ description: 'The settings file and its main keys.' });
 
-const SaveBodySchema = z
+export const SaveBodySchema = z
   .object({
     content: z
       .string()
@@ -80,7 +80,7 @@ const SaveBodySchema = z
     ],
   });
 
-const SaveResultSchema = z.object({
+export const SaveResultSchema = z.object({
   status: z.literal('success'),
   message: z.string(),
   path: z.string(),
