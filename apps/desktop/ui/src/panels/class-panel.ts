@@ -1,7 +1,7 @@
 // The class panel: before class, the course name, the material (pick one or upload a deck, with
 // progress) and whether recognition can run here; during class, pause/resume and ending the class
 // with notes.
-import { api, uploadMaterial } from '../api.ts';
+import { call, uploadMaterial } from '../api.ts';
 import type { AppContext } from '../context.ts';
 import { h, icon, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
@@ -10,7 +10,7 @@ import { materialStem } from '../material-name.ts';
 import { studentAsked } from '../my-keywords.ts';
 import { preference, savePreference } from '../preferences.ts';
 import type { AppState } from '../store.ts';
-import type { CiteFile, MicCheck } from '../types.ts';
+import type { CiteFile } from '../types.ts';
 import { createCaptureView } from '../views/capture-view.ts';
 import { createModelOffer } from '../views/model-offer.ts';
 import { createNameStep } from '../views/name-step.ts';
@@ -153,7 +153,7 @@ export function createClassPanel(context: AppContext): Panel {
   };
   const loadMaterials = async (select?: string) => {
     try {
-      citeFiles = (await api<{ items: CiteFile[] }>('/api/cite_files')).items;
+      citeFiles = (await call('GET /api/cite_files')).items;
     } catch {
       citeFiles = [];
     }
@@ -201,7 +201,7 @@ export function createClassPanel(context: AppContext): Panel {
     microphone.hidden = true;
     if (!NEEDS_MICROPHONE.has(mode)) return;
     try {
-      const check = await api<MicCheck>('/api/check_mic');
+      const check = await call('GET /api/check_mic');
       if (check.input === 'app') return; // the capture view shows this window's microphone
       microphone.hidden = false;
       if (check.status === 'ok') {

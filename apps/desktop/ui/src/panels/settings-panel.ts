@@ -9,7 +9,7 @@ import {
   playAlertSound,
   requestNotificationPermission,
 } from '../alert-effects.ts';
-import { api, isApiError } from '../api.ts';
+import { call, isApiError } from '../api.ts';
 import { CLOUD_PRESETS } from '../cloud-presets.ts';
 import type { AppContext } from '../context.ts';
 import { h, replaceChildren } from '../dom.ts';
@@ -18,7 +18,7 @@ import { type Lang, lang, t } from '../i18n.ts';
 import { LLM_PRESETS, ONLINE_KEY_URLS } from '../llm-presets.ts';
 import { settingLabel } from '../setting-labels.ts';
 import type { AppState } from '../store.ts';
-import type { SettingDefinition, SettingsSaved, SettingsView } from '../types.ts';
+import type { SettingDefinition, SettingsView } from '../types.ts';
 import { createCaptureView } from '../views/capture-view.ts';
 import { createMcpConnection } from '../views/mcp-connection.ts';
 import { createModelsSection } from '../views/models-section.ts';
@@ -542,7 +542,7 @@ export function createSettingsPanel(context: AppContext): Panel {
 
   const load = async () => {
     try {
-      render(await api<SettingsView>('/api/settings'));
+      render(await call('GET /api/settings'));
     } catch (error) {
       status.replaceChildren(errorBox(context, error));
     }
@@ -555,7 +555,7 @@ export function createSettingsPanel(context: AppContext): Panel {
     const fields: Record<string, string> = {};
     for (const [key, { control }] of controls) fields[key] = control.value.trim();
     try {
-      const result = await api<SettingsSaved>('/api/settings', {
+      const result = await call('POST /api/settings', {
         body: { fields, extra_lines: extra.value },
       });
       const named = (keys: string[]) =>
