@@ -121,9 +121,9 @@ type OptionsArgument<Options> = object extends Options ? [options?: Options] : [
  * routeUrl('GET /api/notes/:filename', { params: { filename: 'a b.md' } });
  * // { method: 'GET', url: '/api/notes/a%20b.md' }
  */
-export function routeUrl(
-  route: RestRoute,
-  input: { params?: unknown; query?: unknown },
+export function routeUrl<Route extends RestRoute>(
+  route: Route,
+  input: RouteInput<Route>,
 ): { method: string; url: string } {
   const [method, path] = route.split(' ') as [string, string];
   const params = (input.params ?? {}) as Record<string, unknown>;

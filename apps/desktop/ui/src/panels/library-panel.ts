@@ -1,7 +1,7 @@
 // The class library: every class kept, grouped by course; a search box over the lines, notes and
 // material of the whole term whose hits open the class at that line; a class with its alerts
 // marked, its export, its notes and its deletion (after a confirmation).
-import { call, streamAnswer } from '../api.ts';
+import { call, routeUrl, streamAnswer } from '../api.ts';
 import type { AppContext } from '../context.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
@@ -263,18 +263,16 @@ export function createLibraryPanel(context: AppContext): Panel {
       h('option', { value: 'txt' }, t('libraryExportTxt')),
       h('option', { value: 'srt' }, t('libraryExportSrt')),
     );
+    const exportUrl = (format: 'md' | 'txt' | 'srt') =>
+      routeUrl('GET /api/classes/:id/export', { params: { id: info.id }, query: { format } }).url;
     const exportLink = h(
       'a',
-      {
-        class: 'button small',
-        id: 'library-export',
-        href: `/api/classes/${encodeURIComponent(info.id)}/export?format=md`,
-        download: '',
-      },
+      { class: 'button small', id: 'library-export', href: exportUrl('md'), download: '' },
       t('libraryExport'),
     );
     exportFormat.addEventListener('change', () => {
-      exportLink.href = `/api/classes/${encodeURIComponent(info.id)}/export?format=${exportFormat.value}`;
+      const format = exportFormat.value;
+      exportLink.href = exportUrl(format === 'txt' || format === 'srt' ? format : 'md');
     });
     const notesButton = h(
       'button',
