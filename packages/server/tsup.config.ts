@@ -14,6 +14,8 @@ export default defineConfig({
     'events/live-events': 'src/events/live-events.ts',
     // The data folder's layout, a subpath of its own that imports only node:path (the launcher).
     'data-folder': 'src/data-folder.ts',
+    // The REST contract: every route's schemas, for typed clients (the UI's are type-only).
+    'routes/rest-contract': 'src/routes/rest-contract.ts',
   },
   format: ['esm'],
   // Keep `node:` in imports: built-ins such as node:sqlite exist only under that name.
@@ -25,6 +27,7 @@ export default defineConfig({
       index: 'src/index.ts',
       'events/live-events': 'src/events/live-events.ts',
       'data-folder': 'src/data-folder.ts',
+      'routes/rest-contract': 'src/routes/rest-contract.ts',
     },
   },
   sourcemap: true,

@@ -1,9 +1,21 @@
 // Calls to the backend (same origin): JSON routes, the upload with progress and the streamed AI
 // answers. Every failure becomes an ApiError with the server's stable code, or one of ours when
-// the backend could not be reached at all.
+// the backend could not be reached at all. Routes, their parameters, bodies and answers are typed
+// from the backend's REST contract (types only: nothing of the server is bundled).
+import type {
+  RestAnswer,
+  RestBody,
+  RestContract,
+  RestError,
+  RestJsonRoute,
+  RestParams,
+  RestQuery,
+  RestRoute,
+  RestStreamEnd,
+  RestStreamEvent,
+} from '@class-assistant/server/rest-contract';
 import { lang } from './i18n.ts';
 import { readEventStream } from './sse.ts';
-import type { UploadResult } from './types.ts';
 
 /** The backend writes its messages in the language the request prefers: the UI's own. */
 function languageHeader(): { 'accept-language': string } {
@@ -48,14 +60,8 @@ export function isApiError(error: unknown): error is ApiError {
   return typeof error === 'object' && error !== null && marker in error;
 }
 
-interface ErrorBody {
-  status?: string;
-  code?: string;
-  message?: string;
-  hint?: string;
-  field?: string;
-  fields?: Array<{ field: string; message: string }>;
-}
+/** A failure's body as it may arrive (a proxy or a crash can answer anything). */
+type ErrorBody = Partial<RestError>;
 
 function fromBody(status: number, body: ErrorBody | undefined, fallback: string): ApiError {
   return new ApiError(body?.code ?? `HTTP_${status}`, status, body?.message ?? fallback, {
@@ -79,10 +85,23 @@ function unreachable(error: unknown): ApiError {
   );
 }
 
-/** Options of {@link api}. */
-export interface ApiOptions {
-  method?: 'GET' | 'POST' | 'DELETE';
-  body?: unknown;
+/** True when the contract gives `Route` a schema for `Key`. */
+type Has<Route extends RestRoute, Key extends string> =
+  RestContract[Route] extends Record<Key, unknown> ? true : false;
+
+/** What a route is called with: its path parameters, query string and body, as it takes them. */
+export type RouteInput<Route extends RestRoute> = (Has<Route, 'params'> extends true
+  ? { params: RestParams<Route> }
+  : { params?: never }) &
+  (Has<Route, 'querystring'> extends true ? { query?: RestQuery<Route> } : { query?: never }) &
+  (Has<Route, 'body'> extends true
+    ? undefined extends RestBody<Route>
+      ? { body?: RestBody<Route> }
+      : { body: RestBody<Route> }
+    : { body?: never });
+
+/** Options of {@link call}. */
+export type CallOptions<Route extends RestRoute> = RouteInput<Route> & {
   signal?: AbortSignal;
   /**
    * Gives up after this long (default 20 s), so a backend that accepted the connection and then
@@ -94,31 +113,65 @@ export interface ApiOptions {
    * microphone check: no device is an answer to show): return it instead of throwing.
    */
   errorStatusIsAnswer?: boolean;
+};
+
+/** The options argument: optional when nothing in it is required. */
+type OptionsArgument<Options> = object extends Options ? [options?: Options] : [options: Options];
+
+/**
+ * The method and the URL of a call: the route's method, its path with the parameters filled in
+ * and the query string (absent values left out), each part URI-encoded.
+ *
+ * @example
+ * routeUrl('GET /api/notes/:filename', { params: { filename: 'a b.md' } });
+ * // { method: 'GET', url: '/api/notes/a%20b.md' }
+ */
+export function routeUrl<Route extends RestRoute>(
+  route: Route,
+  input: RouteInput<Route>,
+): { method: string; url: string } {
+  const [method, path] = route.split(' ') as [string, string];
+  const params = (input.params ?? {}) as Record<string, unknown>;
+  const url = path.replace(/:([A-Za-z_]+)/g, (_match, name: string) =>
+    encodeURIComponent(String(params[name])),
+  );
+  const query = Object.entries((input.query ?? {}) as Record<string, unknown>)
+    .filter(([, value]) => value !== undefined && value !== null)
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
+    .join('&');
+  return { method, url: query ? `${url}?${query}` : url };
 }
 
 /**
- * Calls a JSON route.
+ * Calls a JSON route of the backend's REST contract: the method comes from the route, the URL
+ * from its path parameters and query, and the answer has the route's type.
  *
  * @example
- * const status = await api<MonitorStatus>('/api/monitor_status');
+ * const status = await call('GET /api/monitor_status');
+ * const note = await call('GET /api/notes/:filename', { params: { filename } });
  */
-export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
+export async function call<Route extends RestJsonRoute>(
+  route: Route,
+  ...[options = {} as CallOptions<Route>]: OptionsArgument<CallOptions<Route>>
+): Promise<RestAnswer<Route>> {
+  const { method, url } = routeUrl(route, options);
+  const payload: unknown = options.body;
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 20_000);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   let response: Response;
   try {
-    response = await fetch(path, {
+    response = await fetch(url, {
       signal,
-      method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+      method,
       headers:
-        options.body === undefined
+        payload === undefined
           ? { accept: 'application/json', ...languageHeader() }
           : {
               accept: 'application/json',
               'content-type': 'application/json',
               ...languageHeader(),
             },
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+      ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
     });
   } catch (error) {
     throw unreachable(error);
@@ -137,7 +190,7 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
   if (!response.ok || (!options.errorStatusIsAnswer && (body as ErrorBody)?.status === 'error')) {
     throw fromBody(response.status, body as ErrorBody, `HTTP ${response.status}`);
   }
-  return body as T;
+  return body as RestAnswer<Route>;
 }
 
 /**
@@ -148,10 +201,11 @@ export function uploadMaterial(
   file: File,
   onProgress: (fraction: number) => void,
   signal?: AbortSignal,
-): Promise<UploadResult> {
+): Promise<RestAnswer<'POST /api/upload_ppt'>> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open('POST', '/api/upload_ppt');
+    const { method, url } = routeUrl('POST /api/upload_ppt', {});
+    request.open(method, url);
     request.setRequestHeader('accept-language', languageHeader()['accept-language']);
     request.responseType = 'json';
     request.upload.addEventListener('progress', (event) => {
@@ -159,11 +213,17 @@ export function uploadMaterial(
     });
     request.upload.addEventListener('load', () => onProgress(1));
     request.addEventListener('load', () => {
-      const body = request.response as (UploadResult & ErrorBody) | null;
+      const body = request.response as RestAnswer<'POST /api/upload_ppt'> | ErrorBody | null;
       if (request.status >= 200 && request.status < 300 && body?.status === 'success') {
-        resolve(body);
+        resolve(body as RestAnswer<'POST /api/upload_ppt'>);
       } else {
-        reject(fromBody(request.status, body ?? undefined, `HTTP ${request.status}`));
+        reject(
+          fromBody(
+            request.status,
+            (body as ErrorBody | null) ?? undefined,
+            `HTTP ${request.status}`,
+          ),
+        );
       }
     });
     request.addEventListener('error', () =>
@@ -189,26 +249,29 @@ export interface StreamOptions {
 }
 
 /** A lookup of the class agent, as `tool.called` announces it. */
-export interface ToolCall {
-  id: string;
-  name: string;
-  arguments: Record<string, unknown> | string;
-}
+export type ToolCall = Extract<RestStreamEvent<'POST /api/ask'>, { event: 'tool.called' }>['data'];
+
+/** The routes that stream an answer (their final event's body is in the contract). */
+export type StreamRoute = {
+  [Route in RestRoute]: RestContract[Route] extends { end: unknown } ? Route : never;
+}[RestRoute];
 
 /**
  * Calls a streamed AI route (`POST /api/<feature>/stream`): text arrives through `onDelta`, the
  * promise resolves with the final answer (the `end` event) or rejects with the `error.raised`
  * body. A configuration problem (LLM_NOT_CONFIGURED) is answered before the stream opens.
  */
-export async function streamAnswer<T>(
-  path: string,
-  body: unknown,
+export async function streamAnswer<Route extends StreamRoute>(
+  route: Route,
+  input: RouteInput<Route>,
   options: StreamOptions,
-): Promise<T> {
+): Promise<RestStreamEnd<Route>> {
+  const { method, url } = routeUrl(route, input);
+  const body: unknown = input.body;
   let response: Response;
   try {
-    response = await fetch(path, {
-      method: 'POST',
+    response = await fetch(url, {
+      method,
       headers: {
         accept: 'text/event-stream',
         'content-type': 'application/json',
@@ -229,7 +292,10 @@ export async function streamAnswer<T>(
     }
     throw fromBody(response.status, errorBody, `HTTP ${response.status}`);
   }
-  let result: { ok: true; value: T } | { ok: false; error: ApiError } | undefined;
+  let result:
+    | { ok: true; value: RestStreamEnd<Route> }
+    | { ok: false; error: ApiError }
+    | undefined;
   try {
     await readEventStream(response, (message) => {
       if (result) return;
@@ -240,7 +306,7 @@ export async function streamAnswer<T>(
       } else if (message.event === 'tool.called') {
         options.onToolCall?.(JSON.parse(message.data) as ToolCall);
       } else if (message.event === names.end) {
-        result = { ok: true, value: JSON.parse(message.data) as T };
+        result = { ok: true, value: JSON.parse(message.data) as RestStreamEnd<Route> };
       } else if (message.event === 'error.raised') {
         result = {
           ok: false,

@@ -8,7 +8,7 @@ import {
   stopTitleBlink,
   unlockAudio,
 } from './alert-effects.ts';
-import { api } from './api.ts';
+import { call } from './api.ts';
 import { captureMessage } from './capture/capture-message.ts';
 import { createWindowCapture } from './capture/window-capture.ts';
 import type { AppContext } from './context.ts';
@@ -33,16 +33,7 @@ import { preference, savePreference } from './preferences.ts';
 import { loadSettingFacts, modeNeedingNothing } from './setting-facts.ts';
 import { isTextField, shortcutFor } from './shortcuts.ts';
 import { type AppState, createStore, IDLE_MONITOR, type PanelName, type Store } from './store.ts';
-import type {
-  Health,
-  KeywordAlert,
-  KeywordsView,
-  LiveMessage,
-  MonitorStatus,
-  StartResult,
-  StopResult,
-  TranscriptAnswer,
-} from './types.ts';
+import type { KeywordAlert, LiveMessage } from './types.ts';
 import { createBar } from './views/bar.ts';
 import { fitWindow, isFramed, openPip, pipWindow, type Size, WINDOW_SIZES } from './window.ts';
 
@@ -112,7 +103,7 @@ export function startApp(host: HTMLElement): { store: Store } {
     try {
       // The names of the modes and keys health mentions come with the setting facts.
       const [health] = await Promise.all([
-        api<Health>('/api/health'),
+        call('GET /api/health'),
         loadSettingFacts().catch(() => undefined),
       ]);
       store.set({ health });
@@ -123,7 +114,7 @@ export function startApp(host: HTMLElement): { store: Store } {
 
   const refreshKeywords = async (restarted: boolean) => {
     try {
-      const view = await api<KeywordsView>('/api/keywords');
+      const view = await call('GET /api/keywords');
       const mine = wantedCustomKeywords();
       // The backend keeps custom keywords in memory only: give them back after a restart.
       const same =
@@ -160,8 +151,8 @@ export function startApp(host: HTMLElement): { store: Store } {
     store,
     load: async () => {
       const [transcript, monitor] = await Promise.all([
-        api<TranscriptAnswer>('/api/transcript?limit=500'),
-        api<MonitorStatus>('/api/monitor_status'),
+        call('GET /api/transcript', { query: { limit: 500 } }),
+        call('GET /api/monitor_status'),
       ]);
       return { transcript, monitor };
     },
@@ -246,9 +237,9 @@ export function startApp(host: HTMLElement): { store: Store } {
     if (panel) panels.get(panel)?.onShow?.();
   };
 
-  const monitorAction = async (path: string) => {
+  const monitorAction = async (route: 'POST /api/pause_monitor' | 'POST /api/resume_monitor') => {
     try {
-      const status = await api<{ status: string; message: string }>(path, { method: 'POST' });
+      const status = await call(route);
       await reloadMonitor();
       return status;
     } catch (error) {
@@ -257,7 +248,7 @@ export function startApp(host: HTMLElement): { store: Store } {
     }
   };
   const reloadMonitor = async () => {
-    sync.setMonitor(monitorOf(await api<MonitorStatus>('/api/monitor_status')));
+    sync.setMonitor(monitorOf(await call('GET /api/monitor_status')));
   };
 
   const context: AppContext = {
@@ -271,21 +262,21 @@ export function startApp(host: HTMLElement): { store: Store } {
     async start(body) {
       if (store.get().notifications) void requestNotificationPermission();
       // Loading an offline model can take a while.
-      await api<StartResult>('/api/start_monitor', { body, timeoutMs: 120_000 });
+      await call('POST /api/start_monitor', { body, timeoutMs: 120_000 });
       await reloadMonitor();
     },
     async pause() {
-      await monitorAction('/api/pause_monitor');
+      await monitorAction('POST /api/pause_monitor');
     },
     async resume() {
-      await monitorAction('/api/resume_monitor');
+      await monitorAction('POST /api/resume_monitor');
     },
     async stop(withNotes) {
       // With notes, the LLM writes them first (LLM_TIMEOUT and a retry).
-      const result = await api<StopResult>(
-        `/api/stop_monitor${withNotes ? '' : '?with_summary=false'}`,
-        { method: 'POST', timeoutMs: 300_000 },
-      );
+      const result = await call('POST /api/stop_monitor', {
+        query: withNotes ? {} : { with_summary: 'false' },
+        timeoutMs: 300_000,
+      });
       await reloadMonitor();
       return result;
     },
@@ -307,7 +298,7 @@ export function startApp(host: HTMLElement): { store: Store } {
       try {
         const demo = modeNeedingNothing(await loadSettingFacts());
         if (!demo) return false;
-        await api('/api/settings', { body: { fields: { ASR_MODE: demo.mode } } });
+        await call('POST /api/settings', { body: { fields: { ASR_MODE: demo.mode } } });
         await refreshHealth();
         toast(t('demoModeSet'));
         return true;

@@ -13,6 +13,7 @@ describe('describeError', () => {
       definitions: [
         {
           key: 'LLM_API_KEY',
+          aliases: [],
           group: 'llm',
           label: { zh: 'API 密钥', en: 'API key' },
           description: 'LLM API key.',

@@ -23,6 +23,7 @@ const line = (id: number, text: string, index = id - 1): TranscriptLine => ({
 function answer(entries: TranscriptLine[], summary = ''): TranscriptAnswer {
   return {
     status: 'success',
+    path: 'data/class_transcript.txt',
     course_name: '数据结构',
     material_name: null,
     started_at: null,

@@ -1,26 +1,26 @@
 // Offline models from the UI: the backend's catalogue and installed models (GET /api/models),
 // starting a download and following it through the model.* live events until it is in.
-import { api } from './api.ts';
+import type { RestBody } from '@class-assistant/server/rest-contract';
+import { call } from './api.ts';
 import type { AppContext } from './context.ts';
 import { lang } from './i18n.ts';
-import type { BothLanguages, ModelDownloadStart, ModelItem, ModelList } from './types.ts';
+import type { BothLanguages, ModelDownloadStart, ModelItem } from './types.ts';
 
 /** A text the backend sends in both languages, in the UI's. */
 export function inLanguage(text: BothLanguages): string {
   return text[lang()];
 }
 
-/** What a model is good for, in the UI's language. */
-export function modelDescription(model: ModelItem): string {
+/** What a model is good for, in the UI's language (an older backend sent English only). */
+export function modelDescription(model: {
+  description: string;
+  descriptions?: BothLanguages | undefined;
+}): string {
   return model.descriptions ? inLanguage(model.descriptions) : model.description;
 }
 
-/** What a catalogue download asks for: the model, a source to try first, an unchecked OK. */
-export interface CatalogueDownload {
-  id: string;
-  source?: string;
-  allow_unchecked?: boolean;
-}
+/** What a download asks for: a catalogue model, or a model file by its address and hash. */
+export type DownloadRequest = RestBody<'POST /api/models/download'>;
 
 /** Megabytes with one decimal, e.g. "41.9 MB". */
 export function megabytes(bytes: number): string {
@@ -29,7 +29,7 @@ export function megabytes(bytes: number): string {
 
 /** The catalogue and the installed models. */
 export async function loadModels(): Promise<ModelItem[]> {
-  return (await api<ModelList>('/api/models')).items;
+  return (await call('GET /api/models')).items;
 }
 
 /** What a followed download reports. */
@@ -54,7 +54,7 @@ export interface DownloadWatcher {
  */
 export async function downloadModel(
   context: AppContext,
-  body: CatalogueDownload | { url: string; sha256: string; name: string; language?: string },
+  body: DownloadRequest,
   watcher: DownloadWatcher,
 ): Promise<ModelDownloadStart> {
   let id: string | undefined;
@@ -82,7 +82,7 @@ export async function downloadModel(
     id === undefined ? early.push(message) : handle(message),
   );
   try {
-    const started = await api<ModelDownloadStart>('/api/models/download', { body });
+    const started = await call('POST /api/models/download', { body });
     id = started.id;
     for (const message of early.splice(0)) handle(message);
     if (started.state === 'installed') {
@@ -99,7 +99,7 @@ export async function downloadModel(
 
 /** Removes an installed model, or cancels its download. */
 export function removeModel(name: string): Promise<unknown> {
-  return api(`/api/models/${encodeURIComponent(name)}`, { method: 'DELETE' });
+  return call('DELETE /api/models/:name', { params: { name } });
 }
 
 /**

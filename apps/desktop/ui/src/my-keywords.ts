@@ -1,7 +1,7 @@
 // The student's own keywords, kept by this app: their name and student-number digits (the
 // first-run step) and any other words. The backend keeps custom keywords in memory only (as the
 // original did), so the app sends them again to a backend that restarted.
-import { api } from './api.ts';
+import { call } from './api.ts';
 import { listPreference, preference, savePreference } from './preferences.ts';
 import { combinedKeywords, type StudentProfile } from './student.ts';
 
@@ -40,9 +40,7 @@ export function wantedCustomKeywords(): string[] {
 
 /** Sends the custom keywords; returns every keyword now in use. */
 export async function sendCustomKeywords(keywords: string[]): Promise<string[]> {
-  const result = await api<{ all_keywords: string[] }>('/api/update_keywords', {
-    body: { keywords },
-  });
+  const result = await call('POST /api/update_keywords', { body: { keywords } });
   return result.all_keywords;
 }
 

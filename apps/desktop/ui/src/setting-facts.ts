@@ -1,7 +1,7 @@
 // What the backend says about its settings: each key's name and choices and each ASR mode's name
 // and needs, in both languages (GET /api/settings/definitions). The UI keeps no list of its own:
 // labels, choices and the microphone check all come from here.
-import { api } from './api.ts';
+import { call } from './api.ts';
 import { lang } from './i18n.ts';
 import type { AsrModeFacts, BothLanguages, SettingFacts } from './types.ts';
 
@@ -10,7 +10,7 @@ let loading: Promise<SettingFacts> | undefined;
 
 /** Reads the facts once (again after a failure); later calls share the answer. */
 export function loadSettingFacts(): Promise<SettingFacts> {
-  loading ??= api<SettingFacts>('/api/settings/definitions').then(
+  loading ??= call('GET /api/settings/definitions').then(
     (answer) => {
       facts = answer;
       return answer;

@@ -34,7 +34,7 @@ const SourcesSchema = z
   })
   .describe('What the answer is based on, for the student to check it (added to the original).');
 
-const RescueSchema = z
+export const RescueSchema = z
   .object({
     status: z
       .enum(['success', 'warning'])
@@ -74,7 +74,7 @@ const RescueSchema = z
     ],
   });
 
-const RescueChatBodySchema = z
+export const RescueChatBodySchema = z
   .object({
     context: z.string().max(20_000).default(''),
     question: z.string().max(20_000).default(''),
@@ -94,7 +94,7 @@ const RescueChatBodySchema = z
     ],
   });
 
-const CatchupChatBodySchema = z
+export const CatchupChatBodySchema = z
   .object({
     summary: z.string().max(50_000).default(''),
     question: z.string().min(1).max(20_000),
@@ -106,13 +106,13 @@ const CatchupChatBodySchema = z
     ],
   });
 
-const AnswerSchema = z.object({ status: z.literal('success'), answer: z.string() });
-const CatchupSchema = z.object({
+export const AnswerSchema = z.object({ status: z.literal('success'), answer: z.string() });
+export const CatchupSchema = z.object({
   status: z.enum(['success', 'warning']),
   summary: z.string(),
   sources: SourcesSchema,
 });
-const NotesSchema = z.object({
+export const NotesSchema = z.object({
   status: z.literal('success'),
   filename: z.string().describe('Under data/summaries.'),
   course_name: z.string(),
@@ -150,6 +150,18 @@ const SHOWN_FIELD = {
   answer: { answer: z.string() },
   summary: { summary: z.string() },
 } as const;
+
+/** POST /api/emergency_rescue: the rescue, or (original client only) its failure. */
+export const RescueAnswerSchema = orOriginalFailure(RescueSchema, SHOWN_FIELD.rescue);
+
+/** The follow-up chats: the answer, or (original client only) its failure. */
+export const ChatAnswerSchema = orOriginalFailure(AnswerSchema, SHOWN_FIELD.answer);
+
+/** POST /api/catchup: the summary, or (original client only) its failure. */
+export const CatchupAnswerSchema = orOriginalFailure(CatchupSchema, SHOWN_FIELD.summary);
+
+/** POST /api/generate_summary: the notes, or (original client only) its failure. */
+export const NotesAnswerSchema = orOriginalFailure(NotesSchema, SHOWN_FIELD.summary);
 
 /** Rescue, catch-up, their follow-up chats and notes; each also as a streamed `/stream` route. */
 export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -207,7 +219,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
           summary: `Rescue: what was just asked and how to answer${streamed ? ' (streamed)' : ''}`,
           description: `Reads the last ~${RESCUE_WINDOW_MINUTES} minutes of the transcript (or the last lines) and the class material; the LLM returns the teacher's question, the context and a suggested answer grounded in the material. \`sources\` lists the transcript lines sent (ids, times), the lines the model named as its basis and the material pages sent. With no transcript yet: \`status:"warning"\` and placeholder texts (as the original).${streamNote}`,
           ...produces,
-          response: { 200: orOriginalFailure(RescueSchema, SHOWN_FIELD.rescue), ...LLM_ERRORS },
+          response: { 200: RescueAnswerSchema, ...LLM_ERRORS },
         },
       },
       async (request, reply) =>
@@ -241,7 +253,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
           description: `Continues from a rescue answer with a follow-up question, using the last ~${CATCHUP_WINDOW_MINUTES} minutes and the material; the class agent looks up what else it needs (material pages, earlier lines, other classes) with its read-only tools, as /api/ask does.${streamNote}`,
           body: RescueChatBodySchema,
           ...produces,
-          response: { 200: orOriginalFailure(AnswerSchema, SHOWN_FIELD.answer), ...LLM_ERRORS },
+          response: { 200: ChatAnswerSchema, ...LLM_ERRORS },
         },
       },
       async (request, reply) =>
@@ -261,7 +273,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
           summary: `Catch-up: where is the teacher now${streamed ? ' (streamed)' : ''}`,
           description: `Summarises the last ~${CATCHUP_WINDOW_MINUTES} minutes with the material: where the teacher is, key points, homework and deadlines (Markdown). \`sources\` says the span covered (\`from\`–\`to\`), the lines and the material pages sent. With no transcript yet: \`status:"warning"\`.${streamNote}`,
           ...produces,
-          response: { 200: orOriginalFailure(CatchupSchema, SHOWN_FIELD.summary), ...LLM_ERRORS },
+          response: { 200: CatchupAnswerSchema, ...LLM_ERRORS },
         },
       },
       async (request, reply) =>
@@ -292,7 +304,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
           body: CatchupChatBodySchema,
           ...produces,
           description: `A question about the catch-up summary, answered from the transcript and the material; the class agent looks up what else it needs with its read-only tools, as /api/ask does.${streamNote}`,
-          response: { 200: orOriginalFailure(AnswerSchema, SHOWN_FIELD.answer), ...LLM_ERRORS },
+          response: { 200: ChatAnswerSchema, ...LLM_ERRORS },
         },
       },
       async (request, reply) =>
@@ -312,7 +324,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
           summary: `Write post-class notes${streamed ? ' (streamed)' : ''}`,
           description: `Structured Markdown notes of the whole class (history summary and transcript) with the material, written to data/summaries/{course}_{YYYYMMDD}_{HHMMSS}.md. 409 TRANSCRIPT_EMPTY without a transcript; LLM failures write no file.${streamNote}`,
           ...produces,
-          response: { 200: orOriginalFailure(NotesSchema, SHOWN_FIELD.summary), ...LLM_ERRORS },
+          response: { 200: NotesAnswerSchema, ...LLM_ERRORS },
         },
       },
       async (request, reply) =>

@@ -12,7 +12,7 @@ const ArgumentsSchema = z
     'The arguments the model sent: an object, or the text as sent when it was no JSON object.',
   );
 
-const AskBodySchema = z
+export const AskBodySchema = z
   .object({
     question: z.string().trim().min(1).max(4000).describe('The question, in any language.'),
     history: z
@@ -30,7 +30,7 @@ const AskBodySchema = z
     examples: [{ question: '第 12 页讲了什么？老师是什么时候讲到这里的？', history: [] }],
   });
 
-const AskAnswerSchema = z
+export const AskAnswerSchema = z
   .object({
     status: z.literal('success'),
     answer: z.string().describe('Markdown; it names the pages and times it used.'),
@@ -53,7 +53,7 @@ const AskAnswerSchema = z
   });
 
 /** The events of `POST /api/ask` with `Accept: text/event-stream`, as `{event, data}`. */
-const AskEventSchema = z
+export const AskEventSchema = z
   .discriminatedUnion('event', [
     z.object({
       event: z.literal('tool.called'),

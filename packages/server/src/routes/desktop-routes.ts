@@ -35,6 +35,17 @@ function tokenMatches(expected: string | undefined, given: string | string[] | u
   return expected !== undefined && typeof given === 'string' && sameSecret(given, expected);
 }
 
+/** POST /api/shutdown (HTTP 202). */
+export const ShutdownSchema = z.object({ status: z.literal('stopping'), message: z.string() });
+
+/** POST /api/login_ticket. */
+export const LoginTicketSchema = z.object({
+  status: z.literal('success'),
+  ticket: z.string(),
+  path: z.string().describe('The address to open, on this server.'),
+  expires_in_s: z.number(),
+});
+
 /**
  * What the desktop app needs from its backend (docs/architecture.md, "Desktop"): its built web UI at `/`
  * (BuildAppOptions.uiDir; a landing page without one) and `POST /api/shutdown`, which asks the
@@ -76,7 +87,7 @@ export const desktopRoutes: FastifyPluginAsyncZod = async (app) => {
             .describe('The content of <data folder>/_shutdown.token.'),
         }),
         response: {
-          202: z.object({ status: z.literal('stopping'), message: z.string() }),
+          202: ShutdownSchema,
           ...errors(403, 501),
         },
       },
@@ -114,12 +125,7 @@ export const desktopRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'A one-time address that lets a browser window in (with API_TOKEN set)',
         description: `With API_TOKEN set, answers a ticket valid once within ${LOGIN_TICKET_TTL_MS / 1000} s: opening \`/?token=<ticket>\` in a browser sets the app's cookie (HttpOnly, SameSite=Strict) and redirects to \`/\`. The launcher opens the app window this way, so the API token itself never appears on the browser's command line, which every user of the computer can read. Like every route it needs the API token; 409 API_TOKEN_NOT_SET when none is set (the API is open then).`,
         response: {
-          200: z.object({
-            status: z.literal('success'),
-            ticket: z.string(),
-            path: z.string().describe('The address to open, on this server.'),
-            expires_in_s: z.number(),
-          }),
+          200: LoginTicketSchema,
           ...errors(401, 409),
         },
       },

@@ -89,7 +89,11 @@ export function installApiDocs(app: FastifyInstance, options: ApiDocsOptions): v
   });
 }
 
-async function buildDocsApp(
+/**
+ * A fastify instance serving the OpenAPI document (and /docs) of `routes`: their schemas, no
+ * handlers.
+ */
+export async function buildDocsApp(
   routes: readonly RouteOptions[],
   options: ApiDocsOptions,
 ): Promise<FastifyInstance> {

@@ -28,7 +28,7 @@ const IndexingSchema = z
     'While the index catches up with the class folders (first start, a rebuilt index): how far it is. Results may miss classes not indexed yet. null when up to date.',
   );
 
-const ClassIdParams = z.object({
+export const ClassIdParams = z.object({
   id: z.string().min(1).max(100).describe('A class id from GET /api/classes.'),
 });
 
@@ -50,12 +50,62 @@ const HitSchema = z.object({
     .describe('The text around the match, HTML-escaped, each match in <mark>…</mark>.'),
 });
 
-const NotesResultSchema = z.object({
+export const NotesResultSchema = z.object({
   status: z.literal('success'),
   class_id: z.string(),
   filename: z.string().describe('Under data/summaries (the class folder keeps notes.md too).'),
   course_name: z.string(),
   summary: z.string().describe('The notes (Markdown).'),
+});
+
+export const ClassesQuerySchema = z.object({
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  course: z.string().max(200).optional(),
+});
+
+/** GET /api/classes. */
+export const ClassesSchema = z.object({
+  status: z.literal('success'),
+  total: z.number().int().describe('Classes in all (of the course, with `course`).'),
+  items: z.array(ClassSummarySchema),
+  indexing: IndexingSchema,
+});
+
+/** GET /api/classes/:id. */
+export const ClassSchema = z.object({
+  status: z.literal('success'),
+  class: ClassSummarySchema.extend({
+    history_summary: z.string().describe('The folded history ("" when none).'),
+    notes: z.string().nullable().describe('The notes (Markdown), when written.'),
+  }),
+  lines: z.array(LineSchema),
+  alerts: z.array(ClassAlertSchema),
+});
+
+export const SearchQuerySchema = z.object({
+  q: z.string().trim().min(1).max(200).describe('What to look for.'),
+  course: z.string().max(200).optional().describe('Only classes of this course.'),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/** GET /api/search. */
+export const SearchSchema = z.object({
+  status: z.literal('success'),
+  hits: z.array(HitSchema),
+  indexing: IndexingSchema,
+});
+
+export const ExportQuerySchema = z.object({ format: z.enum(EXPORT_FORMATS).default('md') });
+
+/** GET /api/classes/:id/export: the file's text. */
+export const ExportSchema = z.string();
+
+/** DELETE /api/classes/:id. */
+export const DeleteClassSchema = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  class_id: z.string(),
 });
 
 /** The class library: list, read, search, export, notes and delete. */
@@ -71,18 +121,9 @@ export const libraryRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'List the classes of the library, newest first',
         description:
           'Every class kept in data/classes (one folder per class: transcript.txt, class.json, notes.md, material.txt), newest first, `limit` from `offset`. `course` keeps one course.',
-        querystring: z.object({
-          offset: z.coerce.number().int().min(0).default(0),
-          limit: z.coerce.number().int().min(1).max(200).default(50),
-          course: z.string().max(200).optional(),
-        }),
+        querystring: ClassesQuerySchema,
         response: {
-          200: z.object({
-            status: z.literal('success'),
-            total: z.number().int().describe('Classes in all (of the course, with `course`).'),
-            items: z.array(ClassSummarySchema),
-            indexing: IndexingSchema,
-          }),
+          200: ClassesSchema,
           ...errors(400, 503),
         },
       },
@@ -107,15 +148,7 @@ export const libraryRoutes: FastifyPluginAsyncZod = async (app) => {
           'The running class is answered too (its lines so far). 400 CLASS_ID_INVALID for a malformed id, 404 CLASS_NOT_FOUND.',
         params: ClassIdParams,
         response: {
-          200: z.object({
-            status: z.literal('success'),
-            class: ClassSummarySchema.extend({
-              history_summary: z.string().describe('The folded history ("" when none).'),
-              notes: z.string().nullable().describe('The notes (Markdown), when written.'),
-            }),
-            lines: z.array(LineSchema),
-            alerts: z.array(ClassAlertSchema),
-          }),
+          200: ClassSchema,
           ...errors(400, 404),
         },
       },
@@ -143,17 +176,9 @@ export const libraryRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Search every class: lines, notes and material',
         description:
           'Words separated by spaces must all match. Chinese matches any substring of one or more characters (矩阵, 特征值, 矩阵的特征值); other words match by their beginning (`eigen` finds eigenvalue). The best hits first (how often the words occur, how short the text is) among the newest 200 matches. 400 SEARCH_QUERY_INVALID for a query without letters or digits.',
-        querystring: z.object({
-          q: z.string().trim().min(1).max(200).describe('What to look for.'),
-          course: z.string().max(200).optional().describe('Only classes of this course.'),
-          limit: z.coerce.number().int().min(1).max(100).default(20),
-        }),
+        querystring: SearchQuerySchema,
         response: {
-          200: z.object({
-            status: z.literal('success'),
-            hits: z.array(HitSchema),
-            indexing: IndexingSchema,
-          }),
+          200: SearchSchema,
           ...errors(400, 503),
         },
       },
@@ -176,9 +201,9 @@ export const libraryRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           '`md`: headings, facts, alerts marked (🔴 roll call, 🟡 attention), the history summary, the transcript and the notes. `txt`: the transcript file as kept. `srt`: subtitles, times counted from the start of the class. Sent as an attachment named after the course and the class.',
         params: ClassIdParams,
-        querystring: z.object({ format: z.enum(EXPORT_FORMATS).default('md') }),
+        querystring: ExportQuerySchema,
         produces: ['text/markdown', 'text/plain', 'application/x-subrip'],
-        response: { 200: z.string(), ...errors(400, 404) },
+        response: { 200: ExportSchema, ...errors(400, 404) },
       },
     },
     async (request, reply) => {
@@ -263,11 +288,7 @@ export const libraryRoutes: FastifyPluginAsyncZod = async (app) => {
           '409 CLASS_RUNNING for the class being monitored; 400 CLASS_ID_INVALID, 404 CLASS_NOT_FOUND. The notes in data/summaries and the live transcript file are left as they are.',
         params: ClassIdParams,
         response: {
-          200: z.object({
-            status: z.literal('success'),
-            message: z.string(),
-            class_id: z.string(),
-          }),
+          200: DeleteClassSchema,
           ...errors(400, 404, 409),
         },
       },

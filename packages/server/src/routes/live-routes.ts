@@ -28,6 +28,15 @@ const EVENTS_DESCRIPTION = `Server-sent events of everything the UI shows live. 
 
 ${liveEventsTable()}`;
 
+export const EventsQuerySchema = z.object({
+  last_event_id: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Same as the Last-Event-ID header.'),
+});
+
 /** GET /api/events (SSE) and WS /api/ws/alerts (the original's alert socket). */
 export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.classAssistant;
@@ -41,14 +50,7 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Live events (server-sent events)',
         description: EVENTS_DESCRIPTION,
         produces: ['text/event-stream'],
-        querystring: z.object({
-          last_event_id: z.coerce
-            .number()
-            .int()
-            .min(0)
-            .optional()
-            .describe('Same as the Last-Event-ID header.'),
-        }),
+        querystring: EventsQuerySchema,
         headers: z.object({ 'last-event-id': z.string().optional() }),
         response: { ...errors(400, 503) },
       },

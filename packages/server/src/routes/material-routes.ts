@@ -7,7 +7,7 @@ import { parseMaterialInWorker } from '../material/parse-material.ts';
 import { formatBytes } from '../material/zip-guard.ts';
 import { errors } from './schemas.ts';
 
-const UploadResultSchema = z
+export const UploadResultSchema = z
   .object({
     status: z.literal('success'),
     message: z.string(),
@@ -31,7 +31,7 @@ const UploadResultSchema = z
     ],
   });
 
-const CiteFilesSchema = z.object({
+export const CiteFilesSchema = z.object({
   status: z.literal('success'),
   items: z.array(
     z.object({

@@ -31,7 +31,7 @@ function tokenCommand(dataDir: string): { command: string; args: string[] } {
   return backendCommand(['mcp', 'token', '--data-dir', dataDir]);
 }
 
-const McpInfoSchema = z.object({
+export const McpInfoSchema = z.object({
   status: z.literal('success'),
   name: z.string().describe('The server name MCP clients see.'),
   url: z.string().describe('The Streamable HTTP endpoint.'),

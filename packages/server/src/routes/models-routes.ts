@@ -94,7 +94,7 @@ const ModelItemSchema = z.object({
     .describe('Progress of a download running now.'),
 });
 
-const ModelListSchema = z
+export const ModelListSchema = z
   .object({
     status: z.literal('success'),
     models_dir: z.string(),
@@ -160,7 +160,7 @@ const ModelListSchema = z
     ],
   });
 
-const DownloadBodySchema = z
+export const DownloadBodySchema = z
   .union([
     z
       .object({
@@ -205,7 +205,7 @@ const DownloadBodySchema = z
     'A catalogue model `{id, source?, allow_unchecked?}`, or any model `{url, sha256, name}`.',
   );
 
-const DownloadAnswerSchema = z.object({
+export const DownloadAnswerSchema = z.object({
   status: z.literal('success'),
   id: z
     .string()
@@ -216,11 +216,15 @@ const DownloadAnswerSchema = z.object({
     .describe('started now; running already (same id); installed already (nothing to do).'),
 });
 
-const RemoveAnswerSchema = z.object({
+export const RemoveAnswerSchema = z.object({
   status: z.literal('success'),
   name: z.string(),
   removed: z.boolean().describe('An installed model was removed.'),
   cancelled: z.boolean().describe('A running download was cancelled (its partial file deleted).'),
+});
+
+export const ModelNameParams = z.object({
+  name: z.string().min(1).max(100).describe('Folder name or catalogue id.'),
 });
 
 /** GET /api/models, POST /api/models/download, DELETE /api/models/:name. */
@@ -282,9 +286,7 @@ export const modelsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['models'],
         summary: 'Remove an installed model, or cancel its download',
-        params: z.object({
-          name: z.string().min(1).max(100).describe('Folder name or catalogue id.'),
-        }),
+        params: ModelNameParams,
         response: { 200: RemoveAnswerSchema, ...errors(400, 404, 409) },
       },
     },

@@ -36,7 +36,7 @@ const StartBodySchema = z
   })
   .meta({ examples: [{ course_name: '数据结构', cite_filename: 'slides_20260307_224812.txt' }] });
 
-const StopResultSchema = z.object({
+export const StopResultSchema = z.object({
   status: z.string(),
   message: z.string(),
   course_name: z.string().optional(),
@@ -48,7 +48,7 @@ const StopResultSchema = z.object({
   summary_error_code: z.string().optional(),
 });
 
-const KeywordsSchema = z.object({
+export const KeywordsSchema = z.object({
   status: z.literal('success'),
   builtin: z.array(z.string()).describe('Alert-level keywords of data/keywords.txt.'),
   warning: z.array(z.string()).describe('Attention-level keywords of data/keywords.txt.'),
@@ -62,7 +62,7 @@ const KeywordsSchema = z.object({
   problems: z.array(z.object({ line: z.number(), content: z.string(), message: z.string() })),
 });
 
-const TranscriptSchema = z.object({
+export const TranscriptSchema = z.object({
   status: z.literal('success'),
   path: z.string(),
   course_name: z.string().nullable(),
@@ -73,6 +73,51 @@ const TranscriptSchema = z.object({
   entries: z.array(TranscriptLineSchema),
   partial: z.string().describe('Text being recognised right now (not in the file).'),
   last_event_id: z.number().describe('Id of the newest live event: resume /api/events from here.'),
+});
+
+export const StartMonitorBodySchema = StartBodySchema.nullish();
+
+/** POST /api/start_monitor, /api/pause_monitor and /api/resume_monitor. */
+export const MonitorActionSchema = StatusMessageSchema.extend({
+  effective_asr_mode: z.string().optional(),
+});
+
+export const StopQuerySchema = z.object({
+  with_summary: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .describe('Write notes after stopping (default true).'),
+});
+
+/** GET /api/monitor_status. */
+export const MonitorStatusAnswerSchema = MonitorStatusSchema.extend({
+  status: z.literal('success'),
+  partial: z.string(),
+});
+
+export const UpdateKeywordsBodySchema = z
+  .object({ keywords: z.array(z.string().max(100)).max(200) })
+  .meta({ examples: [{ keywords: ['张三', 'Zhang San'] }] });
+
+/** POST /api/update_keywords. */
+export const UpdateKeywordsSchema = z.object({
+  status: z.literal('success'),
+  all_keywords: z.array(z.string()),
+});
+
+/** POST /api/reload_keywords. */
+export const ReloadKeywordsSchema = z.object({
+  status: z.literal('success'),
+  keywords: z.array(z.string()),
+  danger: z.array(z.string()),
+  warning: z.array(z.string()),
+  file: z.string(),
+  problems: z.array(z.object({ line: z.number(), content: z.string(), message: z.string() })),
+});
+
+export const TranscriptQuerySchema = z.object({
+  since: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().min(1).max(10_000).default(1000),
 });
 
 /** Monitoring, keywords and the transcript. */
@@ -88,9 +133,9 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Start monitoring a class',
         description:
           'Activates the chosen material (copies it to data/current_class_material.txt, or empties that file), reloads data/keywords.txt, starts a new transcript and the recognizer of ASR_MODE. `already_running` when a class is running. A mode that cannot run answers 503 RECOGNIZER_UNAVAILABLE naming the settings to change. Any failure is also sent to the alert WebSocket as a `keyword_alert` (level `warning`, keywords `["启动监控失败"]`, the reason as text): the original client shows those and not the answer.',
-        body: StartBodySchema.nullish(),
+        body: StartMonitorBodySchema,
         response: {
-          200: StatusMessageSchema.extend({ effective_asr_mode: z.string().optional() }),
+          200: MonitorActionSchema,
           ...errors(400, 404, 503),
         },
       },
@@ -118,12 +163,7 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Stop monitoring (and write the notes)',
         description:
           'Stops the recognizer and waits until every line is in the transcript file. Unless `with_summary=false`, then writes post-class notes with the LLM to data/summaries/{course}_{YYYYMMDD}_{HHMMSS}.md; when that fails (no LLM key, LLM down, empty transcript) the answer carries `summary_error` and no file is written.',
-        querystring: z.object({
-          with_summary: z
-            .enum(['true', 'false', '1', '0'])
-            .optional()
-            .describe('Write notes after stopping (default true).'),
-        }),
+        querystring: StopQuerySchema,
         response: { 200: StopResultSchema, ...errors() },
       },
     },
@@ -168,7 +208,7 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
           description:
             'Answers `{status, message}`: paused / resumed, or not_running, already_paused, not_paused (HTTP 200, as the original).',
           response: {
-            200: StatusMessageSchema.extend({ effective_asr_mode: z.string().optional() }),
+            200: MonitorActionSchema,
             ...errors(),
           },
         },
@@ -184,7 +224,7 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['monitor'],
         summary: 'Is a class being monitored',
         response: {
-          200: MonitorStatusSchema.extend({ status: z.literal('success'), partial: z.string() }),
+          200: MonitorStatusAnswerSchema,
           ...errors(),
         },
       },
@@ -212,11 +252,9 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Set the custom keywords (e.g. your name)',
         description:
           'Replaces the custom keyword list (alert level, kept in memory until restart, as the original). Applies to the running class at once.',
-        body: z
-          .object({ keywords: z.array(z.string().max(100)).max(200) })
-          .meta({ examples: [{ keywords: ['张三', 'Zhang San'] }] }),
+        body: UpdateKeywordsBodySchema,
         response: {
-          200: z.object({ status: z.literal('success'), all_keywords: z.array(z.string()) }),
+          200: UpdateKeywordsSchema,
           ...errors(400),
         },
       },
@@ -237,16 +275,7 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'After editing the file by hand. Applies to the running class at once. `danger` and `warning` are the original’s lists by level (danger: the [提醒] keywords and the custom ones; warning: the [注意] ones).',
         response: {
-          200: z.object({
-            status: z.literal('success'),
-            keywords: z.array(z.string()),
-            danger: z.array(z.string()),
-            warning: z.array(z.string()),
-            file: z.string(),
-            problems: z.array(
-              z.object({ line: z.number(), content: z.string(), message: z.string() }),
-            ),
-          }),
+          200: ReloadKeywordsSchema,
           ...errors(),
         },
       },
@@ -274,10 +303,7 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Read the transcript',
         description:
           'The current class transcript: header, history summary, entries (each with its stable `id` and its index in the file) and the live partial text. `since=N` returns entries with index ≥ N; `limit` the newest ones. Combine with /api/events for live updates: events carry the same ids.',
-        querystring: z.object({
-          since: z.coerce.number().int().min(0).optional(),
-          limit: z.coerce.number().int().min(1).max(10_000).default(1000),
-        }),
+        querystring: TranscriptQuerySchema,
         response: { 200: TranscriptSchema, ...errors(400) },
       },
     },

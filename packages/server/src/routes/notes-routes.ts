@@ -10,6 +10,20 @@ const NoteInfoSchema = z.object({
   size: z.number().describe('Bytes.'),
 });
 
+/** GET /api/notes. */
+export const NotesListSchema = z.object({
+  status: z.literal('success'),
+  items: z.array(NoteInfoSchema),
+});
+
+export const NotesFilenameParams = z.object({ filename: z.string().min(1).max(300) });
+
+/** GET /api/notes/:filename. */
+export const NoteSchema = NoteInfoSchema.extend({
+  status: z.literal('success'),
+  content: z.string().describe('The notes (Markdown).'),
+});
+
 /** GET /api/notes and GET /api/notes/:filename: the post-class notes in data/summaries. */
 export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
   const { notes } = app.classAssistant;
@@ -23,7 +37,7 @@ export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'The Markdown notes in data/summaries, written by /api/generate_summary or after /api/stop_monitor.',
         response: {
-          200: z.object({ status: z.literal('success'), items: z.array(NoteInfoSchema) }),
+          200: NotesListSchema,
           ...errors(),
         },
       },
@@ -37,12 +51,9 @@ export const notesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['ai'],
         summary: 'Read one post-class notes file',
-        params: z.object({ filename: z.string().min(1).max(300) }),
+        params: NotesFilenameParams,
         response: {
-          200: NoteInfoSchema.extend({
-            status: z.literal('success'),
-            content: z.string().describe('The notes (Markdown).'),
-          }),
+          200: NoteSchema,
           ...errors(400, 404),
         },
       },

@@ -58,7 +58,7 @@ export const AsrModeSchema = z.object({
   model: z.boolean().describe('Whether it needs a speech model on this computer.'),
 });
 
-const SettingsDefinitionsSchema = z
+export const SettingsDefinitionsSchema = z
   .object({
     status: z.literal('success'),
     groups: z.array(SettingGroupSchema),

@@ -12,7 +12,7 @@ import {
   settingGroupsView,
 } from './settings-definitions-routes.ts';
 
-const SettingsViewSchema = z
+export const SettingsViewSchema = z
   .object({
     status: z.literal('success'),
     content: z
@@ -40,7 +40,7 @@ const SettingsViewSchema = z
   })
   .meta({ description: 'The settings file and its main keys.' });
 
-const SaveBodySchema = z
+export const SaveBodySchema = z
   .object({
     content: z
       .string()
@@ -78,7 +78,7 @@ const SaveBodySchema = z
     ],
   });
 
-const SaveResultSchema = z.object({
+export const SaveResultSchema = z.object({
   status: z.literal('success'),
   message: z.string(),
   path: z.string(),

@@ -11,7 +11,7 @@ import { maskSecretsInText, shownValue } from '../secret-rules.ts';
 import { COMPATIBLE_CLIENT_VERSION, SERVER_VERSION } from '../version.ts';
 import { errors } from './schemas.ts';
 
-const HealthSchema = z
+export const HealthSchema = z
   .object({
     status: z.literal('healthy'),
     version: z.string().describe('This backend package’s version.'),
@@ -220,6 +220,21 @@ async function unmaskedReport(
   };
 }
 
+/** GET /api/check_mic. */
+export const MicCheckSchema = z.object({
+  status: z.enum(['ok', 'error']),
+  message: z.string(),
+  error_code: z.string().optional(),
+  hint: z.string().optional(),
+  input: z.enum(['microphone', 'app', 'file']).optional(),
+  device: z.string().optional(),
+  sample_rate: z.number().optional(),
+  channels: z.number().optional(),
+  level: z.number().optional(),
+  in_use: z.boolean().optional(),
+  devices: z.array(z.string()).optional(),
+});
+
 /** GET /api/health and GET /api/check_mic. */
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.classAssistant;
@@ -247,19 +262,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'Answers with HTTP 200 either way, as the original: `{status:"ok", device, sample_rate, channels, message}` or `{status:"error", message}`. The device is opened in a short-lived child process and one chunk is read (`level` is its RMS energy: 0 means silence, a muted or unplugged microphone). While a class runs, the running capture is reported instead of opening the device twice. With AUDIO_INPUT=file:PATH the file is checked. With AUDIO_INPUT=app the microphone is in the app window: the answer says so, with the device the window captures and, when its audio stopped, `status:"error"` and `error_code:"AUDIO_CAPTURE_STOPPED"` (the `capture.changed` live event has the details). `devices` lists the input devices found.',
         response: {
-          200: z.object({
-            status: z.enum(['ok', 'error']),
-            message: z.string(),
-            error_code: z.string().optional(),
-            hint: z.string().optional(),
-            input: z.enum(['microphone', 'app', 'file']).optional(),
-            device: z.string().optional(),
-            sample_rate: z.number().optional(),
-            channels: z.number().optional(),
-            level: z.number().optional(),
-            in_use: z.boolean().optional(),
-            devices: z.array(z.string()).optional(),
-          }),
+          200: MicCheckSchema,
           ...errors(),
         },
       },

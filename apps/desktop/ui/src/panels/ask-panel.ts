@@ -9,21 +9,14 @@ import { createChat } from '../views/chat.ts';
 import { createOfflineNotice } from '../views/offline-notice.ts';
 import type { Panel } from './panel.ts';
 
-/** The answer of POST /api/ask. */
-interface AskAnswer {
-  status: 'success';
-  answer: string;
-  tool_calls: Array<{ name: string; ok: boolean }>;
-}
-
 /** Creates the ask panel. */
 export function createAskPanel(context: AppContext): Panel {
   const chat = createChat(
     context,
     async (question, history, onDelta, signal, onToolCall) => {
-      const reply = await streamAnswer<AskAnswer>(
-        '/api/ask',
-        { question, history },
+      const reply = await streamAnswer(
+        'POST /api/ask',
+        { body: { question, history } },
         { onDelta, onToolCall, signal, events: { delta: 'answer.delta', end: 'answer.done' } },
       );
       return reply.answer;

@@ -5,7 +5,6 @@ import type { AppContext } from '../context.ts';
 import { h, icon } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
-import type { CatchupAnswer, ChatAnswer } from '../types.ts';
 import { createAnswerSources } from '../views/answer-sources.ts';
 import { createChat } from '../views/chat.ts';
 import { createOfflineNotice } from '../views/offline-notice.ts';
@@ -25,19 +24,19 @@ export function createCatchupPanel(context: AppContext): Panel & { run(): void }
     t('catchupRun'),
   );
   const chat = createChat(context, async (question, history, onDelta, signal, onToolCall) => {
-    const reply = await streamAnswer<ChatAnswer>(
-      '/api/catchup_chat/stream',
-      { summary, question, history },
+    const reply = await streamAnswer(
+      'POST /api/catchup_chat/stream',
+      { body: { summary, question, history } },
       { onDelta, signal, onToolCall },
     );
     return reply.answer;
   });
 
-  const run = streamedAnswer<CatchupAnswer>(
+  const run = streamedAnswer(
     context,
     { button: runButton, status, result },
     {
-      path: '/api/catchup/stream',
+      route: 'POST /api/catchup/stream',
       reset() {
         summary = '';
         chat.reset();

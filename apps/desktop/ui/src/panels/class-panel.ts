@@ -1,7 +1,7 @@
 // The class panel: before class, the course name, the material (pick one or upload a deck, with
 // progress) and whether recognition can run here; during class, pause/resume and ending the class
 // with notes.
-import { api, uploadMaterial } from '../api.ts';
+import { call, uploadMaterial } from '../api.ts';
 import type { AppContext } from '../context.ts';
 import { h, icon, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
@@ -11,7 +11,7 @@ import { studentAsked } from '../my-keywords.ts';
 import { preference, savePreference } from '../preferences.ts';
 import { asrModeFacts, listensToAudio, loadSettingFacts, modeName } from '../setting-facts.ts';
 import type { AppState } from '../store.ts';
-import type { CiteFile, MicCheck } from '../types.ts';
+import type { CiteFile } from '../types.ts';
 import { createCaptureView } from '../views/capture-view.ts';
 import { createModelOffer } from '../views/model-offer.ts';
 import { createNameStep } from '../views/name-step.ts';
@@ -143,7 +143,7 @@ export function createClassPanel(context: AppContext): Panel {
   };
   const loadMaterials = async (select?: string) => {
     try {
-      citeFiles = (await api<{ items: CiteFile[] }>('/api/cite_files')).items;
+      citeFiles = (await call('GET /api/cite_files')).items;
     } catch {
       citeFiles = [];
     }
@@ -191,7 +191,7 @@ export function createClassPanel(context: AppContext): Panel {
     // Every mode that listens to audio input gets the check (the demo class listens to none).
     if (!listensToAudio(needs)) return;
     try {
-      const check = await api<MicCheck>('/api/check_mic', { errorStatusIsAnswer: true });
+      const check = await call('GET /api/check_mic', { errorStatusIsAnswer: true });
       if (check.input === 'app') return; // the capture view shows this window's microphone
       microphone.hidden = false;
       if (check.status === 'ok') {

@@ -1,6 +1,6 @@
 // Keywords: the student's name (and student-number digits), their other words, the alert and
 // attention words of data/keywords.txt; the file itself (path, reload) under Advanced.
-import { api } from '../api.ts';
+import { call } from '../api.ts';
 import type { AppContext } from '../context.ts';
 import { h, icon, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
@@ -80,7 +80,7 @@ export function createKeywordsPanel(context: AppContext): Panel {
 
   const load = async () => {
     try {
-      const view = await api<KeywordsView>('/api/keywords');
+      const view = await call('GET /api/keywords');
       if (others.length === 0 && view.custom.length > 0) {
         // Set by another client (or an older version of this one): adopt them.
         others = otherKeywords(storedStudent(), view.custom);
@@ -120,7 +120,7 @@ export function createKeywordsPanel(context: AppContext): Panel {
   });
   reloadButton.addEventListener('click', async () => {
     try {
-      await api('/api/reload_keywords', { method: 'POST' });
+      await call('POST /api/reload_keywords');
       await load();
     } catch (error) {
       status.replaceChildren(errorBox(context, error));

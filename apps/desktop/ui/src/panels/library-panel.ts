@@ -1,21 +1,14 @@
 // The class library: every class kept, grouped by course; a search box over the lines, notes and
 // material of the whole term whose hits open the class at that line; a class with its alerts
 // marked, its export, its notes and its deletion (after a confirmation).
-import { api, streamAnswer } from '../api.ts';
+import { call, routeUrl, streamAnswer } from '../api.ts';
 import type { AppContext } from '../context.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
 import { t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
 import { parseSnippet } from '../snippet.ts';
-import type {
-  ClassAnswer,
-  ClassesAnswer,
-  ClassSummary,
-  LibraryIndexing,
-  SearchAnswer,
-  SearchHit,
-} from '../types.ts';
+import type { ClassAnswer, ClassSummary, LibraryIndexing, SearchHit } from '../types.ts';
 import type { Panel } from './panel.ts';
 
 const PAGE = 100;
@@ -153,7 +146,7 @@ export function createLibraryPanel(context: AppContext): Panel {
 
   const load = async (offset = 0) => {
     try {
-      const answer = await api<ClassesAnswer>(`/api/classes?limit=${PAGE}&offset=${offset}`);
+      const answer = await call('GET /api/classes', { query: { limit: PAGE, offset } });
       classes = offset === 0 ? answer.items : [...classes, ...answer.items];
       total = answer.total;
       showIndexing(answer.indexing);
@@ -195,12 +188,10 @@ export function createLibraryPanel(context: AppContext): Panel {
       renderList();
       return;
     }
-    const courseParameter =
-      course.value === '' ? '' : `&course=${encodeURIComponent(course.value)}`;
     try {
-      const answer = await api<SearchAnswer>(
-        `/api/search?q=${encodeURIComponent(query)}&limit=50${courseParameter}`,
-      );
+      const answer = await call('GET /api/search', {
+        query: { q: query, limit: 50, ...(course.value === '' ? {} : { course: course.value }) },
+      });
       if (serial !== searchSerial) return;
       showIndexing(answer.indexing);
       replaceChildren(
@@ -236,7 +227,7 @@ export function createLibraryPanel(context: AppContext): Panel {
   const openClass = async (id: string, lineId?: number, kind?: SearchHit['kind']) => {
     let answer: ClassAnswer;
     try {
-      answer = await api<ClassAnswer>(`/api/classes/${encodeURIComponent(id)}`);
+      answer = await call('GET /api/classes/:id', { params: { id } });
     } catch (error) {
       status.replaceChildren(errorBox(context, error));
       return;
@@ -272,18 +263,16 @@ export function createLibraryPanel(context: AppContext): Panel {
       h('option', { value: 'txt' }, t('libraryExportTxt')),
       h('option', { value: 'srt' }, t('libraryExportSrt')),
     );
+    const exportUrl = (format: 'md' | 'txt' | 'srt') =>
+      routeUrl('GET /api/classes/:id/export', { params: { id: info.id }, query: { format } }).url;
     const exportLink = h(
       'a',
-      {
-        class: 'button small',
-        id: 'library-export',
-        href: `/api/classes/${encodeURIComponent(info.id)}/export?format=md`,
-        download: '',
-      },
+      { class: 'button small', id: 'library-export', href: exportUrl('md'), download: '' },
       t('libraryExport'),
     );
     exportFormat.addEventListener('change', () => {
-      exportLink.href = `/api/classes/${encodeURIComponent(info.id)}/export?format=${exportFormat.value}`;
+      const format = exportFormat.value;
+      exportLink.href = exportUrl(format === 'txt' || format === 'srt' ? format : 'md');
     });
     const notesButton = h(
       'button',
@@ -299,8 +288,8 @@ export function createLibraryPanel(context: AppContext): Panel {
       let raw = '';
       try {
         await streamAnswer(
-          `/api/classes/${encodeURIComponent(info.id)}/notes/stream`,
-          {},
+          'POST /api/classes/:id/notes/stream',
+          { params: { id: info.id } },
           {
             onDelta(text) {
               raw += text;
@@ -343,7 +332,7 @@ export function createLibraryPanel(context: AppContext): Panel {
               id: 'library-delete-confirm',
               onclick: async () => {
                 try {
-                  await api(`/api/classes/${encodeURIComponent(info.id)}`, { method: 'DELETE' });
+                  await call('DELETE /api/classes/:id', { params: { id: info.id } });
                   context.toast(t('libraryDeleted'));
                   back();
                 } catch (error) {

@@ -1,12 +1,12 @@
 // Notes: the post-class notes in data/summaries (written when a class ends, or on demand here,
 // streamed as they are written), to read, copy or download.
-import { api, streamAnswer } from '../api.ts';
+import { call, streamAnswer } from '../api.ts';
 import type { AppContext } from '../context.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
 import { t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
-import type { NoteInfo, NotesAnswer } from '../types.ts';
+import type { NoteInfo } from '../types.ts';
 import type { Panel } from './panel.ts';
 
 /** Creates the notes panel. */
@@ -30,7 +30,7 @@ export function createNotesPanel(context: AppContext): Panel {
       return;
     }
     try {
-      const note = await api<{ content: string }>(`/api/notes/${encodeURIComponent(filename)}`);
+      const note = await call('GET /api/notes/:filename', { params: { filename } });
       if (shownFile !== filename) return;
       content = note.content;
       body.innerHTML = renderMarkdown(content);
@@ -41,7 +41,7 @@ export function createNotesPanel(context: AppContext): Panel {
 
   const load = async (choose?: string) => {
     try {
-      notes = (await api<{ items: NoteInfo[] }>('/api/notes')).items;
+      notes = (await call('GET /api/notes')).items;
     } catch (error) {
       status.replaceChildren(errorBox(context, error));
       return;
@@ -88,8 +88,8 @@ export function createNotesPanel(context: AppContext): Panel {
     body.replaceChildren();
     let raw = '';
     try {
-      const result = await streamAnswer<NotesAnswer>(
-        '/api/generate_summary/stream',
+      const result = await streamAnswer(
+        'POST /api/generate_summary/stream',
         {},
         {
           onDelta(text) {

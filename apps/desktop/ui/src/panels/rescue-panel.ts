@@ -6,7 +6,6 @@ import { h, icon } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
 import { looksLikeJson, partialJsonStrings } from '../partial-json.ts';
-import type { ChatAnswer, RescueAnswer } from '../types.ts';
 import { createAnswerSources } from '../views/answer-sources.ts';
 import { createChat } from '../views/chat.ts';
 import { createOfflineNotice } from '../views/offline-notice.ts';
@@ -40,9 +39,9 @@ export function createRescuePanel(context: AppContext): Panel & { run(): void } 
     t('rescueRun'),
   );
   const chat = createChat(context, async (followup, history, onDelta, signal, onToolCall) => {
-    const reply = await streamAnswer<ChatAnswer>(
-      '/api/emergency_rescue_chat/stream',
-      { ...(current ?? { context: '', question: '', answer: '' }), followup, history },
+    const reply = await streamAnswer(
+      'POST /api/emergency_rescue_chat/stream',
+      { body: { ...(current ?? { context: '', question: '', answer: '' }), followup, history } },
       { onDelta, signal, onToolCall },
     );
     return reply.answer;
@@ -54,11 +53,11 @@ export function createRescuePanel(context: AppContext): Panel & { run(): void } 
     answer.innerHTML = renderMarkdown(fields.answer ?? '');
   };
 
-  const run = streamedAnswer<RescueAnswer>(
+  const run = streamedAnswer(
     context,
     { button: runButton, status, result },
     {
-      path: '/api/emergency_rescue/stream',
+      route: 'POST /api/emergency_rescue/stream',
       reset() {
         current = undefined;
         chat.reset();

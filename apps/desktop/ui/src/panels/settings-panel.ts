@@ -10,7 +10,7 @@ import {
   playAlertSound,
   requestNotificationPermission,
 } from '../alert-effects.ts';
-import { api, isApiError } from '../api.ts';
+import { call, isApiError } from '../api.ts';
 import { CLOUD_PRESETS } from '../cloud-presets.ts';
 import type { AppContext } from '../context.ts';
 import { h, replaceChildren } from '../dom.ts';
@@ -25,7 +25,7 @@ import {
   settingLabel,
 } from '../setting-facts.ts';
 import type { AppState } from '../store.ts';
-import type { SettingDefinition, SettingsSaved, SettingsView } from '../types.ts';
+import type { SettingDefinition, SettingsView } from '../types.ts';
 import { createCaptureView } from '../views/capture-view.ts';
 import { createMcpConnection } from '../views/mcp-connection.ts';
 import { createModelsSection } from '../views/models-section.ts';
@@ -475,7 +475,7 @@ export function createSettingsPanel(context: AppContext): Panel {
 
   const load = async () => {
     try {
-      render(await api<SettingsView>('/api/settings'));
+      render(await call('GET /api/settings'));
     } catch (error) {
       status.replaceChildren(errorBox(context, error));
     }
@@ -488,7 +488,7 @@ export function createSettingsPanel(context: AppContext): Panel {
     const fields: Record<string, string> = {};
     for (const [key, { control }] of controls) fields[key] = control.value.trim();
     try {
-      const result = await api<SettingsSaved>('/api/settings', {
+      const result = await call('POST /api/settings', {
         body: { fields, extra_lines: extra.value },
       });
       const named = (keys: string[]) =>

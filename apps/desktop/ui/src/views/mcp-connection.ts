@@ -2,17 +2,13 @@
 // lectures (read-only), where their token is kept and the command that prints it (copied with one
 // click), and the command for clients that start a process. The token itself never comes over
 // HTTP: every user of the computer can reach the backend's port.
-import { api } from '../api.ts';
+import type { RestAnswer } from '@class-assistant/server/rest-contract';
+import { call } from '../api.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { t } from '../i18n.ts';
 
 /** GET /api/mcp/connection. */
-interface McpConnection {
-  url: string;
-  token_file: string;
-  token_command: { command: string; args: string[] };
-  stdio: { command: string; args: string[] };
-}
+type McpConnection = RestAnswer<'GET /api/mcp/connection'>;
 
 /** A shell word, quoted when it needs to be. */
 function shellWord(word: string): string {
@@ -69,7 +65,7 @@ export function createMcpConnection(): { element: HTMLElement; load(): Promise<v
     element,
     async load() {
       try {
-        show(await api<McpConnection>('/api/mcp/connection'));
+        show(await call('GET /api/mcp/connection'));
       } catch {
         // The backend is offline or older: the group says nothing rather than something stale.
         replaceChildren(body);

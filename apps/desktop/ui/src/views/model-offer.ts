@@ -3,7 +3,7 @@
 // automatic order by default), one click to download (with a progress bar naming the source and
 // any switch to another one) and then the class starts by itself. A model with files that have no
 // published checksum asks first. Never a silent fall-back to the demo: it stays a separate button.
-import { api } from '../api.ts';
+import { call } from '../api.ts';
 import type { AppContext } from '../context.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
@@ -16,7 +16,7 @@ import {
   modelDescription,
   offeredModels,
 } from '../models.ts';
-import type { ModelItem, SettingsView } from '../types.ts';
+import type { ModelItem } from '../types.ts';
 
 /** The offer: its element, a refresh (models and language), and whether a download runs. */
 export interface ModelOffer {
@@ -238,7 +238,7 @@ export function createModelOffer(context: AppContext, startClass: () => Promise<
     language = languageSelect.value === 'en' ? 'en' : 'zh';
     setBusy(true);
     try {
-      await api('/api/settings', { body: { fields: { LOCAL_ASR_LANGUAGE: language } } });
+      await call('POST /api/settings', { body: { fields: { LOCAL_ASR_LANGUAGE: language } } });
       await context.refreshHealth();
     } finally {
       setBusy(false);
@@ -254,7 +254,7 @@ export function createModelOffer(context: AppContext, startClass: () => Promise<
     async refresh() {
       if (busy) return;
       try {
-        const view = await api<SettingsView>('/api/settings');
+        const view = await call('GET /api/settings');
         language = view.effective.LOCAL_ASR_LANGUAGE === 'en' ? 'en' : 'zh';
         engine = String(view.effective.LOCAL_ASR_ENGINE ?? 'auto');
       } catch {

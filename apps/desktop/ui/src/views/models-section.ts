@@ -99,7 +99,7 @@ export function createModelsSection(context: AppContext): {
           url: url.value.trim(),
           sha256: sha256.value.trim(),
           name: name.value.trim(),
-          language: language.value,
+          language: language.value === 'en' ? 'en' : 'zh',
         },
         {
           onProgress(received, total) {

@@ -1,7 +1,8 @@
 // The shared life of a streamed AI answer in a panel (rescue, catch-up): a new run cancels the
 // previous one, the button waits, text is shown as it arrives, and a failure replaces the result
 // with the error and its way out.
-import { streamAnswer } from '../api.ts';
+import type { RestStreamEnd } from '@class-assistant/server/rest-contract';
+import { type RouteInput, type StreamRoute, streamAnswer } from '../api.ts';
 import type { AppContext } from '../context.ts';
 import { errorBox } from '../errors.ts';
 
@@ -15,22 +16,22 @@ export interface StreamedAnswerParts {
 }
 
 /** What a panel does at each step. */
-export interface StreamedAnswerSteps<Final> {
-  /** The streamed route (`/api/…/stream`). */
-  path: string;
+export interface StreamedAnswerSteps<Route extends StreamRoute> {
+  /** The streamed route (`POST /api/…/stream`). */
+  route: Route;
   /** Clears the previous answer. */
   reset(): void;
   /** Shows the text received so far. */
   progress(text: string): void;
   /** Shows the final answer. */
-  done(final: Final): void;
+  done(final: RestStreamEnd<Route>): void;
 }
 
 /** Returns the function that runs (or reruns) the answer. */
-export function streamedAnswer<Final>(
+export function streamedAnswer<Route extends StreamRoute>(
   context: AppContext,
   parts: StreamedAnswerParts,
-  steps: StreamedAnswerSteps<Final>,
+  steps: StreamedAnswerSteps<Route>,
 ): () => Promise<void> {
   let running: AbortController | undefined;
   return async () => {
@@ -44,9 +45,10 @@ export function streamedAnswer<Final>(
     parts.button.disabled = true;
     let raw = '';
     try {
-      const final = await streamAnswer<Final>(
-        steps.path,
-        {},
+      const final = await streamAnswer(
+        steps.route,
+        // The panels' answers (rescue, catch-up) take no parameters.
+        {} as RouteInput<Route>,
         {
           signal: controller.signal,
           onDelta(text) {
