@@ -234,8 +234,12 @@ describe('secrets by meaning, through the backend process', () => {
       body: '{}',
     });
     const text = await response.text();
-    expect(response.status).toBeGreaterThanOrEqual(500);
-    expect(JSON.parse(text)).toMatchObject({ code: 'RECOGNIZER_FAILED' });
+    // Unreachable is RECOGNIZER_UNAVAILABLE (503), answered with its own message and setting.
+    expect(response.status).toBe(503);
+    expect(JSON.parse(text)).toMatchObject({
+      code: 'RECOGNIZER_UNAVAILABLE',
+      field: 'DASHSCOPE_WS_URL',
+    });
     expect(text).toContain(`Cannot reach DashScope at ws://asr-user:••••••••@127.0.0.1:${port}`);
     expect(text).not.toContain('ws-Pass-5373');
     const log = await readFile(join(backend.dataDir, '_startup.log'), 'utf8');

@@ -93,6 +93,35 @@ describe('backgroundErrorText', () => {
     );
   });
 
+  it('says whether the class still listens, naming the mode as the backend does', () => {
+    keepSettingFacts({
+      groups: [],
+      definitions: [],
+      asr_modes: [
+        {
+          mode: 'local',
+          aliases: [],
+          label: { zh: '离线识别', en: 'Offline recognition' },
+          audio: ['microphone', 'app', 'file'],
+          settings: [],
+          model: true,
+        },
+      ],
+    });
+    setLang('zh');
+    expect(backgroundErrorText({ ...crash, fatal: true }, 'local')).toBe(
+      '识别中途停止了（离线识别）：sherpa-onnx 引擎停止了：it was ended by SIGKILL。 已有的字幕都保留着。',
+    );
+    expect(
+      backgroundErrorText({ ...crash, fatal: false, messages: undefined, message: 'late' }, 'x'),
+    ).toBe('识别出了点问题（离线识别），仍在继续：late');
+    setLang('en');
+    expect(backgroundErrorText({ ...crash, fatal: true }, 'local')).toBe(
+      'Recognition stopped (Offline recognition): The sherpa-onnx engine stopped: it was ended by SIGKILL. The lines so far are kept.',
+    );
+    keepSettingFacts({ groups: [], definitions: [], asr_modes: [] });
+  });
+
   it('shows a message the backend has in one language only as it is', () => {
     setLang('zh');
     const { messages: _, ...english } = crash;

@@ -4,7 +4,7 @@ import { isApiError } from './api.ts';
 import type { AppContext } from './context.ts';
 import { h } from './dom.ts';
 import { lang, t } from './i18n.ts';
-import { settingLabel } from './setting-facts.ts';
+import { modeName, settingLabel } from './setting-facts.ts';
 import type { BackgroundError } from './types.ts';
 
 /** What to tell the student about an error. */
@@ -152,11 +152,14 @@ export function errorBox(
 
 /**
  * The toast of a failure during a class (`error.raised`), in the UI's language when the backend
- * sent the message in both; `mode` is the class's ASR_MODE when the event names none.
+ * sent the message in both; `mode` is the class's ASR_MODE when the event names none. A
+ * recognizer failure says whether the class still listens (`fatal`), the mode by its name.
  */
 export function backgroundErrorText(error: BackgroundError, mode: string): string {
   const message = error.messages?.[lang()] ?? error.message;
-  return error.source === 'recognizer'
-    ? t('recognizerFailed', { mode: error.mode ?? mode, message })
-    : t('errorGeneric', { message });
+  if (error.source !== 'recognizer') return t('errorGeneric', { message });
+  const name = modeName(error.mode ?? mode);
+  if (error.fatal === true) return t('recognizerStoppedToast', { mode: name, message });
+  if (error.fatal === false) return t('recognizerHiccup', { mode: name, message });
+  return t('recognizerFailed', { mode: name, message });
 }

@@ -84,6 +84,8 @@ const zh = {
   openNotes: '查看笔记',
   recognizerEnded: '录音源已播完（演示课程结束）。可以下课并生成笔记。',
   recognizerFailed: '识别出错（{mode}）：{message}',
+  recognizerHiccup: '识别出了点问题（{mode}），仍在继续：{message}',
+  recognizerStoppedToast: '识别中途停止了（{mode}）：{message} 已有的字幕都保留着。',
   asrUnavailable: '当前识别方式不可用',
   // transcript
   transcriptEmpty: '还没有字幕。开始上课后，这里会实时显示老师说的话。',
@@ -385,6 +387,8 @@ const en: Record<TextKey, string> = {
   recognizerEnded:
     'The audio source has ended (the demo class is over). End the class to write notes.',
   recognizerFailed: 'Recognition failed ({mode}): {message}',
+  recognizerHiccup: 'Recognition had a problem ({mode}) and carries on: {message}',
+  recognizerStoppedToast: 'Recognition stopped ({mode}): {message} The lines so far are kept.',
   asrUnavailable: 'This recognition mode is not available',
   transcriptEmpty: 'No transcript yet. Once the class starts, what the teacher says shows up here.',
   historySummary: 'Summary of earlier content',

@@ -136,7 +136,7 @@ export function createLiveConnection(options: LiveOptions): LiveConnection {
             }
             const reload = first || mustReload || data.gap || restarted;
             mustReload = false;
-            const heartbeat = (data as { heartbeat_ms?: number }).heartbeat_ms;
+            const heartbeat = data.heartbeat_ms;
             silenceTimeoutMs =
               options.silenceTimeoutMs ??
               (heartbeat && heartbeat > 0 ? Math.max(1000, Math.round(2.5 * heartbeat)) : 45_000);

@@ -93,6 +93,12 @@ export const ErrorRaisedSchema = z.object({
     .optional()
     .describe('The message in both languages, when it has them (e.g. the offline engine stopped).'),
   mode: z.string().optional().describe('For source "recognizer": the ASR_MODE of the class.'),
+  fatal: z
+    .boolean()
+    .optional()
+    .describe(
+      'For source "recognizer": true when the recognizer stopped and the class no longer listens (the lines so far are kept); false when it carries on.',
+    ),
 });
 
 /** Why the app window's audio is not reaching the backend. */

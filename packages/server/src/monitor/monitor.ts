@@ -210,7 +210,12 @@ export function createMonitor(options: MonitorOptions): Monitor {
 
   const publishStatus = () => options.hub.publish('monitor.changed', status());
 
-  const reportError = (current: Session | undefined, source: ErrorSource, error: unknown) => {
+  const reportError = (
+    current: Session | undefined,
+    source: ErrorSource,
+    error: unknown,
+    fatal?: boolean,
+  ) => {
     const code = isServerError(error)
       ? error.code
       : ((error as { code?: string })?.code ?? 'INTERNAL_ERROR');
@@ -221,7 +226,8 @@ export function createMonitor(options: MonitorOptions): Monitor {
       { source, mode, code, err: error },
       `${source}${mode ? ` (${mode})` : ''} failed`,
     );
-    const key = `${source}:${code}`;
+    // A failure that stops the recognizer is told even after a hiccup of the same kind.
+    const key = `${source}:${code}${fatal ? ':fatal' : ''}`;
     if (current?.reported.has(key)) return;
     current?.reported.add(key);
     const messages =
@@ -234,6 +240,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
       message,
       ...(messages ? { messages } : {}),
       ...(mode ? { mode } : {}),
+      ...(fatal === undefined ? {} : { fatal }),
     });
   };
 
@@ -354,7 +361,12 @@ export function createMonitor(options: MonitorOptions): Monitor {
         setPartial(current, event.text);
         return;
       case 'error':
-        reportError(current, 'recognizer', new ServerError('RECOGNIZER_FAILED', event.message));
+        reportError(
+          current,
+          'recognizer',
+          new ServerError('RECOGNIZER_FAILED', event.message),
+          event.fatal,
+        );
         if (event.fatal) {
           current.recognizerState = 'failed';
           void current.recognizer.stop();
