@@ -13,6 +13,7 @@ import { ToolError } from '../errors.ts';
 import type { ResolvedToolPolicy } from '../policy.ts';
 import type { StdToolName } from '../registry.ts';
 import { type AnyToolDefinition, defineTool, type Namespace, type ToolContext } from '../tool.ts';
+import { ArithmeticError } from './arithmetic.ts';
 import { exactNumberSchema, rawJsonNumber } from './exact-json.ts';
 import { fileAppend, fileDelete, fileList, fileRead, fileWrite } from './fs.ts';
 import { confinePath } from './fs-guard.ts';
@@ -20,7 +21,7 @@ import { base64Decode } from './hash.ts';
 import { httpDelete, httpPost, httpPut } from './http.ts';
 import { jsonGet, jsonParse, jsonStringify, parseOrFail } from './json.ts';
 import { mathCalc } from './math.ts';
-import { evaluatePythonArithmetic, PythonArithmeticError } from './python-arithmetic.ts';
+import { evaluatePythonArithmetic } from './python-arithmetic.ts';
 import { pythonFloatRepr, pythonJsonText } from './python-json.ts';
 import { pythonClassesForRe2 } from './python-regex.ts';
 import {
@@ -28,7 +29,7 @@ import {
   parsePythonReplacement,
   ReplacementTemplateError,
 } from './python-replacement.ts';
-import { compileRegex, regexMatch, regexReplace } from './regex.ts';
+import { checkReplacementLength, compileRegex, regexMatch, regexReplace } from './regex.ts';
 import { shellExec, shellWhich } from './shell.ts';
 import { textReplace, textSplit } from './text.ts';
 import { timeDiff, timeFormat, timeNow } from './time.ts';
@@ -153,13 +154,7 @@ const nexaRegexReplace = nexaVariant(regexReplace, {
   }),
   async execute({ pattern, replacement, text, flags }, { policy }) {
     const tool = 'regex_replace';
-    if (replacement.length > policy.regex.maxReplacementLength) {
-      throw new ToolError(
-        'TOOL_LIMIT_EXCEEDED',
-        `replacement is longer than ${policy.regex.maxReplacementLength} characters (policy.regex.maxReplacementLength)`,
-        { tool, field: 'replacement' },
-      );
-    }
+    checkReplacementLength(replacement, policy, tool);
     // Nexa's regex_replace reads only the i flag.
     const regex = compilePythonRegex(pattern, flags.includes('i') ? 'i' : '', text, policy, tool);
     let parts: ReturnType<typeof parsePythonReplacement>;
@@ -464,7 +459,7 @@ const nexaMathCalc = nexaVariant(mathCalc, {
     try {
       value = evaluatePythonArithmetic(expression);
     } catch (error) {
-      if (!(error instanceof PythonArithmeticError)) throw error;
+      if (!(error instanceof ArithmeticError)) throw error;
       throw new ToolError(
         'TOOL_BAD_INPUT',
         `expression: ${error.message} (at column ${error.column})`,

@@ -1,3 +1,4 @@
+import { ArithmeticError } from './arithmetic.ts';
 import { approximate, reduce } from './rational.ts';
 
 /**
@@ -9,16 +10,6 @@ import { approximate, reduce } from './rational.ts';
 
 /** An int (bigint) or a float (number), as Python keeps them apart. */
 type PythonNumber = bigint | number;
-
-/** An expression Python would refuse, or a result it could not give; `column` is 1-based. */
-export class PythonArithmeticError extends Error {
-  readonly column: number;
-  constructor(message: string, column: number) {
-    super(message);
-    this.name = 'PythonArithmeticError';
-    this.column = column;
-  }
-}
 
 /** The largest integer result kept (in bits): `9**9**9` would take minutes and megabytes. */
 const MAX_INTEGER_BITS = 100_000;
@@ -38,13 +29,13 @@ function tokenize(expression: string): Token[] {
       index++;
     } else if (/[0-9.]/.test(character)) {
       const match = /^(?:\d+\.?\d*|\.\d+)/.exec(expression.slice(index));
-      if (!match) throw new PythonArithmeticError('invalid syntax', column);
+      if (!match) throw new ArithmeticError('invalid syntax', column);
       const text = match[0];
       if (text.includes('.')) {
         tokens.push({ kind: 'number', value: Number(text), column });
       } else {
         if (/^0+[1-9]/.test(text)) {
-          throw new PythonArithmeticError(
+          throw new ArithmeticError(
             'leading zeros in decimal integer literals are not permitted',
             column,
           );
@@ -53,7 +44,7 @@ function tokenize(expression: string): Token[] {
       }
       index += text.length;
       if (/[0-9.]/.test(expression[index] ?? '')) {
-        throw new PythonArithmeticError('invalid syntax', index + 1);
+        throw new ArithmeticError('invalid syntax', index + 1);
       }
     } else if (expression.startsWith('**', index) || expression.startsWith('//', index)) {
       tokens.push({ kind: expression.slice(index, index + 2) as '**' | '//', column });
@@ -62,7 +53,7 @@ function tokenize(expression: string): Token[] {
       tokens.push({ kind: character as '+' | '-' | '*' | '/' | '(' | ')', column });
       index++;
     } else {
-      throw new PythonArithmeticError(
+      throw new ArithmeticError(
         `${JSON.stringify(character)} is not allowed (digits, + - * / . ( ) and spaces only)`,
         column,
       );
@@ -86,7 +77,7 @@ function floorDivide(a: bigint, b: bigint): bigint {
 function operate(operator: string, a: PythonNumber, b: PythonNumber, column: number): PythonNumber {
   const zero = (b === 0n || b === 0) && (operator === '/' || operator === '//');
   if (zero) {
-    throw new PythonArithmeticError(
+    throw new ArithmeticError(
       typeof a === 'bigint' && typeof b === 'bigint'
         ? operator === '/'
           ? 'division by zero'
@@ -112,7 +103,7 @@ function operate(operator: string, a: PythonNumber, b: PythonNumber, column: num
       case '**':
         if (b < 0n) {
           if (a === 0n) {
-            throw new PythonArithmeticError('0.0 cannot be raised to a negative power', column);
+            throw new ArithmeticError('0.0 cannot be raised to a negative power', column);
           }
           return toFloat(a) ** toFloat(b);
         }
@@ -120,7 +111,7 @@ function operate(operator: string, a: PythonNumber, b: PythonNumber, column: num
         if (BigInt(bitLength(a)) * b > BigInt(MAX_INTEGER_BITS)) break;
         return a ** b;
     }
-    throw new PythonArithmeticError(`the result has more than ${MAX_INTEGER_BITS} bits`, column);
+    throw new ArithmeticError(`the result has more than ${MAX_INTEGER_BITS} bits`, column);
   }
   const x = toFloat(a);
   const y = toFloat(b);
@@ -137,17 +128,17 @@ function operate(operator: string, a: PythonNumber, b: PythonNumber, column: num
       return Math.floor(x / y);
     default: {
       if (x < 0 && !Number.isInteger(y)) {
-        throw new PythonArithmeticError(
+        throw new ArithmeticError(
           'a negative number raised to a fractional power is a complex number',
           column,
         );
       }
       if (x === 0 && y < 0) {
-        throw new PythonArithmeticError('0.0 cannot be raised to a negative power', column);
+        throw new ArithmeticError('0.0 cannot be raised to a negative power', column);
       }
       const result = x ** y;
       if (!Number.isFinite(result)) {
-        throw new PythonArithmeticError('numerical result out of range', column);
+        throw new ArithmeticError('numerical result out of range', column);
       }
       return result;
     }
@@ -162,7 +153,7 @@ export function evaluatePythonArithmetic(expression: string): PythonNumber {
   const peek = () => tokens[position] as Token;
   const nest = (column: number) => {
     if (++depth > MAX_NESTING) {
-      throw new PythonArithmeticError(`nested more than ${MAX_NESTING} levels`, column);
+      throw new ArithmeticError(`nested more than ${MAX_NESTING} levels`, column);
     }
   };
 
@@ -211,10 +202,10 @@ export function evaluatePythonArithmetic(expression: string): PythonNumber {
       const value = sum();
       depth--;
       const close = tokens[position++] as Token;
-      if (close.kind !== ')') throw new PythonArithmeticError("'(' was never closed", token.column);
+      if (close.kind !== ')') throw new ArithmeticError("'(' was never closed", token.column);
       return value;
     }
-    throw new PythonArithmeticError(
+    throw new ArithmeticError(
       token.kind === 'end' ? 'the expression ends too early' : 'invalid syntax',
       token.column,
     );
@@ -223,10 +214,7 @@ export function evaluatePythonArithmetic(expression: string): PythonNumber {
   const value = sum();
   const rest = peek();
   if (rest.kind !== 'end') {
-    throw new PythonArithmeticError(
-      rest.kind === ')' ? "unmatched ')'" : 'invalid syntax',
-      rest.column,
-    );
+    throw new ArithmeticError(rest.kind === ')' ? "unmatched ')'" : 'invalid syntax', rest.column);
   }
   return value;
 }

@@ -164,6 +164,21 @@ function replacedLength(regex: RE2JS, replacement: string, text: string, limit: 
   return length + text.length - copiedTo;
 }
 
+/** Refuses a replacement longer than the policy allows (TOOL_LIMIT_EXCEEDED). */
+export function checkReplacementLength(
+  replacement: string,
+  policy: ResolvedToolPolicy,
+  tool: string,
+): void {
+  if (replacement.length > policy.regex.maxReplacementLength) {
+    throw new ToolError(
+      'TOOL_LIMIT_EXCEEDED',
+      `replacement is longer than ${policy.regex.maxReplacementLength} characters (policy.regex.maxReplacementLength)`,
+      { tool, field: 'replacement' },
+    );
+  }
+}
+
 export const regexMatch = defineTool({
   name: 'regex_match',
   namespace: 'std.regex',
@@ -221,13 +236,7 @@ export const regexReplace = defineTool({
   }),
   async execute({ pattern, replacement, text, flags }, { policy }) {
     const tool = 'regex_replace';
-    if (replacement.length > policy.regex.maxReplacementLength) {
-      throw new ToolError(
-        'TOOL_LIMIT_EXCEEDED',
-        `replacement is longer than ${policy.regex.maxReplacementLength} characters (policy.regex.maxReplacementLength)`,
-        { tool, field: 'replacement' },
-      );
-    }
+    checkReplacementLength(replacement, policy, tool);
     const regex = compileRegex(pattern, flags, text, policy, tool);
     const limit = policy.regex.maxOutputLength;
     if (replacedLength(regex, replacement, text, limit) > limit) {
