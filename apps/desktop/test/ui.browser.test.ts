@@ -393,8 +393,11 @@ describe('the panels (480x520)', () => {
     const toast = page.locator('.line-text.toast.error');
     await toast.waitFor({ timeout: 20_000 });
     const text = (await toast.textContent()) ?? '';
-    expect(text).toMatch(/^识别出错（cloud）：/);
+    // A fatal failure: the toast says the class stopped listening, with the mode's name as the
+    // settings show it, and that the lines are kept.
+    expect(text).toMatch(/^识别中途停止了（云端转写）：/);
     expect(text).toContain('CLOUD_ASR_API_KEY');
+    expect(text).toContain('已有的字幕都保留着');
     await page.screenshot({ path: shot('bar-recognizer-failed.png') });
   });
 
