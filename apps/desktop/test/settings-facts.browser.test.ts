@@ -47,12 +47,17 @@ afterAll(async () => {
 
 const shot = (name: string) => join(RESULTS_DIR, name);
 
+/** The help under a key in the settings form. */
+const helpOf = (key: string) =>
+  page!.locator('.setting', { has: page!.locator(`#setting-${key}`) }).locator('.setting-help');
+
 /** What the backend says about a key, straight from its answer. */
 async function definitionOf(key: string) {
   const answer = (await (await fetch(`${backend!.url}api/settings/definitions`)).json()) as {
     definitions: Array<{
       key: string;
       label: { zh: string; en: string };
+      descriptions: { zh: string; en: string };
       choices?: Array<{ value: string; label: { zh: string; en: string } }>;
     }>;
   };
@@ -60,7 +65,7 @@ async function definitionOf(key: string) {
 }
 
 describe('the settings panel', () => {
-  it('offers every mode the backend runs, and names keys and choices as the backend does, in both languages', async () => {
+  it('offers every mode the backend runs, and names and describes keys and choices as the backend does, in both languages', async () => {
     backend = await startBackend({ uiDir, env: ['ASR_MODE=mock'] });
     page = await openApp(context, backend, { width: 480, height: 520 });
     await page.keyboard.press(',');
@@ -90,7 +95,11 @@ describe('the settings panel', () => {
       engine.label.zh,
     );
     expect(await page.locator('details[data-group="audio"] summary').textContent()).toBe('音频');
+    // What the key does, in Chinese too.
+    expect(await helpOf('LOCAL_ASR_ENGINE').textContent()).toBe(engine.descriptions.zh);
     await page.screenshot({ path: shot('panel-settings-modes-zh.png') });
+    await helpOf('LOCAL_ASR_ENGINE').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shot('panel-settings-help-zh.png') });
 
     // The same names in English once the student switches.
     await page.locator('.app-settings select').selectOption('en');
@@ -110,7 +119,10 @@ describe('the settings panel', () => {
     ).toContain(
       `pocketsphinx — ${engine.choices!.find((choice) => choice.value === 'pocketsphinx')!.label.en}`,
     );
+    expect(await helpOf('LOCAL_ASR_ENGINE').textContent()).toBe(engine.descriptions.en);
     await page.screenshot({ path: shot('panel-settings-modes-en.png') });
+    await helpOf('LOCAL_ASR_ENGINE').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shot('panel-settings-help-en.png') });
   });
 });
 

@@ -52,7 +52,14 @@ describe('GET /api/settings', () => {
 
   it('names every key, group and choice in both languages, and says what each ASR mode needs', async () => {
     type Named = { zh: string; en: string };
-    type Definition = { key: string; group: string; label: Named; choices?: { value: string }[] };
+    type Definition = {
+      key: string;
+      group: string;
+      label: Named;
+      description: string;
+      descriptions: Named;
+      choices?: { value: string }[];
+    };
     type Mode = { mode: string; label: Named; audio: string[]; settings: string[]; model: boolean };
     for (const url of ['/api/settings', '/api/settings/definitions']) {
       const response = await harness.request({ url });
@@ -65,6 +72,9 @@ describe('GET /api/settings', () => {
       const groups = new Set(body.groups.map((group) => group.id));
       for (const definition of body.definitions) {
         expect(groups.has(definition.group), definition.key).toBe(true);
+        // What the key does in both languages; `description` stays the English one.
+        expect(definition.descriptions.en, definition.key).toBe(definition.description);
+        expect(definition.descriptions.zh, definition.key).toMatch(/\p{Script=Han}/u);
       }
       const byKey = new Map(body.definitions.map((definition) => [definition.key, definition]));
       expect(byKey.get('LOCAL_ASR_LANGUAGE')?.label).toEqual({

@@ -17,6 +17,7 @@ describe('describeError', () => {
           group: 'llm',
           label: { zh: 'API 密钥', en: 'API key' },
           description: 'LLM API key.',
+          descriptions: { zh: '大模型的 API 密钥。', en: 'LLM API key.' },
           default: '',
           secret: true,
           applies: 'now',

@@ -1,8 +1,9 @@
 // What a settings form needs to show every key, and what each ASR mode needs: the groups with
-// their titles, each key's name in plain words and its choices, in Chinese and English. They come
+// their titles, each key's name in plain words, what it does and its choices, in Chinese and English. They come
 // from the setting definitions and the recognizer registry, so a client shows no list of its own.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { localized } from '../language.ts';
 import type { RecognizerRegistry } from '../recognizers/recognizer.ts';
 import {
   ASR_MODE_ALIASES,
@@ -23,7 +24,10 @@ export const SettingDefinitionSchema = z.object({
     .describe('Other names the key may have in the file (the original product’s).'),
   group: z.string().describe('The id of one of `groups`.'),
   label: BothLanguagesSchema.describe('The key’s name in plain words.'),
-  description: z.string(),
+  description: z.string().describe('What the key does, in English.'),
+  descriptions: BothLanguagesSchema.describe(
+    'The description in both languages (a form shows its own).',
+  ),
   default: z.string(),
   secret: z.boolean(),
   applies: z.enum(['now', 'next-class', 'restart']),
@@ -83,6 +87,7 @@ export function settingDefinitionsView(): Array<z.infer<typeof SettingDefinition
       group: definition.group,
       label: definition.label,
       description: definition.description,
+      descriptions: localized(definition.descriptionZh, definition.description),
       default: definition.defaultValue,
       secret: definition.secret,
       applies: definition.applies,
@@ -129,7 +134,7 @@ export const settingsDefinitionsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['settings'],
         summary: 'How to show the settings, and what each ASR mode needs',
         description:
-          'The groups of keys with their titles, every main key with its name and (for a fixed set of values) its choices, each in Chinese and English, and the ASR modes this build runs with what each needs: the kinds of audio input it listens to, the keys a student fills in, whether it needs a speech model. The same for every request; it does not read the settings file (GET /api/settings has the values).',
+          'The groups of keys with their titles, every main key with its name, its description and (for a fixed set of values) its choices, each in Chinese and English, and the ASR modes this build runs with what each needs: the kinds of audio input it listens to, the keys a student fills in, whether it needs a speech model. The same for every request; it does not read the settings file (GET /api/settings has the values).',
         response: { 200: SettingsDefinitionsSchema },
       },
     },

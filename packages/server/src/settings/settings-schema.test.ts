@@ -61,6 +61,22 @@ describe('the setting definitions', () => {
     }
   });
 
+  it('describe every key in Chinese and in English, naming the same keys, commands and addresses', () => {
+    // CJK punctuation and full-width forms (，：；（）、。): at home in Chinese, a typo in English.
+    const fullWidth = /[\u3000-\u303f\uff00-\uffef]/;
+    // What a student may copy into the file stays as it is in both: keys, commands, addresses.
+    const verbatim = /[A-Z][A-Z0-9]*_[A-Z0-9_]+|`[^`]+`|[a-z]+:\/\/[^\s,;)]+/g;
+    for (const item of SETTING_DEFINITIONS) {
+      const definition: SettingDefinition = item;
+      const { key, description: en, descriptionZh: zh } = definition;
+      expect(zh, key).toMatch(/\p{Script=Han}/u);
+      expect(zh, key).not.toBe(en);
+      expect(en.trim(), key).not.toBe('');
+      expect(en, key).not.toMatch(fullWidth);
+      for (const word of en.match(verbatim) ?? []) expect(zh, key).toContain(word);
+    }
+  });
+
   it('refuse a link-local or metadata MODELS_BASE_URL and keep a mirror on the school network', () => {
     const check = settingDefinition('MODELS_BASE_URL')!.check;
     for (const url of ['http://169.254.169.254/vosk', 'http://metadata.google.internal/vosk']) {

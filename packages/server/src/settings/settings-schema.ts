@@ -71,7 +71,10 @@ export interface SettingDefinition<Field extends string = string, Value = unknow
   group: SettingGroup;
   /** Its name in plain words, as a settings form shows it (the key is for the file). */
   label: Localized;
+  /** What the key does, in English (/docs and the original client read it). */
   description: string;
+  /** The same in Chinese: a settings form shows the description in the student's language. */
+  descriptionZh: string;
   /** The values a key with a fixed set of values takes (the check refuses any other). */
   choices?: readonly SettingChoice[];
   /** The value used when the key is absent or empty (secrets: always empty). */
@@ -309,6 +312,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('识别方式', 'Recognition mode'),
     description:
       "Recognition mode: local (offline, microphone + local model), stream (online streaming ASR; the original product's seed-asr is the same), dashscope (Alibaba Cloud Model Studio real-time recognition, fun-asr-realtime), cloud (OpenAI-compatible transcription), mock (scripted lecture for demos and tests).",
+    descriptionZh:
+      '识别方式：local（本机离线识别，用麦克风和本机模型）、stream（在线流式识别；原版的 seed-asr 与它相同）、dashscope（阿里云百炼实时识别，fun-asr-realtime）、cloud（兼容 OpenAI 接口的云端转写）、mock（按讲稿播放的示例课，用于演示和测试）。',
     defaultValue: 'local',
     secret: false,
     applies: 'next-class',
@@ -326,6 +331,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('服务地址', 'Service address'),
     description:
       "Base address of the streaming ASR service (wss://host). A full address ending in /api/v3/sauc/<endpoint> (the original product's SEED_ASR_WS_URL) works too: its endpoint is used.",
+    descriptionZh:
+      '流式识别服务的基础地址（形如 wss://host）。也可以填以 /api/v3/sauc/<endpoint> 结尾的完整地址（原版的 SEED_ASR_WS_URL 就是这样），这时使用其中的接口。',
     defaultValue: 'wss://openspeech.bytedance.com',
     secret: false,
     applies: 'next-class',
@@ -346,6 +353,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('接口', 'Endpoint'),
     description:
       'Which streaming endpoint: bigmodel_async (optimised bidirectional, answers on change), bigmodel (bidirectional), bigmodel_nostream. An endpoint named in STREAM_ASR_URL wins.',
+    descriptionZh:
+      '使用哪个流式接口：bigmodel_async（优化版双向流式，结果有变化时才返回）、bigmodel（双向流式）、bigmodel_nostream（流式输入）。STREAM_ASR_URL 里写了接口时，以那里的为准。',
     defaultValue: 'bigmodel_async',
     secret: false,
     applies: 'next-class',
@@ -371,6 +380,7 @@ export const SETTING_DEFINITIONS = [
     group: 'streaming-asr',
     label: localized('App ID', 'App ID'),
     description: 'Streaming provider application id (X-Api-App-Key).',
+    descriptionZh: '流式识别服务商给的应用 ID（X-Api-App-Key）。',
     defaultValue: '',
     secret: true,
     sentTo: 'STREAM_ASR_URL',
@@ -385,6 +395,7 @@ export const SETTING_DEFINITIONS = [
     group: 'streaming-asr',
     label: localized('Access Token', 'Access token'),
     description: 'Streaming provider access token (X-Api-Access-Key).',
+    descriptionZh: '流式识别服务商给的访问令牌（X-Api-Access-Key）。',
     defaultValue: '',
     secret: true,
     sentTo: 'STREAM_ASR_URL',
@@ -400,6 +411,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('资源 ID', 'Resource id'),
     description:
       'Streaming provider resource id: volc.bigasr.sauc.duration (1st generation, hourly), volc.bigasr.sauc.concurrent, volc.seedasr.sauc.duration, …',
+    descriptionZh:
+      '流式识别服务商的资源 ID：volc.bigasr.sauc.duration（第一代，按小时计费）、volc.bigasr.sauc.concurrent、volc.seedasr.sauc.duration 等。',
     defaultValue: 'volc.bigasr.sauc.duration',
     secret: false,
     applies: 'next-class',
@@ -413,6 +426,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('发送热词', 'Send hot words'),
     description:
       'Send hot words to the streaming service: your custom keywords (names) and terms of the active class material, within the protocol limit of 100 tokens.',
+    descriptionZh:
+      '把热词发给流式识别服务：你自定义的关键词（如人名）和当前课程资料里的术语，不超过协议限制的 100 个 token。',
     defaultValue: 'true',
     secret: false,
     applies: 'next-class',
@@ -426,6 +441,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('API 密钥', 'API key'),
     description:
       'API key of Alibaba Cloud Model Studio (DashScope) for ASR_MODE=dashscope, sent as a bearer token.',
+    descriptionZh:
+      'ASR_MODE=dashscope 使用的阿里云百炼（DashScope）API 密钥，以 Bearer 令牌的形式发送。',
     defaultValue: '',
     secret: true,
     sentTo: 'DASHSCOPE_WS_URL',
@@ -439,6 +456,7 @@ export const SETTING_DEFINITIONS = [
     group: 'dashscope-asr',
     label: localized('实时识别模型', 'Real-time model'),
     description: 'Real-time recognition model of ASR_MODE=dashscope (16 kHz PCM).',
+    descriptionZh: 'ASR_MODE=dashscope 使用的实时识别模型（16 kHz PCM）。',
     defaultValue: 'fun-asr-realtime',
     secret: false,
     applies: 'next-class',
@@ -452,6 +470,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('服务地址', 'Service address'),
     description:
       'WebSocket address of DashScope real-time recognition (Beijing region; wss://dashscope-intl.aliyuncs.com/api-ws/v1/inference for Singapore).',
+    descriptionZh:
+      'DashScope 实时识别的 WebSocket 地址（默认是北京地域；新加坡地域用 wss://dashscope-intl.aliyuncs.com/api-ws/v1/inference）。',
     defaultValue: 'wss://dashscope.aliyuncs.com/api-ws/v1/inference',
     secret: false,
     applies: 'next-class',
@@ -465,6 +485,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('转写服务地址', 'Transcription address'),
     description:
       'OpenAI-compatible API for the cloud mode (POST {base}/audio/transcriptions). Empty: use LLM_BASE_URL.',
+    descriptionZh:
+      '云端转写使用的兼容 OpenAI 的接口地址（POST {base}/audio/transcriptions）。留空则使用 LLM_BASE_URL。',
     defaultValue: '',
     secret: false,
     fallback: 'LLM_BASE_URL',
@@ -478,6 +500,7 @@ export const SETTING_DEFINITIONS = [
     group: 'cloud-asr',
     label: localized('API 密钥', 'API key'),
     description: 'Key for the cloud transcription API. Empty: use LLM_API_KEY.',
+    descriptionZh: '云端转写接口的密钥。留空则使用 LLM_API_KEY。',
     defaultValue: '',
     secret: true,
     sentTo: 'CLOUD_ASR_BASE_URL',
@@ -492,6 +515,7 @@ export const SETTING_DEFINITIONS = [
     group: 'cloud-asr',
     label: localized('转写模型', 'Transcription model'),
     description: 'Transcription model of the cloud mode.',
+    descriptionZh: '云端转写使用的模型。',
     defaultValue: 'whisper-1',
     secret: false,
     applies: 'next-class',
@@ -505,6 +529,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('语音的语言', 'Speech language'),
     description:
       'Language of the speech for the cloud mode, as an ISO-639-1 code (zh, en…); empty lets the service detect it.',
+    descriptionZh:
+      '云端转写时语音的语言，用 ISO-639-1 代码表示（zh、en 等）；留空则由服务自动判断。',
     defaultValue: '',
     secret: false,
     applies: 'next-class',
@@ -525,6 +551,7 @@ export const SETTING_DEFINITIONS = [
     label: localized('服务地址', 'Service address'),
     description:
       'Base address of the OpenAI-compatible LLM API (rescue, catch-up, notes, folding).',
+    descriptionZh: '兼容 OpenAI 的大模型接口的基础地址（用于救场、跟进度、笔记和折叠历史）。',
     defaultValue: 'https://api.deepseek.com/v1',
     secret: false,
     applies: 'now',
@@ -537,6 +564,7 @@ export const SETTING_DEFINITIONS = [
     group: 'llm',
     label: localized('API 密钥', 'API key'),
     description: 'LLM API key. Empty: AI features answer LLM_NOT_CONFIGURED.',
+    descriptionZh: '大模型的 API 密钥。留空时，AI 功能会返回 LLM_NOT_CONFIGURED。',
     defaultValue: '',
     secret: true,
     sentTo: 'LLM_BASE_URL',
@@ -550,6 +578,7 @@ export const SETTING_DEFINITIONS = [
     group: 'llm',
     label: localized('模型', 'Model'),
     description: 'Chat model name.',
+    descriptionZh: '对话模型的名称。',
     defaultValue: 'deepseek-chat',
     secret: false,
     applies: 'now',
@@ -563,6 +592,7 @@ export const SETTING_DEFINITIONS = [
     label: localized('超时（秒）', 'Timeout (s)'),
     description:
       'Seconds one LLM request may take (one retry follows a timeout or a connection failure).',
+    descriptionZh: '一次大模型请求最多等待的秒数（超时或连接失败后会重试一次）。',
     defaultValue: '60',
     secret: false,
     applies: 'now',
@@ -576,6 +606,7 @@ export const SETTING_DEFINITIONS = [
     group: 'audio',
     label: localized('采样率', 'Sample rate'),
     description: 'Capture sample rate in Hz.',
+    descriptionZh: '录音的采样率，单位 Hz。',
     defaultValue: '16000',
     secret: false,
     applies: 'next-class',
@@ -588,6 +619,7 @@ export const SETTING_DEFINITIONS = [
     group: 'audio',
     label: localized('声道数', 'Channels'),
     description: 'Capture channel count.',
+    descriptionZh: '录音的声道数。',
     defaultValue: '1',
     secret: false,
     applies: 'next-class',
@@ -600,6 +632,7 @@ export const SETTING_DEFINITIONS = [
     group: 'audio',
     label: localized('音频块字节数', 'Chunk bytes'),
     description: 'Bytes per audio chunk (3200 bytes = 100 ms of 16 kHz 16-bit mono).',
+    descriptionZh: '每个音频块的字节数（3200 字节 = 16 kHz、16 位单声道的 100 ms）。',
     defaultValue: '3200',
     secret: false,
     applies: 'next-class',
@@ -613,6 +646,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('输入设备', 'Input device'),
     description:
       'Audio source of the local, stream and cloud modes: mic (the default microphone, captured by the backend), mic:NAME (the input whose name contains NAME), app (the microphone of the app window: the desktop UI captures it and streams it to the backend, on any OS, no native addon), or file:PATH (a PCM WAV file, e.g. a recorded lecture; relative to the app folder).',
+    descriptionZh:
+      'local、stream 和 cloud 三种方式的音频来源：mic（默认麦克风，由后端录音）、mic:NAME（名称中包含 NAME 的输入设备）、app（应用窗口的麦克风：由桌面界面录音并传给后端，任何系统都能用，不需要原生插件），或 file:PATH（一个 PCM WAV 文件，例如课堂录音；相对路径从应用文件夹算起）。',
     defaultValue: 'mic',
     secret: false,
     applies: 'next-class',
@@ -636,6 +671,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('录音文件播放速度', 'Recording playback pace'),
     description:
       'How AUDIO_INPUT=file:PATH is played: realtime (like a live class, one second per second) or fast (as fast as recognition goes: transcribe a recording).',
+    descriptionZh:
+      'AUDIO_INPUT=file:PATH 的播放方式：realtime（像现场上课一样，一秒放一秒）或 fast（识别多快就放多快，用来转写录音）。',
     defaultValue: 'realtime',
     secret: false,
     applies: 'next-class',
@@ -652,6 +689,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('语音能量阈值', 'Speech energy threshold'),
     description:
       'Speech detection (local and cloud modes): starting energy threshold; audio louder than this is speech (SpeechRecognition energy_threshold).',
+    descriptionZh:
+      '语音检测（local 和 cloud 方式）的初始能量阈值；比它响的声音算作有人说话（SpeechRecognition 的 energy_threshold）。',
     defaultValue: '220',
     secret: false,
     applies: 'next-class',
@@ -665,6 +704,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('阈值跟随环境噪声', 'Threshold follows room noise'),
     description:
       'Let the threshold follow the room noise between phrases (SpeechRecognition dynamic_energy_threshold).',
+    descriptionZh:
+      '在两句话之间让阈值跟着环境噪声自动调整（SpeechRecognition 的 dynamic_energy_threshold）。',
     defaultValue: 'true',
     secret: false,
     applies: 'next-class',
@@ -678,6 +719,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('断句静音（秒）', 'Pause that ends a phrase (s)'),
     description:
       'Seconds of quiet that end a phrase (pause_threshold; at least 0.45, the silence kept around phrases).',
+    descriptionZh:
+      '安静多少秒算一句话结束（pause_threshold；至少 0.45，即每句话前后保留的静音长度）。',
     defaultValue: '0.9',
     secret: false,
     applies: 'next-class',
@@ -690,6 +733,7 @@ export const SETTING_DEFINITIONS = [
     group: 'audio',
     label: localized('最长一句（秒）', 'Longest phrase (s)'),
     description: 'Longest phrase in seconds before it is cut and recognised (0: no limit).',
+    descriptionZh: '一句话最长多少秒，超过就截断并识别（0 表示不限制）。',
     defaultValue: '15',
     secret: false,
     applies: 'next-class',
@@ -703,6 +747,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('噪声校准（秒）', 'Noise calibration (s)'),
     description:
       'Seconds of room noise measured at the start of a class to set the threshold (adjust_for_ambient_noise; 0: off). That audio is not transcribed.',
+    descriptionZh:
+      '上课开始时测量多少秒的环境噪声来设定阈值（adjust_for_ambient_noise；0 表示关闭）。这段音频不会转写。',
     defaultValue: '1',
     secret: false,
     applies: 'next-class',
@@ -716,6 +762,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('离线识别引擎', 'Offline engine'),
     description:
       'Offline engine of ASR_MODE=local: auto (the best model installed for LOCAL_ASR_LANGUAGE: a sherpa-onnx one — SenseVoice, then a streaming model — then Vosk, then for English the system PocketSphinx), sherpa (sherpa-onnx: SenseVoice or a streaming zh-en transducer, SHERPA_MODEL_PATH or an installed one), vosk (Chinese, English and more; VOSK_MODEL_PATH or an installed one) or pocketsphinx (US English only, from the system packages libpocketsphinx3 and pocketsphinx-en-us).',
+    descriptionZh:
+      'ASR_MODE=local 的离线识别引擎：auto（按 LOCAL_ASR_LANGUAGE 自动选已安装的最好的模型，依次是 sherpa-onnx 的 SenseVoice、sherpa-onnx 的流式模型、Vosk，英语最后还可以用系统的 PocketSphinx）、sherpa（sherpa-onnx：SenseVoice 或中英流式 transducer 模型，用 SHERPA_MODEL_PATH 或已安装的模型）、vosk（中文、英语等多种语言；用 VOSK_MODEL_PATH 或已安装的模型）或 pocketsphinx（只支持美式英语，来自系统软件包 libpocketsphinx3 和 pocketsphinx-en-us）。',
     defaultValue: 'auto',
     secret: false,
     applies: 'next-class',
@@ -740,6 +788,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('sherpa-onnx 模型文件夹', 'sherpa-onnx model folder'),
     description:
       'Folder of a sherpa-onnx model for ASR_MODE=local: SenseVoice (model*.onnx and tokens.txt) or a streaming transducer (encoder*.onnx, decoder*.onnx, joiner*.onnx and tokens.txt). Empty: an installed one (`class-assistant-backend models pull sense-voice-small`).',
+    descriptionZh:
+      'ASR_MODE=local 使用的 sherpa-onnx 模型文件夹：SenseVoice（model*.onnx 和 tokens.txt）或流式 transducer 模型（encoder*.onnx、decoder*.onnx、joiner*.onnx 和 tokens.txt）。留空则使用已安装的模型（`class-assistant-backend models pull sense-voice-small`）。',
     defaultValue: '',
     secret: false,
     applies: 'next-class',
@@ -753,6 +803,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('标点模型文件夹', 'Punctuation model folder'),
     description:
       'Folder (or .onnx file) of a sherpa-onnx CT-Transformer punctuation model: each definite line of a streaming sherpa-onnx model gets its punctuation (live partial text stays without). Empty: an installed one (`class-assistant-backend models pull punct-ct-transformer-zh-en`), else none. SenseVoice punctuates itself. A model that cannot be loaded is logged and the class runs without punctuation.',
+    descriptionZh:
+      'sherpa-onnx CT-Transformer 标点模型的文件夹（或 .onnx 文件）：流式 sherpa-onnx 模型确定下来的每一行都会加上标点（实时显示、还没确定的文字不加）。留空则使用已安装的模型（`class-assistant-backend models pull punct-ct-transformer-zh-en`），没有就不加。SenseVoice 自己会加标点。模型加载失败时会记入日志，课照常上，只是没有标点。',
     defaultValue: '',
     secret: false,
     applies: 'next-class',
@@ -765,6 +817,7 @@ export const SETTING_DEFINITIONS = [
     group: 'recognition',
     label: localized('识别可用 CPU 核数', 'Recognition CPU cores'),
     description: "CPU cores one class's offline recognition may use (sherpa-onnx engine), 1 to 16.",
+    descriptionZh: '一节课的离线识别最多可用的 CPU 核数（sherpa-onnx 引擎），1 到 16。',
     defaultValue: '2',
     secret: false,
     applies: 'next-class',
@@ -778,6 +831,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('离线模型文件夹', 'Offline model folder'),
     description:
       'Folder of an unpacked Vosk model for ASR_MODE=local (https://alphacephei.com/vosk/models, e.g. vosk-model-small-cn-0.22 or vosk-model-small-en-us-0.15).',
+    descriptionZh:
+      'ASR_MODE=local 使用的已解压 Vosk 模型文件夹（https://alphacephei.com/vosk/models，例如 vosk-model-small-cn-0.22 或 vosk-model-small-en-us-0.15）。',
     defaultValue: '',
     secret: false,
     applies: 'next-class',
@@ -791,6 +846,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('课堂语言', 'Class language'),
     description:
       'Language of the class for ASR_MODE=local: zh (Chinese) or en (English). With VOSK_MODEL_PATH empty, the local mode uses an installed model of this language (data/models, fetched in the class panel or with `class-assistant-backend models pull`).',
+    descriptionZh:
+      'ASR_MODE=local 的课堂语言：zh（中文）或 en（英语）。VOSK_MODEL_PATH 留空时，本机识别使用已安装的该语言模型（在 data/models 里，可在上课面板中下载，或用 `class-assistant-backend models pull` 下载）。',
     defaultValue: 'zh',
     secret: false,
     applies: 'next-class',
@@ -807,6 +864,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('模型镜像地址', 'Model mirror address'),
     description:
       'Your own mirror of the model catalogue, tried first for every file before the official hosts: archives at <base>/<file> (as https://alphacephei.com/vosk/models), models of separate files at <base>/<folder>/<file>. Empty: the official hosts, Hugging Face, hf-mirror and ModelScope in turn. Every file is still checked against its pinned SHA-256.',
+    descriptionZh:
+      '你自己的模型目录镜像，下载每个文件时先试它，再试官方地址：压缩包放在 <base>/<file>（与 https://alphacephei.com/vosk/models 的布局相同），由多个文件组成的模型放在 <base>/<folder>/<file>。留空则依次使用官方地址、Hugging Face、hf-mirror 和 ModelScope。每个文件仍会按固定的 SHA-256 校验。',
     defaultValue: '',
     secret: false,
     applies: 'now',
@@ -820,6 +879,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('PocketSphinx 模型文件夹', 'PocketSphinx model folder'),
     description:
       'Folder of the PocketSphinx model for LOCAL_ASR_ENGINE=pocketsphinx, holding en-us/, en-us.lm.bin and cmudict-en-us.dict. Empty: /usr/share/pocketsphinx/model/en-us (Debian).',
+    descriptionZh:
+      'LOCAL_ASR_ENGINE=pocketsphinx 使用的 PocketSphinx 模型文件夹，里面应有 en-us/、en-us.lm.bin 和 cmudict-en-us.dict。留空则使用 /usr/share/pocketsphinx/model/en-us（Debian）。',
     defaultValue: '',
     secret: false,
     applies: 'next-class',
@@ -833,6 +894,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('演示讲稿', 'Demo script'),
     description:
       'Text file the mock mode reads, one spoken line per line (# comments). Empty: the bundled bilingual lecture.',
+    descriptionZh:
+      '演示模式读取的文本文件，每行是一句要“讲”的话（# 开头的是注释）。留空则使用自带的中英双语示例课。',
     defaultValue: '',
     secret: false,
     applies: 'next-class',
@@ -845,6 +908,7 @@ export const SETTING_DEFINITIONS = [
     group: 'mock',
     label: localized('每行间隔（毫秒）', 'Line interval (ms)'),
     description: 'Milliseconds between two scripted lines of the mock mode.',
+    descriptionZh: '演示模式里两行讲稿之间相隔的毫秒数。',
     defaultValue: '3000',
     secret: false,
     applies: 'next-class',
@@ -857,6 +921,7 @@ export const SETTING_DEFINITIONS = [
     group: 'mock',
     label: localized('循环播放', 'Loop'),
     description: 'Whether the mock script starts again after its last line.',
+    descriptionZh: '演示讲稿放完最后一行后是否从头再来。',
     defaultValue: 'true',
     secret: false,
     applies: 'next-class',
@@ -870,6 +935,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('同音字容错', 'Homophone tolerance'),
     description:
       'Homophone tolerance of keyword alerts: off, pinyin (张珊 matches 张三), fuzzy-pinyin (also zh/z, n/l, an/ang… confusions). Used from the next class or reload_keywords.',
+    descriptionZh:
+      '关键词提醒的同音字容错：off（关闭）、pinyin（拼音相同即可，张珊能匹配张三）、fuzzy-pinyin（还容许 zh/z、n/l、an/ang 等混淆）。从下一节课或 reload_keywords 之后生效。',
     defaultValue: 'pinyin',
     secret: false,
     applies: 'next-class',
@@ -887,6 +954,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('允许的网页来源', 'Allowed origins'),
     description:
       'Extra web origins allowed to call the API, comma-separated (the app itself and the original desktop client — tauri://localhost, http://tauri.localhost, http://localhost:1420, http://127.0.0.1:1420 — always are).',
+    descriptionZh:
+      '另外允许调用 API 的网页来源，用英文逗号分隔（应用本身和原版桌面客户端始终允许：tauri://localhost、http://tauri.localhost、http://localhost:1420、http://127.0.0.1:1420）。',
     defaultValue: '',
     secret: false,
     applies: 'now',
@@ -907,6 +976,7 @@ export const SETTING_DEFINITIONS = [
     label: localized('后端端口', 'Backend port'),
     description:
       'Port the backend listens on when it is started without --port (and without CLASS_ASSISTANT_PORT).',
+    descriptionZh: '启动后端时没有给 --port（也没有设置 CLASS_ASSISTANT_PORT）时监听的端口。',
     defaultValue: '8765',
     secret: false,
     applies: 'restart',
@@ -920,6 +990,8 @@ export const SETTING_DEFINITIONS = [
     label: localized('API 访问令牌', 'API token'),
     description:
       'Opt-in login for the API. Empty (the default): the API answers any program on this computer, as the original did. Set (16 to 512 letters, digits or - _ . ~ + / =): every route needs it, as `Authorization: Bearer <token>` or the cookie the app window gets when the launcher opens it with the token once in the address; /mcp and POST /api/shutdown keep their own tokens instead.',
+    descriptionZh:
+      '可选的 API 登录令牌。留空（默认）：本机上的任何程序都能调用 API，与原版相同。设置后（16 到 512 个字母、数字或 - _ . ~ + / = 字符）：每个接口都要带上它，可以用 `Authorization: Bearer <token>` 请求头，也可以用应用窗口得到的 cookie（启动器第一次打开窗口时会在地址里带上令牌）；/mcp 和 POST /api/shutdown 仍使用各自的令牌。',
     defaultValue: '',
     secret: true,
     applies: 'restart',
@@ -939,6 +1011,7 @@ export const SETTING_DEFINITIONS = [
     group: 'server',
     label: localized('上传上限（MB）', 'Upload limit (MB)'),
     description: 'Largest accepted material upload in MiB.',
+    descriptionZh: '上传课程资料的大小上限，单位 MiB。',
     defaultValue: '50',
     secret: false,
     applies: 'now',
@@ -953,6 +1026,7 @@ export const SETTING_DEFINITIONS = [
     label: localized('折叠历史的行数', 'Fold history after'),
     description:
       'Transcript entries that trigger folding older lines into the history summary (0 turns folding off).',
+    descriptionZh: '转写达到多少条时，把较早的行折叠进历史摘要（0 表示不折叠）。',
     defaultValue: '50',
     secret: false,
     applies: 'next-class',
@@ -967,6 +1041,7 @@ export const SETTING_DEFINITIONS = [
     label: localized('日志级别', 'Log level'),
     description:
       'Console and startup-log verbosity: fatal, error, warn, info, debug, trace, silent.',
+    descriptionZh: '控制台和启动日志的详细程度：fatal、error、warn、info、debug、trace、silent。',
     defaultValue: 'info',
     secret: false,
     applies: 'restart',

@@ -427,20 +427,13 @@ export function createSettingsPanel(context: AppContext): Panel {
               : definition.applies === 'restart'
                 ? t('appliesRestart')
                 : t('appliesNextClass');
-          // The backend describes its keys in English: shown as such in the English UI, as a
-          // tooltip in the Chinese one.
-          const english = lang() === 'en';
           details.append(
             h(
               'div',
               { class: 'setting' },
               h(
                 'label',
-                {
-                  for: control.id,
-                  class: 'setting-label',
-                  title: english ? null : definition.description,
-                },
+                { for: control.id, class: 'setting-label' },
                 inUiLanguage(definition.label),
                 h('code', null, definition.key),
                 view.environment_overrides.includes(definition.key)
@@ -450,9 +443,7 @@ export function createSettingsPanel(context: AppContext): Panel {
               ),
               control,
               error,
-              english
-                ? h('small', { class: 'setting-help', lang: 'en' }, definition.description)
-                : null,
+              h('small', { class: 'setting-help' }, inUiLanguage(definition.descriptions)),
             ),
           );
         }
