@@ -86,7 +86,7 @@ describe('the settings panel', () => {
     await page.locator('details[data-group="recognition"] summary').click();
     const select = page.locator('select#setting-LOCAL_ASR_ENGINE');
     expect(await select.locator('option').allTextContents()).toEqual([
-      `(auto — ${engine.choices![0]!.label.zh})`,
+      `默认：auto — ${engine.choices![0]!.label.zh}`,
       ...engine.choices!.map((choice) =>
         choice.label.zh === choice.value ? choice.value : `${choice.value} — ${choice.label.zh}`,
       ),

@@ -175,7 +175,12 @@ export function createSettingsPanel(context: AppContext): Panel {
       return h(
         'select',
         { class: 'select', id, name: definition.key },
-        h('option', { value: '' }, `(${definition.default ? name(definition.default) : '—'})`),
+        // Unset: the backend uses the default.
+        h(
+          'option',
+          { value: '' },
+          definition.default ? t('settingDefault', { value: name(definition.default) }) : '—',
+        ),
         // A value the form does not list (the original's seed-asr) stays selectable as it is.
         (value === '' || values.includes(value) ? values : [...values, value]).map((choice) =>
           h('option', { value: choice, selected: choice === value }, name(choice)),
