@@ -2,12 +2,14 @@ import type { ClientRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
-// The UI: plain TypeScript and CSS in ui/, built to dist/ui, which the backend serves at `/`
+// The UI: Preact components (TypeScript and JSX) and CSS in ui/, built to dist/ui, which the backend serves at `/`
 // (`class-assistant-backend --ui-dir dist/ui`; the launcher passes it). `pnpm dev` serves it
 // with hot reload and forwards /api to a backend on 127.0.0.1:8765.
 export default defineConfig({
   root: fileURLToPath(new URL('./ui', import.meta.url)),
   base: '/',
+  // Preact's automatic JSX runtime (ui/tsconfig.json says the same to the type checker).
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: fileURLToPath(new URL('./dist/ui', import.meta.url)),
     emptyOutDir: true,

@@ -1,6 +1,8 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
+  // Components' JSX, as vite.config.ts builds it.
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   test: {
     name: 'desktop',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'ui/src/**/*.test.ts'],

@@ -98,6 +98,12 @@ export interface ServerErrorDetails {
   field?: string;
   /** What to do about it, e.g. which setting to change. */
   hint?: string;
+  /**
+   * The technical cause in a system's or a service's own words (an ALSA error, `getaddrinfo
+   * ENOTFOUND …`), kept out of `message` (which says what happened and what to do in the
+   * student's language) for a "details" disclosure.
+   */
+  technical?: string;
   /** Every field problem when several were found at once. */
   fields?: Array<{ field: string; message: MessageText }>;
 }
@@ -163,13 +169,14 @@ export interface ErrorBody extends Omit<ServerErrorDetails, 'fields'> {
 /** The body of an error response, its messages in `language` (Chinese unless the request prefers English). */
 export function errorBody(error: ServerError, language: Language = DEFAULT_LANGUAGE): ErrorBody {
   const message = errorMessage(error, language);
-  const { fields, ...details } = error.details;
+  const { fields, technical, ...details } = error.details;
   return {
     status: 'error',
     code: error.code,
     message,
     detail: message,
     ...details,
+    ...(technical ? { technical: maskSecretsInText(technical) } : {}),
     ...(fields
       ? {
           fields: fields.map((field) => ({

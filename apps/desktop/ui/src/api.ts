@@ -31,6 +31,8 @@ export class ApiError extends Error {
   /** HTTP status (0 when no answer came). */
   readonly status: number;
   readonly hint: string | undefined;
+  /** The technical cause, for a "details" disclosure (never the headline). */
+  readonly technical: string | undefined;
   readonly field: string | undefined;
   readonly fields: Array<{ field: string; message: string }>;
   readonly [marker] = true;
@@ -41,6 +43,7 @@ export class ApiError extends Error {
     message: string,
     details: {
       hint?: string | undefined;
+      technical?: string | undefined;
       field?: string | undefined;
       fields?: Array<{ field: string; message: string }> | undefined;
     } = {},
@@ -50,6 +53,7 @@ export class ApiError extends Error {
     this.code = code;
     this.status = status;
     this.hint = details.hint;
+    this.technical = details.technical;
     this.field = details.field;
     this.fields = details.fields ?? [];
   }
@@ -66,6 +70,7 @@ type ErrorBody = Partial<RestError>;
 function fromBody(status: number, body: ErrorBody | undefined, fallback: string): ApiError {
   return new ApiError(body?.code ?? `HTTP_${status}`, status, body?.message ?? fallback, {
     hint: body?.hint,
+    technical: body?.technical,
     field: body?.field,
     fields: body?.fields,
   });

@@ -1,4 +1,8 @@
-// What the views get from the app: the store and the actions.
+// What the components get from the app: the store and the actions, through Preact's context
+// (`useApp()` inside a component).
+import type { Signal } from '@preact/signals';
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
 import type { WindowCapture } from './capture/window-capture.ts';
 import type { AppState, PanelName, Store } from './store.ts';
 import type { LiveMessage, StopResult } from './types.ts';
@@ -32,11 +36,37 @@ export interface AppContext {
   /** Re-reads /api/health (what is not configured yet). */
   refreshHealth(): Promise<void>;
   /** Changes a preference of this app (kept in the browser profile). */
-  setPreference(patch: Partial<Pick<AppState, 'lang' | 'sound' | 'notifications'>>): void;
+  setPreference(
+    patch: Partial<Pick<AppState, 'lang' | 'sound' | 'notifications' | 'captionSize'>>,
+  ): void;
   /** Enters or leaves the always-on-top window. */
   togglePin(): Promise<void>;
   /** Live events for the panels (material.uploaded, notes.written…); returns the unsubscribe. */
   onLiveEvent(listener: (message: LiveMessage) => void): () => void;
   /** Tries to reach the backend again now. */
   retryConnection(): void;
+  /**
+   * What was asked of a panel from outside it (the bar, a shortcut, an answer's source); the
+   * panel acts on each change in an effect.
+   */
+  requests: {
+    /** Grows each time rescue is asked for. */
+    rescue: Signal<number>;
+    /** Grows each time catch-up is asked for. */
+    catchup: Signal<number>;
+    /** The line to scroll to and mark; a new object each time. */
+    reveal: Signal<{ id: number } | null>;
+  };
+}
+
+const AppContextOf = createContext<AppContext | null>(null);
+
+/** Provides the app to the components below. */
+export const AppProvider = AppContextOf.Provider;
+
+/** The app, inside a component. */
+export function useApp(): AppContext {
+  const app = useContext(AppContextOf);
+  if (!app) throw new Error('useApp() outside <AppProvider>');
+  return app;
 }

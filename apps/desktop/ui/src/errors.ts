@@ -12,6 +12,8 @@ export interface ErrorDescription {
   message: string;
   /** The backend's own explanation, when it adds something. */
   detail?: string;
+  /** The technical cause (a system's own words), shown only behind "details". */
+  technical?: string;
   action?: 'settings' | 'demo';
 }
 
@@ -99,6 +101,7 @@ export function describeError(
   const description: ErrorDescription = headline
     ? { message: headline, detail: error.message }
     : { message: error.message };
+  if (error.technical) description.technical = error.technical;
   if (DEMO_CODES.has(error.code)) description.action = 'demo';
   else if (error.code.startsWith('LLM_AUTH') || error.code === 'LLM_UNREACHABLE')
     description.action = 'settings';

@@ -1,5 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { type KeyPress, shortcutFor } from './shortcuts.ts';
+import {
+  type KeyPress,
+  PAUSE_SHORTCUT,
+  type Shortcut,
+  shortcutFor as shortcutIn,
+} from './shortcuts.ts';
+
+// The panels' keys as panels/registry.tsx gives them, and pause.
+const KEYS: Array<Shortcut<string>> = [
+  ...[
+    ['class', 'm'],
+    ['transcript', 't'],
+    ['rescue', 'r'],
+    ['catchup', 'c'],
+    ['ask', 'a'],
+    ['notes', 'n'],
+    ['library', 'l'],
+    ['keywords', 'k'],
+    ['settings', ','],
+  ].map(([action, key]) => ({ action: action as string, key: key as string })),
+  PAUSE_SHORTCUT,
+];
+const shortcutFor = (press: KeyPress, inTextField: boolean) => shortcutIn(press, inTextField, KEYS);
 
 const press = (key: string, code: string, modifiers: Partial<KeyPress> = {}): KeyPress => ({
   key,

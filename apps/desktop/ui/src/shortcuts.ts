@@ -1,45 +1,20 @@
 // Keyboard shortcuts. Single keys work when no text field has focus; Alt+key works everywhere
 // (by physical key, so Alt+R on a Mac, which types "®", still means rescue).
 
-/** What a shortcut does. */
-export type ShortcutAction =
-  | 'rescue'
-  | 'catchup'
-  | 'ask'
-  | 'class'
-  | 'transcript'
-  | 'notes'
-  | 'library'
-  | 'keywords'
-  | 'settings'
-  | 'pause'
-  | 'escape';
+/** A key that does something: a panel's (panels/registry.tsx) or pause/resume. */
+export interface Shortcut<Action extends string> {
+  action: Action;
+  /** A letter, or `,`. */
+  key: string;
+}
 
-const BY_CODE: Record<string, ShortcutAction> = {
-  KeyR: 'rescue',
-  KeyC: 'catchup',
-  KeyA: 'ask',
-  KeyM: 'class',
-  KeyT: 'transcript',
-  KeyN: 'notes',
-  KeyL: 'library',
-  KeyK: 'keywords',
-  Comma: 'settings',
-  KeyP: 'pause',
-};
+/** Pause or resume the class. */
+export const PAUSE_SHORTCUT: Shortcut<'pause'> = { action: 'pause', key: 'p' };
 
-const BY_KEY: Record<string, ShortcutAction> = {
-  r: 'rescue',
-  c: 'catchup',
-  a: 'ask',
-  m: 'class',
-  t: 'transcript',
-  n: 'notes',
-  l: 'library',
-  k: 'keywords',
-  ',': 'settings',
-  p: 'pause',
-};
+/** The physical key of a shortcut's key (US layout), for Alt+key. */
+function codeOf(key: string): string {
+  return key === ',' ? 'Comma' : `Key${key.toUpperCase()}`;
+}
 
 /** The parts of a KeyboardEvent a shortcut depends on. */
 export interface KeyPress {
@@ -56,15 +31,25 @@ export interface KeyPress {
  * The action of a key press, if any. `inTextField`: focus is in an input, textarea or select.
  *
  * @example
- * shortcutFor({ key: 'r', code: 'KeyR', altKey: false, ctrlKey: false, metaKey: false, shiftKey: false }, false); // 'rescue'
+ * shortcutFor(
+ *   { key: 'r', code: 'KeyR', altKey: false, ctrlKey: false, metaKey: false, shiftKey: false },
+ *   false,
+ *   [{ action: 'rescue', key: 'r' }],
+ * ); // 'rescue'
  */
-export function shortcutFor(press: KeyPress, inTextField: boolean): ShortcutAction | undefined {
+export function shortcutFor<Action extends string>(
+  press: KeyPress,
+  inTextField: boolean,
+  shortcuts: ReadonlyArray<Shortcut<Action>>,
+): Action | 'escape' | undefined {
   if (press.isComposing) return undefined;
   if (press.key === 'Escape') return 'escape';
   if (press.ctrlKey || press.metaKey) return undefined;
-  if (press.altKey) return BY_CODE[press.code];
+  if (press.altKey)
+    return shortcuts.find((shortcut) => codeOf(shortcut.key) === press.code)?.action;
   if (inTextField || press.shiftKey) return undefined;
-  return BY_KEY[press.key.toLowerCase()];
+  const key = press.key.toLowerCase();
+  return shortcuts.find((shortcut) => shortcut.key === key)?.action;
 }
 
 /** True when the element takes typed text. */

@@ -1,4 +1,6 @@
-// The UI's one state object; views subscribe and update the parts that changed.
+// The UI's state: one object held in a signal. Components read slices of it (`store.use('lines')`)
+// and re-render when that slice changes; code outside components reads it with get/set/subscribe.
+import { computed, effect, type ReadonlySignal, signal, untracked } from '@preact/signals';
 import type { Lang } from './i18n.ts';
 import type {
   CaptureStatus,
@@ -19,6 +21,10 @@ export type PanelName =
   | 'library'
   | 'keywords'
   | 'settings';
+
+/** The three steps of caption text size. */
+export const CAPTION_SIZES = ['normal', 'large', 'larger'] as const;
+export type CaptionSize = (typeof CAPTION_SIZES)[number];
 
 /** The state of the connection to the backend. */
 export type Connection = 'connecting' | 'online' | 'offline';
@@ -47,6 +53,11 @@ export interface AppState {
   lang: Lang;
   sound: boolean;
   notifications: boolean;
+  /**
+   * The size of the caption text (the bar's line and the transcript), a preference of this app:
+   * the root element carries it as `data-caption-size`, and the CSS scales by `--caption-scale`.
+   */
+  captionSize: CaptionSize;
   /** A short message shown in the bar for a few seconds. */
   toast: { text: string; kind: 'info' | 'error' } | null;
   /** True while the app sits in a Document Picture-in-Picture window. */
@@ -76,28 +87,45 @@ export const IDLE_MONITOR: MonitorStatus = {
   interruption: null,
 };
 
-/** A minimal observable store. */
+/** The app's state, observable as a whole and by slice. */
 export interface Store {
   get(): AppState;
   set(patch: Partial<AppState>): void;
   /** Calls `listener(state, previous)` after every change; returns the unsubscribe function. */
   subscribe(listener: (state: AppState, previous: AppState) => void): () => void;
+  /**
+   * One field as a signal: a component reading `.value` re-renders when that field changes
+   * (and only then).
+   */
+  use<K extends keyof AppState>(key: K): ReadonlySignal<AppState[K]>;
 }
 
 /** Creates the store. */
 export function createStore(initial: AppState): Store {
-  let state = initial;
-  const listeners = new Set<(state: AppState, previous: AppState) => void>();
+  const state = signal(initial);
+  const slices = new Map<keyof AppState, ReadonlySignal<unknown>>();
   return {
-    get: () => state,
+    get: () => state.peek(),
     set(patch) {
-      const previous = state;
-      state = { ...state, ...patch };
-      for (const listener of [...listeners]) listener(state, previous);
+      state.value = { ...state.peek(), ...patch };
     },
     subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      let previous = state.peek();
+      return effect(() => {
+        const next = state.value;
+        if (next === previous) return;
+        const before = previous;
+        previous = next;
+        untracked(() => listener(next, before));
+      });
+    },
+    use<K extends keyof AppState>(key: K) {
+      let slice = slices.get(key);
+      if (!slice) {
+        slice = computed(() => state.value[key]);
+        slices.set(key, slice);
+      }
+      return slice as ReadonlySignal<AppState[K]>;
     },
   };
 }

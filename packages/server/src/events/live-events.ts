@@ -72,6 +72,13 @@ export const KeywordAlertSchema = z.object({
   keywords: z.array(z.string()).describe('The matched keywords, roll-call words first.'),
   text: z.string().describe('The whole line the keywords were heard in.'),
   timestamp: z.string().describe('The line’s clock time, HH:MM:SS.'),
+  for_you: z
+    .boolean()
+    .describe(
+      'True when the line names the student (STUDENT_NAME, a homophone of it, or the digits of ' +
+        'STUDENT_NUMBER_DIGITS): "you are called"; false for a roll call of someone else or an ' +
+        'attention word. The original client ignores it.',
+    ),
 });
 
 /** Where a background failure happened; a client matches on it (never on the message). */

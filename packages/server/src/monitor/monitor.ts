@@ -142,6 +142,8 @@ function alertMessage(alert: KeywordAlert): KeywordAlertPayload {
     keywords: alert.keywords,
     text: alert.text,
     timestamp: alert.timestamp,
+    // Whether the line names the student is decided by the student's settings (being built).
+    for_you: false,
   };
 }
 

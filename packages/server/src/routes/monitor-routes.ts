@@ -22,6 +22,7 @@ function startFailureNotice(error: unknown, at: Date): (language: Language) => K
     keywords: [language === 'zh' ? '启动监控失败' : 'Start failed'],
     text: errorMessage(known, language),
     timestamp,
+    for_you: false,
   });
 }
 

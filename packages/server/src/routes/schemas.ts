@@ -10,6 +10,13 @@ export const ErrorSchema = z
     detail: z.string().describe('Same as message, for clients of the original FastAPI backend.'),
     field: z.string().optional().describe('The request or settings field at fault.'),
     hint: z.string().optional(),
+    technical: z
+      .string()
+      .optional()
+      .describe(
+        "The technical cause (a system's or a service's own words, e.g. an ALSA or DNS error), " +
+          'for a "details" disclosure; `message` says what happened and what to do without it.',
+      ),
     fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
   })
   .meta({

@@ -4,8 +4,10 @@
 // window) or a panel is open, the bar itself turns into the alert — the question line frozen
 // until "Got it", Rescue one tap away — so nothing moves and nothing is hidden. At 320 px the top
 // row gives up words before it overflows (see fitTopRow).
+
+import type { IconName } from '../components/icon.tsx';
 import type { AppContext } from '../context.ts';
-import { h, type IconName, icon, replaceChildren } from '../dom.ts';
+import { h, icon, replaceChildren } from '../dom.ts';
 import { t } from '../i18n.ts';
 import type { AppState } from '../store.ts';
 import { pipAvailable, WINDOW_SIZES } from '../window.ts';
