@@ -7,7 +7,7 @@ import type { TextKey } from '../i18n.ts';
 import type { PanelName } from '../store.ts';
 import { createAskPanel } from './ask-panel.ts';
 import { createCatchupPanel } from './catchup-panel.ts';
-import { createClassPanel } from './class-panel.ts';
+import { ClassPanel } from './class-panel.tsx';
 import { createKeywordsPanel } from './keywords-panel.ts';
 import { createLibraryPanel } from './library-panel.ts';
 import { createNotesPanel } from './notes-panel.ts';
@@ -68,7 +68,7 @@ const transcriptLegacy = (app: AppContext): LegacyView => {
 
 /** The panels, in tab order. */
 export const PANELS: readonly PanelEntry[] = [
-  { id: 'class', title: 'tabClass', shortcut: 'm', component: legacy(createClassPanel) },
+  { id: 'class', title: 'tabClass', shortcut: 'm', component: ClassPanel },
   { id: 'transcript', title: 'tabTranscript', shortcut: 't', component: legacy(transcriptLegacy) },
   {
     id: 'rescue',
