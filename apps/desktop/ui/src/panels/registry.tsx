@@ -12,7 +12,7 @@ import { createKeywordsPanel } from './keywords-panel.ts';
 import { createLibraryPanel } from './library-panel.ts';
 import { createNotesPanel } from './notes-panel.ts';
 import { createRescuePanel } from './rescue-panel.ts';
-import { createSettingsPanel } from './settings-panel.ts';
+import { SettingsPanel } from './settings-panel.tsx';
 import { createTranscriptPanel } from './transcript-panel.ts';
 
 /** What every panel component gets. */
@@ -88,5 +88,5 @@ export const PANELS: readonly PanelEntry[] = [
   { id: 'notes', title: 'tabNotes', shortcut: 'n', component: legacy(createNotesPanel) },
   { id: 'library', title: 'tabLibrary', shortcut: 'l', component: legacy(createLibraryPanel) },
   { id: 'keywords', title: 'tabKeywords', shortcut: 'k', component: legacy(createKeywordsPanel) },
-  { id: 'settings', title: 'tabSettings', shortcut: ',', component: legacy(createSettingsPanel) },
+  { id: 'settings', title: 'tabSettings', shortcut: ',', component: SettingsPanel },
 ];
