@@ -8,9 +8,9 @@ import type { PanelName } from '../store.ts';
 import { createAskPanel } from './ask-panel.ts';
 import { createCatchupPanel } from './catchup-panel.ts';
 import { ClassPanel } from './class-panel.tsx';
-import { createKeywordsPanel } from './keywords-panel.ts';
-import { createLibraryPanel } from './library-panel.ts';
-import { createNotesPanel } from './notes-panel.ts';
+import { KeywordsPanel } from './keywords-panel.tsx';
+import { LibraryPanel } from './library-panel.tsx';
+import { NotesPanel } from './notes-panel.tsx';
 import { createRescuePanel } from './rescue-panel.ts';
 import { SettingsPanel } from './settings-panel.tsx';
 import { createTranscriptPanel } from './transcript-panel.ts';
@@ -85,8 +85,8 @@ export const PANELS: readonly PanelEntry[] = [
     component: legacy(catchupLegacy),
   },
   { id: 'ask', title: 'tabAsk', shortcut: 'a', component: legacy(createAskPanel) },
-  { id: 'notes', title: 'tabNotes', shortcut: 'n', component: legacy(createNotesPanel) },
-  { id: 'library', title: 'tabLibrary', shortcut: 'l', component: legacy(createLibraryPanel) },
-  { id: 'keywords', title: 'tabKeywords', shortcut: 'k', component: legacy(createKeywordsPanel) },
+  { id: 'notes', title: 'tabNotes', shortcut: 'n', component: NotesPanel },
+  { id: 'library', title: 'tabLibrary', shortcut: 'l', component: LibraryPanel },
+  { id: 'keywords', title: 'tabKeywords', shortcut: 'k', component: KeywordsPanel },
   { id: 'settings', title: 'tabSettings', shortcut: ',', component: SettingsPanel },
 ];
