@@ -143,12 +143,12 @@ export function createSettingsPanel(context: AppContext): Panel {
         { class: 'row-buttons' },
         h(
           'button',
-          { class: 'button small', onclick: () => playAlertSound('danger') },
-          `${t('soundTest')}：${t('alertDanger')}`,
+          { class: 'button small', onclick: () => playAlertSound('for-you') },
+          `${t('soundTest')}：${t('alertForYou')}`,
         ),
         h(
           'button',
-          { class: 'button small', onclick: () => playAlertSound('warning') },
+          { class: 'button small', onclick: () => playAlertSound('attention') },
           `${t('soundTest')}：${t('alertWarning')}`,
         ),
       ),
