@@ -517,50 +517,67 @@ describe('honest status with a backend process', () => {
     }
   });
 
-  it('says once, without a tap, that the class went on after the backend was killed and started again', async () => {
-    const settings = await scriptedClass(FILLER[0]!, 300);
-    const first = await backendProcess(settings);
-    let second: Awaited<ReturnType<typeof backendProcess>> | undefined;
-    try {
-      page = await context.newPage();
-      await context.grantPermissions(['notifications'], { origin: first.url.replace(/\/$/, '') });
-      await page.setViewportSize({ width: 320, height: 80 });
-      await page.goto(first.url);
-      await page.locator('.bar[data-connection="online"]').waitFor();
-      await startClass(page, '数据结构');
-      const written = async () =>
-        ((await (await fetch(`${first.url}api/transcript`)).json()) as { total: number }).total;
-      await expect.poll(written, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+  for (const lang of ['zh', 'en'] as const) {
+    it(`${lang}: says once, without a tap, that the class went on after the backend was killed and started again`, async () => {
+      const settings = await scriptedClass(FILLER[0]!, 300);
+      const first = await backendProcess(settings);
+      let second: Awaited<ReturnType<typeof backendProcess>> | undefined;
+      try {
+        page = await context.newPage();
+        await context.grantPermissions(['notifications'], { origin: first.url.replace(/\/$/, '') });
+        await page.setViewportSize({ width: 320, height: 80 });
+        await page.goto(first.url);
+        await page.locator('.bar[data-connection="online"]').waitFor();
+        await useLanguage(page, lang);
+        await startClass(page, '数据结构');
+        const written = async () =>
+          ((await (await fetch(`${first.url}api/transcript`)).json()) as { total: number }).total;
+        await expect.poll(written, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
 
-      first.running.child.kill('SIGKILL');
-      await first.running.exited;
-      await page.locator('.bar[data-connection="offline"]').waitFor({ timeout: 10_000 });
-      // The launcher starts the backend again on the same folder and port; the page reconnects.
-      second = await backendProcess(settings, { root: first.root, port: first.port });
-      await page
-        .locator('.bar[data-connection="online"][data-state="running"]')
-        .waitFor({ timeout: 30_000 });
-      const toast = page.locator('.bar-line .line-text.toast');
-      await toast.waitFor({ timeout: 15_000 });
-      const status = (await (await fetch(`${second.url}api/monitor_status`)).json()) as {
-        interruption: { seconds: number; resumed: boolean };
-      };
-      expect(status.interruption.resumed).toBe(true);
-      await expect
-        .poll(async () => toast.textContent(), { timeout: 10_000 })
-        .toBe(`后端意外退出，已自动接着记录，中断 ${status.interruption.seconds} 秒`);
-      expect(await page.locator('.status-text').textContent()).toBe('监听中');
-      await page.screenshot({ path: shot('bar-class-resumed.png') });
-      // Told once: the page opened again does not say it again, and the class goes on.
-      await page.reload();
-      await page.locator('.bar[data-connection="online"][data-state="running"]').waitFor();
-      await page.locator('.bar-line .line-text:not(.hint)').waitFor();
-      expect(await page.locator('.bar-line .line-text.toast').count()).toBe(0);
-    } finally {
-      first.running.child.kill('SIGKILL');
-      second?.running.child.kill('SIGKILL');
-      await second?.running.exited;
-      await rm(first.root, { recursive: true, force: true });
-    }
-  });
+        first.running.child.kill('SIGKILL');
+        await first.running.exited;
+        await page.locator('.bar[data-connection="offline"]').waitFor({ timeout: 10_000 });
+        // The launcher starts the backend again on the same folder and port; the page reconnects.
+        second = await backendProcess(settings, { root: first.root, port: first.port });
+        await page
+          .locator('.bar[data-connection="online"][data-state="running"]')
+          .waitFor({ timeout: 30_000 });
+        const toast = page.locator('.bar-line .line-text.toast');
+        await toast.waitFor({ timeout: 15_000 });
+        const status = (await (await fetch(`${second.url}api/monitor_status`)).json()) as {
+          interruption: { seconds: number; resumed: boolean };
+        };
+        expect(status.interruption.resumed).toBe(true);
+        const { seconds } = status.interruption;
+        await expect
+          .poll(async () => toast.textContent(), { timeout: 10_000 })
+          .toBe(
+            lang === 'zh'
+              ? `后端意外退出，已自动接着记录，中断 ${seconds} 秒`
+              : `The backend stopped unexpectedly; recording went on after a ${seconds} s gap`,
+          );
+        expect(await page.locator('.status-text').textContent()).toBe(
+          lang === 'zh' ? '监听中' : 'Listening',
+        );
+        // Said whole in the 320x80 bar: nothing cut, nothing outside the window.
+        expect(
+          await page
+            .locator('.bar-line')
+            .evaluate((element) => element.scrollHeight <= element.clientHeight + 1),
+        ).toBe(true);
+        expect(await overflowProblems(page)).toEqual([]);
+        await page.screenshot({ path: shot(`bar-class-resumed-${lang}.png`) });
+        // Told once: the page opened again does not say it again, and the class goes on.
+        await page.reload();
+        await page.locator('.bar[data-connection="online"][data-state="running"]').waitFor();
+        await page.locator('.bar-line .line-text:not(.hint)').waitFor();
+        expect(await page.locator('.bar-line .line-text.toast').count()).toBe(0);
+      } finally {
+        first.running.child.kill('SIGKILL');
+        second?.running.child.kill('SIGKILL');
+        await second?.running.exited;
+        await rm(first.root, { recursive: true, force: true });
+      }
+    });
+  }
 });

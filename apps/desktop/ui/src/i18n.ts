@@ -321,8 +321,7 @@ const en: Record<TextKey, string> = {
   offlineDetail: 'The backend does not answer; reconnecting… (next try in {seconds} s)',
   offlineHint: 'Make sure Class Assistant is running; open it again with the launcher.',
   backOnline: 'Backend connected again',
-  resumedAfterCrash:
-    'The backend stopped unexpectedly; recording resumed automatically after a {seconds} s gap',
+  resumedAfterCrash: 'The backend stopped unexpectedly; recording went on after a {seconds} s gap',
   notResumedAfterCrash:
     'The backend stopped unexpectedly and recording could not resume: {reason} Every line before it is kept.',
   idleHint: 'Press ▶ to start a class, or M for the class panel',
