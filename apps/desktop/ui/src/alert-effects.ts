@@ -1,8 +1,8 @@
 // What an alert does beyond the bar: a short sound (Web Audio, no sound file to ship), a system
-// notification and a blinking window title. The alert level (roll call vs attention) sounds and
-// looks different in each.
+// notification and a blinking window title. Each kind of alert (called, someone else's roll
+// call, attention) sounds and looks different; someone else's roll call notifies nobody.
+import { ALERT_TITLES, type AlertKind } from './alert-kind.ts';
 import { t } from './i18n.ts';
-import type { AlertLevel } from './types.ts';
 
 let audio: AudioContext | undefined;
 
@@ -25,23 +25,25 @@ export function unlockAudio(target: EventTarget): void {
 }
 
 /** The notes of each alert sound: [frequency Hz, start s, length s]. */
-const ALERT_TONES: Record<AlertLevel, Array<[number, number, number]>> = {
-  // Roll call: three quick high beeps and a higher one — hard to miss.
-  danger: [
+const ALERT_TONES: Record<AlertKind, Array<[number, number, number]>> = {
+  // Called: three quick high beeps and a higher one — hard to miss.
+  'for-you': [
     [880, 0, 0.12],
     [880, 0.18, 0.12],
     [880, 0.36, 0.12],
     [1320, 0.54, 0.3],
   ],
+  // Someone else's roll call: one low soft note, enough to look up.
+  'roll-call': [[523, 0, 0.3]],
   // Attention: a soft rising two-note chime.
-  warning: [
+  attention: [
     [660, 0, 0.22],
     [880, 0.2, 0.4],
   ],
 };
 
-/** Plays the alert sound of `level`. Returns false when audio is unavailable. */
-export function playAlertSound(level: AlertLevel): boolean {
+/** Plays the alert sound of `kind`. Returns false when audio is unavailable. */
+export function playAlertSound(kind: AlertKind): boolean {
   let audioContext: AudioContext | undefined;
   try {
     audioContext = context();
@@ -51,12 +53,12 @@ export function playAlertSound(level: AlertLevel): boolean {
   if (!audioContext) return false;
   void audioContext.resume();
   const now = audioContext.currentTime + 0.02;
-  for (const [frequency, start, length] of ALERT_TONES[level]) {
+  for (const [frequency, start, length] of ALERT_TONES[kind]) {
     const oscillator = audioContext.createOscillator();
     const gain = audioContext.createGain();
-    oscillator.type = level === 'danger' ? 'square' : 'sine';
+    oscillator.type = kind === 'for-you' ? 'square' : 'sine';
     oscillator.frequency.value = frequency;
-    const peak = level === 'danger' ? 0.12 : 0.2;
+    const peak = { 'for-you': 0.12, 'roll-call': 0.08, attention: 0.2 }[kind];
     gain.gain.setValueAtTime(0.0001, now + start);
     gain.gain.exponentialRampToValueAtTime(peak, now + start + 0.015);
     gain.gain.exponentialRampToValueAtTime(0.0001, now + start + length);
@@ -67,15 +69,15 @@ export function playAlertSound(level: AlertLevel): boolean {
   return true;
 }
 
-/** A round badge for the notification icon: red "!" for roll call, amber "i" for attention. */
-function badge(level: AlertLevel): string | undefined {
+/** A round badge for the notification icon: red "!" when called, amber "i" for attention. */
+function badge(called: boolean): string | undefined {
   try {
     const canvas = document.createElement('canvas');
     canvas.width = 96;
     canvas.height = 96;
     const draw = canvas.getContext('2d');
     if (!draw) return undefined;
-    draw.fillStyle = level === 'danger' ? '#e5383b' : '#f0a202';
+    draw.fillStyle = called ? '#e5383b' : '#f0a202';
     draw.beginPath();
     draw.arc(48, 48, 44, 0, Math.PI * 2);
     draw.fill();
@@ -83,7 +85,7 @@ function badge(level: AlertLevel): string | undefined {
     draw.font = 'bold 64px sans-serif';
     draw.textAlign = 'center';
     draw.textBaseline = 'middle';
-    draw.fillText(level === 'danger' ? '!' : 'i', 48, 52);
+    draw.fillText(called ? '!' : 'i', 48, 52);
     return canvas.toDataURL('image/png');
   } catch {
     return undefined;
@@ -108,19 +110,28 @@ export async function requestNotificationPermission(): Promise<
   }
 }
 
-/** Raises a system notification for an alert; clicking it brings the window forward. */
-export function notifyAlert(level: AlertLevel, keywords: string[], text: string): boolean {
+/**
+ * Raises a system notification for an alert the student is called by (`for-you`) or should
+ * attend to; clicking it brings the window forward.
+ */
+export function notifyAlert(
+  kind: Exclude<AlertKind, 'roll-call'>,
+  keywords: string[],
+  text: string,
+): boolean {
   if (notificationPermission() !== 'granted') return false;
-  const title = level === 'danger' ? `🔴 ${t('alertDanger')}` : `🟡 ${t('alertWarning')}`;
-  const headline = t(level === 'danger' ? 'alertDangerBody' : 'alertWarningBody', {
+  const called = kind === 'for-you';
+  const title = `${called ? '🔴' : '🟡'} ${t(ALERT_TITLES[kind])}`;
+  const headline = t(called ? 'alertDangerBody' : 'alertWarningBody', {
     keywords: keywords.join('、'),
   });
-  const icon = badge(level);
+  const icon = badge(called);
+  const level = called ? 'danger' : 'warning';
   try {
     const notification = new Notification(title, {
       body: `${headline}\n${text}`,
       tag: `class-assistant-${level}`,
-      requireInteraction: level === 'danger',
+      requireInteraction: called,
       silent: true,
       ...(icon ? { icon } : {}),
     });
@@ -138,9 +149,9 @@ export function notifyAlert(level: AlertLevel, keywords: string[], text: string)
 let titleTimer: ReturnType<typeof setInterval> | undefined;
 
 /** Blinks the window title (taskbar) until {@link stopTitleBlink}. */
-export function blinkTitle(level: AlertLevel, base: string): void {
+export function blinkTitle(kind: AlertKind, base: string): void {
   stopTitleBlink(base);
-  const marker = level === 'danger' ? `【${t('alertDanger')}】` : `【${t('alertWarning')}】`;
+  const marker = `【${t(ALERT_TITLES[kind])}】`;
   let on = false;
   titleTimer = setInterval(() => {
     on = !on;

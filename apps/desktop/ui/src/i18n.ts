@@ -48,7 +48,8 @@ const zh = {
   tabKeywords: '关键词',
   tabSettings: '设置',
   // alerts
-  alertDanger: '点名提醒',
+  alertForYou: '叫到你了',
+  alertRollCall: '老师在点名',
   alertWarning: '注意',
   alertDangerBody: '可能叫到你了：{keywords}',
   alertWarningBody: '重要信息：{keywords}',
@@ -324,8 +325,7 @@ const en: Record<TextKey, string> = {
   offlineDetail: 'The backend does not answer; reconnecting… (next try in {seconds} s)',
   offlineHint: 'Make sure Class Assistant is running; open it again with the launcher.',
   backOnline: 'Backend connected again',
-  resumedAfterCrash:
-    'The backend stopped unexpectedly; recording resumed automatically after a {seconds} s gap',
+  resumedAfterCrash: 'The backend stopped unexpectedly; recording went on after a {seconds} s gap',
   notResumedAfterCrash:
     'The backend stopped unexpectedly and recording could not resume: {reason} Every line before it is kept.',
   idleHint: 'Press ▶ to start a class, or M for the class panel',
@@ -357,7 +357,8 @@ const en: Record<TextKey, string> = {
   tabNotes: 'Notes',
   tabKeywords: 'Keywords',
   tabSettings: 'Settings',
-  alertDanger: 'Roll call',
+  alertForYou: "You're being called",
+  alertRollCall: 'Roll call in class',
   alertWarning: 'Attention',
   alertDangerBody: 'You may have been called: {keywords}',
   alertWarningBody: 'Important: {keywords}',

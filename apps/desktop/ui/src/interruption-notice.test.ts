@@ -17,7 +17,7 @@ describe('interruptionNotice', () => {
     expect(t(notice!.key, notice!.values)).toBe('后端意外退出，已自动接着记录，中断 12 秒');
     setLang('en');
     expect(t(notice!.key, notice!.values)).toBe(
-      'The backend stopped unexpectedly; recording resumed automatically after a 12 s gap',
+      'The backend stopped unexpectedly; recording went on after a 12 s gap',
     );
     setLang('zh');
     expect(interruptionNotice(monitor, 'zh', at)).toBeNull();

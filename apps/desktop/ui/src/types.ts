@@ -4,7 +4,6 @@
 // status, transcript lines, alerts) from its event contract, the routes' answers from its REST
 // contract (names for the answers the UI passes around).
 import type {
-  AlertLevel,
   CaptureProblem,
   CaptureServerMessage,
   CaptureStatus,
@@ -20,7 +19,6 @@ import type {
 import type { RestAnswer, RestBody, RestStreamEnd } from '@class-assistant/server/rest-contract';
 
 export type {
-  AlertLevel,
   CaptureProblem,
   CaptureServerMessage,
   CaptureStatus,

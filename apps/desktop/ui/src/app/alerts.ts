@@ -1,12 +1,20 @@
-// An alert: shown, sounded, notified and blinked in the title; gone when dismissed or after its
-// time.
+// An alert: shown, sounded, notified and blinked in the title; gone when dismissed, after its
+// time, or when the class ends (from this window, another one or the backend).
 import { blinkTitle, notifyAlert, playAlertSound, stopTitleBlink } from '../alert-effects.ts';
+import { type AlertKind, alertKind } from '../alert-kind.ts';
 import { t } from '../i18n.ts';
 import type { Store } from '../store.ts';
 import type { KeywordAlert } from '../types.ts';
 
-/** How long an alert stays up by itself: attention 20 s, roll call until dismissed (max 3 min). */
-const ALERT_MS = { danger: 180_000, warning: 20_000 };
+/**
+ * How long an alert stays up by itself: called until dismissed (max 3 min); someone else's roll
+ * call and attention 20 s.
+ */
+const ALERT_MS: Record<AlertKind, number> = {
+  'for-you': 180_000,
+  'roll-call': 20_000,
+  attention: 20_000,
+};
 
 /** Raises and dismisses the alert in the store. */
 export function createAlerts(store: Store): {
@@ -20,17 +28,22 @@ export function createAlerts(store: Store): {
     stopTitleBlink(t('appName'));
     if (store.get().alert) store.set({ alert: null });
   };
+  // A class that ended leaves no alert behind: no frozen question, no sound, no blinking title.
+  store.subscribe((state, previous) => {
+    if (state.monitor.state === 'idle' && previous.monitor.state !== 'idle') dismiss();
+  });
   return {
     raise(alert) {
-      const level = alert.level === 'danger' ? 'danger' : 'warning';
+      const kind = alertKind(alert);
       serial++;
       store.set({ alert: { ...alert, serial } });
       const state = store.get();
-      if (state.sound) playAlertSound(level);
-      if (state.notifications) notifyAlert(level, alert.keywords, alert.text);
-      blinkTitle(level, t('appName'));
+      if (state.sound) playAlertSound(kind);
+      if (state.notifications && kind !== 'roll-call')
+        notifyAlert(kind, alert.keywords, alert.text);
+      blinkTitle(kind, t('appName'));
       clearTimeout(timer);
-      timer = setTimeout(dismiss, ALERT_MS[level]);
+      timer = setTimeout(dismiss, ALERT_MS[kind]);
     },
     dismiss,
   };

@@ -1,11 +1,13 @@
 // This app's preferences in the settings panel (kept in the browser profile): the language, the
 // alert sound, system notifications and the size of the caption text.
+
 import { useEffect, useState } from 'preact/hooks';
 import {
   notificationPermission,
   playAlertSound,
   requestNotificationPermission,
 } from '../alert-effects.ts';
+import { ALERT_TITLES } from '../alert-kind.ts';
 import { useApp } from '../context.ts';
 import { type Lang, lang, type TextKey, t } from '../i18n.ts';
 import { CAPTION_SIZES, type CaptionSize } from '../store.ts';
@@ -61,12 +63,16 @@ export function AppPreferences({ active }: { active: boolean }) {
           {t('sound')}
         </label>
         <span class="row-buttons">
-          <button type="button" class="button small" onClick={() => playAlertSound('danger')}>
-            {`${t('soundTest')}${colon}${t('alertDanger')}`}
-          </button>
-          <button type="button" class="button small" onClick={() => playAlertSound('warning')}>
-            {`${t('soundTest')}${colon}${t('alertWarning')}`}
-          </button>
+          {(['for-you', 'roll-call', 'attention'] as const).map((kind) => (
+            <button
+              type="button"
+              key={kind}
+              class="button small"
+              onClick={() => playAlertSound(kind)}
+            >
+              {`${t('soundTest')}${colon}${t(ALERT_TITLES[kind])}`}
+            </button>
+          ))}
         </span>
       </div>
       <div class="setting-row">

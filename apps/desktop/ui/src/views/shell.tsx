@@ -1,11 +1,10 @@
 // The app's tree: the bar (with the alert), and the 480x520 panel window with its tabs.
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { Icon } from '../components/icon.tsx';
-import { Legacy } from '../components/legacy.tsx';
 import { useApp } from '../context.ts';
 import { t } from '../i18n.ts';
 import { PANELS } from '../panels/registry.tsx';
-import { createBar } from './bar.ts';
+import { BarArea } from './bar.tsx';
 
 /** The tabs and the open panel; every panel stays mounted (its answer, its draft) while hidden. */
 function PanelShell() {
@@ -55,7 +54,7 @@ function PanelShell() {
 export function Shell() {
   return (
     <>
-      <Legacy create={createBar} />
+      <BarArea />
       <PanelShell />
     </>
   );
