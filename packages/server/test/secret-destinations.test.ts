@@ -79,8 +79,15 @@ describe('changing where a stored key is sent', () => {
       expect(refused.json()).toMatchObject({
         code: 'SETTINGS_SECRET_REQUIRED',
         field: 'LLM_API_KEY',
-        message: expect.stringContaining('type LLM_API_KEY again in the same save'),
+        message: expect.stringContaining('Type the API key (LLM_API_KEY) again in this save'),
       });
+      // Said once, though two addresses would send it (LLM_BASE_URL, and CLOUD_ASR_BASE_URL that
+      // falls back to it).
+      const origin = new URL(thief.url).origin;
+      expect(refused.json().message).toBe(
+        `Type the API key (LLM_API_KEY) again in this save: the stored one is not sent to a new address (${origin}). Nothing was changed.`,
+      );
+      expect(refused.json().fields).toHaveLength(1);
     }
     // The original client posts the whole file, masked: the same refusal, in Chinese.
     const { content } = (await harness.request({ url: '/api/settings' })).json();
@@ -91,7 +98,7 @@ describe('changing where a stored key is sent', () => {
     expect(viaContent.json()).toMatchObject({
       code: 'SETTINGS_SECRET_REQUIRED',
       field: 'LLM_API_KEY',
-      message: expect.stringContaining('请在同一次保存中重新填写 LLM_API_KEY'),
+      message: expect.stringContaining('请在这次保存中重新填写 API 密钥（LLM_API_KEY）'),
     });
     expect(await readFile(harness.envFile, 'utf8')).toBe(before);
     // The AI features still go to the provider the key was typed for; the listener saw nothing.
@@ -119,7 +126,7 @@ describe('changing where a stored key is sent', () => {
     expect(viaCloudAddress.json()).toMatchObject({
       code: 'SETTINGS_SECRET_REQUIRED',
       field: 'LLM_API_KEY',
-      message: expect.stringContaining('used because CLOUD_ASR_API_KEY is empty'),
+      message: expect.stringContaining('because CLOUD_ASR_API_KEY is empty'),
     });
     // With its own key the cloud address may move: that key was typed for it.
     expect(
@@ -163,6 +170,10 @@ describe('changing where a stored key is sent', () => {
       'STREAM_ASR_APP_KEY',
       'STREAM_ASR_ACCESS_KEY',
     ]);
+    // Named as the user's file names them.
+    expect(stream.json().message).toContain('(SEED_ASR_APP_KEY)');
+    expect(stream.json().message).toContain('(SEED_ASR_ACCESS_KEY)');
+    expect(stream.json().message).not.toContain('STREAM_ASR_');
     const dashscope = await save({ fields: { DASHSCOPE_WS_URL: thief.url.replace('http', 'ws') } });
     expect(dashscope.json()).toMatchObject({
       code: 'SETTINGS_SECRET_REQUIRED',

@@ -252,7 +252,8 @@ describe('POST /api/settings', () => {
       restart_required: ['LOG_LEVEL'],
     });
     expect(body.message).toBe(
-      'Settings saved (ASR_MODE, LLM_MODEL, LOG_LEVEL). In effect now: LLM_MODEL. In effect from the next class: ASR_MODE. Restart the backend for: LOG_LEVEL.',
+      // Each key once, by its name and as the file names it.
+      'Settings saved. In effect now: Model (LLM_MODEL). In effect from the next class: Recognition mode (ASR_MODE). Restart the backend for: Log level (LOG_LEVEL).',
     );
     expect(harness.app.classAssistant.settings.current().llmApiKey).toBe(
       'sk-live-0123456789abcdef',

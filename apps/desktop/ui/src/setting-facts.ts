@@ -34,9 +34,14 @@ export function inUiLanguage(text: BothLanguages): string {
   return text[lang()];
 }
 
-/** The plain name of a setting in the UI's language, or the key before the facts are read. */
+/**
+ * The plain name of a setting (by its key or another name the file may give it) in the UI's
+ * language, or the key before the facts are read.
+ */
 export function settingLabel(key: string): string {
-  const definition = facts?.definitions.find((item) => item.key === key);
+  const definition = facts?.definitions.find(
+    (item) => item.key === key || item.aliases.includes(key),
+  );
   return definition ? inUiLanguage(definition.label) : key;
 }
 

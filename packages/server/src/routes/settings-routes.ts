@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type Language, requestLanguage } from '../language.ts';
+import { settingDefinition } from '../settings/settings-schema.ts';
 import type { SettingsSaveResult } from '../settings/settings-store.ts';
 import { errors } from './schemas.ts';
 import {
@@ -82,7 +83,11 @@ export const SaveResultSchema = z.object({
   status: z.literal('success'),
   message: z.string(),
   path: z.string(),
-  changed: z.array(z.string()),
+  changed: z
+    .array(z.string())
+    .describe(
+      'The keys whose value in use changed, by the name the file gives them (an original name such as SEED_ASR_APP_KEY stays); the lists below use the same names.',
+    ),
   applied_now: z.array(z.string()).describe('In effect for the next request.'),
   next_class: z.array(z.string()).describe('In effect from the next start_monitor.'),
   restart_required: z.array(z.string()).describe('In effect after restarting the backend.'),
@@ -91,18 +96,26 @@ export const SaveResultSchema = z.object({
     .describe('Saved, but an environment variable wins until it is unset.'),
 });
 
-/** What a save did, for the student, in their language. */
+/**
+ * What a save did, for the student, in their language: each changed key once, by its plain name
+ * and the name the file gives it, under when it takes effect.
+ */
 function describeSave(result: SettingsSaveResult, language: Language): string {
   const zh = language === 'zh';
-  const list = (keys: string[]) => keys.join(zh ? '、' : ', ');
   if (result.changed.length === 0)
     return zh ? '设置已保存，没有改动。' : 'Settings saved; nothing changed.';
-  const parts = [
-    zh ? `设置已保存（${list(result.changed)}）。` : `Settings saved (${list(result.changed)}).`,
-  ];
-  const add = (keys: string[], chinese: string, english: string) => {
-    if (keys.length > 0)
-      parts.push(zh ? `${chinese}：${list(keys)}。` : `${english}: ${list(keys)}.`);
+  const list = (names: string[]) =>
+    names
+      .map((name) => {
+        const label = settingDefinition(name)?.label;
+        if (!label) return name;
+        return zh ? `${label.zh}（${name}）` : `${label.en} (${name})`;
+      })
+      .join(zh ? '、' : ', ');
+  const parts = [zh ? '设置已保存。' : 'Settings saved.'];
+  const add = (names: string[], chinese: string, english: string) => {
+    if (names.length > 0)
+      parts.push(zh ? `${chinese}：${list(names)}。` : `${english}: ${list(names)}.`);
   };
   add(result.appliedNow, '立即生效', 'In effect now');
   add(result.nextClass, '下一节课开始生效', 'In effect from the next class');
@@ -154,7 +167,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['settings'],
         summary: 'Save the settings file',
         description:
-          'Either `{content}` (the whole file, as the original client sends it) or `{fields, extra_lines?}`. Bad values of main keys are refused with 400 SETTINGS_INVALID naming the field; nothing is written then. Pointing an address that receives a stored key (LLM_BASE_URL, CLOUD_ASR_BASE_URL, STREAM_ASR_URL, DASHSCOPE_WS_URL) at another origin needs that key typed in the same request: a masked one is refused with 400 SETTINGS_SECRET_REQUIRED naming the key to re-enter, and nothing is written. Messages are in Chinese, or English when Accept-Language prefers it. Lines you did not change keep their bytes. The file is written atomically (temp file, fsync, rename). The answer says which changes apply now, from the next class, or after a restart. 409 SETTINGS_FILE_UNUSABLE (nothing written) while the settings path holds something other than a regular file, as for GET.',
+          'Either `{content}` (the whole file, as the original client sends it) or `{fields, extra_lines?}`. Bad values of main keys are refused with 400 SETTINGS_INVALID naming the field; nothing is written then. Pointing an address that receives a stored key (LLM_BASE_URL, CLOUD_ASR_BASE_URL, STREAM_ASR_URL, DASHSCOPE_WS_URL) at another origin needs that key typed in the same request: a masked one is refused with 400 SETTINGS_SECRET_REQUIRED naming the key to re-enter (one sentence per key, by its name and the name the file gives it), and nothing is written. Messages are in Chinese, or English when Accept-Language prefers it. Lines you did not change keep their bytes. The file is written atomically (temp file, fsync, rename). The answer says which changes apply now, from the next class, or after a restart. 409 SETTINGS_FILE_UNUSABLE (nothing written) while the settings path holds something other than a regular file, as for GET.',
         body: SaveBodySchema,
         response: { 200: SaveResultSchema, ...errors(400, 409) },
       },

@@ -4,7 +4,8 @@
  * point LLM_BASE_URL at itself and receive the stored LLM_API_KEY as a bearer token at the next
  * rescue. Which secret goes to which address comes from the definitions (`sentTo`, `fallback`).
  */
-import { localized } from '../language.ts';
+import { ServerError } from '../errors.ts';
+import { type Localized, localized } from '../language.ts';
 import {
   type ResolvedSettings,
   SETTING_DEFINITIONS,
@@ -27,7 +28,6 @@ export interface SecretDestination {
 /** A secret that a change would send somewhere new, and the key to type again to allow it. */
 export interface SecretDestinationRefusal extends SecretDestination {
   field: string;
-  message: ReturnType<typeof localized>;
 }
 
 function originOf(address: string): string {
@@ -81,20 +81,51 @@ export function checkSecretDestinations(
   for (const destination of secretDestinations(after)) {
     if (typed.has(destination.source)) continue;
     if (known.has(`${destination.source} ${destination.origin}`)) continue;
-    const via =
-      destination.source === destination.secret ? '' : `（${destination.secret} 为空时使用它）`;
-    const viaEn =
-      destination.source === destination.secret
-        ? ''
-        : ` (used because ${destination.secret} is empty)`;
-    refusals.push({
-      ...destination,
-      field: destination.source,
-      message: localized(
-        `${destination.address} 会把已保存的 ${destination.source}${via}发往新的地址 ${destination.origin}：请在同一次保存中重新填写 ${destination.source}。设置没有改动。`,
-        `${destination.address} would send the stored ${destination.source}${viaEn} to ${destination.origin}, where it was not sent before: type ${destination.source} again in the same save. Nothing was changed.`,
-      ),
-    });
+    refusals.push({ ...destination, field: destination.source });
   }
   return refusals;
+}
+
+/**
+ * The refusal of a save whose changed addresses would receive stored keys: one sentence per key
+ * (however many addresses would send it), by its plain name and `nameOf(key)` (the name the
+ * user's file gives it), saying to type it again, then once that nothing was changed.
+ */
+export function secretRequiredError(
+  refusals: readonly SecretDestinationRefusal[],
+  nameOf: (key: string) => string,
+): ServerError {
+  const byKey = new Map<string, SecretDestinationRefusal[]>();
+  for (const refusal of refusals) {
+    byKey.set(refusal.field, [...(byKey.get(refusal.field) ?? []), refusal]);
+  }
+  const sentences = [...byKey].map(([key, sent]): Localized => {
+    const label = settingDefinition(key)?.label ?? localized(key, key);
+    const origins = [...new Set(sent.map((refusal) => refusal.origin))].join(', ');
+    // Said only when the key would go there in place of an empty one, and only that way.
+    const instead = sent.every((refusal) => refusal.secret !== key) ? nameOf(sent[0]!.secret) : '';
+    const space = /^[\x20-\x7e]/.test(label.zh) ? ' ' : '';
+    return localized(
+      `请在这次保存中重新填写${space}${label.zh}（${nameOf(key)}）：已保存的密钥不会发往新的地址 ${origins}${instead ? `（${instead} 为空时会用它）` : ''}。`,
+      `Type the ${label.en} (${nameOf(key)}) again in this save: the stored one is not sent to a new address (${origins})${instead ? `, where it would go because ${instead} is empty` : ''}.`,
+    );
+  });
+  const message = (sentence: Localized) =>
+    localized(`${sentence.zh}设置没有改动。`, `${sentence.en} Nothing was changed.`);
+  return new ServerError(
+    'SETTINGS_SECRET_REQUIRED',
+    message(
+      localized(
+        sentences.map((sentence) => sentence.zh).join(''),
+        sentences.map((sentence) => sentence.en).join(' '),
+      ),
+    ),
+    {
+      field: refusals[0]?.field ?? '',
+      fields: [...byKey.keys()].map((field, index) => ({
+        field,
+        message: message(sentences[index]!),
+      })),
+    },
+  );
 }

@@ -206,6 +206,29 @@ describe('saveFields (the form)', () => {
     );
   });
 
+  it('reports only what changed in use, by the names the file gives the keys', async () => {
+    await writeFile(path, `${FILE}LOG_LEVEL=\nSEED_ASR_APP_KEY=app-0001\n`);
+    const store = await createSettingsStore({ path });
+    const result = await store.saveFields({
+      // Emptied to the default, and set to the default: the backend uses what it used.
+      LLM_MODEL: '',
+      LOG_LEVEL: 'info',
+      // An original name in the file: the answer uses it, not the main key.
+      STREAM_ASR_APP_KEY: 'app-0002',
+    });
+    expect(result).toEqual({
+      changed: ['SEED_ASR_APP_KEY'],
+      appliedNow: [],
+      nextClass: ['SEED_ASR_APP_KEY'],
+      restartRequired: [],
+      overriddenByEnvironment: [],
+    });
+    const text = await readFile(path, 'utf8');
+    expect(text).toContain('LLM_MODEL=\n');
+    expect(text).toContain('LOG_LEVEL=info\n');
+    expect(text).toContain('SEED_ASR_APP_KEY=app-0002\n');
+  });
+
   it('refuses unknown keys and bad values with the field named', async () => {
     const store = await createSettingsStore({ path });
     const error = await store

@@ -8,7 +8,7 @@ import { readPostedValue, shownValue } from '../secret-rules.ts';
 import { type FilePrivacyOptions, writePrivateFileAtomic } from '../security/private-file.ts';
 import { type EnvDocument, getEnvValue, parseEnv, serializeEnv, setEnvValue } from './env-file.ts';
 import { extraLinesOf, mergeExtraLines, serializeLines } from './extra-lines.ts';
-import { checkSecretDestinations } from './secret-destinations.ts';
+import { checkSecretDestinations, secretRequiredError } from './secret-destinations.ts';
 import { maskDocument, restoreDocument, unknownMaskError } from './secret-mask.ts';
 import {
   readSettingsFile,
@@ -56,7 +56,11 @@ export interface SettingsView {
   invalidLines: number[];
 }
 
-/** What a save changed and when each change takes effect. */
+/**
+ * What a save changed and when each change takes effect: the keys whose value in use changed
+ * (and those an environment variable overrides whose line changed), each by the name the file
+ * gives it (an original name such as SEED_ASR_APP_KEY, not the main key it stands for).
+ */
 export interface SettingsSaveResult {
   changed: string[];
   appliedNow: string[];
@@ -188,21 +192,17 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
 
   async function write(next: EnvDocument, typed: ReadonlySet<string>): Promise<SettingsSaveResult> {
     const before = resolved.settings.values;
+    const unusableBefore = new Set(resolved.problems.map((problem) => problem.key));
+    /** A key as the user's file names it (an original name such as SEED_ASR_APP_KEY stays). */
+    const nameInFile = (definition: SettingDefinition) =>
+      storedName(next, definition) ?? storedName(document, definition) ?? definition.key;
     const refusals = checkSecretDestinations(
       resolved.settings,
       resolveSettings(next, environment).settings,
       typed,
     );
     if (refusals.length > 0) {
-      const first = refusals[0]!;
-      throw new ServerError(
-        'SETTINGS_SECRET_REQUIRED',
-        joinMessages(refusals.map((refusal) => refusal.message)),
-        {
-          field: first.field,
-          fields: refusals.map((refusal) => ({ field: refusal.field, message: refusal.message })),
-        },
-      );
+      throw secretRequiredError(refusals, (key) => nameInFile(settingDefinition(key)!));
     }
     const text = serializeEnv(next);
     const changedInFile = SETTING_DEFINITIONS.filter(
@@ -233,6 +233,7 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     resolved = resolveSettings(document, environment);
     identity = fileIdentity();
     const after = resolved.settings.values;
+    const unusableAfter = new Set(resolved.problems.map((problem) => problem.key));
     const result: SettingsSaveResult = {
       changed: [],
       appliedNow: [],
@@ -242,18 +243,24 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     };
     for (const key of changedInFile) {
       const definition = settingDefinition(key)!;
-      result.changed.push(key);
-      if (fromEnvironment(environment, definition) !== undefined) {
-        result.overriddenByEnvironment.push(key);
+      const name = nameInFile(definition);
+      const overridden = fromEnvironment(environment, definition) !== undefined;
+      // A line that changed while what the backend uses did not (emptied to its default, say)
+      // is no change the user would notice; a value it could not use that is gone is one.
+      const unchanged =
+        before[key] === after[key] && unusableBefore.has(key) === unusableAfter.has(key);
+      if (!overridden && unchanged) continue;
+      result.changed.push(name);
+      if (overridden) {
+        result.overriddenByEnvironment.push(name);
         continue;
       }
-      if (before[key] === after[key]) continue;
       const bucket: Record<SettingApplies, string[]> = {
         now: result.appliedNow,
         'next-class': result.nextClass,
         restart: result.restartRequired,
       };
-      bucket[definition.applies].push(key);
+      bucket[definition.applies].push(name);
     }
     return result;
   }
