@@ -24,8 +24,8 @@ it('the desktop README counts and names the panels the UI has', async () => {
 
   const names = await panelNames();
   const files = (await readdir(new URL('ui/src/panels/', DESKTOP)))
-    .filter((file) => file.endsWith('-panel.ts'))
-    .map((file) => file.slice(0, -'-panel.ts'.length));
+    .filter((file) => /-panel\.tsx?$/.test(file))
+    .map((file) => file.replace(/-panel\.tsx?$/, ''));
   expect([...files].sort()).toEqual([...names].sort());
   expect([...documented].sort()).toEqual([...names].sort());
   expect(NUMBERS.indexOf(count)).toBe(names.length);

@@ -1072,7 +1072,7 @@ describe('listening offline out of the box', () => {
     await page.locator('#model-name').fill('my-model');
     await page.locator('#model-add').click();
     await expect
-      .poll(() => page!.locator('.models-section .notice.ok').textContent())
+      .poll(() => page!.locator('.models-section .notice.ok').textContent(), { timeout: 30_000 })
       .toBe('已安装：my-model');
     const row = page.locator('.model-row[data-model="my-model"]');
     expect(await row.textContent()).toContain('zh · vosk');
