@@ -358,9 +358,18 @@ describe('the student’s name', () => {
     await page.screenshot({ path: shot('panel-class-first-run.png') });
     await page.locator('#first-run-save').click();
     await step.waitFor({ state: 'hidden' });
-    const custom = async () =>
-      ((await (await fetch(`${backend!.url}api/keywords`)).json()) as { custom: string[] }).custom;
-    expect(await custom()).toEqual(expect.arrayContaining(['王晓明', '尾号是 7', '尾号是7']));
+    // Saved as the backend's settings, whose roll-call words they are (not custom keywords).
+    const settings = (await (await fetch(`${backend!.url}api/settings`)).json()) as {
+      effective: Record<string, string>;
+    };
+    expect(settings.effective.STUDENT_NAME).toBe('王晓明');
+    expect(settings.effective.STUDENT_NUMBER_DIGITS).toBe('7');
+    const keywords = (await (await fetch(`${backend!.url}api/keywords`)).json()) as {
+      custom: string[];
+      student: string[];
+    };
+    expect(keywords.student).toEqual(expect.arrayContaining(['王晓明', '尾号是 7', '尾号是7']));
+    expect(keywords.custom).toEqual([]);
     // It stays answered: the class panel opens straight to the class.
     await page.reload();
     await page.keyboard.press('m');
@@ -387,6 +396,55 @@ describe('the student’s name', () => {
       notification.body.includes('尾号是 7 的同学'),
     );
     expect(rollCall?.body.split('\n')[0]).toContain('尾号是 7');
+  });
+
+  it('moves a name an earlier version kept in the browser to the settings, once, out of the custom keywords', async () => {
+    backend = await startBackend({
+      uiDir,
+      env: ['ASR_MODE=mock', 'MOCK_INTERVAL_MS=500', 'MOCK_LOOP=false'],
+    });
+    const base = backend.url;
+    // What an earlier version left: the profile in the browser, its words as custom keywords.
+    const earlierWords = ['王晓明', '尾号7', '尾号 7', '尾号七', '尾号是7', '尾号是 7', '尾号是七'];
+    await fetch(`${base}api/update_keywords`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ keywords: [...earlierWords, 'Wang'] }),
+    });
+    await context.addInitScript(
+      ({ origin }) => {
+        if (location.origin !== origin || sessionStorage.getItem('seeded')) return;
+        sessionStorage.setItem('seeded', 'yes');
+        localStorage.setItem('class-assistant.student', '{"name":"王晓明","digits":"7"}');
+        localStorage.setItem('class-assistant.studentAsked', 'true');
+        localStorage.setItem('class-assistant.customKeywords', '["Wang"]');
+      },
+      { origin: base.replace(/\/$/, '') },
+    );
+    page = await openApp(context, backend, { width: 480, height: 520 });
+    const view = async () => {
+      const settings = (await (await fetch(`${base}api/settings`)).json()) as {
+        effective: Record<string, string>;
+      };
+      const keywords = (await (await fetch(`${base}api/keywords`)).json()) as {
+        custom: string[];
+      };
+      return {
+        name: settings.effective.STUDENT_NAME,
+        digits: settings.effective.STUDENT_NUMBER_DIGITS,
+        custom: keywords.custom,
+      };
+    };
+    await expect
+      .poll(view, { timeout: 20_000 })
+      .toEqual({ name: '王晓明', digits: '7', custom: ['Wang'] });
+    expect(await page.evaluate(() => localStorage.getItem('class-assistant.student'))).toBe('{}');
+    // The keywords panel's "My name" reads the settings; the other word stays the student's.
+    await page.reload();
+    await page.keyboard.press('k');
+    await expect.poll(() => page!.locator('#my-name-name').inputValue()).toBe('王晓明');
+    expect(await page.locator('#my-name-digits').inputValue()).toBe('7');
+    await page.screenshot({ path: shot('panel-keywords-name-moved.png') });
   });
 });
 

@@ -102,11 +102,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     );
   }
   // A hand edit of the file applies like a save (names of changed keys only: never values).
-  settings.watch((changed) => app.log.info({ changed }, 'the settings file was edited on disk'));
+  settings.watch((changed) => {
+    app.log.info({ changed }, 'the settings file was edited on disk');
+    // The student's name and number apply to a running class at once.
+    monitor.refreshKeywords();
+  });
   const hub = createEventHub();
   const cite = createCiteStore(options.dataDir);
   const notes = createNotesStore(options.dataDir);
-  const keywords = createKeywordService(options.dataDir);
+  const keywords = createKeywordService(options.dataDir, () => {
+    const { studentName, studentNumberDigits } = settings.current();
+    return { name: studentName, digits: studentNumberDigits };
+  });
   await keywords.load(settings.current().keywordHomophones);
   const store = await TranscriptStore.open(paths.liveTranscript, { now });
   const llm = createLlmService(settings.current, options.llmClientFactory);
@@ -348,7 +355,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 const ALERTS_SOCKET_DOCUMENTATION = webSocketDocumentation(
   '/api/ws/alerts',
   'Keyword alerts (WebSocket, the original client’s channel)',
-  'Upgrade to a WebSocket (ws://127.0.0.1:8765/api/ws/alerts). Send the text `ping`, receive `pong`. Each keyword alert arrives as JSON text: `{"type":"keyword_alert","level":"danger"|"warning","keywords":[…],"text":"…","timestamp":"HH:MM:SS"}` (danger: roll call and questions; warning: homework, exams). A start_monitor that fails is reported the same way (level `warning`, keywords `["启动监控失败"]` or `["Start failed"]`, the reason as text, in the socket’s Accept-Language), also to sockets opened up to 15 s later: the original client shows these messages and does not read failed answers. Refused with 403 from a foreign Origin or Host, and with 503 TOO_MANY_SUBSCRIBERS beyond 64 open sockets.',
+  'Upgrade to a WebSocket (ws://127.0.0.1:8765/api/ws/alerts). Send the text `ping`, receive `pong`. Each keyword alert arrives as JSON text: `{"type":"keyword_alert","level":"danger"|"warning","keywords":[…],"text":"…","timestamp":"HH:MM:SS","for_you":true|false}` (danger: roll call and questions; warning: homework, exams; `for_you`: the line names the student — STUDENT_NAME, a homophone of it, or STUDENT_NUMBER_DIGITS — an extra field the original client ignores). A start_monitor that fails is reported the same way (level `warning`, keywords `["启动监控失败"]` or `["Start failed"]`, the reason as text, in the socket’s Accept-Language), also to sockets opened up to 15 s later: the original client shows these messages and does not read failed answers. Refused with 403 from a foreign Origin or Host, and with 503 TOO_MANY_SUBSCRIBERS beyond 64 open sockets.',
   { '503': { description: '64 alert sockets are open already (TOO_MANY_SUBSCRIBERS).' } },
 );
 

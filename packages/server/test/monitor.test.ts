@@ -105,6 +105,8 @@ describe('start_monitor / stop_monitor with the mock recognizer', () => {
       keywords: ['点名', '同学回答'],
       text: '好，这个问题我随机点名，请学号尾号是 7 的同学回答一下，删除双向链表的节点要改几个指针？',
       timestamp: expect.stringMatching(/^\d\d:\d\d:\d\d$/),
+      // No STUDENT_NAME / STUDENT_NUMBER_DIGITS: someone's roll call, not the student's.
+      for_you: false,
     });
     expect(
       alerts.some(

@@ -26,12 +26,15 @@ export type {
   KeywordMatch,
   KeywordMatcher,
   KeywordMatcherOptions,
+  MatcherKeyword,
 } from './keyword-matcher.ts';
 export { createKeywordMatcher } from './keyword-matcher.ts';
 export type { NearDuplicateMatch, NearDuplicateOptions } from './near-duplicate.ts';
 export { findNearDuplicate, isNearDuplicate } from './near-duplicate.ts';
 export type { MatchingBlock, PreparedSequence } from './similarity.ts';
 export { matchingBlocks, prepareSequence, quickRatio, similarityRatio } from './similarity.ts';
+export type { StudentIdentity } from './student-keywords.ts';
+export { MAX_STUDENT_DIGITS, studentKeywords } from './student-keywords.ts';
 export type { MeaningfulOptions } from './text.ts';
 export { DEFAULT_FILLERS, isMeaningful, normalizeText } from './text.ts';
 export type {

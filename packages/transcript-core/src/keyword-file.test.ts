@@ -113,8 +113,16 @@ describe('formatKeywordsFile and the default file', () => {
       '谁来释放这块内存？是调用者。',
       '接下来谁来调用这个函数？是操作系统。',
       'Random access is what arrays are good at.',
+      '对你来说，这一步最难。',
     ]) {
       expect(level(everyday), everyday).toBe('none');
+    }
+    // Nor does an everyday sentence call for attention.
+    for (const everyday of [
+      '今天的重点是循环队列。',
+      'The assignment x = y copies the reference.',
+    ]) {
+      expect(matcher.match(everyday), everyday).toEqual([]);
     }
   });
 

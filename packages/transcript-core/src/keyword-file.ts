@@ -40,9 +40,10 @@ const SECTION_NAMES: ReadonlyMap<string, KeywordLevel> = new Map([
 ]);
 
 /**
- * Keywords of a fresh install, chosen to fire when the student is called on and to stay quiet on
- * everyday lecture speech (the README's "Default keywords" explains each choice). The student's
- * own name, added by the app, is the strongest signal; these catch the rest.
+ * Keywords of a fresh install, chosen to fire when someone is called on or homework and exams are
+ * announced, and to stay quiet on everyday lecture speech (the README's "Default keywords"
+ * explains each choice). The student's own name and number (`studentKeywords`) are the
+ * signal that the call is for them; these catch the rest.
  */
 export const DEFAULT_KEYWORDS: readonly Keyword[] = Object.freeze(
   [
@@ -62,10 +63,10 @@ export const DEFAULT_KEYWORDS: readonly Keyword[] = Object.freeze(
     ...['roll call', 'attendance', 'who can answer', 'who can tell me'].map(
       (text): Keyword => ({ text, level: 'alert' }),
     ),
-    ...['作业', '考试', '期中', '期末', '小测', '测验', '重点', '截止'].map(
+    ...['作业', '考试', '期中', '期末', '小测', '测验', '截止'].map(
       (text): Keyword => ({ text, level: 'attention' }),
     ),
-    ...['homework', 'assignment', 'exam', 'quiz', 'deadline'].map(
+    ...['homework', 'exam', 'quiz', 'deadline'].map(
       (text): Keyword => ({ text, level: 'attention' }),
     ),
   ].map((keyword) => Object.freeze(keyword)),

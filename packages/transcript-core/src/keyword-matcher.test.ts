@@ -16,9 +16,30 @@ describe('createKeywordMatcher', () => {
 
   it('finds Chinese, English and mixed keywords in one line', () => {
     expect(matcher.match('下面点名，哪位同学没交作业？')).toEqual([
-      { keyword: '点名', level: 'alert', count: 1, homophone: false, matchedText: '点名' },
-      { keyword: '哪位同学', level: 'alert', count: 1, homophone: false, matchedText: '哪位同学' },
-      { keyword: '作业', level: 'attention', count: 1, homophone: false, matchedText: '作业' },
+      {
+        keyword: '点名',
+        level: 'alert',
+        count: 1,
+        homophone: false,
+        matchedText: '点名',
+        personal: false,
+      },
+      {
+        keyword: '哪位同学',
+        level: 'alert',
+        count: 1,
+        homophone: false,
+        matchedText: '哪位同学',
+        personal: false,
+      },
+      {
+        keyword: '作业',
+        level: 'attention',
+        count: 1,
+        homophone: false,
+        matchedText: '作业',
+        personal: false,
+      },
     ]);
     expect(names(matcher.match('Tom，the final exam 在下周'))).toEqual(['Tom', 'final exam']);
   });
@@ -53,6 +74,27 @@ describe('createKeywordMatcher', () => {
     expect(twice.keywords).toEqual([{ text: '考试', level: 'alert' }]);
   });
 
+  it('marks the matches of personal keywords, keeping a keyword personal when listed twice', () => {
+    const mine = createKeywordMatcher([
+      { text: '张三', level: 'alert', personal: true },
+      { text: '点名', level: 'alert' },
+      { text: '作业', level: 'attention' },
+      { text: '作业', level: 'alert', personal: true },
+    ]);
+    expect(
+      mine.match('张三，点名了，交作业').map(({ keyword, personal }) => [keyword, personal]),
+    ).toEqual([
+      ['张三', true],
+      ['点名', false],
+      ['作业', true],
+    ]);
+    expect(mine.keywords).toEqual([
+      { text: '张三', level: 'alert', personal: true },
+      { text: '点名', level: 'alert' },
+      { text: '作业', level: 'alert', personal: true },
+    ]);
+  });
+
   it('rejects a malformed keyword list with a clear error', () => {
     const attempt = () =>
       createKeywordMatcher([{ text: '张三', level: 'urgent' as 'alert' }], { homophones: 'off' });
@@ -83,7 +125,14 @@ describe('homophone tolerance', () => {
   it('pinyin: same-sounding characters alert, flagged as homophone', () => {
     const matcher = createKeywordMatcher(['张三', '李明'], { homophones: 'pinyin' });
     expect(matcher.match('章三你来回答')).toEqual([
-      { keyword: '张三', level: 'alert', count: 1, homophone: true, matchedText: '章三' },
+      {
+        keyword: '张三',
+        level: 'alert',
+        count: 1,
+        homophone: true,
+        matchedText: '章三',
+        personal: false,
+      },
     ]);
     expect(names(matcher.match('请黎明同学'))).toEqual(['李明']);
     // Different sounds do not match.
@@ -95,7 +144,14 @@ describe('homophone tolerance', () => {
   it('pinyin: reports the right characters in lines with astral and Latin text', () => {
     const matcher = createKeywordMatcher(['张三'], { homophones: 'pinyin' });
     expect(matcher.match('😀 OK，𠀀第二排的章三 and 张叁')).toEqual([
-      { keyword: '张三', level: 'alert', count: 2, homophone: true, matchedText: '章三' },
+      {
+        keyword: '张三',
+        level: 'alert',
+        count: 2,
+        homophone: true,
+        matchedText: '章三',
+        personal: false,
+      },
     ]);
   });
 
@@ -111,6 +167,16 @@ describe('homophone tolerance', () => {
     expect(pinyinOnly.match('张珊你来')).toEqual([]);
     expect(names(fuzzy.match('张珊你来'))).toEqual(['张三']);
     expect(names(fuzzy.match('牛林来回答'))).toEqual(['刘宁']);
+  });
+
+  it('never applies to a keyword given homophones: false', () => {
+    const matcher = createKeywordMatcher(
+      [{ text: '四十', level: 'alert', homophones: false }, '张三'],
+      { homophones: 'fuzzy-pinyin' },
+    );
+    // 思是 reads si shi, as 四十 does.
+    expect(matcher.match('意思是这样')).toEqual([]);
+    expect(names(matcher.match('四十号，章三'))).toEqual(['四十', '张三']);
   });
 
   it('never applies to single characters or to non-Chinese keywords', () => {

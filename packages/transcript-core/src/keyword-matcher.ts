@@ -23,6 +23,23 @@ export interface KeywordMatcherOptions {
   homophones?: HomophoneMode;
 }
 
+/**
+ * A keyword as {@link createKeywordMatcher} takes it: a {@link Keyword}, optionally marked as the
+ * listener's own or as matched by its characters only.
+ */
+export interface MatcherKeyword extends Keyword {
+  /**
+   * The keyword names the listener (their name, their student number): its matches are
+   * `personal`, and an alert holding one is meant for them.
+   */
+  personal?: boolean;
+  /**
+   * `false`: matched by its characters only, whatever the matcher's homophone mode. For words
+   * whose sound is everyday speech, like numbers (四十 sounds like 是什…, 意思是).
+   */
+  homophones?: boolean;
+}
+
 /** One keyword found in a line. */
 export interface KeywordMatch {
   /** The keyword as listed. */
@@ -34,11 +51,14 @@ export interface KeywordMatch {
   homophone: boolean;
   /** What the line says there, e.g. `张珊` for the keyword `张三` (first occurrence). */
   matchedText: string;
+  /** The keyword was given as `personal` (the listener's own name or number). */
+  personal: boolean;
 }
 
 /** A compiled keyword list. Immutable; build a new one to reload. */
 export interface KeywordMatcher {
-  readonly keywords: readonly Keyword[];
+  /** The keywords, de-duplicated; `personal: true` on the listener's own. */
+  readonly keywords: readonly (Keyword & { personal?: true })[];
   readonly homophones: HomophoneMode;
   /**
    * The keywords found in `line`, in keyword-list order (alert level first). Runs in time
@@ -48,17 +68,19 @@ export interface KeywordMatcher {
 }
 
 /**
- * Compiles keywords into a {@link KeywordMatcher}. Plain strings are `alert` keywords.
+ * Compiles keywords into a {@link KeywordMatcher}. Plain strings are `alert` keywords. A keyword
+ * listed twice keeps the higher level, is personal when either is, and matches by sound unless
+ * both say `homophones: false`.
  *
  * @example
  * const matcher = createKeywordMatcher([{ text: '张三', level: 'alert' }, { text: 'Exam', level: 'attention' }],
  *   { homophones: 'pinyin' });
  * matcher.match('章三你来回答，the EXAM is next week');
- * // [{ keyword: '张三', level: 'alert', homophone: true, matchedText: '章三', count: 1 },
- * //  { keyword: 'Exam', level: 'attention', homophone: false, matchedText: 'exam', count: 1 }]
+ * // [{ keyword: '张三', level: 'alert', homophone: true, matchedText: '章三', count: 1, personal: false },
+ * //  { keyword: 'Exam', level: 'attention', homophone: false, matchedText: 'exam', count: 1, personal: false }]
  */
 export function createKeywordMatcher(
-  keywords: readonly (Keyword | string)[],
+  keywords: readonly (MatcherKeyword | string)[],
   options: KeywordMatcherOptions = {},
 ): KeywordMatcher {
   const homophones = checkOptions(options, 'createKeywordMatcher: options').homophones ?? 'off';
@@ -71,7 +93,11 @@ export function createKeywordMatcher(
   const list = compileKeywords(keywords);
   const exact = new AhoCorasick(list.map((keyword) => codePoints(keyword.folded)));
   const sounds = homophones === 'off' ? null : new SoundIndex(list, homophones === 'fuzzy-pinyin');
-  const frozen = Object.freeze(list.map(({ text, level }) => Object.freeze({ text, level })));
+  const frozen = Object.freeze(
+    list.map(({ text, level, personal }) =>
+      Object.freeze(personal ? { text, level, personal: true as const } : { text, level }),
+    ),
+  );
 
   return Object.freeze({
     keywords: frozen,
@@ -105,6 +131,7 @@ export function createKeywordMatcher(
           count: Math.max(exactHit?.count ?? 0, soundHit?.count ?? 0),
           homophone: exactHit === undefined,
           matchedText: exactHit?.text ?? soundHit!.text,
+          personal: keyword.personal,
         });
       }
       result.sort((a, b) => levelRank(a.level) - levelRank(b.level) || a.id - b.id);
@@ -114,6 +141,9 @@ export function createKeywordMatcher(
 }
 
 interface CompiledKeyword extends Keyword {
+  personal: boolean;
+  /** Matched by sound too (when the matcher's mode allows). */
+  bySound: boolean;
   folded: string;
   /** Code points of `folded`. */
   length: number;
@@ -131,7 +161,7 @@ const isWordChar = (char: string | undefined) =>
 const HAN_OR_KANA = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const HAN = /^\p{Script=Han}$/u;
 
-function compileKeywords(keywords: readonly (Keyword | string)[]): CompiledKeyword[] {
+function compileKeywords(keywords: readonly (MatcherKeyword | string)[]): CompiledKeyword[] {
   if (!Array.isArray(keywords)) {
     throw new TranscriptCoreError(
       'TRANSCRIPT_INVALID_ARGUMENT',
@@ -140,27 +170,36 @@ function compileKeywords(keywords: readonly (Keyword | string)[]): CompiledKeywo
   }
   const byFolded = new Map<string, CompiledKeyword>();
   keywords.forEach((item, index) => {
-    const keyword = typeof item === 'string' ? { text: item, level: 'alert' as const } : item;
+    const keyword: MatcherKeyword =
+      typeof item === 'string' ? { text: item, level: 'alert' as const } : item;
     if (
       typeof keyword?.text !== 'string' ||
-      (keyword.level !== 'alert' && keyword.level !== 'attention')
+      (keyword.level !== 'alert' && keyword.level !== 'attention') ||
+      (keyword.personal !== undefined && typeof keyword.personal !== 'boolean') ||
+      (keyword.homophones !== undefined && typeof keyword.homophones !== 'boolean')
     ) {
       throw new TranscriptCoreError(
         'TRANSCRIPT_INVALID_ARGUMENT',
-        `createKeywordMatcher: keywords[${index}] must be a string or { text: string, level: "alert" | "attention" }, got ${JSON.stringify(item)}`,
+        `createKeywordMatcher: keywords[${index}] must be a string or { text: string, level: "alert" | "attention", personal?: boolean, homophones?: boolean }, got ${JSON.stringify(item)}`,
       );
     }
     const folded = foldText(keyword.text);
     if (folded === '') return;
+    const personal = keyword.personal === true;
+    const bySound = keyword.homophones !== false;
     const earlier = byFolded.get(folded);
     if (earlier) {
       if (keyword.level === 'alert') earlier.level = 'alert';
+      earlier.personal ||= personal;
+      earlier.bySound ||= bySound;
       return;
     }
     const chars = [...folded];
     byFolded.set(folded, {
       text: keyword.text.trim(),
       level: keyword.level,
+      personal,
+      bySound,
       folded,
       length: chars.length,
       boundedStart: isWordChar(chars[0]),
@@ -254,7 +293,7 @@ class SoundIndex {
     const patterns: number[][] = [];
     keywords.forEach((keyword, id) => {
       const chars = [...keyword.folded];
-      if (chars.length < 2 || !chars.every((char) => HAN.test(char))) return;
+      if (!keyword.bySound || chars.length < 2 || !chars.every((char) => HAN.test(char))) return;
       const context = contextualPinyin(this.#pinyin, chars);
       let variants: string[][] = [[]];
       for (const [index, char] of chars.entries()) {

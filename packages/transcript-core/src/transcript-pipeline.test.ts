@@ -146,11 +146,42 @@ describe('keyword alerts', () => {
       text: '张三你来回答这个问题',
       timestamp: '10:00:00',
       matches: [
-        { keyword: '张三', level: 'alert', count: 1, homophone: false, matchedText: '张三' },
+        {
+          keyword: '张三',
+          level: 'alert',
+          count: 1,
+          homophone: false,
+          matchedText: '张三',
+          personal: false,
+        },
       ],
+      forYou: false,
     };
     expect(result).toMatchObject({ action: 'appended', alert });
     expect(events.at(-1)).toEqual(['alert-raised', alert]);
+  });
+
+  it('says an alert is for the listener exactly when one of its matches is personal', async () => {
+    const mine = createKeywordMatcher(
+      [
+        { text: '张三', level: 'alert', personal: true },
+        { text: '点名', level: 'alert' },
+        { text: '作业', level: 'attention' },
+      ],
+      { homophones: 'pinyin' },
+    );
+    const { pipeline, events } = pipelineWith({ keywords: mine });
+    await pipeline.pushLine('下面开始点名');
+    await pipeline.pushLine('章三你来回答');
+    await pipeline.pushLine('作业明天交');
+    await pipeline.pushLine('点名，张三');
+    const alerts = events.filter(([name]) => name === 'alert-raised').map(([, alert]) => alert);
+    expect(alerts).toEqual([
+      expect.objectContaining({ keywords: ['点名'], forYou: false }),
+      expect.objectContaining({ keywords: ['张三'], forYou: true }),
+      expect.objectContaining({ keywords: ['作业'], forYou: false }),
+      expect.objectContaining({ keywords: ['张三', '点名'], forYou: true }),
+    ]);
   });
 
   it('checks only the new line: earlier lines never alert again', async () => {

@@ -110,6 +110,11 @@ export interface KeywordAlert {
   /** The entry's clock time, `HH:MM:SS`. */
   timestamp: string;
   matches: KeywordMatch[];
+  /**
+   * True when a match is one of the listener's own keywords (`personal`: their name, a
+   * homophone of it, their student number): they are the one called.
+   */
+  forYou: boolean;
 }
 
 /** Payload of `line-appended`. */
@@ -487,6 +492,7 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
       text: entry.text,
       timestamp: entry.time ?? '',
       matches: fresh,
+      forYou: fresh.some((match) => match.personal),
     };
   }
 

@@ -1,7 +1,9 @@
-// The student's own roll-call words: their name, and the phrases a teacher uses to call the last
-// digits of a student number ("学号尾号是 7 的同学"). The backend matches names by sound too
-// (KEYWORD_HOMOPHONES, pinyin by default), so 王晓明 alerts when the recognizer writes 王小明. No
-// DOM, no storage: tested without a browser.
+// The student's name and the last digits of their student number, as the first-run step asks
+// them. The backend keeps them as settings (STUDENT_NAME, STUDENT_NUMBER_DIGITS) and makes the
+// roll-call words itself: the name matched by sound too (王晓明 alerts when the recognizer writes
+// 王小明), the digits the ways a teacher calls them. An earlier version of this app sent them as
+// custom keywords instead; `otherKeywords` takes those out of a custom list. No DOM, no storage:
+// tested without a browser.
 
 /** What the first-run step asks. */
 export interface StudentProfile {
@@ -10,7 +12,10 @@ export interface StudentProfile {
   digits: string;
 }
 
-/** At most this many digits: longer numbers are read out in parts, never whole. */
+/**
+ * At most this many digits: longer numbers are read out in parts, never whole. The backend's
+ * STUDENT_NUMBER_DIGITS takes the same.
+ */
 export const MAX_DIGITS = 6;
 
 const CHINESE_DIGITS = ['零', '一', '二', '三', '四', '五', '六', '七', '八', '九'];
@@ -26,36 +31,27 @@ export function validDigits(digits: string): boolean {
 }
 
 /**
- * The phrases that call these last digits: 尾号 / 尾号是 / 尾号为 followed by the digits, written
- * as recognizers write them — Arabic digits with or without a space before them (“尾号是 7”), or
- * Chinese numerals read digit by digit (“尾号是七”, “尾号零七”).
- *
- * @example
- * digitPhrases('7'); // ['尾号7', '尾号 7', '尾号七', '尾号是7', '尾号是 7', '尾号是七', '尾号为7', …]
+ * The custom keywords an earlier version sent for a profile: the name, then 尾号 / 尾号是 / 尾号为
+ * followed by the digits (Arabic, with or without a space, or Chinese numerals).
  */
-export function digitPhrases(digits: string): string[] {
-  if (digits === '' || !validDigits(digits)) return [];
-  const chinese = Array.from(digits, (digit) => CHINESE_DIGITS[Number(digit)]).join('');
-  return ['尾号', '尾号是', '尾号为'].flatMap((prefix) => [
-    `${prefix}${digits}`,
-    `${prefix} ${digits}`,
-    `${prefix}${chinese}`,
-  ]);
-}
-
-/** Every roll-call word of a profile: the name, then the digit phrases. */
-export function studentKeywords(profile: StudentProfile): string[] {
+function earlierWords(profile: StudentProfile): string[] {
   const name = cleanName(profile.name);
-  return [...new Set([...(name === '' ? [] : [name]), ...digitPhrases(profile.digits)])];
+  const words = name === '' ? [] : [name];
+  if (profile.digits !== '' && validDigits(profile.digits)) {
+    const chinese = Array.from(profile.digits, (digit) => CHINESE_DIGITS[Number(digit)]).join('');
+    for (const prefix of ['尾号', '尾号是', '尾号为']) {
+      words.push(
+        `${prefix}${profile.digits}`,
+        `${prefix} ${profile.digits}`,
+        `${prefix}${chinese}`,
+      );
+    }
+  }
+  return words;
 }
 
-/** The custom keywords sent to the backend: the profile's, then the student's other words. */
-export function combinedKeywords(profile: StudentProfile, others: readonly string[]): string[] {
-  return [...new Set([...studentKeywords(profile), ...others])];
-}
-
-/** The student's other words, given the backend's custom list (the profile's words left out). */
+/** The student's other words in a custom list: without what an earlier version sent for `profile`. */
 export function otherKeywords(profile: StudentProfile, custom: readonly string[]): string[] {
-  const own = new Set(studentKeywords(profile));
+  const own = new Set(earlierWords(profile));
   return custom.filter((word) => !own.has(word));
 }

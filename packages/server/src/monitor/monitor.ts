@@ -142,8 +142,8 @@ function alertMessage(alert: KeywordAlert): KeywordAlertPayload {
     keywords: alert.keywords,
     text: alert.text,
     timestamp: alert.timestamp,
-    // Whether the line names the student is decided by the student's settings (being built).
-    for_you: false,
+    // The line names the student (STUDENT_NAME, a homophone, STUDENT_NUMBER_DIGITS).
+    for_you: alert.forYou,
   };
 }
 
@@ -448,7 +448,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
       dataDir: options.dataDir,
       emit: (event) => deliver(event),
       logger: options.logger,
-      keywords: matcher.keywords.map((keyword) => keyword.text),
+      keywords: options.keywords.hotwords(),
       material: materialText,
       ...(options.appCapture ? { appCapture: options.appCapture } : {}),
     });

@@ -54,7 +54,12 @@ export const KeywordsSchema = z.object({
   builtin: z.array(z.string()).describe('Alert-level keywords of data/keywords.txt.'),
   warning: z.array(z.string()).describe('Attention-level keywords of data/keywords.txt.'),
   custom: z.array(z.string()).describe('Added through /api/update_keywords (until restart).'),
-  all: z.array(z.string()),
+  student: z
+    .array(z.string())
+    .describe(
+      'The student’s own words, from STUDENT_NAME and STUDENT_NUMBER_DIGITS: the name and the ways a teacher calls the number. Their alerts are for_you.',
+    ),
+  all: z.array(z.string()).describe('Every keyword: builtin, warning, custom and student.'),
   file: z.string(),
   warning_file: z
     .string()

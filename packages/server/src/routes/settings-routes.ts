@@ -184,6 +184,8 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
               ),
               body.extra_lines,
             );
+      // The student's name and number apply to a running class at once.
+      if (result.changed.length > 0) app.classAssistant.monitor.refreshKeywords();
       return {
         status: 'success' as const,
         message: describeSave(result, requestLanguage(request)),

@@ -90,6 +90,27 @@ describe('the setting definitions', () => {
     }
   });
 
+  it('take the student’s name up to 40 characters and the last 1 to 6 digits of their number', () => {
+    const name = settingDefinition('STUDENT_NAME')!;
+    const digits = settingDefinition('STUDENT_NUMBER_DIGITS')!;
+    expect(name.check(` ${'王'.repeat(40)} `)).toEqual({ ok: true });
+    expect(name.check('王'.repeat(41))).toMatchObject({
+      ok: false,
+      message: { zh: '最多 40 个字符，当前有 41 个', en: 'must be at most 40 characters, got 41' },
+    });
+    expect(name.parse('  Wang   Xiaoming ', {})).toBe('Wang Xiaoming');
+    for (const value of ['7', '07', '123456', ' 23 ']) {
+      expect(digits.check(value), value).toEqual({ ok: true });
+    }
+    for (const value of ['1234567', '２３', '2 3', 'abc', '-1']) {
+      expect(digits.check(value), value).toMatchObject({
+        ok: false,
+        message: { en: expect.stringContaining(`must be 1 to 6 digits (0-9`) },
+      });
+    }
+    expect(digits.parse(' 07 ', {})).toBe('07');
+  });
+
   it('parse into the types the server uses, and fall back where a key borrows another', () => {
     const values = { LLM_BASE_URL: 'https://llm.example/v1', LLM_API_KEY: 'sk-llm' };
     const read = (key: string, value: string) => settingDefinition(key)!.parse(value, values);

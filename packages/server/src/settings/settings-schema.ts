@@ -6,6 +6,7 @@
  * so are the other names a key may have in a user's file (the original product's) and where a
  * secret is sent.
  */
+import { MAX_STUDENT_DIGITS } from '@class-assistant/transcript-core';
 import { type Localized, localized, type MessageText } from '../language.ts';
 import { forbiddenDownloadHost } from '../security/download-address.ts';
 import { forbiddenProviderHost } from '../security/provider-address.ts';
@@ -201,6 +202,32 @@ const flag: SettingKind<boolean> & { choices: readonly SettingChoice[] } = {
     { value: 'false', label: localized('关', 'Off') },
   ]),
   parse: (value) => value === 'true',
+};
+
+/** The student's name: one line of at most 40 characters once trimmed; spaces collapsed. */
+const studentName: SettingKind<string> = {
+  check: (value) =>
+    /[\r\n]/.test(value)
+      ? refuse('只能是一行', 'must be a single line')
+      : [...value.trim()].length > 40
+        ? refuse(
+            `最多 40 个字符，当前有 ${[...value.trim()].length} 个`,
+            `must be at most 40 characters, got ${[...value.trim()].length}`,
+          )
+        : ok,
+  parse: (value) => value.trim().replace(/\s+/g, ' '),
+};
+
+/** The last digits of a student number: '' or 1 to MAX_STUDENT_DIGITS ASCII digits. */
+const studentDigits: SettingKind<string> = {
+  check: (value) =>
+    new RegExp(`^\\d{0,${MAX_STUDENT_DIGITS}}$`).test(value.trim())
+      ? ok
+      : refuse(
+          `应为 1 到 ${MAX_STUDENT_DIGITS} 位数字（0-9，学号的最后几位），当前为 "${value}"`,
+          `must be 1 to ${MAX_STUDENT_DIGITS} digits (0-9, the last digits of your student number), got "${value}"`,
+        ),
+  parse: (value) => value.trim(),
 };
 
 /** Keeps a definition's literal field name and value type, so the settings type can be derived. */
@@ -946,6 +973,34 @@ export const SETTING_DEFINITIONS = [
       { value: 'pinyin', label: localized('拼音相同', 'Same pinyin') },
       { value: 'fuzzy-pinyin', label: localized('模糊拼音', 'Fuzzy pinyin') },
     ]),
+  }),
+  setting({
+    key: 'STUDENT_NAME',
+    field: 'studentName',
+    group: 'recognition',
+    label: localized('你的名字', 'Your name'),
+    description:
+      'Your name, as the teacher calls it (at most 40 characters). A line that says it, or a homophone of it (KEYWORD_HOMOPHONES), raises a roll-call alert meant for you (for_you: true). Empty: not set, and no alert is for you.',
+    descriptionZh:
+      '你的名字，按老师点名时的叫法（最多 40 个字符）。一句话里说到它或它的同音字（见 KEYWORD_HOMOPHONES）时，发出「叫到你了」的提醒（for_you: true）。留空：未设置，提醒都不算叫到你。',
+    defaultValue: '',
+    secret: false,
+    applies: 'now',
+    example: '王晓明',
+    ...studentName,
+  }),
+  setting({
+    key: 'STUDENT_NUMBER_DIGITS',
+    field: 'studentNumberDigits',
+    group: 'recognition',
+    label: localized('学号尾号', 'Student number digits'),
+    description: `The last digits of your student number, 1 to ${MAX_STUDENT_DIGITS} digits: a roll call of them (尾号是 7, 23号, 二十三号…) is an alert meant for you (for_you: true). Empty: not set.`,
+    descriptionZh: `你学号的最后几位（1 到 ${MAX_STUDENT_DIGITS} 位数字）：老师按它点名时（尾号是 7、23号、二十三号……）发出「叫到你了」的提醒（for_you: true）。留空：未设置。`,
+    defaultValue: '',
+    secret: false,
+    applies: 'now',
+    example: '07',
+    ...studentDigits,
   }),
   setting({
     key: 'CORS_ORIGINS',

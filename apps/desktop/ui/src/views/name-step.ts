@@ -1,12 +1,12 @@
-// The student's name (and, optionally, the last digits of the student number) as roll-call words:
-// the first-run step at the top of the class panel, and the "My name" section of the keywords
-// panel. The backend matches the name by sound too, so a name transcribed with characters that
-// sound the same still alerts.
+// The student's name (and, optionally, the last digits of the student number), saved as the
+// backend's settings STUDENT_NAME and STUDENT_NUMBER_DIGITS: the first-run step at the top of the
+// class panel, and the "My name" section of the keywords panel. The backend matches the name by
+// sound too, so a name transcribed with characters that sound the same still alerts.
 import type { AppContext } from '../context.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
 import { t } from '../i18n.ts';
-import { markStudentAsked, saveMyKeywords, storedStudent } from '../my-keywords.ts';
+import { loadStudent, markStudentAsked, saveStudent } from '../my-keywords.ts';
 import { cleanName, MAX_DIGITS, validDigits } from '../student.ts';
 
 /** Creates the form; `firstRun` adds the title, the "Later" button and hides it once answered. */
@@ -39,9 +39,13 @@ export function createNameStep(
     : null;
 
   const load = () => {
-    const student = storedStudent();
-    nameInput.value = student.name;
-    digitsInput.value = student.digits;
+    loadStudent().then(
+      (student) => {
+        nameInput.value = student.name;
+        digitsInput.value = student.digits;
+      },
+      () => undefined, // Offline: the form starts empty; saving says what went wrong.
+    );
   };
 
   const save = async () => {
@@ -60,7 +64,7 @@ export function createNameStep(
     }
     saveButton.disabled = true;
     try {
-      const all = await saveMyKeywords({ student: { name, digits } });
+      const all = await saveStudent({ name, digits });
       markStudentAsked();
       context.store.set({ keywords: all });
       const heard = [name, digits === '' ? '' : `${t('digitsShort')} ${digits}`].filter(

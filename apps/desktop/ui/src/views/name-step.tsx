@@ -1,12 +1,13 @@
-// The student's name (and, optionally, the last digits of the student number) as roll-call words:
-// the first-run step at the top of the class panel, and the "My name" section of the keywords
-// panel. The backend matches the name by sound too, so a name transcribed with characters that
-// sound the same still alerts.
-import { useState } from 'preact/hooks';
+// The student's name (and, optionally, the last digits of the student number), saved as the
+// backend's settings STUDENT_NAME and STUDENT_NUMBER_DIGITS: the first-run step at the top of the
+// class panel, and the "My name" section of the keywords panel. The backend matches the name by
+// sound too, so a name transcribed with characters that sound the same still alerts, and an
+// alert on the name or the digits is "for you".
+import { useEffect, useState } from 'preact/hooks';
 import { ErrorBox } from '../components/error-box.tsx';
 import { useApp } from '../context.ts';
 import { t } from '../i18n.ts';
-import { markStudentAsked, saveMyKeywords, storedStudent } from '../my-keywords.ts';
+import { loadStudent, markStudentAsked, saveStudent } from '../my-keywords.ts';
 import { cleanName, MAX_DIGITS, validDigits } from '../student.ts';
 
 /** What the form says under its buttons. */
@@ -18,15 +19,31 @@ type Status =
 
 /**
  * The form; `firstRun` adds the title and the "Later" button, and calls `onDone` once answered.
- * It reads the saved name when it mounts (give it a new `key` to read it again).
+ * It reads the saved name from the settings when it mounts (give it a new `key` to read it again).
  */
 export function NameStep({ firstRun, onDone }: { firstRun: boolean; onDone?: () => void }) {
   const app = useApp();
   const id = firstRun ? 'first-run' : 'my-name';
-  const [name, setName] = useState(() => storedStudent().name);
-  const [digits, setDigits] = useState(() => storedStudent().digits);
+  const [name, setName] = useState('');
+  const [digits, setDigits] = useState('');
   const [status, setStatus] = useState<Status>({ kind: 'none' });
   const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    loadStudent().then(
+      (saved) => {
+        // What the student started typing meanwhile stays.
+        if (!live) return;
+        setName((typed) => typed || saved.name);
+        setDigits((typed) => typed || saved.digits);
+      },
+      () => undefined, // Offline: the form starts empty; saving says what went wrong.
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
 
   const save = async (form: HTMLElement | null) => {
     const cleaned = cleanName(name);
@@ -46,7 +63,7 @@ export function NameStep({ firstRun, onDone }: { firstRun: boolean; onDone?: () 
     setStatus({ kind: 'none' });
     setSaving(true);
     try {
-      const all = await saveMyKeywords({ student: { name: cleaned, digits: trimmed } });
+      const all = await saveStudent({ name: cleaned, digits: trimmed });
       markStudentAsked();
       app.store.set({ keywords: all });
       const heard = [cleaned, trimmed === '' ? '' : `${t('digitsShort')} ${trimmed}`].filter(
