@@ -1,7 +1,7 @@
 // What an alert does beyond the bar: a short sound (Web Audio, no sound file to ship), a system
 // notification and a blinking window title. The alert level (roll call vs attention) sounds and
 // looks different in each.
-import { t } from './i18n.ts';
+import { joinList, t } from './i18n.ts';
 import type { AlertLevel } from './types.ts';
 
 let audio: AudioContext | undefined;
@@ -113,7 +113,7 @@ export function notifyAlert(level: AlertLevel, keywords: string[], text: string)
   if (notificationPermission() !== 'granted') return false;
   const title = level === 'danger' ? `🔴 ${t('alertDanger')}` : `🟡 ${t('alertWarning')}`;
   const headline = t(level === 'danger' ? 'alertDangerBody' : 'alertWarningBody', {
-    keywords: keywords.join('、'),
+    keywords: joinList(keywords),
   });
   const icon = badge(level);
   try {

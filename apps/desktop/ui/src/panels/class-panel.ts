@@ -168,7 +168,7 @@ export function createClassPanel(context: AppContext): Panel {
       replaceChildren(
         recognition,
         h('span', { class: 'check ok' }, '✓'),
-        h('span', null, `${t('recognition')}：${modeName(mode)}`),
+        h('span', null, t('labelValue', { label: t('recognition'), value: modeName(mode) })),
       );
     } else {
       replaceChildren(
@@ -177,7 +177,7 @@ export function createClassPanel(context: AppContext): Panel {
         h(
           'div',
           null,
-          h('strong', null, `${t('asrUnavailable')}：${modeName(mode)}`),
+          h('strong', null, t('labelValue', { label: t('asrUnavailable'), value: modeName(mode) })),
           h('p', { class: 'error-detail' }, health.asr.message),
           h(
             'button',
@@ -374,12 +374,15 @@ export function createClassPanel(context: AppContext): Panel {
         monitor.started_at
           ? t('startedAt', { time: monitor.started_at.slice(11, 19) || monitor.started_at })
           : '',
-        `${t('recognition')}：${modeName(monitor.asr_mode)}`,
+        t('labelValue', { label: t('recognition'), value: modeName(monitor.asr_mode) }),
         monitor.cite_filename
-          ? `${t('material')}：${materialLabel(
-              monitor.cite_filename,
-              citeFiles.find((file) => file.filename === monitor.cite_filename)?.pages,
-            )}`
+          ? t('labelValue', {
+              label: t('material'),
+              value: materialLabel(
+                monitor.cite_filename,
+                citeFiles.find((file) => file.filename === monitor.cite_filename)?.pages,
+              ),
+            })
           : '',
       ]
         .filter((part) => part !== '')

@@ -5,7 +5,7 @@ import { call, routeUrl, streamAnswer } from '../api.ts';
 import type { AppContext } from '../context.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
-import { t } from '../i18n.ts';
+import { joinList, t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
 import { parseSnippet } from '../snippet.ts';
 import type { ClassAnswer, ClassSummary, LibraryIndexing, SearchHit } from '../types.ts';
@@ -372,7 +372,7 @@ export function createLibraryPanel(context: AppContext): Panel {
             'span',
             null,
             line.text,
-            alert ? h('span', { class: 'alert-keywords' }, alert.keywords.join('、')) : null,
+            alert ? h('span', { class: 'alert-keywords' }, joinList(alert.keywords)) : null,
           ),
         );
         if (line.id === lineId) target = item;

@@ -144,12 +144,12 @@ export function createSettingsPanel(context: AppContext): Panel {
         h(
           'button',
           { class: 'button small', onclick: () => playAlertSound('danger') },
-          `${t('soundTest')}：${t('alertDanger')}`,
+          t('labelValue', { label: t('soundTest'), value: t('alertDanger') }),
         ),
         h(
           'button',
           { class: 'button small', onclick: () => playAlertSound('warning') },
-          `${t('soundTest')}：${t('alertWarning')}`,
+          t('labelValue', { label: t('soundTest'), value: t('alertWarning') }),
         ),
       ),
     ),
@@ -565,7 +565,7 @@ export function createSettingsPanel(context: AppContext): Panel {
         h(
           'span',
           null,
-          `${t('asrUnavailable')}（${modeName(health.asr.mode)}）：${health.asr.message} `,
+          `${t('labelAboutValue', { label: t('asrUnavailable'), about: modeName(health.asr.mode), value: health.asr.message })} `,
           h(
             'button',
             { class: 'link-button', onclick: () => void context.useDemoMode() },
