@@ -117,9 +117,14 @@ const RECORDER = `
 
 /**
  * A fresh browser profile with Chromium: launch it once per file. `args` adds flags (a fake
- * microphone, for one).
+ * microphone, for one); `locale` is the browser's language (Chinese unless told).
  */
-export async function launchBrowser(options: { args?: string[] } = {}): Promise<{
+export async function launchBrowser(
+  options: {
+    args?: string[] /** The browser's language (navigator.languages). */;
+    locale?: string;
+  } = {},
+): Promise<{
   context: BrowserContext;
   close(): Promise<void>;
 }> {
@@ -130,7 +135,7 @@ export async function launchBrowser(options: { args?: string[] } = {}): Promise<
     // No emulated viewport: a page's size is its window's, so a popup that resizes itself (as
     // the launcher's --app window does) really changes size. openApp sets the tab's size.
     viewport: null,
-    locale: 'zh-CN',
+    locale: options.locale ?? 'zh-CN',
   });
   await context.addInitScript(RECORDER);
   return {

@@ -2,7 +2,7 @@
 // notification and a blinking window title. Each kind of alert (called, someone else's roll
 // call, attention) sounds and looks different; someone else's roll call notifies nobody.
 import { ALERT_TITLES, type AlertKind } from './alert-kind.ts';
-import { t } from './i18n.ts';
+import { joinList, t } from './i18n.ts';
 
 let audio: AudioContext | undefined;
 
@@ -123,7 +123,7 @@ export function notifyAlert(
   const called = kind === 'for-you';
   const title = `${called ? '🔴' : '🟡'} ${t(ALERT_TITLES[kind])}`;
   const headline = t(called ? 'alertDangerBody' : 'alertWarningBody', {
-    keywords: keywords.join('、'),
+    keywords: joinList(keywords),
   });
   const icon = badge(called);
   const level = called ? 'danger' : 'warning';

@@ -10,7 +10,7 @@ import { fitWindowToView } from './app/window-fit.ts';
 import { captureMessage } from './capture/capture-message.ts';
 import { createWindowCapture } from './capture/window-capture.ts';
 import { type AppContext, AppProvider } from './context.ts';
-import { type Lang, setLang, t } from './i18n.ts';
+import { setLang, startLang, t } from './i18n.ts';
 import { interruptionNotice } from './interruption-notice.ts';
 import { preference, savePreference } from './preferences.ts';
 import { CAPTION_SIZES, type CaptionSize, createStore, IDLE_MONITOR, type Store } from './store.ts';
@@ -36,7 +36,7 @@ function captionSizeOf(value: string): CaptionSize {
 
 /** Mounts the app into `host` (the page's #app). */
 export function startApp(host: HTMLElement): { store: Store } {
-  const initialLang: Lang = preference('lang', 'zh') === 'en' ? 'en' : 'zh';
+  const initialLang = startLang(preference('lang', ''), navigator.languages);
   setLang(initialLang);
   const store = createStore({
     connection: 'connecting',

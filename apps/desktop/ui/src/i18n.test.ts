@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dictionaries, setLang, t } from './i18n.ts';
+import { dictionaries, joinList, setLang, startLang, t } from './i18n.ts';
 
 const placeholders = (text: string) =>
   [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
@@ -21,5 +21,33 @@ describe('i18n', () => {
     expect(t('uploading', { percent: 40 })).toBe('Uploading 40%');
     expect(t('notesWritten')).toBe('Notes saved: {filename}');
     setLang('zh');
+  });
+
+  it('writes English with ASCII punctuation, never the full-width marks of Chinese', () => {
+    const fullWidth = /[：，。（）！？、；“”]/;
+    const offending = Object.entries(dictionaries.en).filter(([, text]) => fullWidth.test(text));
+    expect(offending).toEqual([]);
+    setLang('en');
+    expect(t('labelValue', { label: t('soundTest'), value: t('alertDanger') })).toBe(
+      'Play: Roll call',
+    );
+    expect(joinList(['roll call', 'answer'])).toBe('roll call, answer');
+    setLang('zh');
+    expect(t('labelValue', { label: t('soundTest'), value: t('alertDanger') })).toBe(
+      '试听：点名提醒',
+    );
+    expect(joinList(['点名', '回答'])).toBe('点名、回答');
+  });
+
+  it('starts in the language picked, else the browser’s first Chinese or English one', () => {
+    expect(startLang('', ['en-US', 'en'])).toBe('en');
+    expect(startLang('', ['zh-CN', 'zh'])).toBe('zh');
+    expect(startLang('', ['fr-FR', 'en-GB', 'zh-TW'])).toBe('en');
+    expect(startLang('', ['zh-Hant-TW', 'en-US'])).toBe('zh');
+    expect(startLang('', ['fr-FR'])).toBe('zh');
+    expect(startLang('', [])).toBe('zh');
+    // The student's pick wins over the browser.
+    expect(startLang('zh', ['en-US'])).toBe('zh');
+    expect(startLang('en', ['zh-CN'])).toBe('en');
   });
 });

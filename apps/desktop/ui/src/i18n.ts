@@ -89,6 +89,9 @@ const zh = {
   recognizerHiccup: '识别出了点问题（{mode}），仍在继续：{message}',
   recognizerStoppedToast: '识别中途停止了（{mode}）：{message} 已有的字幕都保留着。',
   asrUnavailable: '当前识别方式不可用',
+  // a label and its value, and a label with what it is about, as code composes them
+  labelValue: '{label}：{value}',
+  labelAboutValue: '{label}（{about}）：{value}',
   // transcript
   transcriptEmpty: '还没有字幕。开始上课后，这里会实时显示老师说的话。',
   historySummary: '较早内容摘要',
@@ -398,6 +401,8 @@ const en: Record<TextKey, string> = {
   recognizerHiccup: 'Recognition had a problem ({mode}) and carries on: {message}',
   recognizerStoppedToast: 'Recognition stopped ({mode}): {message} The lines so far are kept.',
   asrUnavailable: 'This recognition mode is not available',
+  labelValue: '{label}: {value}',
+  labelAboutValue: '{label} ({about}): {value}',
   transcriptEmpty: 'No transcript yet. Once the class starts, what the teacher says shows up here.',
   historySummary: 'Summary of earlier content',
   newLines: '↓ New lines',
@@ -463,7 +468,7 @@ const en: Record<TextKey, string> = {
   libraryAlerts: '{count} alerts',
   libraryHasNotes: 'notes',
   libraryLive: 'running',
-  libraryNoHits: 'Nothing found for “{query}”.',
+  libraryNoHits: 'Nothing found for "{query}".',
   libraryIndexing: 'Indexing ({indexed}/{total}): results may be incomplete.',
   libraryKindLine: 'line',
   libraryKindNotes: 'notes',
@@ -476,7 +481,7 @@ const en: Record<TextKey, string> = {
   libraryNotes: 'Write notes',
   libraryDelete: 'Delete',
   libraryDeleteConfirm:
-    'Delete the class “{course}” ({date})? Its folder and index rows are removed for good.',
+    'Delete the class "{course}" ({date})? Its folder and index rows are removed for good.',
   libraryDeleteYes: 'Delete it',
   libraryDeleted: 'Class deleted.',
   libraryNoLines: 'This class has no lines.',
@@ -625,6 +630,27 @@ let current: Lang = 'zh';
 /** Switches the language for the next {@link t} calls. */
 export function setLang(lang: Lang): void {
   current = lang;
+}
+
+/**
+ * The language the app starts in: the one the student picked (`stored`), else the browser's
+ * first Chinese or English language (`navigator.languages`), else Chinese.
+ *
+ * @example
+ * startLang('', ['en-US', 'zh-CN']); // 'en'
+ */
+export function startLang(stored: string, languages: readonly string[]): Lang {
+  if (stored === 'zh' || stored === 'en') return stored;
+  for (const tag of languages) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (base === 'zh' || base === 'en') return base;
+  }
+  return 'zh';
+}
+
+/** Items of a list in the current language: `甲、乙` or `a, b`. */
+export function joinList(items: readonly string[]): string {
+  return items.join(current === 'zh' ? '、' : ', ');
 }
 
 /** The current language. */

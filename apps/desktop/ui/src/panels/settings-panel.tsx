@@ -11,7 +11,7 @@ import { CLOUD_PRESETS } from '../cloud-presets.ts';
 import { ErrorBox } from '../components/error-box.tsx';
 import { Legacy } from '../components/legacy.tsx';
 import { useApp } from '../context.ts';
-import { lang, t } from '../i18n.ts';
+import { joinList, lang, t } from '../i18n.ts';
 import { KEY_URLS, LLM_PRESETS } from '../llm-presets.ts';
 import {
   asrModeFacts,
@@ -71,10 +71,6 @@ function groupTitle(view: SettingsView, id: string): string {
   return group ? inUiLanguage(group.label) : id;
 }
 
-/** A list of names in the UI's language. */
-function listed(names: string[]): string {
-  return names.join(lang() === 'zh' ? '、' : ', ');
-}
 
 /** "模型 (LLM_MODEL)": a key's plain name with the key as the settings file names it. */
 function settingLabelWithKey(key: string): string {
@@ -90,7 +86,7 @@ function savedLines(result: {
   restart_required: string[];
   overridden_by_environment: string[];
 }): string[] {
-  const named = (keys: string[]) => listed(keys.map(settingLabelWithKey));
+  const named = (keys: string[]) => joinList(keys.map(settingLabelWithKey));
   const parts: Array<
     [string[], 'settingsNow' | 'settingsNextClass' | 'settingsRestart' | 'settingsEnvOverride']
   > = [
@@ -268,7 +264,7 @@ function NotConfigured() {
   if (health && !health.llm.configured) {
     items.push(
       t('errorLlmNotConfigured', {
-        label: listed(health.llm.missing.map(settingLabel)),
+        label: joinList(health.llm.missing.map(settingLabel)),
         key: health.llm.missing.join(', '),
       }),
     );
@@ -277,9 +273,7 @@ function NotConfigured() {
     const mode = modeName(health.asr.mode);
     items.push(
       <span>
-        {lang() === 'zh'
-          ? `${t('asrUnavailable')}（${mode}）：${health.asr.message} `
-          : `${t('asrUnavailable')} (${mode}): ${health.asr.message} `}
+        {`${t('labelAboutValue', { label: t('asrUnavailable'), about: mode, value: health.asr.message })} `}
         <button type="button" class="link-button" onClick={() => void app.useDemoMode()}>
           {t('useDemoMode')}
         </button>

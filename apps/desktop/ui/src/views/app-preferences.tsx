@@ -38,7 +38,6 @@ export function AppPreferences({ active }: { active: boolean }) {
       : permission === 'denied' && notifications
         ? t('notificationsDenied')
         : '';
-  const colon = lang() === 'zh' ? '：' : ': ';
   return (
     <div class="app-settings">
       <label class="setting-row">
@@ -70,7 +69,7 @@ export function AppPreferences({ active }: { active: boolean }) {
               class="button small"
               onClick={() => playAlertSound(kind)}
             >
-              {`${t('soundTest')}${colon}${t(ALERT_TITLES[kind])}`}
+              {t('labelValue', { label: t('soundTest'), value: t(ALERT_TITLES[kind]) })}
             </button>
           ))}
         </span>

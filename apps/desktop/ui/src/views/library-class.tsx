@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, routeUrl, streamAnswer } from '../api.ts';
 import { ErrorBox } from '../components/error-box.tsx';
 import { useApp } from '../context.ts';
-import { t } from '../i18n.ts';
+import { joinList, t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
 import type { ClassAnswer, SearchHit } from '../types.ts';
 
@@ -206,7 +206,7 @@ export function ClassView({
                 <time>{line.timestamp}</time>
                 <span>
                   {line.text}
-                  {alert ? <span class="alert-keywords">{alert.keywords.join('、')}</span> : null}
+                  {alert ? <span class="alert-keywords">{joinList(alert.keywords)}</span> : null}
                 </span>
               </li>
             );

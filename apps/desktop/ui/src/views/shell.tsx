@@ -17,20 +17,23 @@ function PanelShell() {
   }, [open]);
   return (
     <div class="panel-shell" hidden={open === null}>
-      <div class="tabs" role="tablist">
-        {PANELS.map((panel) => (
-          <button
-            type="button"
-            key={panel.id}
-            class={panel.id === open ? 'tab selected' : 'tab'}
-            role="tab"
-            data-panel={panel.id}
-            aria-selected={panel.id === open ? 'true' : 'false'}
-            onClick={() => app.openPanel(panel.id)}
-          >
-            {t(panel.title)}
-          </button>
-        ))}
+      <div class="tabs">
+        {/* The tabs wrap to a second row when their names do not fit (English); ✕ stays. */}
+        <div class="tab-list" role="tablist">
+          {PANELS.map((panel) => (
+            <button
+              type="button"
+              key={panel.id}
+              class={panel.id === open ? 'tab selected' : 'tab'}
+              role="tab"
+              data-panel={panel.id}
+              aria-selected={panel.id === open ? 'true' : 'false'}
+              onClick={() => app.openPanel(panel.id)}
+            >
+              {t(panel.title)}
+            </button>
+          ))}
+        </div>
         <button
           type="button"
           class="icon-button tab-close"
