@@ -1,8 +1,6 @@
 // Turns a failed call into words for the student, and a way out where there is one: the settings
 // for a missing LLM key, the demo mode when the recognizer or the microphone cannot run.
 import { isApiError } from './api.ts';
-import type { AppContext } from './context.ts';
-import { h } from './dom.ts';
 import { lang, t } from './i18n.ts';
 import { modeName, settingLabel } from './setting-facts.ts';
 import type { BackgroundError } from './types.ts';
@@ -106,51 +104,6 @@ export function describeError(
   else if (error.code.startsWith('LLM_AUTH') || error.code === 'LLM_UNREACHABLE')
     description.action = 'settings';
   return description;
-}
-
-/** An error box with the way out as a button. */
-export function errorBox(
-  context: AppContext,
-  error: unknown,
-  onDemoMode?: () => void,
-): HTMLElement {
-  const { lang: language, monitor } = context.store.get();
-  const description = describeError(
-    error,
-    language,
-    monitor.state === 'running' || monitor.state === 'paused',
-  );
-  const actions: HTMLElement[] = [];
-  if (description.action === 'settings') {
-    actions.push(
-      h(
-        'button',
-        { class: 'button', onclick: () => context.openPanel('settings') },
-        t('errorOpenSettings'),
-      ),
-    );
-  }
-  if (description.action === 'demo') {
-    actions.push(
-      h(
-        'button',
-        {
-          class: 'button primary',
-          onclick: async () => {
-            if (await context.useDemoMode()) onDemoMode?.();
-          },
-        },
-        t('useDemoMode'),
-      ),
-    );
-  }
-  return h(
-    'div',
-    { class: 'error-box', role: 'alert' },
-    h('p', { class: 'error-message' }, description.message),
-    description.detail ? h('p', { class: 'error-detail' }, description.detail) : null,
-    actions.length > 0 ? h('div', { class: 'error-actions' }, actions) : null,
-  );
 }
 
 /**

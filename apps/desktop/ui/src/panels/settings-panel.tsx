@@ -9,7 +9,6 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, isApiError } from '../api.ts';
 import { CLOUD_PRESETS } from '../cloud-presets.ts';
 import { ErrorBox } from '../components/error-box.tsx';
-import { Legacy } from '../components/legacy.tsx';
 import { useApp } from '../context.ts';
 import { joinList, lang, t } from '../i18n.ts';
 import { KEY_URLS, LLM_PRESETS } from '../llm-presets.ts';
@@ -22,7 +21,7 @@ import {
 } from '../setting-facts.ts';
 import type { SettingDefinition, SettingsView } from '../types.ts';
 import { AppPreferences } from '../views/app-preferences.tsx';
-import { createCaptureView } from '../views/capture-view.ts';
+import { CaptureView } from '../views/capture-view.tsx';
 import { McpConnection } from '../views/mcp-connection.tsx';
 import { ModelsSection } from '../views/models-section.tsx';
 import {
@@ -70,7 +69,6 @@ function groupTitle(view: SettingsView, id: string): string {
   const group = view.groups.find((item) => item.id === id);
   return group ? inUiLanguage(group.label) : id;
 }
-
 
 /** "模型 (LLM_MODEL)": a key's plain name with the key as the settings file names it. */
 function settingLabelWithKey(key: string): string {
@@ -397,7 +395,7 @@ export function SettingsPanel({ active }: PanelProps) {
           <AiService form={form} />
         </>
       ) : null}
-      <Legacy create={createCaptureView} active={active} />
+      <CaptureView active={active} />
       <div class="button-row sticky">
         <button
           type="button"

@@ -24,7 +24,7 @@ function meterValue(level: number): number {
  * One view of the window's microphone; the devices are read again when `active` (its panel is
  * shown) becomes true or `shown` changes.
  */
-export function CaptureView({ active, shown }: { active: boolean; shown?: number }) {
+export function CaptureView({ active }: { active: boolean }) {
   const { capture, store } = useApp();
   const health = store.use('health').value;
   const status = store.use('capture').value;
@@ -44,7 +44,7 @@ export function CaptureView({ active, shown }: { active: boolean; shown?: number
   // The list is read when the panel opens and again once the microphone runs (labels appear).
   useEffect(() => {
     if (active || on) void capture.devices().then(setDevices, () => setDevices([]));
-  }, [active, shown, on, message.key]);
+  }, [active, on, message.key]);
   useEffect(() => {
     if (!on && meter.current) meter.current.value = 0;
   }, [on]);
