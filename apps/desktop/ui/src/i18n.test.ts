@@ -28,13 +28,13 @@ describe('i18n', () => {
     const offending = Object.entries(dictionaries.en).filter(([, text]) => fullWidth.test(text));
     expect(offending).toEqual([]);
     setLang('en');
-    expect(t('labelValue', { label: t('soundTest'), value: t('alertDanger') })).toBe(
-      'Play: Roll call',
+    expect(t('labelValue', { label: t('soundTest'), value: t('alertRollCall') })).toBe(
+      'Play: Roll call in class',
     );
     expect(joinList(['roll call', 'answer'])).toBe('roll call, answer');
     setLang('zh');
-    expect(t('labelValue', { label: t('soundTest'), value: t('alertDanger') })).toBe(
-      '试听：点名提醒',
+    expect(t('labelValue', { label: t('soundTest'), value: t('alertRollCall') })).toBe(
+      '试听：老师在点名',
     );
     expect(joinList(['点名', '回答'])).toBe('点名、回答');
   });
