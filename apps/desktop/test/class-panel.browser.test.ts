@@ -194,7 +194,7 @@ describe.each(['zh', 'en'] as const)('the class panel in %s', (lang) => {
     const message = (await box.locator('.error-message').textContent()) ?? '';
     expect(message).toBe(
       lang === 'zh'
-        ? '找不到麦克风：这台电脑没有可用的录音设备。请接上麦克风并允许本应用使用后重试，或改用演示模式。'
+        ? '找不到麦克风：这台电脑没有可用的录音设备。请接上麦克风并允许本应用使用后重试，或切换到演示模式。'
         : 'No microphone found: this computer has no audio input device. Connect a microphone, let the app use it and try again, or use the demo mode.',
     );
     expectLanguage(message, lang);

@@ -157,7 +157,7 @@ describe('ASR_MODE=local with PocketSphinx', () => {
       field: 'AUDIO_INPUT',
       // What happened and what to do in the student's language; ALSA's words behind "details".
       message:
-        '找不到麦克风：这台电脑没有可用的录音设备。请接上麦克风并允许本应用使用后重试，或改用演示模式。',
+        '找不到麦克风：这台电脑没有可用的录音设备。请接上麦克风并允许本应用使用后重试，或切换到演示模式。',
       technical: expect.stringContaining('no audio input device'),
       hint: expect.stringContaining('AUDIO_INPUT=file:PATH'),
     });

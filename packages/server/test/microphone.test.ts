@@ -113,7 +113,7 @@ describe('GET /api/check_mic', () => {
       input: 'microphone',
       error_code: 'AUDIO_DEVICE_UNAVAILABLE',
       message:
-        '找不到麦克风：这台电脑没有可用的录音设备。请接上麦克风并允许本应用使用后重试，或改用演示模式。',
+        '找不到麦克风：这台电脑没有可用的录音设备。请接上麦克风并允许本应用使用后重试，或切换到演示模式。',
       technical: expect.stringContaining('no audio input device'),
       devices: [],
     });

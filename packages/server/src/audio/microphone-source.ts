@@ -46,7 +46,7 @@ export function microphoneError(
     return new ServerError(
       'NATIVE_MODULE_MISSING',
       localized(
-        '这个版本缺少录音组件（naudiodon），无法使用麦克风。可以改用演示模式，或在设置里把 AUDIO_INPUT 设为 file:录音文件（WAV）。',
+        '这个版本缺少录音组件（naudiodon），无法使用麦克风。可以切换到演示模式，或在设置里把 AUDIO_INPUT 设为 file:录音文件（WAV）。',
         'This build lacks the recording component (naudiodon), so the microphone cannot be used. Use the demo mode, or set AUDIO_INPUT to file: and a WAV recording in the settings.',
       ),
       {
@@ -59,7 +59,7 @@ export function microphoneError(
   const message =
     failure?.code === 'NO_INPUT_DEVICE'
       ? localized(
-          '找不到麦克风：这台电脑没有可用的录音设备。请接上麦克风并允许本应用使用后重试，或改用演示模式。',
+          '找不到麦克风：这台电脑没有可用的录音设备。请接上麦克风并允许本应用使用后重试，或切换到演示模式。',
           'No microphone found: this computer has no audio input device. Connect a microphone, let the app use it and try again, or use the demo mode.',
         )
       : failure?.code === 'DEVICE_NOT_FOUND'
@@ -68,7 +68,7 @@ export function microphoneError(
             `No microphone named "${device ?? ''}". Set AUDIO_INPUT to mic (the default microphone), or mic: and part of a listed name, in the settings.`,
           )
         : localized(
-            '麦克风打不开：它可能被其他程序占用，或本应用没有权限。请关闭占用它的程序后重试，或改用演示模式。',
+            '麦克风打不开：它可能被其他程序占用，或本应用没有权限。请关闭占用它的程序后重试，或切换到演示模式。',
             'The microphone could not be opened: another program may hold it, or the app may not be allowed to use it. Close that program and try again, or use the demo mode.',
           );
   return new ServerError('AUDIO_DEVICE_UNAVAILABLE', message, {
@@ -149,7 +149,7 @@ export function createMicrophoneSource(options: MicrophoneSourceOptions): AudioS
             new ServerError(
               'AUDIO_DEVICE_UNAVAILABLE',
               localized(
-                `麦克风 ${(options.openTimeoutMs ?? 15_000) / 1000} 秒内没有打开：它可能被其他程序占用。请关闭占用它的程序后重试，或改用演示模式。`,
+                `麦克风 ${(options.openTimeoutMs ?? 15_000) / 1000} 秒内没有打开：它可能被其他程序占用。请关闭占用它的程序后重试，或切换到演示模式。`,
                 `The microphone did not open within ${(options.openTimeoutMs ?? 15_000) / 1000} s: another program may hold it. Close that program and try again, or use the demo mode.`,
               ),
               { field: 'AUDIO_INPUT' },

@@ -16,7 +16,7 @@ const MEANINGS: Partial<Record<ServerErrorCode, (mode: string) => Localized>> = 
     ),
   AUDIO_DEVICE_UNAVAILABLE: () =>
     localized(
-      '麦克风无法使用，无法开始上课。请接上麦克风并允许本应用使用后重试，或改用演示模式。',
+      '麦克风无法使用，无法开始上课。请接上麦克风并允许本应用使用后重试，或切换到演示模式。',
       'The microphone cannot be used, so the class cannot start. Connect a microphone, let the app use it and try again, or use the demo mode.',
     ),
   AUDIO_INPUT_INVALID: () =>
@@ -26,17 +26,17 @@ const MEANINGS: Partial<Record<ServerErrorCode, (mode: string) => Localized>> = 
     ),
   NATIVE_MODULE_MISSING: (mode) =>
     localized(
-      `这台电脑缺少识别方式 ${mode} 需要的组件，无法开始上课。请在设置里换一种识别方式，或改用演示模式。`,
+      `这台电脑缺少识别方式 ${mode} 需要的组件，无法开始上课。请在设置里换一种识别方式，或切换到演示模式。`,
       `A component recognition mode ${mode} needs is missing on this computer, so the class cannot start. Pick another recognition mode in the settings, or use the demo mode.`,
     ),
   RECOGNIZER_UNAVAILABLE: (mode) =>
     localized(
-      `识别方式 ${mode} 在这台电脑上无法运行。请在设置里换一种识别方式，或改用演示模式。`,
+      `识别方式 ${mode} 在这台电脑上无法运行。请在设置里换一种识别方式，或切换到演示模式。`,
       `Recognition mode ${mode} cannot run on this computer. Pick another recognition mode in the settings, or use the demo mode.`,
     ),
   RECOGNIZER_FAILED: (mode) =>
     localized(
-      `识别方式 ${mode} 没能启动。请检查设置后重试，或改用演示模式。`,
+      `识别方式 ${mode} 没能启动。请检查设置后重试，或切换到演示模式。`,
       `Recognition mode ${mode} could not start. Check the settings and try again, or use the demo mode.`,
     ),
 };
