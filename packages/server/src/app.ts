@@ -46,6 +46,7 @@ import { webSocketDocumentation } from './routes/schemas.ts';
 import { settingsDefinitionsRoutes } from './routes/settings-definitions-routes.ts';
 import { settingsRoutes } from './routes/settings-routes.ts';
 import { systemRoutes } from './routes/system-routes.ts';
+import { maskSecretsInText } from './secret-rules.ts';
 import { createLoginTickets } from './security/api-token.ts';
 import { installLocalGuard } from './security/local-guard.ts';
 import { createSettingsStore } from './settings/settings-store.ts';
@@ -176,6 +177,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           code: event.code,
           message: event.message,
           messages: event.localized ?? null,
+          technical: event.technical ? maskSecretsInText(event.technical) : null,
         });
       }
     },

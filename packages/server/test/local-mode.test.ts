@@ -136,7 +136,9 @@ describe('ASR_MODE=local with PocketSphinx', () => {
     expect(missing.body).toMatchObject({
       code: 'RECOGNIZER_UNAVAILABLE',
       field: 'AUDIO_INPUT',
-      message: expect.stringContaining(join(harness.root, 'lectures', 'none.wav')),
+      message:
+        '音频输入设置（AUDIO_INPUT）不能用，无法开始上课。请在设置里把它改为 mic（麦克风）或一个 WAV 录音文件。',
+      technical: expect.stringContaining(join(harness.root, 'lectures', 'none.wav')),
     });
     await mkdir(join(harness.root, 'lectures'));
     await writeFile(join(harness.root, 'lectures', 'none.wav'), 'RIFF....WAVEnot really');
@@ -153,8 +155,24 @@ describe('ASR_MODE=local with PocketSphinx', () => {
     expect(response.body).toMatchObject({
       code: 'AUDIO_DEVICE_UNAVAILABLE',
       field: 'AUDIO_INPUT',
-      message: expect.stringContaining('no audio input device'),
+      // What happened and what to do in the student's language; ALSA's words behind "details".
+      message:
+        '找不到麦克风：这台电脑没有可用的录音设备。请接上麦克风并允许本应用使用后重试，或切换到演示模式。',
+      technical: expect.stringContaining('no audio input device'),
       hint: expect.stringContaining('AUDIO_INPUT=file:PATH'),
+    });
+    expect(response.body.message).not.toContain('ALSA');
+    const english = await harness.request({
+      method: 'POST',
+      url: '/api/start_monitor',
+      headers: { 'accept-language': 'en-US,en;q=0.9' },
+      payload: {},
+    });
+    expect(english.json()).toMatchObject({
+      code: 'AUDIO_DEVICE_UNAVAILABLE',
+      message:
+        'No microphone found: this computer has no audio input device. Connect a microphone, let the app use it and try again, or use the demo mode.',
+      technical: expect.stringContaining('no audio input device'),
     });
     expect(harness.app.classAssistant.monitor.status().is_monitoring).toBe(false);
   });
@@ -167,7 +185,8 @@ describe('ASR_MODE=local with Vosk', () => {
     expect(notAModel.body).toMatchObject({
       code: 'RECOGNIZER_UNAVAILABLE',
       field: 'VOSK_MODEL_PATH',
-      message: expect.stringContaining('alphacephei.com/vosk/models'),
+      message: expect.stringContaining('找不到可用的识别模型'),
+      technical: expect.stringContaining('alphacephei.com/vosk/models'),
     });
     // Looks like a model (am/final.mdl) but is not one: the real libvosk refuses to load it.
     const model = join(harness.root, 'broken-model');
@@ -184,7 +203,8 @@ describe('ASR_MODE=local with Vosk', () => {
     expect(broken.body).toMatchObject({
       code: 'ASR_MODEL_MISSING',
       field: 'VOSK_MODEL_PATH',
-      message: expect.stringContaining(`Vosk could not load the model in ${model}`),
+      message: expect.stringContaining('找不到可用的识别模型'),
+      technical: expect.stringContaining(`Vosk could not load the model in ${model}`),
     });
     expect(harness.app.classAssistant.monitor.status().is_monitoring).toBe(false);
   });

@@ -92,8 +92,13 @@ describe('probeMicrophone', () => {
     });
     expect(probe.ok).toBe(false);
     if (probe.ok) return;
-    expect(probe.message).toContain('no input device named "USB Microphone"');
-    expect(probe.message).toContain('"default"');
+    expect(probe.messages).toEqual({
+      zh: '找不到名为“USB Microphone”的麦克风。请在设置里把 AUDIO_INPUT 设为 mic（默认麦克风），或 mic:设备名的一部分。',
+      en: 'No microphone named "USB Microphone". Set AUDIO_INPUT to mic (the default microphone), or mic: and part of a listed name, in the settings.',
+    });
+    // The inputs found, in the audio system's words, behind "details".
+    expect(probe.technical).toContain('no input device named "USB Microphone"');
+    expect(probe.technical).toContain('"default"');
     expect(probe.hint).toContain('mic:NAME');
   });
 });
@@ -107,9 +112,19 @@ describe('GET /api/check_mic', () => {
       status: 'error',
       input: 'microphone',
       error_code: 'AUDIO_DEVICE_UNAVAILABLE',
-      message: expect.stringContaining('no audio input device'),
+      message:
+        '找不到麦克风：这台电脑没有可用的录音设备。请接上麦克风并允许本应用使用后重试，或切换到演示模式。',
+      technical: expect.stringContaining('no audio input device'),
       devices: [],
     });
+    // In the language the request prefers.
+    const english = await harness.request({
+      url: '/api/check_mic',
+      headers: { 'accept-language': 'en' },
+    });
+    expect(english.json().message).toBe(
+      'No microphone found: this computer has no audio input device. Connect a microphone, let the app use it and try again, or use the demo mode.',
+    );
     // The server is still there.
     expect((await harness.request({ url: '/api/health' })).statusCode).toBe(200);
   });

@@ -240,12 +240,16 @@ describe('a model of separate files from several sources', () => {
       (failure: unknown) => failure as { code: string; message: string; localized: unknown },
     );
     expect(error?.code).toBe('MODEL_NETWORK_FAILED');
+    // What to do in words; the addresses and what each answered behind "details".
     expect(error?.message).toBe(
-      `model.int8.onnx could not be downloaded from any source. Tried: the official host (${deadBase}/model.int8.onnx): cannot be reached; ModelScope (${wrong.baseUrl}/model.int8.onnx): served a file that does not match its pinned size or checksum (deleted). What arrived is kept and the next try resumes it; MODELS_BASE_URL can name a mirror of your own.`,
+      'model.int8.onnx could not be downloaded from any source (the official host cannot be reached; ModelScope served a file that does not match its pinned size or checksum (deleted)). Check the network and try again, or pick another source; what arrived is kept and the next try resumes it.',
     );
     expect(error?.localized).toMatchObject({
-      zh: expect.stringContaining('官方源（'),
+      zh: expect.stringContaining('官方源无法连接；ModelScope提供的文件与校验值不符'),
     });
+    const technical = (error as unknown as { details: { technical: string } }).details.technical;
+    expect(technical).toContain(`${deadBase}/model.int8.onnx: connect ECONNREFUSED`);
+    expect(technical).toContain(`${wrong.baseUrl}/model.int8.onnx`);
     expect(existsSync(join(dataDir, 'models', FOLDER))).toBe(false);
     expect(await manager.installed()).toEqual([]);
     // The wrong file was deleted; nothing half-made is taken for a model.
@@ -274,10 +278,14 @@ describe('a model of separate files from several sources', () => {
     expect(failed.data).toMatchObject({
       code: 'MODEL_NETWORK_FAILED',
       messages: {
-        zh: `model.int8.onnx 没能从任何下载源取得，已经试过：官方源（${dead}/a/model.int8.onnx）：无法连接；ModelScope（${dead}/b/model.int8.onnx）：无法连接。已下载的部分会保留，下次从这里续传；也可以在 MODELS_BASE_URL 设置自己的镜像。`,
-        en: expect.stringContaining('could not be downloaded from any source'),
+        zh: '无法连接模型下载站点：model.int8.onnx 没能从任何下载源取得（官方源无法连接；ModelScope无法连接）。请检查网络后重试，或换一个下载源；已下载的部分会保留，下次从这里续传。',
+        en: 'Cannot reach the model download site: model.int8.onnx could not be downloaded from any source (the official host cannot be reached; ModelScope cannot be reached). Check the network and try again, or pick another source; what arrived is kept and the next try resumes it.',
       },
     });
+    // The system's own words, for "details" only.
+    const { technical } = failed.data as { technical: string };
+    expect(technical).toMatch(new RegExp(`^${dead}/a/model.int8.onnx: .*ECONNREFUSED`, 'm'));
+    expect(technical).toMatch(new RegExp(`^${dead}/b/model.int8.onnx: .*ECONNREFUSED`, 'm'));
   }, 40_000);
 
   it('tells the failure of a model with one source in Chinese too: a missing file, a refused connection', async () => {
@@ -304,7 +312,11 @@ describe('a model of separate files from several sources', () => {
           ),
         30_000,
       );
-      return failed.data as { code: string; messages: { zh: string; en: string } | null };
+      return failed.data as {
+        code: string;
+        messages: { zh: string; en: string } | null;
+        technical: string | null;
+      };
     };
     const missing = await failure('missing');
     expect(missing.code).toBe('MODEL_NETWORK_FAILED');
@@ -313,9 +325,13 @@ describe('a model of separate files from several sources', () => {
     );
     expect(missing.messages?.en).toContain('the server has no such file (HTTP 404)');
     const refused = await failure('refused');
-    expect(refused.messages?.zh).toMatch(
-      new RegExp(`^没能下载 ${dead}/model.int8.onnx：连接失败（.*ECONNREFUSED.*）。请检查网络`),
-    );
+    // A site that cannot be reached is said in words; the system's own behind "details".
+    const site = new URL(dead).host;
+    expect(refused.messages).toEqual({
+      zh: `无法连接模型下载站点（${site}）。请检查网络后重试，或换一个下载源；已下载的部分会保留并续传。`,
+      en: `Cannot reach the model download site (${site}). Check the network and try again, or pick another source; what arrived so far is kept and the download resumes.`,
+    });
+    expect(refused.technical).toMatch(new RegExp(`^${dead}/model.int8.onnx: .*ECONNREFUSED`));
   }, 60_000);
 
   it('resumes a file cut half-way by a host that then goes away on the next host, with a Range request', async () => {

@@ -293,7 +293,8 @@ describe('modes that cannot run', () => {
     expect(response.statusCode).toBe(502);
     expect(response.json()).toMatchObject({
       code: 'RECOGNIZER_FAILED',
-      message: 'ASR_MODE=mock could not start: microphone busy',
+      message: '识别方式 mock 没能启动。请检查设置后重试，或切换到演示模式。',
+      technical: 'microphone busy',
     });
     expect(harness.app.classAssistant.monitor.status().is_monitoring).toBe(false);
   });

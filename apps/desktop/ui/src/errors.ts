@@ -68,6 +68,8 @@ const HEADLINES: Record<string, { zh: string; en: string }> = {
 
 const DEMO_CODES = new Set([
   'RECOGNIZER_UNAVAILABLE',
+  'AUDIO_DEVICE_UNAVAILABLE',
+  'NATIVE_MODULE_MISSING',
   'RECOGNIZER_FAILED',
   'MIC_CAPTURE_UNAVAILABLE',
 ]);

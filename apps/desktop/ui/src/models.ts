@@ -45,7 +45,8 @@ export interface DownloadWatcher {
     notice: string | null,
   ): void;
   onInstalled(path: string): void;
-  onFailed(code: string, message: string): void;
+  /** The message in the UI's language; `technical`: the sources' answers, for "details". */
+  onFailed(code: string, message: string, technical: string | undefined): void;
 }
 
 /**
@@ -74,7 +75,11 @@ export async function downloadModel(
     } else if (message.name === 'model.failed' && message.data.id === id) {
       stop();
       const text = message.data.messages;
-      watcher.onFailed(message.data.code, text ? inLanguage(text) : message.data.message);
+      watcher.onFailed(
+        message.data.code,
+        text ? inLanguage(text) : message.data.message,
+        message.data.technical ?? undefined,
+      );
     }
   };
   // Events may arrive before the answer names the id: keep them until then.

@@ -1,6 +1,12 @@
+import { type Localized, localized } from '../language.ts';
 import type { AudioChildMessage, AudioDeviceInfo } from './audio-child.ts';
 import { startAudioChild } from './audio-child-process.ts';
 import { microphoneError } from './microphone-source.ts';
+
+/** A message in English (`message`, as before) and in both languages. */
+function texts(text: Localized): { message: string; messages: Localized } {
+  return { message: text.en, messages: text };
+}
 
 /** What {@link probeMicrophone} found. */
 export type MicrophoneProbe =
@@ -13,7 +19,18 @@ export type MicrophoneProbe =
       level: number;
       inputs: AudioDeviceInfo[];
     }
-  | { ok: false; code: string; message: string; hint: string; inputs: AudioDeviceInfo[] };
+  | {
+      ok: false;
+      code: string;
+      /** What happened and what to do, in English. */
+      message: string;
+      /** The message in both languages. */
+      messages: Localized;
+      hint: string;
+      /** The audio system's own words (ALSA, PortAudio), when it said something. */
+      technical?: string;
+      inputs: AudioDeviceInfo[];
+    };
 
 /** Options of {@link probeMicrophone}. */
 export interface MicrophoneProbeOptions {
@@ -52,7 +69,13 @@ export async function probeMicrophone(options: MicrophoneProbeOptions): Promise<
     return {
       ok: false,
       code: 'AUDIO_DEVICE_UNAVAILABLE',
-      message: `The microphone check could not start: ${(error as Error).message}`,
+      ...texts(
+        localized(
+          '麦克风检查没能开始。请稍后重试。',
+          'The microphone check could not start. Try again in a moment.',
+        ),
+      ),
+      technical: (error as Error).message,
       hint: '',
       inputs: [],
     };
@@ -89,7 +112,12 @@ export async function probeMicrophone(options: MicrophoneProbeOptions): Promise<
     return {
       ok: false,
       code: 'AUDIO_DEVICE_UNAVAILABLE',
-      message: `The microphone did not answer within ${timeoutMs / 1000} s.`,
+      ...texts(
+        localized(
+          `麦克风 ${timeoutMs / 1000} 秒内没有回应：它可能被其他程序独占。请关闭那个程序后重试。`,
+          `The microphone did not answer within ${timeoutMs / 1000} s: another program may hold it. Close that program and try again.`,
+        ),
+      ),
       hint: 'Check that no other program holds the device exclusively.',
       inputs,
     };
@@ -98,8 +126,9 @@ export async function probeMicrophone(options: MicrophoneProbeOptions): Promise<
   return {
     ok: false,
     code: error.code,
-    message: error.message,
+    ...texts(error.localized ?? localized(error.message, error.message)),
     hint: error.details.hint ?? '',
+    ...(error.details.technical ? { technical: error.details.technical } : {}),
     inputs,
   };
 }

@@ -1,4 +1,5 @@
 import { ServerError } from '../errors.ts';
+import { localized } from '../language.ts';
 import type { AudioChildMessage } from './audio-child.ts';
 import { type AudioChild, startAudioChild, summariseChildOutput } from './audio-child-process.ts';
 import type { AudioSource, AudioSourceInfo } from './audio-source.ts';
@@ -23,29 +24,60 @@ export interface MicrophoneSourceOptions {
   maxQueuedMs?: number;
 }
 
-/** Turns a child failure into the error start_monitor reports. */
+/**
+ * Turns a child failure into the error start_monitor reports: what happened and what to do in
+ * both languages, the audio system's own words (ALSA, PortAudio) in `technical`.
+ */
 export function microphoneError(
   failure: Extract<AudioChildMessage, { type: 'failed' }> | undefined,
   output: string,
   device: string | undefined,
 ): ServerError {
   const diagnostics = summariseChildOutput(output);
-  const detail = diagnostics ? ` (audio system: ${diagnostics})` : '';
+  const technical = [
+    failure
+      ? failure.message
+      : `the microphone process ended before it opened ${device ? `"${device}"` : 'the default input'}`,
+    diagnostics ? `audio system: ${diagnostics}` : '',
+  ]
+    .filter((part) => part !== '')
+    .join('\n');
   if (failure?.code === 'NATIVE_MODULE_MISSING') {
-    return new ServerError('NATIVE_MODULE_MISSING', failure.message, {
-      field: 'AUDIO_INPUT',
-      hint: 'Microphone capture needs naudiodon; AUDIO_INPUT=file:PATH plays a recording instead.',
-    });
+    return new ServerError(
+      'NATIVE_MODULE_MISSING',
+      localized(
+        '这个版本缺少录音组件（naudiodon），无法使用麦克风。可以切换到演示模式，或在设置里把 AUDIO_INPUT 设为 file:录音文件（WAV）。',
+        'This build lacks the recording component (naudiodon), so the microphone cannot be used. Use the demo mode, or set AUDIO_INPUT to file: and a WAV recording in the settings.',
+      ),
+      {
+        field: 'AUDIO_INPUT',
+        hint: 'Microphone capture needs naudiodon; AUDIO_INPUT=file:PATH plays a recording instead.',
+        technical,
+      },
+    );
   }
-  const message = failure
-    ? `Microphone unavailable: ${failure.message}${detail}.`
-    : `The microphone process ended before it opened ${device ? `"${device}"` : 'the default input'}${detail}.`;
+  const message =
+    failure?.code === 'NO_INPUT_DEVICE'
+      ? localized(
+          '找不到麦克风：这台电脑没有可用的录音设备。请接上麦克风并允许本应用使用后重试，或切换到演示模式。',
+          'No microphone found: this computer has no audio input device. Connect a microphone, let the app use it and try again, or use the demo mode.',
+        )
+      : failure?.code === 'DEVICE_NOT_FOUND'
+        ? localized(
+            `找不到名为“${device ?? ''}”的麦克风。请在设置里把 AUDIO_INPUT 设为 mic（默认麦克风），或 mic:设备名的一部分。`,
+            `No microphone named "${device ?? ''}". Set AUDIO_INPUT to mic (the default microphone), or mic: and part of a listed name, in the settings.`,
+          )
+        : localized(
+            '麦克风打不开：它可能被其他程序占用，或本应用没有权限。请关闭占用它的程序后重试，或切换到演示模式。',
+            'The microphone could not be opened: another program may hold it, or the app may not be allowed to use it. Close that program and try again, or use the demo mode.',
+          );
   return new ServerError('AUDIO_DEVICE_UNAVAILABLE', message, {
     field: 'AUDIO_INPUT',
     hint:
       failure?.code === 'DEVICE_NOT_FOUND'
         ? 'Set AUDIO_INPUT=mic for the default input, or mic:NAME with part of a listed name.'
         : 'Connect a microphone (and allow the app to use it), or set AUDIO_INPUT=file:PATH to transcribe a recording.',
+    technical,
   });
 }
 
@@ -116,7 +148,10 @@ export function createMicrophoneSource(options: MicrophoneSourceOptions): AudioS
           reject(
             new ServerError(
               'AUDIO_DEVICE_UNAVAILABLE',
-              `The microphone did not open within ${(options.openTimeoutMs ?? 15_000) / 1000} s.`,
+              localized(
+                `麦克风 ${(options.openTimeoutMs ?? 15_000) / 1000} 秒内没有打开：它可能被其他程序占用。请关闭占用它的程序后重试，或切换到演示模式。`,
+                `The microphone did not open within ${(options.openTimeoutMs ?? 15_000) / 1000} s: another program may hold it. Close that program and try again, or use the demo mode.`,
+              ),
               { field: 'AUDIO_INPUT' },
             ),
           );

@@ -278,6 +278,13 @@ export const LIVE_EVENTS = {
         .describe(
           'The message in both languages, when it has them (e.g. every source that failed and why).',
         ),
+      technical: z
+        .string()
+        .nullable()
+        .optional()
+        .describe(
+          "What the download sources answered or the system's own words (e.g. `getaddrinfo ENOTFOUND …`), for a details view.",
+        ),
     }),
   },
   'library.changed': {

@@ -67,22 +67,43 @@ export const DEFAULT_DOWNLOAD_MAX_BYTES = 8 * 1024 ** 3;
 /** Default of {@link DownloadFileOptions.stallMs}. */
 export const DEFAULT_DOWNLOAD_STALL_MS = 30_000;
 
-/** Why a download failed, in both languages; a bare string is a system's words (kept as is). */
-const networkError = (url: string, reason: Localized | string, cause?: unknown) => {
-  const why = typeof reason === 'string' ? localized(reason, reason) : reason;
+/** The host of a download address, for a message ('' when it is not an address). */
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+};
+
+/** Why a download failed, in both languages; the address and its answer go to `technical`. */
+const networkError = (url: string, reason: Localized, cause?: unknown) =>
+  new ServerError(
+    'MODEL_NETWORK_FAILED',
+    localized(
+      `没能下载 ${url}：${reason.zh}。请检查网络（或 MODELS_BASE_URL）后重试；已下载的部分会保留并续传。`,
+      `Could not download ${url}: ${reason.en}. Check the network (or MODELS_BASE_URL) and try again; what arrived so far is kept and the download resumes.`,
+    ),
+    { technical: `${url}: ${reason.en}` },
+    cause === undefined ? undefined : { cause },
+  );
+
+/**
+ * A download site that could not be reached: said in words, the system's own (e.g. `getaddrinfo
+ * ENOTFOUND …`, `connect ECONNREFUSED …`) in `technical`.
+ */
+const unreachable = (url: string, detail: string, cause: unknown) => {
+  const host = hostOf(url);
   return new ServerError(
     'MODEL_NETWORK_FAILED',
     localized(
-      `没能下载 ${url}：${why.zh}。请检查网络（或 MODELS_BASE_URL）后重试；已下载的部分会保留并续传。`,
-      `Could not download ${url}: ${why.en}. Check the network (or MODELS_BASE_URL) and try again; what arrived so far is kept and the download resumes.`,
+      `无法连接模型下载站点${host ? `（${host}）` : ''}。请检查网络后重试，或换一个下载源；已下载的部分会保留并续传。`,
+      `Cannot reach the model download site${host ? ` (${host})` : ''}. Check the network and try again, or pick another source; what arrived so far is kept and the download resumes.`,
     ),
-    {},
-    cause === undefined ? undefined : { cause },
+    { technical: `${url}: ${detail}` },
+    { cause },
   );
 };
-
-/** A connection that failed, with the system's own words (e.g. `connect ECONNREFUSED …`). */
-const connectionFailed = (detail: string) => localized(`连接失败（${detail}）`, detail);
 
 const cancelled = (url: string) =>
   new ServerError(
@@ -249,11 +270,7 @@ export async function downloadFile(options: DownloadFileOptions): Promise<Downlo
           if (attempt.signal.aborted) continue;
           if (++failures >= maxAttempts) {
             const reason = (error as Error).cause ?? (error as Error).message;
-            throw networkError(
-              options.url,
-              connectionFailed(String((reason as Error).message ?? reason)),
-              error,
-            );
+            throw unreachable(options.url, String((reason as Error).message ?? reason), error);
           }
           await pause(failures, options.signal);
           continue;
@@ -362,7 +379,7 @@ export async function downloadFile(options: DownloadFileOptions): Promise<Downlo
           // A dropped connection: the next attempt resumes from `received`.
           if (received > before) failures = 0;
           else if (++failures >= maxAttempts) {
-            throw networkError(options.url, connectionFailed((error as Error).message), error);
+            throw unreachable(options.url, (error as Error).message, error);
           }
           await pause(failures, options.signal);
           continue;

@@ -131,6 +131,8 @@ export type ModelEvent =
       message: string;
       /** In both languages, when the error has them. */
       localized: Localized | undefined;
+      /** The sources' answers or the system's own words, for a "details" view. */
+      technical: string | undefined;
     };
 
 /** Options of {@link createModelManager}. */
@@ -531,8 +533,14 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
       announce(source: ModelSource, notice: Localized | undefined): void;
     },
   ): Promise<{ sourceIndex: number; bytes: number; sha256: string; url: string }> => {
-    const failures: Array<{ source: ModelSource; url: string; why: Localized; checksum: boolean }> =
-      [];
+    const failures: Array<{
+      source: ModelSource;
+      url: string;
+      why: Localized;
+      checksum: boolean;
+      /** The source's answer or the system's words. */
+      technical: string;
+    }> = [];
     const part = partOf(target, file);
     let notice: Localized | undefined;
     for (let index = from; index < target.sources.length; index++) {
@@ -593,7 +601,13 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
           await rm(part, { force: true });
           await rm(`${part}.validator`, { force: true });
         }
-        failures.push({ source, url, why, checksum });
+        failures.push({
+          source,
+          url,
+          why,
+          checksum,
+          technical: error.details.technical ?? `${url}: ${error.message}`,
+        });
         const next = target.sources[index + 1];
         if (next) {
           notice = localized(
@@ -604,17 +618,37 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
         if (failures.length === 1 && target.sources.length - from === 1) throw error;
       }
     }
-    const lines = failures.map((failure) => ({
-      zh: `${failure.source.label.zh}（${failure.url}）：${failure.why.zh}`,
-      en: `${failure.source.label.en} (${failure.url}): ${failure.why.en}`,
-    }));
+    const tried = {
+      zh: failures.map((failure) => `${failure.source.label.zh}${failure.why.zh}`).join('；'),
+      en: failures.map((failure) => `${failure.source.label.en} ${failure.why.en}`).join('; '),
+    };
     const checksum = failures.every((failure) => failure.checksum);
+    const technical = failures.map((failure) => failure.technical).join('\n');
+    if (checksum) {
+      const lines = failures.map((failure) => ({
+        zh: `${failure.source.label.zh}（${failure.url}）：${failure.why.zh}`,
+        en: `${failure.source.label.en} (${failure.url}): ${failure.why.en}`,
+      }));
+      throw new ServerError(
+        'MODEL_CHECKSUM_MISMATCH',
+        localized(
+          `${file.name} 没能从任何下载源取得，已经试过：${lines.map((line) => line.zh).join('；')}。已下载的部分会保留，下次从这里续传；也可以在 MODELS_BASE_URL 设置自己的镜像。`,
+          `${file.name} could not be downloaded from any source. Tried: ${lines.map((line) => line.en).join('; ')}. What arrived is kept and the next try resumes it; MODELS_BASE_URL can name a mirror of your own.`,
+        ),
+        { technical },
+      );
+    }
+    // No source could be reached at all: said so first.
+    const unreachable = failures.every(
+      (failure) => !failure.checksum && !/HTTP/.test(failure.why.en),
+    );
     throw new ServerError(
-      checksum ? 'MODEL_CHECKSUM_MISMATCH' : 'MODEL_NETWORK_FAILED',
+      'MODEL_NETWORK_FAILED',
       localized(
-        `${file.name} 没能从任何下载源取得，已经试过：${lines.map((line) => line.zh).join('；')}。已下载的部分会保留，下次从这里续传；也可以在 MODELS_BASE_URL 设置自己的镜像。`,
-        `${file.name} could not be downloaded from any source. Tried: ${lines.map((line) => line.en).join('; ')}. What arrived is kept and the next try resumes it; MODELS_BASE_URL can name a mirror of your own.`,
+        `${unreachable ? '无法连接模型下载站点：' : ''}${file.name} 没能从任何下载源取得（${tried.zh}）。请检查网络后重试，或换一个下载源；已下载的部分会保留，下次从这里续传。`,
+        `${unreachable ? 'Cannot reach the model download site: ' : ''}${file.name} could not be downloaded from any source (${tried.en}). Check the network and try again, or pick another source; what arrived is kept and the next try resumes it.`,
       ),
+      { technical },
     );
   };
 
@@ -808,6 +842,7 @@ export function createModelManager(options: ModelManagerOptions): ModelManager {
               code: known.code,
               message: known.message,
               localized: known.localized,
+              technical: known.details.technical,
             });
           },
         )

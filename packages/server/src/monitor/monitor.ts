@@ -17,7 +17,7 @@ import type {
   TranscriptLine,
 } from '../events/live-events.ts';
 import { createSerialQueue } from '../files.ts';
-import { localized } from '../language.ts';
+import { type Localized, localized } from '../language.ts';
 import type { CiteStore } from '../material/cite-store.ts';
 import type {
   Recognizer,
@@ -30,6 +30,7 @@ import { maskSecretsInText } from '../secret-rules.ts';
 import type { ResolvedSettings } from '../settings/settings-schema.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import type { KeywordService } from './keyword-service.ts';
+import { startFailure } from './start-failure.ts';
 
 /** How the recognizer of the running class is doing. */
 type RecognizerState = NonNullable<MonitorStatusPayload['recognizer_state']>;
@@ -40,7 +41,8 @@ type MonitorStatus = MonitorStatusPayload;
 /** The original's answers: `{status, message}` plus what the new UI needs. */
 interface MonitorAnswer {
   status: string;
-  message: string;
+  /** In both languages: the route answers in the request's. */
+  message: Localized;
   effective_asr_mode?: string;
   course_name?: string;
 }
@@ -150,7 +152,7 @@ function alertMessage(alert: KeywordAlert): KeywordAlertPayload {
 /** The original's answer to stop/pause/resume without a running class (HTTP 200). */
 const NOT_RUNNING: MonitorAnswer = {
   status: 'not_running',
-  message: '监控服务未在运行 (monitoring is not running).',
+  message: localized('现在没有在上课。', 'No class is running.'),
 };
 
 interface Session {
@@ -426,10 +428,13 @@ export function createMonitor(options: MonitorOptions): Monitor {
       dataDir: options.dataDir,
     });
     if (!availability.available) {
-      throw new ServerError(availability.code ?? 'RECOGNIZER_UNAVAILABLE', availability.message, {
-        field: availability.settings[0] ?? 'ASR_MODE',
-        hint: `Settings to check: ${availability.settings.join(', ')}.`,
-      });
+      throw startFailure(
+        new ServerError(availability.code ?? 'RECOGNIZER_UNAVAILABLE', availability.message, {
+          field: availability.settings[0] ?? 'ASR_MODE',
+          hint: `Settings to check: ${availability.settings.join(', ')}.`,
+        }),
+        settings.asrMode,
+      );
     }
     return definition;
   };
@@ -466,12 +471,19 @@ export function createMonitor(options: MonitorOptions): Monitor {
       await abandon();
       // Configuration problems (no microphone, no model, a bad file) keep their own code
       // and the setting to fix.
-      if (isServerError(error) && error.statusCode === 503) throw error;
-      throw new ServerError(
-        'RECOGNIZER_FAILED',
-        `ASR_MODE=${settings.asrMode} could not start: ${(error as Error).message}`,
-        { field: 'ASR_MODE' },
-        { cause: error },
+      if (isServerError(error) && error.statusCode === 503)
+        throw startFailure(error, settings.asrMode);
+      // Anything else is a recognizer that failed to start.
+      throw startFailure(
+        isServerError(error) && error.code !== 'RECOGNIZER_FAILED'
+          ? new ServerError(
+              'RECOGNIZER_FAILED',
+              error.localized ?? error.message,
+              { ...error.details, field: error.details.field ?? 'ASR_MODE' },
+              { cause: error },
+            )
+          : error,
+        settings.asrMode,
       );
     }
     return {
@@ -537,7 +549,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
         if (session) {
           return {
             status: 'already_running',
-            message: '监控服务已在运行中 (monitoring is already running).',
+            message: localized('已经在上课了。', 'A class is already running.'),
           };
         }
         const settings = options.settings.current();
@@ -573,7 +585,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
         });
         return {
           status: 'started',
-          message: `开始监听 (${settings.asrMode})：录音和关键词监控已启动。`,
+          message: localized(
+            `开始上课（${settings.asrMode}）：正在听写和留意关键词。`,
+            `Class started (${settings.asrMode}): transcribing and watching for keywords.`,
+          ),
           effective_asr_mode: settings.asrMode,
         };
       }),
@@ -582,7 +597,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
         if (session) {
           return {
             status: 'already_running',
-            message: '监控服务已在运行中 (monitoring is already running).',
+            message: localized('已经在上课了。', 'A class is already running.'),
           };
         }
         const gapUntil = (at: Date) =>
@@ -633,7 +648,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
         });
         return {
           status: 'started',
-          message: `继续监听 (${settings.asrMode})：中断 ${seconds} 秒后接着记录。`,
+          message: localized(
+            `接着上课（${settings.asrMode}）：中断 ${seconds} 秒后继续记录。`,
+            `Class continued (${settings.asrMode}): recording again after a ${seconds} s gap.`,
+          ),
           effective_asr_mode: settings.asrMode,
         };
       }),
@@ -645,7 +663,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
         publishStatus();
         return {
           status: 'stopped',
-          message: '监控已停止 (monitoring stopped).',
+          message: localized('已下课。', 'Class ended.'),
           course_name: current.courseName,
         };
       }),
@@ -654,7 +672,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
         const current = session;
         if (!current) return { ...NOT_RUNNING };
         if (current.paused)
-          return { status: 'already_paused', message: '监控已暂停 (already paused).' };
+          return {
+            status: 'already_paused',
+            message: localized('课堂已经暂停了。', 'The class is already paused.'),
+          };
         try {
           // What the recognizer writes while pausing (the sentence being spoken) is kept.
           await current.recognizer.pause();
@@ -664,21 +685,24 @@ export function createMonitor(options: MonitorOptions): Monitor {
         if (current.recognizerState === 'running') current.recognizerState = 'paused';
         setPartial(current, '');
         publishStatus();
-        return { status: 'paused', message: '监控已暂停 (monitoring paused).' };
+        return { status: 'paused', message: localized('课堂已暂停。', 'Class paused.') };
       }),
     resume: () =>
       serial(async () => {
         const current = session;
         if (!current) return { ...NOT_RUNNING };
         if (!current.paused)
-          return { status: 'not_paused', message: '监控当前未暂停 (monitoring is not paused).' };
+          return {
+            status: 'not_paused',
+            message: localized('课堂没有暂停。', 'The class is not paused.'),
+          };
         current.paused = false;
         await current.recognizer.resume();
         if (current.recognizerState === 'paused') current.recognizerState = 'running';
         publishStatus();
         return {
           status: 'resumed',
-          message: '监控已继续 (monitoring resumed).',
+          message: localized('课堂已继续。', 'Class resumed.'),
           effective_asr_mode: current.asrMode,
         };
       }),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { errorMessage, isServerError, ServerError } from '../errors.ts';
 import type { KeywordAlertPayload } from '../events/live-events.ts';
 import { MonitorStatusSchema, TranscriptLineSchema } from '../events/live-events.ts';
-import { type Language, requestLanguage } from '../language.ts';
+import { type Language, type Localized, requestLanguage } from '../language.ts';
 import { errors, StatusMessageSchema } from './schemas.ts';
 
 /**
@@ -126,6 +126,14 @@ export const TranscriptQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(10_000).default(1000),
 });
 
+/** A monitor's answer with its message in `language`. */
+function inLanguage<T extends { message: Localized }>(
+  answer: T,
+  language: Language,
+): Omit<T, 'message'> & { message: string } {
+  return { ...answer, message: answer.message[language] };
+}
+
 /** Monitoring, keywords and the transcript. */
 export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.classAssistant;
@@ -153,7 +161,7 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
           citeFilename: request.body?.cite_filename?.trim() || null,
         });
         if (answer.status === 'started') services.alertSockets.clearNotice();
-        return answer;
+        return inLanguage(answer, requestLanguage(request));
       } catch (error) {
         services.alertSockets.notice(startFailureNotice(error, services.now()));
         throw error;
@@ -174,7 +182,7 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const result = await monitor.stop();
+      const result = inLanguage(await monitor.stop(), requestLanguage(request));
       if (result.status !== 'stopped') return result;
       const withSummary = !['false', '0'].includes(request.query.with_summary ?? 'true');
       if (!withSummary) return result;
@@ -219,7 +227,7 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
           },
         },
       },
-      async () => action(),
+      async (request) => inLanguage(await action(), requestLanguage(request)),
     );
   }
 

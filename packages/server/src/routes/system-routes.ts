@@ -226,6 +226,12 @@ export const MicCheckSchema = z.object({
   message: z.string(),
   error_code: z.string().optional(),
   hint: z.string().optional(),
+  technical: z
+    .string()
+    .optional()
+    .describe(
+      "The audio system's own words (ALSA, PortAudio) behind an error, for a details view.",
+    ),
   input: z.enum(['microphone', 'app', 'file']).optional(),
   device: z.string().optional(),
   sample_rate: z.number().optional(),
@@ -267,12 +273,12 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async () => checkMicrophone(services),
+    async (request) => checkMicrophone(services, requestLanguage(request)),
   );
 };
 
 /** The microphone check: the running capture, the app window, the WAV file, or a probe of the device. */
-async function checkMicrophone(services: AppServices) {
+async function checkMicrophone(services: AppServices, language: Language) {
   const settings = services.settings.current();
   const running = services.monitor.input();
   if (running?.kind === 'app') return checkAppWindow(services, running);
@@ -335,8 +341,9 @@ async function checkMicrophone(services: AppServices) {
       status: 'error' as const,
       input: 'microphone' as const,
       error_code: probe.code,
-      message: probe.message,
+      message: probe.messages[language],
       ...(probe.hint ? { hint: probe.hint } : {}),
+      ...(probe.technical ? { technical: maskSecretsInText(probe.technical) } : {}),
       devices,
     };
   }

@@ -40,7 +40,9 @@ export function createActions(parts: ActionParts): AppContext {
   };
   const monitorAction = async (route: 'POST /api/pause_monitor' | 'POST /api/resume_monitor') => {
     try {
-      await call(route);
+      const answer = await call(route);
+      // Not paused or resumed (the class ended or changed elsewhere): the answer says why.
+      if (answer.status !== 'paused' && answer.status !== 'resumed') toast(answer.message);
       await reloadMonitor();
     } catch (error) {
       toast(describeError(error, store.get().lang).message, 'error');

@@ -3,7 +3,7 @@
 // with notes.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, uploadMaterial } from '../api.ts';
-import { ErrorBox } from '../components/error-box.tsx';
+import { ErrorBox, TechnicalDetails } from '../components/error-box.tsx';
 import { Icon } from '../components/icon.tsx';
 import { useApp } from '../context.ts';
 import { t } from '../i18n.ts';
@@ -30,7 +30,7 @@ type Checks = {
     | { kind: 'offer' }
     | { kind: 'ok'; mode: string }
     | { kind: 'bad'; mode: string; message: string };
-  microphone: { ok: boolean; text: string; demo: boolean } | null;
+  microphone: { ok: boolean; text: string; technical?: string; demo: boolean } | null;
 };
 
 const NO_CHECKS: Checks = { recognition: { kind: 'none' }, microphone: null };
@@ -71,6 +71,7 @@ function useChecks(active: boolean): Checks {
           microphone: {
             ok,
             text: ok ? t('micOk', { device: check.device ?? '' }) : check.message,
+            ...(!ok && check.technical ? { technical: check.technical } : {}),
             demo: !ok && health.asr.available,
           },
         });
@@ -237,6 +238,7 @@ export function ClassPanel({ active }: PanelProps) {
               <div>
                 <strong>{t('micCheck')}</strong>
                 <p class="error-detail">{microphone.text}</p>
+                <TechnicalDetails text={microphone.technical} />
                 {microphone.demo ? (
                   <button
                     type="button"

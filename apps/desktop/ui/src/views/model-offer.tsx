@@ -5,7 +5,7 @@
 // published checksum asks first. Never a silent fall-back to the demo: it stays a separate button.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../api.ts';
-import { ErrorBox } from '../components/error-box.tsx';
+import { ErrorBox, TechnicalDetails } from '../components/error-box.tsx';
 import { useApp } from '../context.ts';
 import { t } from '../i18n.ts';
 import {
@@ -22,7 +22,7 @@ import type { ModelItem } from '../types.ts';
 type Status =
   | { kind: 'none' }
   | { kind: 'text'; text: string }
-  | { kind: 'failed'; message: string }
+  | { kind: 'failed'; message: string; technical: string | undefined; model: ModelItem }
   | { kind: 'error'; error: unknown; retry?: () => void };
 
 /**
@@ -77,7 +77,8 @@ export function ModelOffer({
     setBusy(value);
   };
 
-  const download = async (model: ModelItem) => {
+  /** Downloads `model` from `source` ('' for the automatic order). */
+  const download = async (model: ModelItem, source = picked) => {
     let allowUnchecked = false;
     if (model.unchecked) {
       const files = model.files
@@ -112,7 +113,7 @@ export function ModelOffer({
         app,
         {
           id: model.id,
-          ...(picked && model.sources.some((item) => item.id === picked) ? { source: picked } : {}),
+          ...(source && model.sources.some((item) => item.id === source) ? { source } : {}),
           ...(allowUnchecked ? { allow_unchecked: true } : {}),
         },
         {
@@ -137,7 +138,8 @@ export function ModelOffer({
               failed({ kind: 'none' });
             })();
           },
-          onFailed: (_code, message) => failed({ kind: 'failed', message }),
+          onFailed: (_code, message, technical) =>
+            failed({ kind: 'failed', message, technical, model }),
         },
       );
     } catch (error) {
@@ -254,6 +256,39 @@ export function ModelOffer({
           <ErrorBox error={status.error} {...(status.retry ? { onDemoMode: status.retry } : {})} />
         ) : null}
       </p>
+      {status.kind === 'failed' ? (
+        <div class="model-failed">
+          <TechnicalDetails text={status.technical} />
+          <div class="button-row">
+            <button
+              type="button"
+              class="button small primary model-retry"
+              onClick={() => void download(status.model)}
+            >
+              {t('retry')}
+            </button>
+            {/* A download site that cannot be reached: each other source, one tap away. */}
+            {status.model.sources.length > 1
+              ? status.model.sources
+                  .filter((source) => source.id !== picked)
+                  .map((source) => (
+                    <button
+                      type="button"
+                      key={source.id}
+                      class="button small model-other-source"
+                      data-source={source.id}
+                      onClick={() => {
+                        setPicked(source.id);
+                        void download(status.model, source.id);
+                      }}
+                    >
+                      {t('modelTrySource', { source: inLanguage(source.label) })}
+                    </button>
+                  ))
+              : null}
+          </div>
+        </div>
+      ) : null}
       <p class="model-source" hidden={from === null} data-source={from?.id}>
         {from ? t('modelFrom', { source: from.label }) : ''}
       </p>
