@@ -3,10 +3,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, routeUrl, streamAnswer } from '../api.ts';
 import { ErrorBox } from '../components/error-box.tsx';
+import { MarkMomentButton } from '../components/mark-moment.tsx';
 import { useApp } from '../context.ts';
 import { t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
-import type { ClassAnswer, SearchHit } from '../types.ts';
+import type { ClassAnswer, ClassMark, SearchHit } from '../types.ts';
 
 /** Local `YYYY-MM-DD HH:MM` of an ISO time. */
 export function localMinute(iso: string): string {
@@ -38,6 +39,7 @@ export function ClassView({
   const [writing, setWriting] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
+  const [marks, setMarks] = useState(answer.marks);
   const target = useRef<HTMLLIElement>(null);
   const notesBox = useRef<HTMLDetailsElement>(null);
   const root = useRef<HTMLDivElement>(null);
@@ -61,7 +63,7 @@ export function ClassView({
     setNotes('');
     let raw = '';
     try {
-      await streamAnswer(
+      const result = await streamAnswer(
         'POST /api/classes/:id/notes/stream',
         { params: { id: info.id } },
         {
@@ -71,6 +73,8 @@ export function ClassView({
           },
         },
       );
+      // With what the backend adds after the LLM's text (the marked moments).
+      setNotes(result.summary);
     } catch (error) {
       setFailure(error);
     } finally {
@@ -89,6 +93,8 @@ export function ClassView({
     }
   };
 
+  const marked = (mark: ClassMark) =>
+    setMarks((known) => [...known.filter((item) => item.line_id !== mark.line_id), mark]);
   const alerts = new Map(answer.alerts.map((alert) => [alert.line_id, alert]));
   const exportUrl = routeUrl('GET /api/classes/:id/export', {
     params: { id: info.id },
@@ -143,6 +149,7 @@ export function ClassView({
         >
           {t('libraryDelete')}
         </button>
+        {info.live ? <MarkMomentButton onMarked={marked} /> : null}
       </div>
       {confirming ? (
         <div class="library-confirm">
@@ -185,6 +192,24 @@ export function ClassView({
           dangerouslySetInnerHTML={{ __html: renderMarkdown(notes) }}
         />
       </details>
+      {marks.length > 0 ? (
+        <section class="library-marks">
+          <h4>{t('libraryMarks', { count: marks.length })}</h4>
+          <ul class="transcript-lines">
+            {[...marks]
+              .sort((a, b) => a.line_id - b.line_id)
+              .map((mark) => (
+                <li key={mark.line_id} data-line-id={mark.line_id}>
+                  <time>{mark.timestamp}</time>
+                  <span>
+                    {mark.text}
+                    {mark.note ? <small class="library-mark-note">{mark.note}</small> : null}
+                  </span>
+                </li>
+              ))}
+          </ul>
+        </section>
+      ) : null}
       {answer.lines.length === 0 ? (
         <p class="empty">{t('libraryNoLines')}</p>
       ) : (
