@@ -8,13 +8,14 @@ import type { ClassMark } from '../types.ts';
 
 /** Local `HH:MM:SS` of an ISO time. */
 function localTime(iso: string): string {
-  return new Date(iso).toLocaleTimeString('en-GB', { hour12: false });
+  return new Date(iso).toLocaleTimeString('sv-SE');
 }
 
 /** The ★ button: usable while a class runs (or is paused); says the time it marked. */
 export function MarkMomentButton({ onMarked }: { onMarked?: (mark: ClassMark) => void }) {
   const app = useApp();
   const idle = app.store.use('monitor').value.state === 'idle';
+  const label = t('markMoment');
   const mark = async () => {
     try {
       const answer = await call('POST /api/marks', { body: {} });
@@ -28,8 +29,8 @@ export function MarkMomentButton({ onMarked }: { onMarked?: (mark: ClassMark) =>
     <button
       type="button"
       class="icon-button mark-moment"
-      title={t('markMoment')}
-      aria-label={t('markMoment')}
+      title={label}
+      aria-label={label}
       disabled={idle}
       onClick={mark}
     >

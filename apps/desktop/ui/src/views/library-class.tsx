@@ -9,12 +9,11 @@ import { t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
 import type { ClassAnswer, ClassMark, SearchHit } from '../types.ts';
 
-/** Local `YYYY-MM-DD HH:MM` of an ISO time. */
+/** Local `YYYY-MM-DD HH:MM` of an ISO time ('' for a time that is not one). */
 export function localMinute(iso: string): string {
   const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  // Swedish writes dates and times the ISO way.
+  return Number.isNaN(date.getTime()) ? '' : date.toLocaleString('sv-SE').slice(0, 16);
 }
 
 type ExportFormat = 'md' | 'txt' | 'srt';
@@ -45,7 +44,7 @@ export function ClassView({
   const root = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    const frame = requestAnimationFrame(() => {
+    requestAnimationFrame(() => {
       const scrollTarget = target.current ?? (kind === 'notes' ? notesBox.current : null);
       if (scrollTarget) scrollTarget.scrollIntoView({ block: 'center' });
       else {
@@ -53,7 +52,6 @@ export function ClassView({
         if (scroller) scroller.scrollTop = 0;
       }
     });
-    return () => cancelAnimationFrame(frame);
   }, []);
 
   const writeNotes = async () => {
@@ -224,9 +222,7 @@ export function ClassView({
                 class={[
                   alert ? `alert-line ${alert.level}` : '',
                   line.id === lineId ? 'target' : '',
-                ]
-                  .join(' ')
-                  .trim()}
+                ].join(' ')}
               >
                 <time>{line.timestamp}</time>
                 <span>
