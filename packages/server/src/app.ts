@@ -144,6 +144,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ai,
     now,
     onNotes: (notes) => library.saveLiveNotes(notes.summary),
+    marks: () => library.liveMarks(),
   });
   const recognizers =
     options.recognizers ??

@@ -72,7 +72,7 @@ const ENTRIES = {
     folder: true,
     kind: 'class-content',
     classFolders: true,
-    what: 'every class kept: `<class-id>/` with transcript.txt (all lines), class.json, notes, material',
+    what: 'every class kept: `<class-id>/` with transcript.txt (all lines), class.json, notes, material, marked moments',
   },
   classesImporting: {
     name: 'classes.importing',
@@ -154,6 +154,7 @@ export const CLASS_FILES = {
   meta: 'class.json',
   notes: 'notes.md',
   material: 'material.txt',
+  marks: 'marks.json',
 } as const;
 
 /** In `models/`: the `.part` files being downloaded and their locks. */

@@ -16,6 +16,7 @@ describe('the error registry', () => {
         "400": [
           "CITE_FILENAME_INVALID",
           "CLASS_ID_INVALID",
+          "MARK_LINE_INVALID",
           "MODEL_NAME_INVALID",
           "MODEL_SOURCE_UNKNOWN",
           "NOTES_FILENAME_INVALID",
@@ -49,7 +50,9 @@ describe('the error registry', () => {
         ],
         "409": [
           "API_TOKEN_NOT_SET",
+          "CLASS_NOT_RUNNING",
           "CLASS_RUNNING",
+          "MARK_NO_LINE",
           "MODEL_BUSY",
           "MODEL_DOWNLOAD_CANCELLED",
           "MODEL_UNCHECKED",

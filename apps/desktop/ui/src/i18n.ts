@@ -180,6 +180,9 @@ const zh = {
   libraryDeleted: '已删除这节课。',
   libraryNoLines: '这节课没有字幕。',
   libraryNotesTitle: '笔记',
+  libraryMarks: '★ 标记（{count}）',
+  markMoment: '标记此刻',
+  markedAt: '已标记 {time}',
   // keywords
   keywordsIntro: '听到这些词时会提醒你。“提醒”级会闪烁并响铃，“注意”级温和提示。',
   keywordsAlert: '提醒（点名、提问）',
@@ -487,6 +490,9 @@ const en: Record<TextKey, string> = {
   libraryDeleted: 'Class deleted.',
   libraryNoLines: 'This class has no lines.',
   libraryNotesTitle: 'Notes',
+  libraryMarks: '★ Marked moments ({count})',
+  markMoment: 'Mark this moment',
+  markedAt: 'Marked {time}',
   keywordsIntro:
     'You are alerted when these words are heard. Alert level flashes and rings; attention level is gentler.',
   keywordsAlert: 'Alert (roll call, questions)',

@@ -151,6 +151,7 @@ export function createLiveSync(options: LiveSyncOptions): LiveSync {
         return;
       case 'material.uploaded':
       case 'library.changed':
+      case 'mark.added':
         // Panels that show them listen through onLiveEvent.
         return;
     }

@@ -54,6 +54,7 @@ const KNOWN_EVENTS: Readonly<Record<LiveEventName, true>> = {
   'model.installed': true,
   'model.failed': true,
   'library.changed': true,
+  'mark.added': true,
   'error.raised': true,
   'capture.changed': true,
 };

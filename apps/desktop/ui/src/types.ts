@@ -64,4 +64,6 @@ export type ClassSummary = RestAnswer<'GET /api/classes'>['items'][number];
 export type LibraryIndexing = RestAnswer<'GET /api/classes'>['indexing'];
 /** GET /api/classes/:id. */
 export type ClassAnswer = RestAnswer<'GET /api/classes/:id'>;
+/** A moment the student marked (★) in a class. */
+export type ClassMark = ClassAnswer['marks'][number];
 export type SearchHit = RestAnswer<'GET /api/search'>['hits'][number];

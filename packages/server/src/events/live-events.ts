@@ -190,6 +190,15 @@ export const CaptureServerMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('replaced'), message: z.string() }),
 ]);
 
+/** A moment the student marked during a class: a line, with when it was marked. */
+export const ClassMarkSchema = z.object({
+  line_id: z.number().int().min(1).describe('Id of the line marked (the newest line by default).'),
+  timestamp: z.string().describe('HH:MM:SS: the line’s time in the class.'),
+  text: z.string().describe('The line’s text when it was marked.'),
+  note: z.string().describe('The student’s short note ("" without one).'),
+  marked_at: z.string().describe('ISO 8601: when it was marked.'),
+});
+
 /** Every live event: what it means and its payload schema, by event name. */
 export const LIVE_EVENTS = {
   'line.appended': {
@@ -294,6 +303,10 @@ export const LIVE_EVENTS = {
       class_id: z.string(),
       change: z.enum(['added', 'updated', 'deleted']),
     }),
+  },
+  'mark.added': {
+    description: 'the student marked a moment of the running class (POST /api/marks)',
+    data: z.object({ class_id: z.string(), mark: ClassMarkSchema }),
   },
   'error.raised': {
     description:

@@ -38,6 +38,7 @@ describe('documentsOf', () => {
       },
       notes: '# 笔记\n\n秩的定义',
       material: '第一页',
+      marks: [],
       signature: '',
     });
     expect(docs).toEqual([

@@ -10,6 +10,8 @@
 //                   (`interruptions`)
 //   notes.md        notes written for the class (optional)
 //   material.txt    the text of the class material as it was during the class (optional)
+//   marks.json      the moments the student marked (★): each a line id with its time and text
+//                   (optional; rewritten whole, atomically and fsynced, at each mark)
 import { randomBytes } from 'node:crypto';
 import { open, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -23,7 +25,7 @@ import {
 } from '@class-assistant/transcript-core';
 import { z } from 'zod';
 import { CLASS_FILES } from '../data-folder.ts';
-import { AlertLevelSchema } from '../events/live-events.ts';
+import { AlertLevelSchema, ClassMarkSchema } from '../events/live-events.ts';
 import { readContainedText } from '../security/contained-file.ts';
 
 /** `YYYYMMDD-HHMMSS-xxxx`: local start time (so that names sort by it) and 4 random characters. */
@@ -72,6 +74,31 @@ export const ClassAlertSchema = z.object({
 /** An alert of a class. */
 export type ClassAlert = z.infer<typeof ClassAlertSchema>;
 
+/** A marked moment of a class. */
+export type ClassMark = z.infer<typeof ClassMarkSchema>;
+
+/** Reads `marks.json` leniently: a damaged file or entry is left out, never the class. */
+function parseMarks(text: string | undefined): ClassMark[] {
+  if (text === undefined) return [];
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (!Array.isArray(parsed)) return [];
+    return parsed.flatMap((item) => {
+      const mark = ClassMarkSchema.safeParse(item);
+      return mark.success ? [mark.data] : [];
+    });
+  } catch {
+    return [];
+  }
+}
+
+/** Writes `marks.json` atomically and durably: a mark the student was told about is kept. */
+export async function writeClassMarks(folder: string, marks: readonly ClassMark[]): Promise<void> {
+  await writeFileAtomic(join(folder, CLASS_FILES.marks), `${JSON.stringify(marks, null, 2)}\n`, {
+    durable: true,
+  });
+}
+
 /** A gap in a class: the backend died without stopping it and resumed it when it came back. */
 const ClassInterruptionSchema = z.object({
   at: z.string().describe('ISO 8601: when the class resumed.'),
@@ -111,6 +138,7 @@ export interface ClassFolderContent {
   transcript: TranscriptDocument;
   notes: string | null;
   material: string | null;
+  marks: ClassMark[];
   /** What {@link folderSignature} said before the files were read. */
   signature: string;
 }
@@ -150,10 +178,11 @@ export async function readClassFolder(
       basename(folder),
       name,
     ]);
-  const [metaText, transcriptText, notes] = await Promise.all([
+  const [metaText, transcriptText, notes, marksText] = await Promise.all([
     read(CLASS_FILES.meta),
     read(CLASS_FILES.transcript),
     read(CLASS_FILES.notes),
+    read(CLASS_FILES.marks),
   ]);
   if (metaText === undefined && transcriptText === undefined) return null;
   const transcript = parseTranscript(transcriptText ?? '');
@@ -169,7 +198,14 @@ export async function readClassFolder(
   meta ??= metaFromTranscript(id, transcript);
   const materialFile = meta.material_file ?? CLASS_FILES.material;
   const material = isPlainName(materialFile) ? ((await read(materialFile)) ?? null) : null;
-  return { meta, transcript, notes: notes ?? null, material, signature };
+  return {
+    meta,
+    transcript,
+    notes: notes ?? null,
+    material,
+    marks: parseMarks(marksText),
+    signature,
+  };
 }
 
 function isPlainName(name: string): boolean {

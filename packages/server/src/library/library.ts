@@ -34,6 +34,7 @@ import {
   appendClassEntries,
   type ClassAlert,
   type ClassFolderContent,
+  type ClassMark,
   type ClassMeta,
   folderSignature,
   isClassId,
@@ -43,6 +44,7 @@ import {
   readClassFolder,
   readClassTranscript,
   syncFolder,
+  writeClassMarks,
   writeClassMeta,
   writeClassTranscript,
 } from './class-folder.ts';
@@ -118,6 +120,7 @@ export interface ClassDetail {
   historySummary: string;
   notes: string | null;
   material: string | null;
+  marks: ClassMark[];
 }
 
 /** How far the index is while it indexes class folders (null when it is up to date). */
@@ -148,6 +151,15 @@ export interface Library extends ClassHooks {
   saveNotes(id: string, notes: string): Promise<void>;
   /** Stores notes written from the live transcript with the class it holds. */
   saveLiveNotes(notes: string): Promise<void>;
+  /**
+   * Marks a moment of the running class: the line `lineId`, or the newest line. 409
+   * `CLASS_NOT_RUNNING` without a running class, 409 `MARK_NO_LINE` before its first line, 400
+   * `MARK_LINE_INVALID` for a line the class does not have. Marking a line again replaces its
+   * mark.
+   */
+  mark(input: { lineId?: number; note?: string }): Promise<{ classId: string; mark: ClassMark }>;
+  /** The marks of the class the live transcript holds (running or just ended), for its notes. */
+  liveMarks(): Promise<ClassMark[]>;
   /** Deletes a class's folder and index rows; 409 `CLASS_RUNNING` for the running class. */
   remove(id: string): Promise<void>;
   /** Looks at every class folder again and indexes what changed. */
@@ -172,6 +184,8 @@ interface RunningClass {
   alertSave: NodeJS.Timeout | null;
   /** When class.json was last saved for alerts (performance.now() ms). */
   alertSavedAt: number;
+  /** The moments marked so far (what marks.json holds). */
+  marks: ClassMark[];
 }
 
 const PROGRESS_LOG_MS = 5000;
@@ -602,7 +616,15 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         };
         await writeClassMeta(folder, meta, { durable: true });
         await syncFolder(classesDir);
-        running = { id, folder, meta, lastEntry: null, alertSave: null, alertSavedAt: -Infinity };
+        running = {
+          id,
+          folder,
+          meta,
+          lastEntry: null,
+          alertSave: null,
+          alertSavedAt: -Infinity,
+          marks: [],
+        };
         liveFileId = id;
         // A class started anew leaves the interrupted one (if any) to be finished by a scan.
         interrupted = null;
@@ -634,6 +656,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         if (!waiting) return;
         const folder = folderOf(waiting.id);
         const log = await readClassTranscript(folder);
+        const marks = (await readClassFolder(folder, waiting.id))?.marks ?? [];
         const meta: ClassMeta = {
           ...waiting.meta,
           alive_at: gap.at.toISOString(),
@@ -651,6 +674,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
           lastEntry: log.entries.at(-1) ?? null,
           alertSave: null,
           alertSavedAt: -Infinity,
+          marks,
         };
         liveFileId = waiting.id;
         keepAlive(running);
@@ -733,7 +757,65 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         historySummary: content.transcript.summary,
         notes: content.notes,
         material: content.material,
+        marks: content.marks,
       };
+    },
+
+    mark: (input) =>
+      folders(async () => {
+        const current = running;
+        if (!current) {
+          throw new ServerError(
+            'CLASS_NOT_RUNNING',
+            localized(
+              '现在没有在上的课：开始上课后才能标记此刻。',
+              'No class is running: start a class to mark a moment of it.',
+            ),
+          );
+        }
+        const [log, live] = await Promise.all([readClassTranscript(current.folder), store.read()]);
+        const entries = mergeEntries(log.entries, live.entries).entries;
+        const line =
+          input.lineId === undefined
+            ? entries.at(-1)
+            : entries.find((entry) => entry.id === input.lineId);
+        if (!line && input.lineId === undefined) {
+          throw new ServerError(
+            'MARK_NO_LINE',
+            localized(
+              '这节课还没有字幕：等第一句出现后再标记。',
+              'The class has no line yet: mark a moment once the first line is shown.',
+            ),
+          );
+        }
+        if (!line) {
+          throw new ServerError(
+            'MARK_LINE_INVALID',
+            localized(
+              `这节课没有第 ${input.lineId} 行（现在有 ${entries.length} 行）。`,
+              `The class has no line ${input.lineId} (it has ${entries.length} lines).`,
+            ),
+            { field: 'line_id' },
+          );
+        }
+        const mark: ClassMark = {
+          line_id: line.id,
+          timestamp: line.time ?? '',
+          text: line.text,
+          note: input.note?.trim() ?? '',
+          marked_at: now().toISOString(),
+        };
+        const marks = [...current.marks.filter((item) => item.line_id !== line.id), mark];
+        await writeClassMarks(current.folder, marks);
+        current.marks = marks;
+        return { classId: current.id, mark };
+      }),
+
+    async liveMarks() {
+      const id = liveFileId;
+      if (!id) return [];
+      const content = await readClassFolder(folderOf(id), id).catch(() => null);
+      return content?.marks ?? [];
     },
 
     search(query, searchOptions) {

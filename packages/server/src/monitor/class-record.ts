@@ -5,6 +5,8 @@ import type {
 } from '@class-assistant/transcript-core';
 import { ServerError } from '../errors.ts';
 import { localized } from '../language.ts';
+import type { ClassMark } from '../library/class-folder.ts';
+import { withMarks } from '../library/marks-section.ts';
 import type { AiCallOptions, ClassAi, ClassContext, TranscriptLine } from '../llm/class-ai.ts';
 import { type CiteStore, localDateTime } from '../material/cite-store.ts';
 import type { NotesStore } from '../material/notes-store.ts';
@@ -45,6 +47,8 @@ export interface NotesSource {
   material: string;
   /** The class's date `YYYY-MM-DD` for the notes' title (default: today). */
   date?: string;
+  /** The moments the student marked: listed after the LLM's notes. */
+  marks?: readonly ClassMark[];
 }
 
 /**
@@ -71,7 +75,7 @@ export async function writeNotesFile(
   }
   const course = source.courseName || document.header.courseName || '';
   const now = options.now();
-  const notes = await options.ai.notes(
+  const written = await options.ai.notes(
     {
       courseName: course,
       material: source.material,
@@ -81,6 +85,7 @@ export async function writeNotesFile(
     },
     callOptions,
   );
+  const notes = withMarks(written, source.marks ?? []);
   const { filename, path } = await options.notes.write(course, notes, now);
   return { filename, path, course_name: course, summary: notes };
 }
@@ -94,6 +99,8 @@ export function createClassRecord(options: {
   now: () => Date;
   /** Called with notes just written (the class library keeps a copy with the class). */
   onNotes?: (notes: NotesResult) => Promise<void>;
+  /** The moments marked in the class of the live transcript, for its notes. */
+  marks?: () => Promise<ClassMark[]>;
 }): ClassRecord {
   return {
     async context(minutes, courseName) {
@@ -122,6 +129,7 @@ export function createClassRecord(options: {
           document: await options.store.read(),
           courseName,
           material: await options.cite.readCurrent(),
+          marks: (await options.marks?.()) ?? [],
         },
         callOptions,
       );

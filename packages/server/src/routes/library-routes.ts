@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ClassMarkSchema } from '../events/live-events.ts';
 import { ClassAlertSchema } from '../library/class-folder.ts';
 import { EXPORT_FORMATS } from '../library/export-class.ts';
 import { localDateTime } from '../material/cite-store.ts';
@@ -81,6 +82,27 @@ export const ClassSchema = z.object({
   }),
   lines: z.array(LineSchema),
   alerts: z.array(ClassAlertSchema),
+  marks: z.array(ClassMarkSchema).describe('The moments the student marked (★), as marked.'),
+});
+
+/** POST /api/marks. */
+export const MarkBodySchema = z
+  .object({
+    line_id: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('The line to mark (default: the newest line of the running class).'),
+    note: z.string().max(200).optional().describe('A short note of the student’s.'),
+  })
+  .optional();
+
+/** POST /api/marks. */
+export const MarkAnswerSchema = z.object({
+  status: z.literal('success'),
+  class_id: z.string(),
+  mark: ClassMarkSchema,
 });
 
 export const SearchQuerySchema = z.object({
@@ -143,7 +165,7 @@ export const libraryRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['library'],
-        summary: 'One class: its lines, alerts, history summary and notes',
+        summary: 'One class: its lines, alerts, marked moments, history summary and notes',
         description:
           'The running class is answered too (its lines so far). 400 CLASS_ID_INVALID for a malformed id, 404 CLASS_NOT_FOUND.',
         params: ClassIdParams,
@@ -164,7 +186,31 @@ export const libraryRoutes: FastifyPluginAsyncZod = async (app) => {
           text: entry.text,
         })),
         alerts: detail.alerts,
+        marks: detail.marks,
       };
+    },
+  );
+
+  app.post(
+    '/api/marks',
+    {
+      schema: {
+        tags: ['library'],
+        summary: 'Mark the current moment of the running class (★)',
+        description:
+          'Marks the newest line of the running class (or `line_id`) with the time, and an optional short `note`; kept in the class folder (marks.json, written durably) and listed by GET /api/classes/{id} and at the end of the class’s notes. Marking a line again replaces its mark. Live event `mark.added`. 409 CLASS_NOT_RUNNING without a running class, 409 MARK_NO_LINE before its first line, 400 MARK_LINE_INVALID for a line the class does not have.',
+        body: MarkBodySchema,
+        response: { 200: MarkAnswerSchema, ...errors(400, 409) },
+      },
+    },
+    async (request) => {
+      const body = request.body ?? {};
+      const { classId, mark } = await library.mark({
+        ...(body.line_id === undefined ? {} : { lineId: body.line_id }),
+        ...(body.note === undefined ? {} : { note: body.note }),
+      });
+      services.hub.publish('mark.added', { class_id: classId, mark });
+      return { status: 'success' as const, class_id: classId, mark };
     },
   );
 
@@ -258,6 +304,7 @@ export const libraryRoutes: FastifyPluginAsyncZod = async (app) => {
               courseName: detail.summary.course_name,
               material: detail.material ?? '',
               date: localDateTime(new Date(detail.summary.started_at)).slice(0, 10),
+              marks: detail.marks,
             },
             options,
           );

@@ -42,6 +42,8 @@ import {
   DeleteClassSchema,
   ExportQuerySchema,
   ExportSchema,
+  MarkAnswerSchema,
+  MarkBodySchema,
   NotesResultSchema,
   SearchQuerySchema,
   SearchSchema,
@@ -137,6 +139,7 @@ export const REST_CONTRACT = {
   'GET /api/classes': { querystring: ClassesQuerySchema, response: ClassesSchema },
   'GET /api/classes/:id': { params: ClassIdParams, response: ClassSchema },
   'DELETE /api/classes/:id': { params: ClassIdParams, response: DeleteClassSchema },
+  'POST /api/marks': { body: MarkBodySchema, response: MarkAnswerSchema },
   'GET /api/search': { querystring: SearchQuerySchema, response: SearchSchema },
   'GET /api/classes/:id/export': {
     params: ClassIdParams,

@@ -117,7 +117,6 @@ export function LibraryPanel({ active }: PanelProps) {
       }),
     [],
   );
-  useEffect(() => () => clearTimeout(searchTimer.current), []);
 
   const classItem = (item: ClassSummary) => (
     <li key={item.id}>

@@ -133,17 +133,15 @@ export function NotesPanel({ active }: PanelProps) {
         </button>
       </div>
       <div class="panel-status">{error ? <ErrorBox error={error} /> : null}</div>
-      {!writing && shown === '' ? (
-        <article key="empty" class="notes-content markdown">
-          <p class="empty">{t('notesEmpty')}</p>
-        </article>
-      ) : (
-        <article
-          key="content"
-          class={writing ? 'notes-content markdown streaming' : 'notes-content markdown'}
-          dangerouslySetInnerHTML={{ __html: renderMarkdown(content) }}
-        />
-      )}
+      <article
+        class={writing ? 'notes-content markdown streaming' : 'notes-content markdown'}
+        dangerouslySetInnerHTML={{
+          __html:
+            writing || shown !== ''
+              ? renderMarkdown(content)
+              : `<p class="empty">${t('notesEmpty')}</p>`,
+        }}
+      />
     </section>
   );
 }

@@ -3,17 +3,17 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, routeUrl, streamAnswer } from '../api.ts';
 import { ErrorBox } from '../components/error-box.tsx';
+import { MarkMomentButton } from '../components/mark-moment.tsx';
 import { useApp } from '../context.ts';
 import { joinList, t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
-import type { ClassAnswer, SearchHit } from '../types.ts';
+import type { ClassAnswer, ClassMark, SearchHit } from '../types.ts';
 
-/** Local `YYYY-MM-DD HH:MM` of an ISO time. */
+/** Local `YYYY-MM-DD HH:MM` of an ISO time ('' for a time that is not one). */
 export function localMinute(iso: string): string {
   const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  // Swedish writes dates and times the ISO way.
+  return Number.isNaN(date.getTime()) ? '' : date.toLocaleString('sv-SE').slice(0, 16);
 }
 
 type ExportFormat = 'md' | 'txt' | 'srt';
@@ -38,12 +38,13 @@ export function ClassView({
   const [writing, setWriting] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
+  const [marks, setMarks] = useState(answer.marks);
   const target = useRef<HTMLLIElement>(null);
   const notesBox = useRef<HTMLDetailsElement>(null);
   const root = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    const frame = requestAnimationFrame(() => {
+    requestAnimationFrame(() => {
       const scrollTarget = target.current ?? (kind === 'notes' ? notesBox.current : null);
       if (scrollTarget) scrollTarget.scrollIntoView({ block: 'center' });
       else {
@@ -51,7 +52,6 @@ export function ClassView({
         if (scroller) scroller.scrollTop = 0;
       }
     });
-    return () => cancelAnimationFrame(frame);
   }, []);
 
   const writeNotes = async () => {
@@ -61,7 +61,7 @@ export function ClassView({
     setNotes('');
     let raw = '';
     try {
-      await streamAnswer(
+      const result = await streamAnswer(
         'POST /api/classes/:id/notes/stream',
         { params: { id: info.id } },
         {
@@ -71,6 +71,8 @@ export function ClassView({
           },
         },
       );
+      // With what the backend adds after the LLM's text (the marked moments).
+      setNotes(result.summary);
     } catch (error) {
       setFailure(error);
     } finally {
@@ -89,6 +91,8 @@ export function ClassView({
     }
   };
 
+  const marked = (mark: ClassMark) =>
+    setMarks((known) => [...known.filter((item) => item.line_id !== mark.line_id), mark]);
   const alerts = new Map(answer.alerts.map((alert) => [alert.line_id, alert]));
   const exportUrl = routeUrl('GET /api/classes/:id/export', {
     params: { id: info.id },
@@ -143,6 +147,7 @@ export function ClassView({
         >
           {t('libraryDelete')}
         </button>
+        {info.live ? <MarkMomentButton onMarked={marked} /> : null}
       </div>
       {confirming ? (
         <div class="library-confirm">
@@ -185,6 +190,24 @@ export function ClassView({
           dangerouslySetInnerHTML={{ __html: renderMarkdown(notes) }}
         />
       </details>
+      {marks.length > 0 ? (
+        <section class="library-marks">
+          <h4>{t('libraryMarks', { count: marks.length })}</h4>
+          <ul class="transcript-lines">
+            {[...marks]
+              .sort((a, b) => a.line_id - b.line_id)
+              .map((mark) => (
+                <li key={mark.line_id} data-line-id={mark.line_id}>
+                  <time>{mark.timestamp}</time>
+                  <span>
+                    {mark.text}
+                    {mark.note ? <small class="library-mark-note">{mark.note}</small> : null}
+                  </span>
+                </li>
+              ))}
+          </ul>
+        </section>
+      ) : null}
       {answer.lines.length === 0 ? (
         <p class="empty">{t('libraryNoLines')}</p>
       ) : (
@@ -199,9 +222,7 @@ export function ClassView({
                 class={[
                   alert ? `alert-line ${alert.level}` : '',
                   line.id === lineId ? 'target' : '',
-                ]
-                  .join(' ')
-                  .trim()}
+                ].join(' ')}
               >
                 <time>{line.timestamp}</time>
                 <span>

@@ -1,0 +1,148 @@
+/// <reference lib="dom" />
+// ★ in real Chromium against the real backend, at the panel's size (480x520), in both
+// languages: the moments marked in a class are listed with it in the library (time and line),
+// and the running class's ★ marks its newest line, says when, and the list shows it.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildUiInto,
+  launchBrowser,
+  openApp,
+  pageErrors,
+  RESULTS_DIR,
+  startBackend,
+  type TestBackend,
+} from './support/ui-harness.ts';
+
+let uiDir: string;
+let buildRoot: string;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+let context: BrowserContext;
+let backend: TestBackend | undefined;
+let page: Page | undefined;
+
+beforeAll(async () => {
+  buildRoot = await mkdtemp(join(tmpdir(), 'desktop-ui-build-'));
+  uiDir = await buildUiInto(join(buildRoot, 'ui'));
+  await mkdir(RESULTS_DIR, { recursive: true });
+  browser = await launchBrowser();
+  context = browser.context;
+});
+
+afterEach(async () => {
+  const [closing, disposing] = [page, backend];
+  [page, backend] = [undefined, undefined];
+  await closing?.close();
+  await disposing?.dispose();
+  if (closing) expect(pageErrors(closing)).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await rm(buildRoot, { recursive: true, force: true });
+});
+
+interface Line {
+  id: number;
+  timestamp: string;
+  text: string;
+}
+
+const TEXTS = {
+  zh: {
+    heading: '★ 标记（2）',
+    after: '★ 标记（3）',
+    button: '标记此刻',
+    toast: /^已标记 \d\d:\d\d:\d\d$/,
+  },
+  en: {
+    heading: '★ Marked moments (2)',
+    after: '★ Marked moments (3)',
+    button: 'Mark this moment',
+    toast: /^Marked \d\d:\d\d:\d\d$/,
+  },
+} as const;
+
+/** True when the element's box lies inside the 480x520 window. */
+async function inside(target: ReturnType<Page['locator']>): Promise<boolean> {
+  const box = await target.boundingBox();
+  return (
+    box !== null &&
+    box.x >= 0 &&
+    box.y >= 0 &&
+    box.x + box.width <= 480 &&
+    box.y + box.height <= 520
+  );
+}
+
+describe('★ marked moments in the library (480x520)', () => {
+  for (const lang of ['zh', 'en'] as const) {
+    it(`lists a class's marks with their time and line, and the running class's ★ adds one (${lang})`, async () => {
+      const text = TEXTS[lang];
+      backend = await startBackend({
+        uiDir,
+        env: ['ASR_MODE=mock', 'MOCK_INTERVAL_MS=20', 'MOCK_LOOP=false'],
+      });
+      const api = async (path: string, body?: object) =>
+        (await fetch(`${backend!.url}${path}`, {
+          method: body ? 'POST' : 'GET',
+          headers: { 'content-type': 'application/json' },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        }).then((response) => response.json())) as Record<string, unknown>;
+      await api('api/start_monitor', { course_name: '数据结构' });
+      await expect
+        .poll(async () => (await api('api/monitor_status')).recognizer_state, { timeout: 20_000 })
+        .toBe('ended');
+      const [listed] = (await api('api/classes')).items as Array<{ id: string }>;
+      const id = listed!.id;
+      expect((await api('api/marks', { line_id: 5 })).status).toBe('success');
+      expect((await api('api/marks', { line_id: 2, note: '这里要考' })).status).toBe('success');
+      const lines = (await api(`api/classes/${id}`)).lines as Line[];
+      const line = (lineId: number) => lines.find((item) => item.id === lineId)!;
+
+      page = await openApp(context, backend, { width: 480, height: 520 });
+      if (lang === 'en') {
+        await page.evaluate(() => localStorage.setItem('class-assistant.lang', 'en'));
+        await page.reload();
+        await page.locator('.bar[data-connection="online"]').waitFor();
+      }
+      await page.keyboard.press('l');
+      await page.locator(`.library-item[data-class-id="${id}"]`).click();
+      const marks = page.locator('.library-marks');
+      await marks.waitFor();
+      expect(await marks.locator('h4').textContent()).toBe(text.heading);
+      // In the order of the class: the time and the line, the note under it.
+      const items = marks.locator('li');
+      expect(await items.locator('time').allTextContents()).toEqual([
+        line(2).timestamp,
+        line(5).timestamp,
+      ]);
+      expect(await items.locator('span').allTextContents()).toEqual([
+        `${line(2).text}这里要考`,
+        line(5).text,
+      ]);
+      expect(await items.first().locator('.library-mark-note').textContent()).toBe('这里要考');
+      for (const item of await items.all()) {
+        expect(await item.isVisible()).toBe(true);
+        expect(await inside(item)).toBe(true);
+      }
+      await page.screenshot({ path: join(RESULTS_DIR, `library-marks-${lang}.png`) });
+
+      // The running class: ★ marks its newest line and says when.
+      const star = page.getByRole('button', { name: text.button });
+      expect(await star.isEnabled()).toBe(true);
+      expect(await inside(star)).toBe(true);
+      await star.click();
+      const toast = page.locator('.line-text.toast.info');
+      await expect.poll(() => toast.textContent()).toMatch(text.toast);
+      await expect.poll(() => marks.locator('h4').textContent()).toBe(text.after);
+      const newest = lines.at(-1)!;
+      expect(await items.last().locator('time').textContent()).toBe(newest.timestamp);
+      expect(await items.last().locator('span').textContent()).toBe(newest.text);
+      await page.screenshot({ path: join(RESULTS_DIR, `library-marks-star-${lang}.png`) });
+    });
+  }
+});
