@@ -8,7 +8,7 @@ import { readPostedValue, shownValue } from '../secret-rules.ts';
 import { type FilePrivacyOptions, writePrivateFileAtomic } from '../security/private-file.ts';
 import { type EnvDocument, getEnvValue, parseEnv, serializeEnv, setEnvValue } from './env-file.ts';
 import { extraLinesOf, mergeExtraLines, serializeLines } from './extra-lines.ts';
-import { checkSecretDestinations } from './secret-destinations.ts';
+import { checkSecretDestinations, type SecretDestinationRefusal } from './secret-destinations.ts';
 import { maskDocument, restoreDocument, unknownMaskError } from './secret-mask.ts';
 import {
   readSettingsFile,
@@ -113,6 +113,12 @@ export interface SettingsStore {
     fields: Record<string, string>,
     extraLines?: string | undefined,
   ): Promise<SettingsSaveResult>;
+  /**
+   * The settings as they would be with these main fields saved, nothing written: checked as
+   * `saveFields` checks them (SETTINGS_INVALID, a mask standing for nothing stored), and a
+   * stored secret that would go to a new origin must be typed again (SETTINGS_SECRET_REQUIRED).
+   */
+  preview(fields: Record<string, string>): ResolvedSettings;
 }
 
 /**
@@ -186,24 +192,74 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     ).map((definition) => definition.key);
   }
 
+  /** Reads posted main fields: the values to set, the secrets typed in, what was wrong. */
+  const readFields = (fields: Record<string, string>) => {
+    const failures: Failure[] = [];
+    const updates: Array<[SettingDefinition, string]> = [];
+    const typed = new Set<string>();
+    const unknownMasks: string[] = [];
+    for (const [key, value] of Object.entries(fields)) {
+      const definition = settingDefinition(key);
+      if (!definition) {
+        failures.push({
+          field: key,
+          message: localized(
+            `${key} 不是主设置项；请在 extra_lines 中写成 ${key}=value`,
+            `${key} is not a main setting; put it in extra_lines as ${key}=value`,
+          ),
+        });
+        continue;
+      }
+      const stored = storedValue(document, definition) ?? '';
+      // The mask posted back (even with a space after it) keeps the stored value.
+      const reading = readPostedValue(value, stored, definition.secret);
+      if (reading.kind === 'kept') continue;
+      if (reading.kind === 'unknown-mask') {
+        unknownMasks.push(key);
+        continue;
+      }
+      const next = reading.kind === 'restored' ? reading.value : value;
+      if (definition.secret && reading.kind === 'typed' && value !== '') {
+        typed.add(definition.key);
+      }
+      if (next !== '') {
+        const check = definition.check(next);
+        if (!check.ok) {
+          failures.push({ field: key, message: hideValue(check.message, next, definition) });
+          continue;
+        }
+      }
+      updates.push([definition, next]);
+    }
+    return { failures, updates, typed, unknownMasks };
+  };
+
+  /**
+   * Refuses settings that would send a stored secret to an origin it was not sent to, unless it
+   * was typed in this request (SETTINGS_SECRET_REQUIRED, one message per secret).
+   */
+  const throwIfSecretsMove = (
+    after: ResolvedSettings,
+    typed: ReadonlySet<string>,
+    words: (refusal: SecretDestinationRefusal) => MessageText,
+  ) => {
+    const refusals = checkSecretDestinations(resolved.settings, after, typed);
+    if (refusals.length === 0) return;
+    const messages = refusals.map((refusal) => ({ field: refusal.field, message: words(refusal) }));
+    throw new ServerError(
+      'SETTINGS_SECRET_REQUIRED',
+      joinMessages(messages.map((item) => item.message)),
+      { field: messages[0]!.field, fields: messages },
+    );
+  };
+
   async function write(next: EnvDocument, typed: ReadonlySet<string>): Promise<SettingsSaveResult> {
     const before = resolved.settings.values;
-    const refusals = checkSecretDestinations(
-      resolved.settings,
+    throwIfSecretsMove(
       resolveSettings(next, environment).settings,
       typed,
+      (refusal) => refusal.message,
     );
-    if (refusals.length > 0) {
-      const first = refusals[0]!;
-      throw new ServerError(
-        'SETTINGS_SECRET_REQUIRED',
-        joinMessages(refusals.map((refusal) => refusal.message)),
-        {
-          field: first.field,
-          fields: refusals.map((refusal) => ({ field: refusal.field, message: refusal.message })),
-        },
-      );
-    }
     const text = serializeEnv(next);
     const changedInFile = SETTING_DEFINITIONS.filter(
       (definition) => storedValue(document, definition) !== storedValue(next, definition),
@@ -378,43 +434,7 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     saveFields: (fields, extraLines) =>
       serial(async () => {
         requireFile();
-        const failures: Failure[] = [];
-        const updates: Array<[SettingDefinition, string]> = [];
-        const typed = new Set<string>();
-        const unknownMasks: string[] = [];
-        for (const [key, value] of Object.entries(fields)) {
-          const definition = settingDefinition(key);
-          if (!definition) {
-            failures.push({
-              field: key,
-              message: localized(
-                `${key} 不是主设置项；请在 extra_lines 中写成 ${key}=value`,
-                `${key} is not a main setting; put it in extra_lines as ${key}=value`,
-              ),
-            });
-            continue;
-          }
-          const stored = storedValue(document, definition) ?? '';
-          // The mask posted back (even with a space after it) keeps the stored value.
-          const reading = readPostedValue(value, stored, definition.secret);
-          if (reading.kind === 'kept') continue;
-          if (reading.kind === 'unknown-mask') {
-            unknownMasks.push(key);
-            continue;
-          }
-          const next = reading.kind === 'restored' ? reading.value : value;
-          if (definition.secret && reading.kind === 'typed' && value !== '') {
-            typed.add(definition.key);
-          }
-          if (next !== '') {
-            const check = definition.check(next);
-            if (!check.ok) {
-              failures.push({ field: key, message: hideValue(check.message, next, definition) });
-              continue;
-            }
-          }
-          updates.push([definition, next]);
-        }
+        const { failures, updates, typed, unknownMasks } = readFields(fields);
         let next = document;
         // Masked secrets in comments come back as they are stored.
         const restored =
@@ -438,15 +458,23 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
           next = mergeExtraLines(document, parsed);
         }
         throwIfFailures(failures);
-        for (const [definition, value] of updates) {
-          const name = storedName(next, definition);
-          // A form posts every field: an absent key left at its default stays absent.
-          if (name === undefined && (value === '' || value === definition.defaultValue)) continue;
-          // The user's own name of the key stays in the file (SEED_ASR_APP_KEY is not renamed).
-          next = setEnvValue(next, name ?? definition.key, value);
-        }
-        return write(next, typed);
+        return write(applyUpdates(next, updates), typed);
       }),
+    preview(fields) {
+      requireFile();
+      const { failures, updates, typed, unknownMasks } = readFields(fields);
+      if (unknownMasks.length > 0) throw unknownMaskError(unknownMasks);
+      throwIfFailures(failures);
+      const next = applyUpdates(document, updates);
+      const after = resolveSettings(next, environment).settings;
+      throwIfSecretsMove(after, typed, (refusal) =>
+        localized(
+          `${refusal.address} 会把已保存的 ${refusal.source} 发往新的地址 ${refusal.origin}：要用这个地址测试，请重新填写 ${refusal.source}。`,
+          `${refusal.address} would send the stored ${refusal.source} to ${refusal.origin}, where it was not sent before: type ${refusal.source} again to test with this address.`,
+        ),
+      );
+      return after;
+    },
   };
   await load();
   return store;
@@ -520,6 +548,22 @@ function storedName(document: EnvDocument, definition: SettingDefinition): strin
 function storedValue(document: EnvDocument, definition: SettingDefinition): string | undefined {
   const name = storedName(document, definition);
   return name === undefined ? undefined : getEnvValue(document, name);
+}
+
+/** The document with these main keys set (an absent key left at its default stays absent). */
+function applyUpdates(
+  document: EnvDocument,
+  updates: ReadonlyArray<[SettingDefinition, string]>,
+): EnvDocument {
+  let next = document;
+  for (const [definition, value] of updates) {
+    const name = storedName(next, definition);
+    // A form posts every field: an absent key left at its default stays absent.
+    if (name === undefined && (value === '' || value === definition.defaultValue)) continue;
+    // The user's own name of the key stays in the file (SEED_ASR_APP_KEY is not renamed).
+    next = setEnvValue(next, name ?? definition.key, value);
+  }
+  return next;
 }
 
 /** The environment's value of a main key (its main name first, then its aliases). */
