@@ -5,6 +5,7 @@
 // the stored value) and the other lines in a text area kept byte for byte. Names, groups,
 // choices and what each mode needs come from the backend's answer.
 
+import { createElement, render as mount } from 'preact';
 import {
   notificationPermission,
   playAlertSound,
@@ -12,7 +13,8 @@ import {
 } from '../alert-effects.ts';
 import { call, isApiError } from '../api.ts';
 import { CLOUD_PRESETS } from '../cloud-presets.ts';
-import type { AppContext } from '../context.ts';
+import { ConnectionTest, hasConnectionTest } from '../components/connection-test.tsx';
+import { type AppContext, AppProvider } from '../context.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { errorBox } from '../errors.ts';
 import { type Lang, lang, t } from '../i18n.ts';
@@ -282,6 +284,29 @@ export function createSettingsPanel(context: AppContext): Panel {
     );
   };
 
+  /** The form's values as they are now (masked secrets as shown). */
+  const formValues = () =>
+    Object.fromEntries([...controls].map(([key, { control }]) => [key, control.value.trim()]));
+  /** The "test connection" of the AI service or an online mode (made once, kept across renders). */
+  const testHosts = new Map<string, HTMLElement>();
+  const connectionTest = (target: string): HTMLElement | null => {
+    if (!hasConnectionTest(target)) return null;
+    let host = testHosts.get(target);
+    if (!host) {
+      host = h('div');
+      mount(
+        createElement(
+          AppProvider,
+          { value: context },
+          createElement(ConnectionTest, { target, fields: formValues }),
+        ),
+        host,
+      );
+      testHosts.set(target, host);
+    }
+    return host;
+  };
+
   // ---- how the class is heard: one choice per mode the backend runs ----
   const modeInput = h('input', { type: 'hidden', id: 'setting-ASR_MODE', name: 'ASR_MODE' });
   const hearingBox = h('div', { class: 'hearing' });
@@ -342,6 +367,7 @@ export function createSettingsPanel(context: AppContext): Panel {
           ? presetButtons(CLOUD_PRESETS, CLOUD_KEYS, t('cloudPresets'))
           : null,
         ...mode.settings.map((key) => studentField(view, key, { link: keyLinkOf(view, key) })),
+        mode.settings.length > 0 ? connectionTest(mode.mode) : null,
         mode.model ? models.element : null,
       ].filter((part): part is HTMLElement => part !== null);
       if (parts.length > 0) {
@@ -374,6 +400,7 @@ export function createSettingsPanel(context: AppContext): Panel {
       studentField(view, LLM_KEYS.key, preset ? { link: keyLink(preset.keyUrl) } : {}),
       studentField(view, LLM_KEYS.base),
       studentField(view, LLM_KEYS.model),
+      connectionTest('llm'),
     );
   };
 
