@@ -1,8 +1,14 @@
 // POST /api/settings/test_connection against loopback fakes that speak the real protocols: the
 // OpenAI-compatible API (chat and transcriptions), the streaming ASR service and DashScope. A
 // wrong address is a closed loopback port or a web page; nothing leaves the machine.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { createFakeOpenAIServer, type FakeOpenAIServer } from '@class-assistant/agent-std/testing';
 import { type AsrTestServer, createAsrTestServer } from '@class-assistant/asr-protocol/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -157,6 +163,53 @@ describe('the LLM', () => {
     expect(answer.message).toMatch(/answered \(HTTP 200\), but not as the LLM service would/);
     expect(answer.technical).toContain('Welcome to nginx! Bearer ••••••••y-42');
     expect(JSON.stringify(answer)).not.toContain('plain-key-42');
+  });
+
+  it('wrong address: a certificate this computer does not trust is a TLS problem', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'connection-test-tls-'));
+    servers.push({ close: () => rm(folder, { recursive: true, force: true }) });
+    // A throwaway self-signed certificate, as a network that intercepts secure connections shows.
+    await promisify(execFile)('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-keyout',
+      join(folder, 'key.pem'),
+      '-out',
+      join(folder, 'cert.pem'),
+    ]);
+    const secure = createTlsServer(
+      {
+        key: await readFile(join(folder, 'key.pem')),
+        cert: await readFile(join(folder, 'cert.pem')),
+      },
+      (_request, response) => response.end('{}'),
+    );
+    await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+    servers.push({
+      close: () =>
+        new Promise<void>((resolve) => {
+          secure.closeAllConnections();
+          secure.close(() => resolve());
+        }),
+    });
+    const base = `https://127.0.0.1:${(secure.address() as AddressInfo).port}/v1`;
+    harness = await createHarness({ env: ['ASR_MODE=mock'] });
+    const { answer } = await testConnection({
+      target: 'llm',
+      fields: { LLM_BASE_URL: base, LLM_API_KEY: GOOD_KEY, LLM_MODEL: 'known-model' },
+    });
+    expect(answer).toMatchObject({ result: 'wrong_address', field: 'LLM_BASE_URL' });
+    expect(answer.message).toMatch(
+      /^No secure connection to https:\/\/127\.0\.0\.1:\d+\/v1 \(a certificate or TLS error\)/,
+    );
+    expect(answer.technical).toMatch(/self.signed/i);
   });
 
   it('unknown model: the provider\'s "model does not exist" is told as such', async () => {
