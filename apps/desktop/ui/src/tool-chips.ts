@@ -1,7 +1,6 @@
-// The class agent's lookups as small chips above an answer ("查阅第 12 页", "搜索：堆"): each
-// one running until the next lookup or the first words of the answer, then done.
+// The class agent's lookups in plain words ("查阅第 12 页", "搜索：堆"), for the chips above an
+// answer.
 import type { ToolCall } from './api.ts';
-import { h } from './dom.ts';
 import { t } from './i18n.ts';
 
 const MAX_QUERY = 24;
@@ -47,34 +46,4 @@ export function toolCallText(call: ToolCall): string {
     default:
       return t('toolOther', { name: call.name });
   }
-}
-
-/** The chips of one answer: `add` as lookups start, `settle` when the answer's words begin. */
-export function createToolChips(): {
-  element: HTMLElement;
-  add(call: ToolCall): void;
-  settle(): void;
-} {
-  const element = h('ul', { class: 'tool-chips', hidden: true, 'aria-live': 'polite' });
-  const settle = () => {
-    for (const chip of element.querySelectorAll('.tool-chip.running')) {
-      chip.classList.remove('running');
-      chip.removeAttribute('aria-busy');
-    }
-  };
-  return {
-    element,
-    add(call) {
-      settle();
-      element.hidden = false;
-      element.append(
-        h(
-          'li',
-          { class: 'tool-chip running', 'aria-busy': 'true', 'data-tool': call.name },
-          toolCallText(call),
-        ),
-      );
-    },
-    settle,
-  };
 }

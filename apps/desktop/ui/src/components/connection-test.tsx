@@ -54,7 +54,9 @@ export function ConnectionTest({
     try {
       const form = typeof fields === 'function' ? fields() : (fields ?? {});
       const values = Object.fromEntries(
-        Object.entries(form).filter(([key]) => KEYS_OF[target].test(key)),
+        Object.entries(form)
+          .filter(([key]) => KEYS_OF[target].test(key))
+          .map(([key, value]) => [key, value.trim()]),
       );
       const found = await call('POST /api/settings/test_connection', {
         body: { target, fields: values },

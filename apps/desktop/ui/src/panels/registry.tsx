@@ -1,19 +1,18 @@
 // The panels of the 480x520 window, in tab order: the one list the tabs, the shortcuts and the
 // app read.
 import type { ComponentType } from 'preact';
-import { Legacy, type LegacyView } from '../components/legacy.tsx';
 import type { AppContext } from '../context.ts';
 import type { TextKey } from '../i18n.ts';
 import type { PanelName } from '../store.ts';
-import { createAskPanel } from './ask-panel.ts';
-import { createCatchupPanel } from './catchup-panel.ts';
-import { createClassPanel } from './class-panel.ts';
-import { createKeywordsPanel } from './keywords-panel.ts';
-import { createLibraryPanel } from './library-panel.ts';
-import { createNotesPanel } from './notes-panel.ts';
-import { createRescuePanel } from './rescue-panel.ts';
-import { createSettingsPanel } from './settings-panel.ts';
-import { createTranscriptPanel } from './transcript-panel.ts';
+import { AskPanel } from './ask-panel.tsx';
+import { CatchupPanel } from './catchup-panel.tsx';
+import { ClassPanel } from './class-panel.tsx';
+import { KeywordsPanel } from './keywords-panel.tsx';
+import { LibraryPanel } from './library-panel.tsx';
+import { NotesPanel } from './notes-panel.tsx';
+import { RescuePanel } from './rescue-panel.tsx';
+import { SettingsPanel } from './settings-panel.tsx';
+import { TranscriptPanel } from './transcript-panel.tsx';
 
 /** What every panel component gets. */
 export interface PanelProps {
@@ -36,57 +35,27 @@ export interface PanelEntry {
   component: ComponentType<PanelProps>;
 }
 
-// ------------------------------------------------------------------ panels not yet components
-function legacy(create: (app: AppContext) => LegacyView) {
-  return ({ active }: PanelProps) => <Legacy create={create} active={active} />;
-}
-const rescueLegacy = (app: AppContext): LegacyView => {
-  const panel = createRescuePanel(app);
-  let seen = app.requests.rescue.peek();
-  const dispose = app.requests.rescue.subscribe((serial) => {
-    if (serial !== seen) panel.run();
-    seen = serial;
-  });
-  return { ...panel, dispose };
-};
-const catchupLegacy = (app: AppContext): LegacyView => {
-  const panel = createCatchupPanel(app);
-  let seen = app.requests.catchup.peek();
-  const dispose = app.requests.catchup.subscribe((serial) => {
-    if (serial !== seen) panel.run();
-    seen = serial;
-  });
-  return { ...panel, dispose };
-};
-const transcriptLegacy = (app: AppContext): LegacyView => {
-  const panel = createTranscriptPanel(app);
-  const dispose = app.requests.reveal.subscribe((request) => {
-    if (request) panel.reveal(request.id);
-  });
-  return { ...panel, dispose };
-};
-
 /** The panels, in tab order. */
 export const PANELS: readonly PanelEntry[] = [
-  { id: 'class', title: 'tabClass', shortcut: 'm', component: legacy(createClassPanel) },
-  { id: 'transcript', title: 'tabTranscript', shortcut: 't', component: legacy(transcriptLegacy) },
+  { id: 'class', title: 'tabClass', shortcut: 'm', component: ClassPanel },
+  { id: 'transcript', title: 'tabTranscript', shortcut: 't', component: TranscriptPanel },
   {
     id: 'rescue',
     title: 'tabRescue',
     shortcut: 'r',
     onShortcut: (app) => app.rescue(),
-    component: legacy(rescueLegacy),
+    component: RescuePanel,
   },
   {
     id: 'catchup',
     title: 'tabCatchup',
     shortcut: 'c',
     onShortcut: (app) => app.catchup(),
-    component: legacy(catchupLegacy),
+    component: CatchupPanel,
   },
-  { id: 'ask', title: 'tabAsk', shortcut: 'a', component: legacy(createAskPanel) },
-  { id: 'notes', title: 'tabNotes', shortcut: 'n', component: legacy(createNotesPanel) },
-  { id: 'library', title: 'tabLibrary', shortcut: 'l', component: legacy(createLibraryPanel) },
-  { id: 'keywords', title: 'tabKeywords', shortcut: 'k', component: legacy(createKeywordsPanel) },
-  { id: 'settings', title: 'tabSettings', shortcut: ',', component: legacy(createSettingsPanel) },
+  { id: 'ask', title: 'tabAsk', shortcut: 'a', component: AskPanel },
+  { id: 'notes', title: 'tabNotes', shortcut: 'n', component: NotesPanel },
+  { id: 'library', title: 'tabLibrary', shortcut: 'l', component: LibraryPanel },
+  { id: 'keywords', title: 'tabKeywords', shortcut: 'k', component: KeywordsPanel },
+  { id: 'settings', title: 'tabSettings', shortcut: ',', component: SettingsPanel },
 ];

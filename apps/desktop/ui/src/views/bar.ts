@@ -47,7 +47,7 @@ function pillButton(
 }
 
 /** Marks the keywords inside a line. */
-export function highlight(text: string, keywords: readonly string[]): Array<string | HTMLElement> {
+function highlight(text: string, keywords: readonly string[]): Array<string | HTMLElement> {
   const words = keywords.filter((word) => word.trim() !== '');
   if (words.length === 0) return [text];
   const pattern = new RegExp(

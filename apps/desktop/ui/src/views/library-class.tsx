@@ -1,0 +1,218 @@
+// One class of the library: its lines with the alerts marked, its history summary and notes
+// (written here on demand, streamed), its export and its deletion after a confirmation.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { call, routeUrl, streamAnswer } from '../api.ts';
+import { ErrorBox } from '../components/error-box.tsx';
+import { useApp } from '../context.ts';
+import { t } from '../i18n.ts';
+import { renderMarkdown } from '../markdown.ts';
+import type { ClassAnswer, SearchHit } from '../types.ts';
+
+/** Local `YYYY-MM-DD HH:MM` of an ISO time. */
+export function localMinute(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+type ExportFormat = 'md' | 'txt' | 'srt';
+
+/** The class view; `lineId` is scrolled to and marked, `kind: 'notes'` opens the notes. */
+export function ClassView({
+  answer,
+  lineId,
+  kind,
+  onBack,
+}: {
+  answer: ClassAnswer;
+  lineId: number | undefined;
+  kind: SearchHit['kind'] | undefined;
+  onBack: () => void;
+}) {
+  const app = useApp();
+  const info = answer.class;
+  const [format, setFormat] = useState<ExportFormat>('md');
+  const [notes, setNotes] = useState(info.notes ?? '');
+  const [notesOpen, setNotesOpen] = useState(kind === 'notes');
+  const [writing, setWriting] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [failure, setFailure] = useState<unknown>(null);
+  const target = useRef<HTMLLIElement>(null);
+  const notesBox = useRef<HTMLDetailsElement>(null);
+  const root = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => {
+      const scrollTarget = target.current ?? (kind === 'notes' ? notesBox.current : null);
+      if (scrollTarget) scrollTarget.scrollIntoView({ block: 'center' });
+      else {
+        const scroller = root.current?.closest<HTMLElement>('.panel-content');
+        if (scroller) scroller.scrollTop = 0;
+      }
+    });
+    return () => cancelAnimationFrame(frame);
+  }, []);
+
+  const writeNotes = async () => {
+    setWriting(true);
+    setFailure(null);
+    setNotesOpen(true);
+    setNotes('');
+    let raw = '';
+    try {
+      await streamAnswer(
+        'POST /api/classes/:id/notes/stream',
+        { params: { id: info.id } },
+        {
+          onDelta(text) {
+            raw += text;
+            setNotes(raw);
+          },
+        },
+      );
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setWriting(false);
+    }
+  };
+
+  const remove = async () => {
+    try {
+      await call('DELETE /api/classes/:id', { params: { id: info.id } });
+      app.toast(t('libraryDeleted'));
+      onBack();
+    } catch (error) {
+      setConfirming(false);
+      setFailure(error);
+    }
+  };
+
+  const alerts = new Map(answer.alerts.map((alert) => [alert.line_id, alert]));
+  const exportUrl = routeUrl('GET /api/classes/:id/export', {
+    params: { id: info.id },
+    query: { format },
+  }).url;
+  return (
+    <>
+      <div class="library-class-head" ref={root}>
+        <button type="button" class="button small" id="library-back" onClick={onBack}>
+          {`← ${t('libraryBack')}`}
+        </button>
+        <div class="library-class-title">
+          <strong>{info.course_name || t('untitledCourse')}</strong>
+          <small>
+            {`${localMinute(info.started_at)} · ${t('libraryLines', { count: info.line_count })}${info.alert_count ? ` · ${t('libraryAlerts', { count: info.alert_count })}` : ''}`}
+          </small>
+        </div>
+      </div>
+      <div class="toolbar library-actions">
+        <select
+          class="select small"
+          id="library-export-format"
+          aria-label={t('libraryExport')}
+          value={format}
+          onChange={(event) => {
+            const chosen = event.currentTarget.value;
+            setFormat(chosen === 'txt' || chosen === 'srt' ? chosen : 'md');
+          }}
+        >
+          <option value="md">{t('libraryExportMd')}</option>
+          <option value="txt">{t('libraryExportTxt')}</option>
+          <option value="srt">{t('libraryExportSrt')}</option>
+        </select>
+        <a class="button small" id="library-export" href={exportUrl} download="">
+          {t('libraryExport')}
+        </a>
+        <button
+          type="button"
+          class="button small"
+          id="library-notes"
+          disabled={writing}
+          onClick={writeNotes}
+        >
+          {t('libraryNotes')}
+        </button>
+        <button
+          type="button"
+          class="button small"
+          id="library-delete"
+          disabled={info.live}
+          onClick={() => setConfirming(true)}
+        >
+          {t('libraryDelete')}
+        </button>
+      </div>
+      {confirming ? (
+        <div class="library-confirm">
+          <p>
+            {t('libraryDeleteConfirm', {
+              course: info.course_name || t('untitledCourse'),
+              date: localMinute(info.started_at),
+            })}
+          </p>
+          <div class="button-row">
+            <button
+              type="button"
+              class="button small danger"
+              id="library-delete-confirm"
+              onClick={remove}
+            >
+              {t('libraryDeleteYes')}
+            </button>
+            <button type="button" class="button small" onClick={() => setConfirming(false)}>
+              {t('cancel')}
+            </button>
+          </div>
+        </div>
+      ) : null}
+      <div class="panel-status">{failure ? <ErrorBox error={failure} /> : null}</div>
+      <details class="history" hidden={info.history_summary === ''}>
+        <summary>{t('historySummary')}</summary>
+        <div class="markdown">{info.history_summary}</div>
+      </details>
+      <details
+        class="history"
+        ref={notesBox}
+        open={notesOpen}
+        hidden={notes === '' && !writing && !notesOpen}
+        onToggle={(event) => setNotesOpen(event.currentTarget.open)}
+      >
+        <summary>{t('libraryNotesTitle')}</summary>
+        <article
+          class={writing ? 'markdown library-notes streaming' : 'markdown library-notes'}
+          dangerouslySetInnerHTML={{ __html: renderMarkdown(notes) }}
+        />
+      </details>
+      {answer.lines.length === 0 ? (
+        <p class="empty">{t('libraryNoLines')}</p>
+      ) : (
+        <ol class="transcript-lines library-lines">
+          {answer.lines.map((line) => {
+            const alert = alerts.get(line.id);
+            return (
+              <li
+                key={line.id}
+                {...(line.id === lineId ? { ref: target } : {})}
+                data-line-id={line.id}
+                class={[
+                  alert ? `alert-line ${alert.level}` : '',
+                  line.id === lineId ? 'target' : '',
+                ]
+                  .join(' ')
+                  .trim()}
+              >
+                <time>{line.timestamp}</time>
+                <span>
+                  {line.text}
+                  {alert ? <span class="alert-keywords">{alert.keywords.join('、')}</span> : null}
+                </span>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </>
+  );
+}
