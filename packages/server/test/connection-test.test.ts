@@ -94,7 +94,13 @@ describe('the LLM', () => {
     harness = await createHarness({ env: ['ASR_MODE=mock'] });
     const { statusCode, answer } = await testConnection({
       target: 'llm',
-      fields: { LLM_BASE_URL: llm.baseURL, LLM_API_KEY: GOOD_KEY, LLM_MODEL: 'known-model' },
+      fields: {
+        LLM_BASE_URL: ` ${llm.baseURL} `,
+        LLM_API_KEY: GOOD_KEY,
+        LLM_MODEL: 'known-model',
+        // The rest of the form is not read: another service's half-typed address does not block.
+        STREAM_ASR_URL: 'not an address yet',
+      },
     });
     expect(statusCode).toBe(200);
     expect(answer).toMatchObject({ status: 'success', target: 'llm', result: 'ok', ok: true });

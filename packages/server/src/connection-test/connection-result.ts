@@ -9,6 +9,29 @@ import { type Localized, localized } from '../language.ts';
 export const CONNECTION_TARGETS = ['llm', 'stream', 'dashscope', 'cloud'] as const;
 export type ConnectionTarget = (typeof CONNECTION_TARGETS)[number];
 
+/** The keys each target's test reads (the cloud recognizer falls back to the LLM's address and key). */
+const KEYS_READ: Record<ConnectionTarget, RegExp> = {
+  llm: /^LLM_/,
+  stream: /^STREAM_ASR_/,
+  dashscope: /^DASHSCOPE_/,
+  cloud: /^(CLOUD_ASR_|LLM_(BASE_URL|API_KEY|TIMEOUT)$)/,
+};
+
+/**
+ * The values of a form that a target's test reads, trimmed: the rest of the form (another
+ * service's keys, a half-typed value elsewhere) neither blocks nor changes the test.
+ */
+export function fieldsFor(
+  target: ConnectionTarget,
+  fields: Readonly<Record<string, string | number | boolean>>,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(fields)
+      .filter(([key]) => KEYS_READ[target].test(key))
+      .map(([key, value]) => [key, String(value).trim()]),
+  );
+}
+
 /**
  * - `ok`: the service answered the request;
  * - `wrong_key`: it refused the key (401/403);

@@ -3,7 +3,11 @@
 // the values the student has typed but not saved, and what happened in words.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CONNECTION_RESULTS, CONNECTION_TARGETS } from '../connection-test/connection-result.ts';
+import {
+  CONNECTION_RESULTS,
+  CONNECTION_TARGETS,
+  fieldsFor,
+} from '../connection-test/connection-result.ts';
 import { runConnectionTest } from '../connection-test/run-connection-test.ts';
 import { ServerError } from '../errors.ts';
 import { localized, requestLanguage } from '../language.ts';
@@ -18,7 +22,7 @@ export const ConnectionTestBodySchema = z
       .record(z.string(), z.union([z.string().max(4096), z.number(), z.boolean()]))
       .optional()
       .describe(
-        'Main keys as the form holds them, not saved: tested instead of the saved values. A masked secret means the stored one.',
+        'Main keys as the form holds them, not saved: the ones the target reads (LLM_*, STREAM_ASR_*, DASHSCOPE_*, CLOUD_ASR_* and for cloud the LLM address and key it falls back to) are tested instead of the saved values, the others ignored. A masked secret means the stored one.',
       ),
   })
   .meta({
@@ -78,9 +82,7 @@ export const connectionTestRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       }
       await settings.load();
-      const tested = settings.preview(
-        Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, String(value)])),
-      );
+      const tested = settings.preview(fieldsFor(target, fields));
       const found = await runConnectionTest(target, tested, {
         llmClientFactory: options.llmClientFactory,
       });

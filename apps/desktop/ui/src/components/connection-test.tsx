@@ -8,93 +8,76 @@ import { t } from '../i18n.ts';
 import { ErrorBox, TechnicalDetails } from './error-box.tsx';
 
 type Target = RestBody<'POST /api/settings/test_connection'>['target'];
-type Found = RestAnswer<'POST /api/settings/test_connection'>;
-type Fields = Record<string, string>;
 
-/** The keys each target's test reads (the cloud recognizer falls back to the LLM's address and key). */
-const KEYS_OF: Record<Target, RegExp> = {
-  llm: /^LLM_/,
-  stream: /^STREAM_ASR_/,
-  dashscope: /^DASHSCOPE_/,
-  cloud: /^(CLOUD_ASR_|LLM_(BASE_URL|API_KEY)$)/,
-};
+const TARGETS: readonly string[] = ['llm', 'stream', 'dashscope', 'cloud'] satisfies Target[];
 
 /** True for what has a connection test: the AI service and the online recognizers. */
 export function hasConnectionTest(target: string): target is Target {
-  return Object.hasOwn(KEYS_OF, target);
+  return TARGETS.includes(target);
 }
 
-/** What the button has to show. */
-type Status =
-  | { kind: 'none' }
-  | { kind: 'busy' }
-  | { kind: 'found'; found: Found }
-  | { kind: 'failed'; error: unknown };
-
 /**
- * The button and its answer. `fields`: the form's values (masked secrets stand for the stored
- * ones; only the target's keys are sent), or a function reading them when the button is pressed.
+ * The button and its answer. `fields`: the form's values, saved or not (masked secrets stand for
+ * the stored ones; the backend reads the target's keys only).
  */
 export function ConnectionTest({
   target,
   fields,
 }: {
   target: Target;
-  fields?: Fields | (() => Fields);
+  fields: Record<string, string>;
 }) {
-  const [status, setStatus] = useState<Status>({ kind: 'none' });
-  const running = useRef<AbortController | null>(null);
+  const [status, setStatus] = useState<
+    RestAnswer<'POST /api/settings/test_connection'> | { error: unknown } | 'busy' | null
+  >(null);
+  const running = useRef<AbortController>(undefined);
   useEffect(() => () => running.current?.abort(), []);
 
   const run = async () => {
     running.current?.abort();
     const controller = new AbortController();
     running.current = controller;
-    setStatus({ kind: 'busy' });
+    setStatus('busy');
+    let next: typeof status;
     try {
-      const form = typeof fields === 'function' ? fields() : (fields ?? {});
-      const values = Object.fromEntries(
-        Object.entries(form)
-          .filter(([key]) => KEYS_OF[target].test(key))
-          .map(([key, value]) => [key, value.trim()]),
-      );
-      const found = await call('POST /api/settings/test_connection', {
-        body: { target, fields: values },
+      // The backend gives the service about 20 s at most.
+      next = await call('POST /api/settings/test_connection', {
+        body: { target, fields },
         signal: controller.signal,
-        // The backend gives the service about 20 s at most.
         timeoutMs: 30_000,
       });
-      if (!controller.signal.aborted) setStatus({ kind: 'found', found });
     } catch (error) {
-      if (!controller.signal.aborted) setStatus({ kind: 'failed', error });
+      next = { error };
     }
+    if (!controller.signal.aborted) setStatus(next);
   };
 
-  const busy = status.kind === 'busy';
   return (
     <div class="connection-test" data-target={target}>
       <button
         type="button"
-        class="button small connection-test-button"
-        disabled={busy}
-        aria-busy={busy}
+        class="button small"
+        disabled={status === 'busy'}
+        aria-busy={status === 'busy'}
         onClick={run}
       >
         {t('connectionTest')}
       </button>
       <div class="connection-test-answer" aria-live="polite">
-        {busy ? <p class="notice busy">{t('connectionTesting')}</p> : null}
-        {status.kind === 'found' ? (
+        {status === 'busy' ? <p class="notice busy">{t('connectionTesting')}</p> : null}
+        {status && typeof status === 'object' && 'result' in status ? (
           <div
-            class={`notice ${status.found.ok ? 'ok' : 'problem'}`}
+            class={`notice ${status.ok ? 'ok' : 'problem'}`}
             role="status"
-            data-result={status.found.result}
+            data-result={status.result}
           >
-            <p>{status.found.message}</p>
-            <TechnicalDetails text={status.found.technical} />
+            <p>{status.message}</p>
+            <TechnicalDetails text={status.technical} />
           </div>
         ) : null}
-        {status.kind === 'failed' ? <ErrorBox error={status.error} /> : null}
+        {status && typeof status === 'object' && 'error' in status ? (
+          <ErrorBox error={status.error} />
+        ) : null}
       </div>
     </div>
   );
