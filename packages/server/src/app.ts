@@ -33,6 +33,7 @@ import { noteRefusal, QuietRequestLog } from './request-log.ts';
 import { aiRoutes } from './routes/ai-routes.ts';
 import { askRoutes } from './routes/ask-routes.ts';
 import { CAPTURE_SOCKET_DOCUMENTATION, captureRoutes } from './routes/capture-routes.ts';
+import { connectionTestRoutes } from './routes/connection-test-routes.ts';
 import { desktopRoutes } from './routes/desktop-routes.ts';
 import { installApiDocs, ZOD_COMPILERS } from './routes/docs-routes.ts';
 import { libraryRoutes } from './routes/library-routes.ts';
@@ -322,6 +323,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(systemRoutes);
   await app.register(settingsRoutes);
   await app.register(settingsDefinitionsRoutes);
+  await app.register(connectionTestRoutes);
   await app.register(materialRoutes);
   await app.register(monitorRoutes);
   await app.register(modelsRoutes);

@@ -33,6 +33,7 @@ import {
   RescueSchema,
 } from './ai-routes.ts';
 import { AskAnswerSchema, AskBodySchema, AskEventSchema } from './ask-routes.ts';
+import { ConnectionTestBodySchema, ConnectionTestSchema } from './connection-test-routes.ts';
 import { LoginTicketSchema, ShutdownSchema } from './desktop-routes.ts';
 import {
   ClassesQuerySchema,
@@ -98,6 +99,10 @@ export const REST_CONTRACT = {
   'GET /api/settings': { response: SettingsViewSchema },
   'POST /api/settings': { body: SaveBodySchema, response: SaveResultSchema },
   'GET /api/settings/definitions': { response: SettingsDefinitionsSchema },
+  'POST /api/settings/test_connection': {
+    body: ConnectionTestBodySchema,
+    response: ConnectionTestSchema,
+  },
   // multipart/form-data with the file in the field `file` (no JSON body).
   'POST /api/upload_ppt': { response: UploadResultSchema },
   'GET /api/cite_files': { response: CiteFilesSchema },

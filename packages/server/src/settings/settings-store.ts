@@ -117,6 +117,12 @@ export interface SettingsStore {
     fields: Record<string, string>,
     extraLines?: string | undefined,
   ): Promise<SettingsSaveResult>;
+  /**
+   * The settings as they would be with these main fields saved, nothing written: checked as
+   * `saveFields` checks them (SETTINGS_INVALID, a mask standing for nothing stored), and a
+   * stored secret that would go to a new origin must be typed again (SETTINGS_SECRET_REQUIRED).
+   */
+  preview(fields: Record<string, string>): ResolvedSettings;
 }
 
 /**
@@ -190,20 +196,70 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     ).map((definition) => definition.key);
   }
 
+  /** Reads posted main fields: the values to set, the secrets typed in, what was wrong. */
+  const readFields = (fields: Record<string, string>) => {
+    const failures: Failure[] = [];
+    const updates: Array<[SettingDefinition, string]> = [];
+    const typed = new Set<string>();
+    const unknownMasks: string[] = [];
+    for (const [key, value] of Object.entries(fields)) {
+      const definition = settingDefinition(key);
+      if (!definition) {
+        failures.push({
+          field: key,
+          message: localized(
+            `${key} 不是主设置项；请在 extra_lines 中写成 ${key}=value`,
+            `${key} is not a main setting; put it in extra_lines as ${key}=value`,
+          ),
+        });
+        continue;
+      }
+      const stored = storedValue(document, definition) ?? '';
+      // The mask posted back (even with a space after it) keeps the stored value.
+      const reading = readPostedValue(value, stored, definition.secret);
+      if (reading.kind === 'kept') continue;
+      if (reading.kind === 'unknown-mask') {
+        unknownMasks.push(key);
+        continue;
+      }
+      const next = reading.kind === 'restored' ? reading.value : value;
+      if (definition.secret && reading.kind === 'typed' && value !== '') {
+        typed.add(definition.key);
+      }
+      if (next !== '') {
+        const check = definition.check(next);
+        if (!check.ok) {
+          failures.push({ field: key, message: hideValue(check.message, next, definition) });
+          continue;
+        }
+      }
+      updates.push([definition, next]);
+    }
+    return { failures, updates, typed, unknownMasks };
+  };
+
+  /**
+   * Refuses settings that would send a stored secret to an origin it was not sent to, unless it
+   * was typed in this request (SETTINGS_SECRET_REQUIRED, one sentence per key to type again).
+   */
+  const throwIfSecretsMove = (
+    after: ResolvedSettings,
+    typed: ReadonlySet<string>,
+    nameOf: (key: string) => string = (key) => key,
+  ) => {
+    const refusals = checkSecretDestinations(resolved.settings, after, typed);
+    if (refusals.length > 0) throw secretRequiredError(refusals, nameOf);
+  };
+
   async function write(next: EnvDocument, typed: ReadonlySet<string>): Promise<SettingsSaveResult> {
     const before = resolved.settings.values;
     const unusableBefore = new Set(resolved.problems.map((problem) => problem.key));
     /** A key as the user's file names it (an original name such as SEED_ASR_APP_KEY stays). */
     const nameInFile = (definition: SettingDefinition) =>
       storedName(next, definition) ?? storedName(document, definition) ?? definition.key;
-    const refusals = checkSecretDestinations(
-      resolved.settings,
-      resolveSettings(next, environment).settings,
-      typed,
+    throwIfSecretsMove(resolveSettings(next, environment).settings, typed, (key) =>
+      nameInFile(settingDefinition(key)!),
     );
-    if (refusals.length > 0) {
-      throw secretRequiredError(refusals, (key) => nameInFile(settingDefinition(key)!));
-    }
     const text = serializeEnv(next);
     const changedInFile = SETTING_DEFINITIONS.filter(
       (definition) => storedValue(document, definition) !== storedValue(next, definition),
@@ -385,43 +441,7 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
     saveFields: (fields, extraLines) =>
       serial(async () => {
         requireFile();
-        const failures: Failure[] = [];
-        const updates: Array<[SettingDefinition, string]> = [];
-        const typed = new Set<string>();
-        const unknownMasks: string[] = [];
-        for (const [key, value] of Object.entries(fields)) {
-          const definition = settingDefinition(key);
-          if (!definition) {
-            failures.push({
-              field: key,
-              message: localized(
-                `${key} 不是主设置项；请在 extra_lines 中写成 ${key}=value`,
-                `${key} is not a main setting; put it in extra_lines as ${key}=value`,
-              ),
-            });
-            continue;
-          }
-          const stored = storedValue(document, definition) ?? '';
-          // The mask posted back (even with a space after it) keeps the stored value.
-          const reading = readPostedValue(value, stored, definition.secret);
-          if (reading.kind === 'kept') continue;
-          if (reading.kind === 'unknown-mask') {
-            unknownMasks.push(key);
-            continue;
-          }
-          const next = reading.kind === 'restored' ? reading.value : value;
-          if (definition.secret && reading.kind === 'typed' && value !== '') {
-            typed.add(definition.key);
-          }
-          if (next !== '') {
-            const check = definition.check(next);
-            if (!check.ok) {
-              failures.push({ field: key, message: hideValue(check.message, next, definition) });
-              continue;
-            }
-          }
-          updates.push([definition, next]);
-        }
+        const { failures, updates, typed, unknownMasks } = readFields(fields);
         let next = document;
         // Masked secrets in comments come back as they are stored.
         const restored =
@@ -445,15 +465,18 @@ export async function createSettingsStore(options: SettingsStoreOptions): Promis
           next = mergeExtraLines(document, parsed);
         }
         throwIfFailures(failures);
-        for (const [definition, value] of updates) {
-          const name = storedName(next, definition);
-          // A form posts every field: an absent key left at its default stays absent.
-          if (name === undefined && (value === '' || value === definition.defaultValue)) continue;
-          // The user's own name of the key stays in the file (SEED_ASR_APP_KEY is not renamed).
-          next = setEnvValue(next, name ?? definition.key, value);
-        }
-        return write(next, typed);
+        return write(applyUpdates(next, updates), typed);
       }),
+    preview(fields) {
+      requireFile();
+      const { failures, updates, typed, unknownMasks } = readFields(fields);
+      if (unknownMasks.length > 0) throw unknownMaskError(unknownMasks);
+      throwIfFailures(failures);
+      const next = applyUpdates(document, updates);
+      const after = resolveSettings(next, environment).settings;
+      throwIfSecretsMove(after, typed);
+      return after;
+    },
   };
   await load();
   return store;
@@ -527,6 +550,22 @@ function storedName(document: EnvDocument, definition: SettingDefinition): strin
 function storedValue(document: EnvDocument, definition: SettingDefinition): string | undefined {
   const name = storedName(document, definition);
   return name === undefined ? undefined : getEnvValue(document, name);
+}
+
+/** The document with these main keys set (an absent key left at its default stays absent). */
+function applyUpdates(
+  document: EnvDocument,
+  updates: ReadonlyArray<[SettingDefinition, string]>,
+): EnvDocument {
+  let next = document;
+  for (const [definition, value] of updates) {
+    const name = storedName(next, definition);
+    // A form posts every field: an absent key left at its default stays absent.
+    if (name === undefined && (value === '' || value === definition.defaultValue)) continue;
+    // The user's own name of the key stays in the file (SEED_ASR_APP_KEY is not renamed).
+    next = setEnvValue(next, name ?? definition.key, value);
+  }
+  return next;
 }
 
 /** The environment's value of a main key (its main name first, then its aliases). */

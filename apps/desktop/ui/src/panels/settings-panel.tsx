@@ -8,6 +8,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, isApiError } from '../api.ts';
 import { CLOUD_PRESETS } from '../cloud-presets.ts';
+import { ConnectionTest, hasConnectionTest } from '../components/connection-test.tsx';
 import { ErrorBox } from '../components/error-box.tsx';
 import { useApp } from '../context.ts';
 import { joinList, lang, t } from '../i18n.ts';
@@ -164,6 +165,9 @@ function Hearing({ form, active }: { form: SettingsForm; active: boolean }) {
             {mode.settings.map((key) => (
               <SettingField key={key} settingKey={key} form={form} link={linkOf(key)} />
             ))}
+            {mode.settings.length > 0 && hasConnectionTest(mode.mode) ? (
+              <ConnectionTest target={mode.mode} fields={values} />
+            ) : null}
             {mode.model ? <ModelsSection active={active} /> : null}
           </div>
         ))}
@@ -191,6 +195,7 @@ function AiService({ form }: { form: SettingsForm }) {
       />
       <SettingField settingKey={LLM_KEYS.base} form={form} />
       <SettingField settingKey={LLM_KEYS.model} form={form} />
+      <ConnectionTest target="llm" fields={form.values} />
     </div>
   );
 }
