@@ -310,11 +310,15 @@ async function main(): Promise<void> {
     console.log(
       `  ${'total'.padEnd(42)}${kib(raw)}${kib(zipped)}   (${(zipped / raw).toFixed(2)} of raw)`,
     );
-    // The app's script before it moved to Preact components (hand-written DOM, commit 30abfd3),
-    // gzip -9 of index-*.js as built then; the move was allowed to add at most 15 %.
-    const BEFORE_COMPONENTS_GZIP = 81_215;
+    // The shipped UI before it moved to Preact components (hand-written DOM, commit 30abfd3),
+    // each file gzip -9 as built then: all of it, and the app's script alone. The move was
+    // allowed to add at most 15 %.
+    const BEFORE_COMPONENTS = { all: 88_377, script: 81_215 };
     console.log(
-      `  ${'app script gzip vs before components'.padEnd(42)}${kib(scriptZipped)}${ratio(scriptZipped, BEFORE_COMPONENTS_GZIP)}`,
+      `  ${'all of it vs before components'.padEnd(42)}${kib(zipped)}${ratio(zipped, BEFORE_COMPONENTS.all)}`,
+    );
+    console.log(
+      `  ${'app script vs before components'.padEnd(42)}${kib(scriptZipped)}${ratio(scriptZipped, BEFORE_COMPONENTS.script)}`,
     );
     const nodeBinary = (await stat(process.execPath)).size;
     console.log('\nthe release');

@@ -12,7 +12,6 @@ const zh = {
   connecting: '连接中…',
   offline: '后端离线',
   offlineDetail: '后端没有响应，正在自动重连…（{seconds} 秒后重试）',
-  offlineHint: '请确认课堂助手在运行；用启动器重新打开即可。',
   backOnline: '后端已重新连接',
   resumedAfterCrash: '后端意外退出，已自动接着记录，中断 {seconds} 秒',
   notResumedAfterCrash: '后端意外退出，没能自动接着记录：{reason} 之前的字幕都已保存。',
@@ -79,7 +78,6 @@ const zh = {
   stopConfirm: '确定下课吗？下课后不再收音。',
   stopConfirmYes: '确定下课',
   materialPages: '{name}（{pages} 页）',
-  materialUploadedAt: '上传于 {time}',
   stopped: '已下课。',
   notesWritten: '笔记已保存：{filename}',
   notesFailed: '没有生成笔记：{reason}',
@@ -96,7 +94,6 @@ const zh = {
   transcriptEmpty: '还没有字幕。开始上课后，这里会实时显示老师说的话。',
   historySummary: '较早内容摘要',
   newLines: '↓ 有新内容',
-  lineCount: '{count} 行',
   // rescue
   rescueIntro:
     '老师刚提问没听清？点“救场”，AI 会根据最近两分钟的字幕和课件告诉你问题和答法，并列出它依据的字幕，方便你核对。',
@@ -140,7 +137,6 @@ const zh = {
   toolClasses: '查看课程列表',
   toolFile: '读取文件：{path}',
   toolOther: '使用工具：{name}',
-  toolFailed: '（没查到）',
   // MCP
   mcpTitle: '让其他 AI 助手查你的课（MCP）',
   mcpIntro:
@@ -187,7 +183,6 @@ const zh = {
   keywordsIntro: '听到这些词时会提醒你。“提醒”级会闪烁并响铃，“注意”级温和提示。',
   keywordsAlert: '提醒（点名、提问）',
   keywordsAttention: '注意（作业、考试）',
-  keywordsMine: '我的关键词（比如你的名字）',
   keywordsAdd: '添加',
   keywordsAddPlaceholder: '输入关键词后按 Enter',
   keywordsFile: '关键词文件：{file}',
@@ -224,7 +219,6 @@ const zh = {
   captionNormal: '标准',
   captionLarge: '大',
   captionLarger: '特大',
-  settingsBackend: '后端设置（.env）',
   settingsFile: '设置文件：{path}',
   settingsAdvanced: '其他设置行（原样保留）',
   settingsAdvancedAll: '高级',
@@ -238,7 +232,6 @@ const zh = {
   settingsNothingChanged: '没有改动。',
   settingsInvalid: '有设置不正确，没有保存：',
   overriddenByEnv: '被环境变量覆盖',
-  secretKept: '已保存（不显示）',
   llmPresets: '常用服务（点一下填入地址和模型）',
   appliesNow: '立即生效',
   appliesNextClass: '下次上课生效',
@@ -296,7 +289,6 @@ const zh = {
   modelFrom: '来源：{source}',
   modelUncheckedConfirm:
     '{name} 有文件没有公开的 SHA-256 校验值（{files}），下载后无法确认它就是发布的文件。仍要下载吗？',
-  modelsTitle: '离线语音模型',
   modelsNone: '还没有安装模型。',
   modelRemove: '删除',
   modelAddByUrl: '从网址添加模型',
@@ -332,7 +324,6 @@ const en: Record<TextKey, string> = {
   connecting: 'Connecting…',
   offline: 'Offline',
   offlineDetail: 'The backend does not answer; reconnecting… (next try in {seconds} s)',
-  offlineHint: 'Make sure Class Assistant is running; open it again with the launcher.',
   backOnline: 'Backend connected again',
   resumedAfterCrash: 'The backend stopped unexpectedly; recording went on after a {seconds} s gap',
   notResumedAfterCrash:
@@ -396,7 +387,6 @@ const en: Record<TextKey, string> = {
   stopConfirm: 'End the class? Listening stops.',
   stopConfirmYes: 'End the class',
   materialPages: '{name} ({pages} pages)',
-  materialUploadedAt: 'uploaded {time}',
   stopped: 'Class ended.',
   notesWritten: 'Notes saved: {filename}',
   notesFailed: 'No notes were written: {reason}',
@@ -412,7 +402,6 @@ const en: Record<TextKey, string> = {
   transcriptEmpty: 'No transcript yet. Once the class starts, what the teacher says shows up here.',
   historySummary: 'Summary of earlier content',
   newLines: '↓ New lines',
-  lineCount: '{count} lines',
   rescueIntro:
     'Missed the question? Press Rescue: the AI reads the last two minutes and your slides, tells you what was asked and how to answer, and lists the lines it used so you can check.',
   rescueRun: 'Rescue',
@@ -453,7 +442,6 @@ const en: Record<TextKey, string> = {
   toolClasses: 'Listing classes',
   toolFile: 'Reading file: {path}',
   toolOther: 'Using {name}',
-  toolFailed: '(nothing found)',
   mcpTitle: 'Let other AI assistants search your classes (MCP)',
   mcpIntro:
     'AI clients with MCP (Claude Desktop, Cursor, VS Code…) can search your transcripts, material and notes (read-only) with this address and token. The token is like a password: keep it to yourself.',
@@ -499,7 +487,6 @@ const en: Record<TextKey, string> = {
     'You are alerted when these words are heard. Alert level flashes and rings; attention level is gentler.',
   keywordsAlert: 'Alert (roll call, questions)',
   keywordsAttention: 'Attention (homework, exams)',
-  keywordsMine: 'My keywords (e.g. your name)',
   keywordsAdd: 'Add',
   keywordsAddPlaceholder: 'Type a keyword and press Enter',
   keywordsFile: 'Keywords file: {file}',
@@ -537,7 +524,6 @@ const en: Record<TextKey, string> = {
   captionNormal: 'Normal',
   captionLarge: 'Large',
   captionLarger: 'Larger',
-  settingsBackend: 'Backend settings (.env)',
   settingsFile: 'Settings file: {path}',
   settingsAdvanced: 'Other lines (kept as they are)',
   settingsAdvancedAll: 'Advanced',
@@ -551,7 +537,6 @@ const en: Record<TextKey, string> = {
   settingsNothingChanged: 'Nothing changed.',
   settingsInvalid: 'Some settings are wrong; nothing was saved:',
   overriddenByEnv: 'overridden by the environment',
-  secretKept: 'saved (hidden)',
   llmPresets: 'Common services (fill in address and model)',
   appliesNow: 'now',
   appliesNextClass: 'next class',
@@ -583,7 +568,6 @@ const en: Record<TextKey, string> = {
   modelFrom: 'From {source}',
   modelUncheckedConfirm:
     '{name} has files without a published SHA-256 ({files}): what arrives cannot be checked against the published file. Download it anyway?',
-  modelsTitle: 'Offline speech models',
   modelsNone: 'No model installed yet.',
   modelRemove: 'Remove',
   modelAddByUrl: 'Add a model from a URL',

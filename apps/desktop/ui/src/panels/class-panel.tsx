@@ -209,11 +209,15 @@ export function ClassPanel({ active }: PanelProps) {
             <ModelOffer startClass={startFromForm} refresh={health} />
           ) : null}
           {recognition.kind === 'ok' ? (
-            <span>{`${t('recognition')}：${modeName(recognition.mode)}`}</span>
+            <span>
+              {t('labelValue', { label: t('recognition'), value: modeName(recognition.mode) })}
+            </span>
           ) : null}
           {recognition.kind === 'bad' ? (
             <div>
-              <strong>{`${t('asrUnavailable')}：${modeName(recognition.mode)}`}</strong>
+              <strong>
+                {t('labelValue', { label: t('asrUnavailable'), value: modeName(recognition.mode) })}
+              </strong>
               <p class="error-detail">{recognition.message}</p>
               <button
                 type="button"
@@ -376,12 +380,15 @@ function During({ monitor, citeFiles }: { monitor: MonitorStatus; citeFiles: Cit
     monitor.started_at
       ? t('startedAt', { time: monitor.started_at.slice(11, 19) || monitor.started_at })
       : '',
-    `${t('recognition')}：${modeName(monitor.asr_mode)}`,
+    t('labelValue', { label: t('recognition'), value: modeName(monitor.asr_mode) }),
     monitor.cite_filename
-      ? `${t('material')}：${materialLabel(
-          monitor.cite_filename,
-          citeFiles.find((file) => file.filename === monitor.cite_filename)?.pages,
-        )}`
+      ? t('labelValue', {
+          label: t('material'),
+          value: materialLabel(
+            monitor.cite_filename,
+            citeFiles.find((file) => file.filename === monitor.cite_filename)?.pages,
+          ),
+        })
       : '',
   ].filter((part) => part !== '');
 

@@ -8,6 +8,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ALERT_TITLES, alertKind } from '../alert-kind.ts';
 import { Highlight } from '../components/highlight.tsx';
 import { Icon } from '../components/icon.tsx';
+import { MarkMomentButton } from '../components/mark-moment.tsx';
 import { useApp } from '../context.ts';
 import { t } from '../i18n.ts';
 import type { AppState } from '../store.ts';
@@ -240,6 +241,7 @@ export function BarArea() {
               disabled={offline}
               onClick={() => app.openPanel('class')}
             />
+            {monitor.state !== 'idle' && <MarkMomentButton />}
             <PillButton
               name="rescue"
               label={t('rescue')}
