@@ -1,7 +1,7 @@
 // The app's icons: 24x24 strokes drawn for this app, taking the text colour.
 
 /** The icons' paths. */
-export const ICONS = {
+const ICONS = {
   play: 'M8 5.5v13l10-6.5z',
   pause: 'M8 5h3v14H8zM13 5h3v14h-3z',
   stop: 'M6.5 6.5h11v11h-11z',
