@@ -14,6 +14,7 @@ import {
   pageErrors,
   RESULTS_DIR,
   startBackend,
+  startClass,
   type TestBackend,
 } from './support/ui-harness.ts';
 
@@ -132,7 +133,7 @@ describe('★ marked moments in the library (480x520)', () => {
       await page.screenshot({ path: join(RESULTS_DIR, `library-marks-${lang}.png`) });
 
       // The running class: ★ marks its newest line and says when.
-      const star = page.getByRole('button', { name: text.button });
+      const star = page.locator('.panel-content').getByRole('button', { name: text.button });
       expect(await star.isEnabled()).toBe(true);
       expect(await inside(star)).toBe(true);
       await star.click();
@@ -143,6 +144,50 @@ describe('★ marked moments in the library (480x520)', () => {
       expect(await items.last().locator('time').textContent()).toBe(newest.timestamp);
       expect(await items.last().locator('span').textContent()).toBe(newest.text);
       await page.screenshot({ path: join(RESULTS_DIR, `library-marks-star-${lang}.png`) });
+    });
+  }
+});
+
+describe('★ in the bar (320x80)', () => {
+  for (const lang of ['zh', 'en'] as const) {
+    it(`marks the newest line of the running class in one tap, and the bar still fits (${lang})`, async () => {
+      const text = TEXTS[lang];
+      backend = await startBackend({
+        uiDir,
+        env: ['ASR_MODE=mock', 'MOCK_INTERVAL_MS=400', 'MOCK_LOOP=true'],
+      });
+      page = await openApp(context, backend);
+      if (lang === 'en') {
+        await page.evaluate(() => localStorage.setItem('class-assistant.lang', 'en'));
+        await page.reload();
+        await page.locator('.bar[data-connection="online"]').waitFor();
+      }
+      const star = page.locator('.bar').getByRole('button', { name: text.button });
+      // No class, no ★: there is no moment to mark.
+      expect(await star.count()).toBe(0);
+      await startClass(page, '数据结构');
+      const total = async () =>
+        ((await (await fetch(`${backend!.url}api/transcript`)).json()) as { total: number }).total;
+      await expect.poll(total, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
+      await star.click();
+      const toast = page.locator('.line-text.toast.info');
+      await expect.poll(() => toast.textContent()).toMatch(text.toast);
+      // Nothing in the top row spills out of the 320 px bar.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(320);
+      const box = await star.boundingBox();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(320);
+      expect(box!.y + box!.height).toBeLessThanOrEqual(80);
+      await page.screenshot({ path: join(RESULTS_DIR, `bar-star-${lang}-320x80.png`) });
+      const [listed] = (
+        (await (await fetch(`${backend.url}api/classes`)).json()) as {
+          items: Array<{ id: string }>;
+        }
+      ).items;
+      const detail = (await (await fetch(`${backend.url}api/classes/${listed!.id}`)).json()) as {
+        marks: Array<{ line_id: number; text: string }>;
+      };
+      expect(detail.marks).toHaveLength(1);
+      expect(detail.marks[0]!.text).not.toBe('');
     });
   }
 });
