@@ -235,6 +235,9 @@ describe.each(['zh', 'en'] as const)('the class panel in %s', (lang) => {
     });
     await page.locator('#start-class').click();
     await page.locator('.bar[data-state="running"]').waitFor();
+    // The panel closes once the start is answered, which may come after the first line: M
+    // before that would close it instead of opening it.
+    await page.locator('.panel-shell').waitFor({ state: 'hidden' });
     await page.keyboard.press('m');
     const pause = page.locator('.class-during .button-row .button').first();
     await pause.click();

@@ -171,9 +171,10 @@ describe('the panel window at 480x520', () => {
       }
     }
     expect(found).toEqual({});
-    // The sound test buttons read "Play: Roll call" (a colon the English way).
+    // The sound test buttons, one per kind of alert, read "Play: …" (a colon the English way).
     expect(await page.locator('.app-settings .row-buttons button').allTextContents()).toEqual([
-      'Play: Roll call',
+      "Play: You're being called",
+      'Play: Roll call in class',
       'Play: Attention',
     ]);
   });
