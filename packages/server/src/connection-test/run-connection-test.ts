@@ -1,17 +1,15 @@
 /**
  * Runs the connection test of a target with given settings: one small real request to the LLM
  * or to an online recognizer's service, its outcome in words. Secrets never leave in the answer:
- * every secret of the settings is masked in the message and the technical text.
+ * every secret of the settings is masked in the message and the technical text. The recognizer
+ * checks (and the protocol clients they use) load on the first test of their target.
  */
 import type { LlmClientFactory } from '../llm/llm-client.ts';
 import { maskSecret, maskSecretsInText } from '../secret-rules.ts';
 import { SETTING_DEFINITIONS } from '../settings/settings-schema.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
-import { checkCloudAsr } from './cloud-check.ts';
 import type { ConnectionResult, ConnectionTarget } from './connection-result.ts';
-import { checkDashscopeAsr } from './dashscope-check.ts';
 import { checkLlm } from './llm-check.ts';
-import { checkStreamAsr } from './stream-check.ts';
 
 /**
  * Tests `target` with `settings` (one request, no retry; at most about 20 s).
@@ -29,10 +27,10 @@ export async function runConnectionTest(
     target === 'llm'
       ? await checkLlm(settings, options.llmClientFactory)
       : target === 'stream'
-        ? await checkStreamAsr(settings)
+        ? await (await import('./stream-check.ts')).checkStreamAsr(settings)
         : target === 'dashscope'
-          ? await checkDashscopeAsr(settings)
-          : await checkCloudAsr(settings);
+          ? await (await import('./dashscope-check.ts')).checkDashscopeAsr(settings)
+          : await (await import('./cloud-check.ts')).checkCloudAsr(settings);
   const secrets = SETTING_DEFINITIONS.filter((definition) => definition.secret)
     .map((definition) => settings.values[definition.key] ?? '')
     .filter((value) => value.length >= 3)

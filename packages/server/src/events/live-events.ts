@@ -347,6 +347,8 @@ export type KeywordAlertPayload = z.infer<typeof KeywordAlertSchema>;
 export type ErrorSource = z.infer<typeof ErrorSourceSchema>;
 /** An `error.raised` payload. */
 export type ErrorRaisedPayload = z.infer<typeof ErrorRaisedSchema>;
+/** A marked moment of a class (`marks.json`, `mark.added`). */
+export type ClassMark = z.infer<typeof ClassMarkSchema>;
 /** The `stream.opened` payload. */
 export type StreamOpenedPayload = z.infer<typeof StreamOpenedSchema>;
 /** Every event of the SSE stream (/api/events) by name: `stream.opened` first, then the live events. */

@@ -25,7 +25,7 @@ import {
 } from '@class-assistant/transcript-core';
 import { z } from 'zod';
 import { CLASS_FILES } from '../data-folder.ts';
-import { AlertLevelSchema, ClassMarkSchema } from '../events/live-events.ts';
+import { AlertLevelSchema, type ClassMark, ClassMarkSchema } from '../events/live-events.ts';
 import { readContainedText } from '../security/contained-file.ts';
 
 /** `YYYYMMDD-HHMMSS-xxxx`: local start time (so that names sort by it) and 4 random characters. */
@@ -73,9 +73,6 @@ export const ClassAlertSchema = z.object({
 
 /** An alert of a class. */
 export type ClassAlert = z.infer<typeof ClassAlertSchema>;
-
-/** A marked moment of a class. */
-export type ClassMark = z.infer<typeof ClassMarkSchema>;
 
 /** Reads `marks.json` leniently: a damaged file or entry is left out, never the class. */
 function parseMarks(text: string | undefined): ClassMark[] {

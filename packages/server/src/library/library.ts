@@ -24,7 +24,7 @@ import {
 } from '@class-assistant/transcript-core';
 import { CLASS_FILES, DATA_FOLDER, dataPaths } from '../data-folder.ts';
 import { isServerError, ServerError } from '../errors.ts';
-import type { KeywordAlertPayload } from '../events/live-events.ts';
+import type { ClassMark, KeywordAlertPayload } from '../events/live-events.ts';
 import { createSerialQueue } from '../files.ts';
 import { localized } from '../language.ts';
 import type { ClassHooks } from '../monitor/monitor.ts';
@@ -34,7 +34,6 @@ import {
   appendClassEntries,
   type ClassAlert,
   type ClassFolderContent,
-  type ClassMark,
   type ClassMeta,
   folderSignature,
   isClassId,

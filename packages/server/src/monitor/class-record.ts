@@ -4,12 +4,12 @@ import type {
   TranscriptStore,
 } from '@class-assistant/transcript-core';
 import { ServerError } from '../errors.ts';
+import type { ClassMark } from '../events/live-events.ts';
 import { localized } from '../language.ts';
-import type { ClassMark } from '../library/class-folder.ts';
-import { withMarks } from '../library/marks-section.ts';
 import type { AiCallOptions, ClassAi, ClassContext, TranscriptLine } from '../llm/class-ai.ts';
 import { type CiteStore, localDateTime } from '../material/cite-store.ts';
 import type { NotesStore } from '../material/notes-store.ts';
+import { withMarks } from './marks-section.ts';
 
 /** How far back each feature looks: rescue the last 2 minutes, catch-up the last 10. */
 export const RESCUE_WINDOW_MINUTES = 2;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ClassMark } from './class-folder.ts';
+import type { ClassMark } from '../events/live-events.ts';
 import { withMarks } from './marks-section.ts';
 
 const mark = (line_id: number, timestamp: string, text: string, note = ''): ClassMark => ({

@@ -1,6 +1,6 @@
 // The marked moments of a class as the last section of its notes: written by the backend, not
 // the LLM, so every mark is there exactly as it was made.
-import type { ClassMark } from './class-folder.ts';
+import type { ClassMark } from '../events/live-events.ts';
 
 /** Markdown's special characters in a transcript line, escaped so that the line reads as text. */
 function plain(text: string): string {
