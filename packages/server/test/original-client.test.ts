@@ -115,8 +115,10 @@ describe('the original settings file', () => {
         },
       },
     });
+    // `changed` names each key as the user's file does (the original client reads it and knows
+    // only the original SEED_ASR_* names), whichever name the request used.
     expect(saved.json()).toMatchObject({
-      changed: ['STREAM_ASR_ACCESS_KEY', 'STREAM_ASR_RESOURCE_ID'],
+      changed: ['SEED_ASR_ACCESS_KEY', 'SEED_ASR_RESOURCE_ID'],
     });
     const text = await readFile(app.envFile, 'utf8');
     expect(text).toBe(

@@ -2,7 +2,10 @@
  * Why a class could not start, in the student's language. A failure already written for the
  * student in both languages stays as it is; any other keeps its code, field and hint, says what
  * happened and what to do in both languages, and moves its own words (a system's or a library's
- * text) to `technical`, for a "details" view.
+ * text) to `technical`, for a "details" view. A {@link ServerError} of this backend (not
+ * localized, but written for the student: it names the setting or file that is wrong and what to
+ * do, e.g. "MOCK_SCRIPT points to …, which is not a readable file.") keeps those words after the
+ * localized sentence too, unless that sentence already names the setting.
  */
 import { isServerError, ServerError, type ServerErrorCode } from '../errors.ts';
 import { type Localized, localized } from '../language.ts';
@@ -64,9 +67,13 @@ export function startFailure(error: unknown, mode: string): ServerError {
           : code;
   const meaning = MEANINGS[told] ?? MEANINGS.RECOGNIZER_FAILED!;
   const own = (error as Error)?.message ?? String(error);
+  const general = meaning(mode);
+  // Our own words name what is wrong (which setting, which file) and what to do: losing them
+  // would leave "pick another mode" where one setting needs fixing.
+  const specific = isServerError(error) && told !== 'AUDIO_INPUT_INVALID' && own.trim() !== '';
   return new ServerError(
     code,
-    meaning(mode),
+    specific ? localized(`${general.zh}原因：${own}`, `${general.en} Why: ${own}`) : general,
     { ...details, technical: details.technical ?? own },
     { cause: error },
   );

@@ -58,6 +58,23 @@ function replacedBy(opened: BigIntStats, named: BigIntStats | undefined): boolea
   );
 }
 
+/**
+ * True when the name still leads to the opened file but its link count already reads 0: the
+ * lookup found the name just as a rename over it (or an unlink) took it away — seen on ext4 under
+ * a file rewritten every 2 ms. The read is tried again (never returned), so a link cannot slip
+ * through this way.
+ */
+function losingItsName(opened: BigIntStats, named: BigIntStats | undefined): boolean {
+  return (
+    named !== undefined &&
+    opened.isFile() &&
+    named.isFile() &&
+    named.nlink === 0n &&
+    named.dev === opened.dev &&
+    named.ino === opened.ino
+  );
+}
+
 async function lstatOrUndefined(path: string): Promise<BigIntStats | undefined> {
   try {
     return await lstat(path, { bigint: true });
@@ -142,7 +159,7 @@ async function readContainedOnce(
       const opened = await handle.stat({ bigint: true });
       const named = await lstatOrUndefined(path);
       if (soleName(opened, named)) return;
-      if (replacedBy(opened, named)) throw new ReplacedWhileRead();
+      if (replacedBy(opened, named) || losingItsName(opened, named)) throw new ReplacedWhileRead();
       throw linkedFileError(shown);
     };
     await check();
