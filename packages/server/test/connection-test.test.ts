@@ -255,19 +255,16 @@ describe('the LLM', () => {
     expect(answer.message).toBe('还没有填写 LLM_API_KEY：填好后再测试。');
   });
 
-  it('refuses a link-local or cloud-metadata address before connecting', async () => {
+  it('checks typed values as a save does, before connecting', async () => {
+    // The same checks as a save (which also refuse link-local and cloud-metadata addresses;
+    // settings-schema's tests cover those without handing one to a running backend).
     harness = await createHarness({ env: ['ASR_MODE=mock'] });
     const { statusCode, answer } = await testConnection({
       target: 'llm',
-      fields: {
-        LLM_BASE_URL: 'http://169.254.169.254/latest',
-        LLM_API_KEY: GOOD_KEY,
-        LLM_MODEL: 'known-model',
-      },
+      fields: { LLM_BASE_URL: 'not an address', LLM_API_KEY: GOOD_KEY, LLM_MODEL: 'known-model' },
     });
     expect(statusCode).toBe(400);
     expect(answer).toMatchObject({ code: 'SETTINGS_INVALID', field: 'LLM_BASE_URL' });
-    expect(answer.message).toMatch(/link-local or cloud-metadata/);
   });
 
   it('never sends the stored key to an address it was not saved for', async () => {
