@@ -3,6 +3,8 @@
 #   npm run setup
 # 1. system packages the app and its tests use (Debian/Ubuntu, via apt-get; skipped elsewhere):
 #    chromium (UI tests and the app window), espeak-ng + sox (real speech for the audio tests),
+#    ffmpeg (encodes that speech into MP3, M4A, MP4, WebM, OGG and FLAC for the import tests; test
+#    data only: the app decodes with @audio/decode),
 #    pocketsphinx + its US English model (the offline recogniser tested on this machine),
 #    libasound2-dev, g++, make and python3 (node-gyp builds the microphone addon, naudiodon,
 #    against ALSA), fonts-wqy-microhei (a Chinese font, so the UI's screenshots in the browser
@@ -12,7 +14,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES="bubblewrap chromium espeak-ng sox pocketsphinx-en-us libpocketsphinx3 libsphinxbase3 libasound2-dev g++ make python3 fonts-wqy-microhei unzip"
+APT_PACKAGES="bubblewrap chromium espeak-ng sox ffmpeg pocketsphinx-en-us libpocketsphinx3 libsphinxbase3 libasound2-dev g++ make python3 fonts-wqy-microhei unzip"
 
 if command -v apt-get >/dev/null 2>&1 && [ "${CLASS_ASSISTANT_SKIP_APT:-0}" != 1 ]; then
   missing=""

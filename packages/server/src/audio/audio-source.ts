@@ -54,6 +54,11 @@ export interface AudioSource {
   close(): Promise<void>;
   /** Energy (RMS) of the latest audio delivered, for the microphone check. */
   readonly level: number;
+  /**
+   * A file source's progress: the share of the file read (0–1) and the position in the
+   * recording of the audio delivered so far. Absent for live sources.
+   */
+  progress?(): { fraction: number; positionMs: number };
 }
 
 /** Options of {@link createAudioSource}. */

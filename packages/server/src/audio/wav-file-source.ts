@@ -49,6 +49,8 @@ export function createWavFileSource(path: string, options: WavFileSourceOptions)
   let closed = false;
   let level = 0;
   let reading = false;
+  /** File offset just past the audio delivered so far. */
+  let deliveredEnd = 0;
   const releaseFile = async () => {
     const file = handle;
     handle = undefined;
@@ -110,6 +112,7 @@ export function createWavFileSource(path: string, options: WavFileSourceOptions)
         );
       }
       dataStart = wav.data.byteOffset - head.byteOffset;
+      deliveredEnd = dataStart;
       const frame = 2 * wav.channels;
       const available = size - dataStart;
       const declared = wav.declaredDataBytes ?? available;
@@ -160,6 +163,7 @@ export function createWavFileSource(path: string, options: WavFileSourceOptions)
               const samples = convert(buffer.subarray(0, bytesRead));
               const atMs = audioMs + pausedTotal;
               position += bytesRead;
+              deliveredEnd = position;
               audioMs += bytesRead / bytesPerMs;
               level = frameEnergy(samples);
               yield { samples, atMs };
@@ -169,6 +173,14 @@ export function createWavFileSource(path: string, options: WavFileSourceOptions)
             if (closed) await releaseFile();
           }
         },
+      };
+    },
+    progress() {
+      const total = dataEnd - dataStart;
+      const done = Math.max(0, deliveredEnd - dataStart);
+      return {
+        fraction: total > 0 ? Math.min(1, done / total) : 1,
+        positionMs: info ? (done / (2 * info.channels) / info.sampleRate) * 1000 : 0,
       };
     },
     pause() {

@@ -199,6 +199,48 @@ export const ClassMarkSchema = z.object({
   marked_at: z.string().describe('ISO 8601: when it was marked.'),
 });
 
+/**
+ * A recording being imported (POST /api/import, `class-assistant-backend import`): recognised as
+ * fast as the engine goes into a class of the library whose line times are positions in the
+ * recording. The same object answers GET /api/import and is the `import.changed` event.
+ */
+export const ImportStatusSchema = z.object({
+  id: z.string().describe('The import’s id.'),
+  file_name: z.string().describe('The recording’s file name as the student gave it.'),
+  state: z
+    .enum(['running', 'done', 'failed', 'cancelled'])
+    .describe(
+      '`running` while it is recognised; `done` once every line is in the class; `failed` (see `error`; `resumable` says whether it can go on) or `cancelled`.',
+    ),
+  class_id: z.string().nullable().describe('The library class it fills (null before it starts).'),
+  course_name: z.string(),
+  fraction: z.number().min(0).max(1).describe('How much of the recording is done, 0–1.'),
+  position_ms: z.number().int().describe('Position in the recording reached, ms.'),
+  duration_ms: z
+    .number()
+    .int()
+    .nullable()
+    .describe('The recording’s length, ms (null while not known).'),
+  eta_ms: z.number().int().nullable().describe('Estimated time left, ms (null while not known).'),
+  lines: z.number().int().describe('Lines written so far.'),
+  notes: z
+    .enum(['pending', 'written', 'skipped', 'failed'])
+    .describe('Post-class notes: `skipped` without an LLM (with a warning in `warning`).'),
+  warning: z
+    .object({ zh: z.string(), en: z.string() })
+    .nullable()
+    .describe('Something the student should know that did not stop the import.'),
+  error: z
+    .object({ code: z.string(), zh: z.string(), en: z.string(), technical: z.string().nullable() })
+    .nullable()
+    .describe('Why it failed, in both languages, with the system’s own words behind a details view.'),
+  resumable: z
+    .boolean()
+    .describe('A failed or cancelled import that can go on from `position_ms` (POST /api/import/resume).'),
+  started_at: z.string().describe('ISO 8601.'),
+  updated_at: z.string().describe('ISO 8601.'),
+});
+
 /** Every live event: what it means and its payload schema, by event name. */
 export const LIVE_EVENTS = {
   'line.appended': {
@@ -312,6 +354,11 @@ export const LIVE_EVENTS = {
     description:
       'a background failure; `source` is `recognizer` (with `mode`, the ASR_MODE), `history folding`, `transcript`, `notes` or `library`',
     data: ErrorRaisedSchema,
+  },
+  'import.changed': {
+    description:
+      'a recording import started, moved on (at most twice a second), finished, failed or was cancelled — the GET /api/import body',
+    data: ImportStatusSchema,
   },
   'capture.changed': {
     description:
