@@ -1,13 +1,13 @@
 // What the release bundle changes in the packages it bundles, checked by bundling a small program
 // with the release's esbuild plugin and running it with this Node.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asciiOnly, releasePlugin } from '../src/release/bundle.ts';
+import { asciiOnly, rawTemplatesAsStrings, releasePlugin } from '../src/release/bundle.ts';
 
 const SERVER_DIR = join(import.meta.dirname, '..', '..', '..', 'packages', 'server');
 
@@ -57,6 +57,48 @@ describe('the release bundle', () => {
     const release = await bundleAndRun(true);
     expect(release.lookups).toBe(0);
     expect(release.lines).toMatchObject([{ msg: 'backend starting', class: 'algorithms' }]);
+  });
+});
+
+describe('String.raw templates of packages (the audio decoders carry WebAssembly so)', () => {
+  // Characters as wasm-audio-decoders' "dynEncode" strings hold them: beyond ASCII, backslashes
+  // that are kept as written, a CRLF line end and an escaped backtick.
+  const RAW = 'dynEncode01\u00c2\u0089(\\n\\`\u00ff\r\n\u8bfe';
+  const PACKAGE = `module.exports = { data: String.raw\`${RAW}\`, other: String.raw\`plain\\t\` };`;
+
+  it('are bundled as strings of the same value, so the bundle can be one-byte text', async () => {
+    const folder = join(work, 'raw', 'node_modules', 'raw-template-package');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'index.js'), PACKAGE);
+    const outfile = join(work, 'raw', 'program.cjs');
+    await build({
+      stdin: {
+        contents: `const p = require('raw-template-package'); process.stdout.write(JSON.stringify(p));`,
+        resolveDir: join(work, 'raw'),
+        sourcefile: 'program.js',
+        loader: 'js',
+      },
+      bundle: true,
+      platform: 'node',
+      target: 'node24',
+      format: 'cjs',
+      outfile,
+      logLevel: 'warning',
+      plugins: [releasePlugin()],
+    });
+    const bundled = await readFile(outfile, 'utf8');
+    await writeFile(outfile, asciiOnly(bundled, 'program.cjs'));
+    const { stdout } = await promisify(execFile)(process.execPath, [outfile]);
+    const expected = { data: RAW.replace('\r\n', '\n'), other: 'plain\\t' };
+    expect(JSON.parse(stdout)).toEqual(expected);
+    // Without the rewrite the bundle cannot be made one-byte text.
+    expect(() => asciiOnly(PACKAGE, 'package.js')).toThrow(/template literal/);
+  });
+
+  it('leaves ASCII templates and templates with substitutions alone', () => {
+    expect(rawTemplatesAsStrings('a = String.raw`x\\n`')).toBeUndefined();
+    expect(rawTemplatesAsStrings('a = String.raw`\u00e7${b}`')).toBeUndefined();
+    expect(rawTemplatesAsStrings('a = 1')).toBeUndefined();
   });
 });
 

@@ -30,6 +30,47 @@ const ABSENT_OPTIONAL = /^(bufferutil|utf-8-validate)$/;
  */
 const PINO_CALLER = /[\\/]pino[\\/]lib[\\/]caller\.js$/;
 
+/**
+ * The audio decoders (`@audio/decode-*` over wasm-audio-decoders) carry their WebAssembly as a
+ * `String.raw` template of arbitrary characters. {@link asciiOnly} cannot escape a template, so
+ * such a template is loaded as the plain string literal of the same value instead.
+ */
+const RAW_TEMPLATE = 'String.raw`';
+const PACKAGE_SCRIPT = /[\\/]node_modules[\\/].*\.[cm]?js$/;
+const NON_ASCII_TEST = /[^\0-\x7f]/;
+
+/**
+ * `source` with every `String.raw` template that holds a non-ASCII character and no
+ * substitution written as a string literal of the same value (its raw text, line ends as the
+ * language reads them); `undefined` when there is none.
+ *
+ * @example
+ * rawTemplatesAsStrings('x = String.raw`a\\nç`') // 'x = "a\\\\nç"'
+ */
+export function rawTemplatesAsStrings(source: string): string | undefined {
+  let at = source.indexOf(RAW_TEMPLATE);
+  if (at === -1) return undefined;
+  let result = '';
+  let copied = 0;
+  while (at !== -1) {
+    const start = at + RAW_TEMPLATE.length;
+    let end = start;
+    let substitution = false;
+    while (end < source.length && source[end] !== '`') {
+      if (source[end] === '\\') end += 1;
+      else if (source[end] === '$' && source[end + 1] === '{') substitution = true;
+      end += 1;
+    }
+    const raw = source.slice(start, end);
+    if (end < source.length && !substitution && NON_ASCII_TEST.test(raw)) {
+      result += `${source.slice(copied, at)}${JSON.stringify(raw.replace(/\r\n?/g, '\n'))}`;
+      copied = end + 1;
+    }
+    at = source.indexOf(RAW_TEMPLATE, end + 1);
+  }
+  return copied === 0 ? undefined : result + source.slice(copied);
+}
+
 export function releasePlugin(): Plugin {
   return {
     name: 'class-assistant-release',
@@ -71,6 +112,11 @@ export function releasePlugin(): Plugin {
           };
         });
       }
+      // Last, so that the rewrites above come first for their files.
+      builder.onLoad({ filter: PACKAGE_SCRIPT }, async (args) => {
+        const contents = rawTemplatesAsStrings(await readFile(args.path, 'utf8'));
+        return contents === undefined ? undefined : { contents, loader: 'js' };
+      });
     },
   };
 }
