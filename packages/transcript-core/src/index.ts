@@ -2,6 +2,8 @@
 
 export type { WriteFileAtomicOptions } from './atomic-file.ts';
 export { writeFileAtomic } from './atomic-file.ts';
+export type { EntryTime } from './entry-time.ts';
+export { formatPosition } from './entry-time.ts';
 export type { TranscriptCoreErrorCode } from './errors.ts';
 export { isTranscriptCoreError, TranscriptCoreError } from './errors.ts';
 export { isHomophoneSupportLoaded, loadHomophoneSupport } from './homophone-support.ts';
@@ -68,6 +70,7 @@ export type {
   LineUpdatedEvent,
   LocalMergeOptions,
   LocalSegment,
+  PushLineOptions,
   Summarize,
   TranscriptPipelineEvents,
   TranscriptPipelineOptions,

@@ -54,14 +54,14 @@ describe('parseTranscript', () => {
     const document = parseTranscript(
       '\uFEFF老师先介绍了课程安排\r\n[9:05:03] 我们开始吧\r\n' +
         `${SUMMARY_START_MARKER}\r\n手写的摘要\r\n${SUMMARY_END_MARKER}\r\n` +
-        'Then the exam dates\r\n[25:00:00] not a time\r\n[10:00:00]\r\n',
+        'Then the exam dates\r\n[10:61:00] not a time\r\n[10:00:00]\r\n',
     );
     expect(document.summary).toBe('手写的摘要');
     expect(document.entries).toEqual([
       { id: 1, time: null, text: '老师先介绍了课程安排' },
       { id: 2, time: '09:05:03', text: '我们开始吧' },
       { id: 3, time: null, text: 'Then the exam dates' },
-      { id: 4, time: null, text: '[25:00:00] not a time' },
+      { id: 4, time: null, text: '[10:61:00] not a time' },
     ]);
   });
 

@@ -90,12 +90,15 @@ function splitLines(content: string): string[] {
   return lines;
 }
 
-/** Parses an entry line `[H:MM:SS] text`; `null` when the line is not one. */
+/**
+ * Parses an entry line `[H:MM:SS] text`; `null` when the line is not one. Hours run past 23: a
+ * position in a recording longer than a day (`[25:03:10]`).
+ */
 function parseEntryLine(line: string): TranscriptLineContent | null {
   const match = ENTRY_LINE.exec(line.trim());
   if (!match) return null;
   const [, hours, minutes, seconds, text] = match;
-  if (Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 59) return null;
+  if (Number(minutes) > 59 || Number(seconds) > 59) return null;
   return { time: `${hours!.padStart(2, '0')}:${minutes}:${seconds}`, text: text!.trim() };
 }
 

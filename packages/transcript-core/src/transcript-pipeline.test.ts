@@ -424,6 +424,63 @@ describe('pushSegment (local mode)', () => {
   });
 });
 
+describe('line times', () => {
+  it("stamps segments with the time given, and a merge keeps the first part's time", async () => {
+    const { pipeline, events } = pipelineWith();
+    // A recording: the speech starts 2.1 s, 14.4 s and 31 s into the file.
+    await pipeline.pushSegment({
+      text: '我们来看第三',
+      startMs: 2_100,
+      endMs: 3_500,
+      time: { positionMs: 2_100 },
+    });
+    await pipeline.pushSegment({
+      text: '题',
+      startMs: 4_000,
+      endMs: 4_300,
+      time: { positionMs: 4_000 },
+    });
+    await pipeline.pushSegment({
+      text: '今天讲线性代数。',
+      startMs: 14_400,
+      endMs: 16_000,
+      time: { positionMs: 14_400 },
+    });
+    await pipeline.pushSegment({
+      text: '今天讲线性代数。秩是什么',
+      startMs: 14_400,
+      endMs: 18_000,
+      time: { positionMs: 14_400 },
+    });
+    await pipeline.pushLine('Who can tell me the rank?', { time: { positionMs: 31_000 } });
+    expect(await readFile(path, 'utf8')).toBe(
+      '[00:00:02] 我们来看第三题\n[00:00:14] 今天讲线性代数。秩是什么\n[00:00:31] Who can tell me the rank?\n',
+    );
+    expect(
+      events
+        .filter(([name]) => name !== 'alert-raised')
+        .map(([, event]) => (event as { entry: TranscriptEntry }).entry.time),
+    ).toEqual(['00:00:02', '00:00:02', '00:00:14', '00:00:14', '00:00:31']);
+    // Without a time the store's clock stamps the line, as before.
+    await pipeline.pushLine('live again');
+    expect((await store.read()).entries.at(-1)?.time).toBe('10:00:00');
+  });
+
+  it('refuses a malformed time, writing nothing', async () => {
+    const { pipeline } = pipelineWith();
+    await expect(
+      pipeline.pushSegment({ text: 'a', startMs: 0, endMs: 1, time: { positionMs: Number.NaN } }),
+    ).rejects.toThrow(/pushSegment: time\.positionMs must be a number of ms/);
+    await expect(pipeline.pushLine('b', { time: 'noon' })).rejects.toThrow(
+      /pushLine: options\.time must be a time HH:MM:SS/,
+    );
+    await expect(pipeline.pushLine('b', 'x' as never)).rejects.toThrow(
+      /pushLine: options must be an object/,
+    );
+    expect(await texts()).toEqual([]);
+  });
+});
+
 describe('history folding', () => {
   const fold = { threshold: 5, keepRecent: 2 };
   const line = (i: number) => `第${i}句：讲到了知识点${i} point ${i}`;

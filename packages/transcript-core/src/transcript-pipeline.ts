@@ -3,6 +3,7 @@
 // merging, keyword alerts on the newly written line only, and history folding in the
 // background.
 import { EventEmitter } from 'node:events';
+import { type EntryTime, entryTimeText } from './entry-time.ts';
 import { checkOptions, TranscriptCoreError } from './errors.ts';
 import type { KeywordLevel } from './keyword-file.ts';
 import type { KeywordMatch, KeywordMatcher } from './keyword-matcher.ts';
@@ -89,6 +90,17 @@ export interface LocalSegment {
   startMs: number;
   /** End on the recogniser's audio clock, ms. */
   endMs: number;
+  /**
+   * The time of the line this segment starts (a merge into the previous line keeps that line's
+   * time): for a recording, `{ positionMs }` of the speech's start. Default: the store's clock.
+   */
+  time?: EntryTime;
+}
+
+/** Options of {@link TranscriptPipeline.pushLine}. */
+export interface PushLineOptions {
+  /** The time of the line: for a recording, `{ positionMs }`. Default: the store's clock. */
+  time?: EntryTime;
 }
 
 /** Which intake a line came through. */
@@ -275,12 +287,14 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
    * Mock and cloud modes: one recognised line → meaningful? → near-duplicate? → append →
    * keyword check of that line.
    */
-  pushLine(text: string): Promise<IntakeResult> {
+  pushLine(text: string, options: PushLineOptions = {}): Promise<IntakeResult> {
     return this.#intake('pushLine', async () => {
       if (typeof text !== 'string')
         throw invalid(`pushLine: text must be a string, got ${typeof text}`);
+      const { time } = checkOptions(options, 'pushLine: options');
+      const stamp = time === undefined ? undefined : entryTimeText(time, 'pushLine: options.time');
       const line = normalizeText(text);
-      return this.#line((writer) => this.#appendFiltered(line, 'line', writer));
+      return this.#line((writer) => this.#appendFiltered(line, 'line', writer, undefined, stamp));
     });
   }
 
@@ -298,7 +312,9 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
   pushSegment(segment: LocalSegment): Promise<IntakeResult> {
     return this.#intake('pushSegment', async () => {
       checkSegment(segment);
-      return this.#line((writer) => this.#mergeSegment(segment, writer));
+      const stamp =
+        segment.time === undefined ? undefined : entryTimeText(segment.time, 'pushSegment: time');
+      return this.#line((writer) => this.#mergeSegment(segment, writer, stamp));
     });
   }
 
@@ -375,6 +391,7 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
     source: IntakeSource,
     writer: LineWriter,
     known: { folded: string; checked: boolean } = { folded: foldText(text), checked: false },
+    time?: string,
   ): Promise<LineOutcome> {
     const { folded } = known;
     if (!isFoldedMeaningful(folded, this.#meaningful))
@@ -388,7 +405,7 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
       );
       if (duplicate) return dropped(text, 'near-duplicate', source, duplicate.entry);
     }
-    const change = writer.append(text);
+    const change = writer.append(text, time);
     // While the line's fdatasync runs: its keywords, and its comparison form for the next line.
     const entry = { ...change.entry };
     const counts = new Map<string, number>();
@@ -400,14 +417,18 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
     return { action: 'appended', entry, source, alert };
   }
 
-  async #mergeSegment(segment: LocalSegment, writer: LineWriter): Promise<LineOutcome> {
+  async #mergeSegment(
+    segment: LocalSegment,
+    writer: LineWriter,
+    time: string | undefined,
+  ): Promise<LineOutcome> {
     const text = normalizeText(segment.text);
     const previous = this.#lastSegment;
     const recent = writer.recent(this.#nearDuplicate.window + 1);
     const last = recent[recent.length - 1];
     const folded = foldText(text);
     if (!previous || !last || !sameEntry(last, previous.entry)) {
-      return this.#appendSegment(text, segment, writer, { folded, checked: false });
+      return this.#appendSegment(text, segment, writer, { folded, checked: false }, time);
     }
     const texts = recent.map((entry) => entry.text);
     const before = texts.slice(0, -1);
@@ -434,7 +455,7 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
       return this.#replaceLast(last, joinTexts(last.text, text), 'joined', segment, before, writer);
     }
     // 4. A new sentence (step 2 compared it with the same recent entries already).
-    return this.#appendSegment(text, segment, writer, { folded, checked: true });
+    return this.#appendSegment(text, segment, writer, { folded, checked: true }, time);
   }
 
   async #appendSegment(
@@ -442,8 +463,9 @@ export class TranscriptPipeline extends EventEmitter<TranscriptPipelineEvents> {
     segment: LocalSegment,
     writer: LineWriter,
     known: { folded: string; checked: boolean },
+    time: string | undefined,
   ): Promise<LineOutcome> {
-    const outcome = await this.#appendFiltered(text, 'segment', writer, known);
+    const outcome = await this.#appendFiltered(text, 'segment', writer, known, time);
     if (outcome.action === 'appended')
       this.#lastSegment = { entry: outcome.entry, endMs: segment.endMs };
     return outcome;

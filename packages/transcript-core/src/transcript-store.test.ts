@@ -75,6 +75,33 @@ describe('append', () => {
     await expect(store.append(' \n ')).rejects.toMatchObject({ code: 'TRANSCRIPT_EMPTY_TEXT' });
     await store.close();
   });
+  it('stamps a line with a position in a recording, hours past 24 included', async () => {
+    const store = await open();
+    expect(await store.append('第一句', { time: { positionMs: 2_100 } })).toEqual({
+      id: 1,
+      time: '00:00:02',
+      text: '第一句',
+    });
+    await store.append('later', { time: { positionMs: (25 * 3600 + 3 * 60 + 10) * 1000 } });
+    await store.append('as written', { time: '01:02:13' });
+    expect(await readFile(path, 'utf8')).toBe(
+      '[00:00:02] 第一句\n[25:03:10] later\n[01:02:13] as written\n',
+    );
+    // Read back as written: the positions survive a reopen.
+    await store.close();
+    const reopened = await open();
+    expect((await reopened.read()).entries.map((entry) => entry.time)).toEqual([
+      '00:00:02',
+      '25:03:10',
+      '01:02:13',
+    ]);
+    await expect(reopened.append('x', { time: { positionMs: -1 } })).rejects.toMatchObject({
+      code: 'TRANSCRIPT_INVALID_ARGUMENT',
+    });
+    await expect(reopened.append('x', { time: '1:2:3' })).rejects.toThrow(/HH:MM:SS/);
+    expect(reopened.entryCount).toBe(3);
+    await reopened.close();
+  });
 });
 
 describe('replaceLast', () => {
@@ -336,7 +363,7 @@ describe('open and close', () => {
       invalid(/append: options must be an object/),
     );
     await expect(store.append('hello', { time: new Date(Number.NaN) })).rejects.toMatchObject(
-      invalid(/options\.time must be a valid Date, got an invalid Date/),
+      invalid(/options\.time is an invalid Date/),
     );
     await expect(store.reset({ courseName: 42 as never })).rejects.toMatchObject(
       invalid(/header\.courseName must be a string, got 42/),

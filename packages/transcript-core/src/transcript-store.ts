@@ -27,6 +27,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { syncDirectory, tempFilePrefix, writeFileAtomic } from './atomic-file.ts';
+import { type EntryTime, entryTimeText } from './entry-time.ts';
 import { checkOptions, describeValue, TranscriptCoreError } from './errors.ts';
 import { normalizeText } from './text.ts';
 import type {
@@ -107,8 +108,11 @@ export interface PendingChange {
 export interface LineWriter {
   /** The last `count` entries, the store's own objects (do not change them). */
   recent(count: number): readonly TranscriptEntry[];
-  /** Appends `text`, already normalised (`normalizeText`) and not empty. */
-  append(text: string): PendingChange;
+  /**
+   * Appends `text`, already normalised (`normalizeText`) and not empty, stamped `time` (the
+   * `HH:MM:SS` text) or the store's clock.
+   */
+  append(text: string, time?: string): PendingChange;
   /** Replaces the last entry's text with `text`, already normalised and not empty. */
   replaceLast(text: string): PendingChange;
 }
@@ -267,17 +271,19 @@ export class TranscriptStore {
   }
 
   /**
-   * Appends `[HH:MM:SS] text` — the time from the clock, or `options.time` — and fsyncs it.
-   * The text is normalised to one line ({@link normalizeText}).
+   * Appends `[HH:MM:SS] text` and fsyncs it. The time is the store's clock, or `options.time`:
+   * a `Date` (its local clock time), `{ positionMs }` (a position in a recording: `00:42:13`,
+   * hours past 24 allowed) or an `HH:MM:SS` string. The text is normalised to one line
+   * ({@link normalizeText}).
    *
-   * @throws TranscriptCoreError `TRANSCRIPT_EMPTY_TEXT`, `TRANSCRIPT_CLOSED`,
-   *   `TRANSCRIPT_IO_FAILED`.
+   * @throws TranscriptCoreError `TRANSCRIPT_INVALID_ARGUMENT` for a malformed `options.time`,
+   *   `TRANSCRIPT_EMPTY_TEXT`, `TRANSCRIPT_CLOSED`, `TRANSCRIPT_IO_FAILED`.
    */
-  append(text: string, options: { time?: Date } = {}): Promise<TranscriptEntry> {
+  append(text: string, options: { time?: EntryTime } = {}): Promise<TranscriptEntry> {
     return this.#run('append', async () => {
       const { time } = checkOptions(options, 'append: options');
-      if (time !== undefined) checkDate(time, 'append: options.time must be a valid Date, got');
-      const change = this.#beginAppend(entryText(text), time);
+      const stamp = time === undefined ? undefined : entryTimeText(time, 'append: options.time');
+      const change = this.#beginAppend(entryText(text), stamp);
       await change.done;
       return { ...change.entry };
     });
@@ -498,10 +504,10 @@ export class TranscriptStore {
 
   // Writes the line now (into the page cache); `done` resolves once it is durable and the model
   // holds it. Until then the model is not trusted (a failure makes the next operation re-read).
-  #beginAppend(text: string, time?: Date): PendingChange {
+  #beginAppend(text: string, time?: string): PendingChange {
     const entry: TranscriptEntry = {
       id: this.#nextId(),
-      time: formatClockTime(time ?? this.#now()),
+      time: time ?? formatClockTime(this.#now()),
       text,
     };
     const prefix = this.#endsWithNewline ? '' : this.#eol;
@@ -582,7 +588,7 @@ export class TranscriptStore {
       };
       const writer: LineWriter = {
         recent: (count) => (count > 0 ? this.#entries.slice(-count) : []),
-        append: (text) => once(() => this.#beginAppend(text)),
+        append: (text, time) => once(() => this.#beginAppend(text, time)),
         replaceLast: (text) => once(() => this.#beginReplaceLast(text)),
       };
       try {

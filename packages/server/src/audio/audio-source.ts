@@ -59,6 +59,12 @@ export interface AudioSource {
    * recording of the audio delivered so far. Absent for live sources.
    */
   progress?(): { fraction: number; positionMs: number };
+  /**
+   * A file source's position in the recording (ms) of the audio at `atMs` on the class clock:
+   * paused time taken out, counted from the file's start (also when the source started later in
+   * it). `undefined` for live sources and before any audio. See `trackRecordingPosition`.
+   */
+  positionAt?(atMs: number): number | undefined;
 }
 
 /** Options of {@link createAudioSource}. */
@@ -183,5 +189,18 @@ export function inputOf(source: AudioSource | undefined): RecognizerInput | unde
     sampleRate: info.sampleRate,
     channels: info.channels,
     level: source.level,
+    ...(info.durationMs === undefined ? {} : { durationMs: info.durationMs }),
   };
+}
+
+/**
+ * Where a recording is: the position (ms) of class-clock time `atMs` in the file a source plays,
+ * or without `atMs` the position of the audio delivered so far. `undefined` for live sources.
+ */
+export function recordingPositionOf(
+  source: AudioSource | undefined,
+  atMs?: number,
+): number | undefined {
+  if (source?.info?.kind !== 'file') return undefined;
+  return source.positionAt?.(atMs ?? Number.POSITIVE_INFINITY);
 }

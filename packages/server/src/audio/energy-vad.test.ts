@@ -198,6 +198,8 @@ describe('EnergyVad', () => {
     // 1 s of tone + 5 s skipped + 2 s of quiet before the second tone.
     expect(phrases[0]!.startMs).toBeGreaterThan(7500);
     expect(phrases[0]!.startMs).toBeLessThanOrEqual(8000);
+    // The speech itself starts with the tone, after the quiet pre-roll the phrase keeps.
+    expect(phrases[0]!.speechStartMs).toBe(8000);
     expect(phrases[0]!.reason).toBe('pause');
   });
 });

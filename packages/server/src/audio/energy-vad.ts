@@ -70,6 +70,11 @@ export interface VadPhrase {
   endSample: number;
   startMs: number;
   endMs: number;
+  /**
+   * Where the speech starts: the first buffer louder than the threshold (`startMs` includes the
+   * quiet pre-roll kept before it).
+   */
+  speechStartMs: number;
   reason: PhraseEndReason;
 }
 
@@ -126,6 +131,8 @@ export class EnergyVad {
   /** Seconds counted by the current listen() call (the library's `elapsed_time`). */
   #elapsed = 0;
   #phraseStart = 0;
+  /** Sample offset of the buffer the current phrase's speech started in. */
+  #speechStart = 0;
   #pauseCount = 0;
   #phraseCount = 0;
   #calibration: { duration: number; elapsed: number } | undefined;
@@ -306,6 +313,7 @@ export class EnergyVad {
       this.#pauseCount = 0;
       this.#phraseCount = 0;
       this.#phraseStart = this.#elapsed;
+      this.#speechStart = buffer.offset;
       return;
     }
     if (this.#dynamic) this.#adjust(energy);
@@ -373,6 +381,7 @@ export class EnergyVad {
       endSample,
       startMs: (first.offset / this.sampleRate) * 1000,
       endMs: (endSample / this.sampleRate) * 1000,
+      speechStartMs: (Math.max(first.offset, this.#speechStart) / this.sampleRate) * 1000,
       reason,
     });
   }

@@ -14,6 +14,8 @@ export interface RecognizerInput {
   channels: number;
   /** Energy (RMS) of the latest audio. */
   level: number;
+  /** The length of a file, in ms (file sources). */
+  durationMs?: number;
 }
 
 /** Whether a mode can start with the current settings and machine. */

@@ -42,6 +42,20 @@ export const MonitorInterruptionSchema = z.object({
     .describe('Why the class could not go on (null when it did).'),
 });
 
+/**
+ * Where a class's audio came from, when it was a recording (a file): its lines' times are
+ * positions in that file. Kept in class.json as `source`.
+ */
+export const ClassSourceSchema = z.object({
+  kind: z.literal('recording'),
+  file_name: z.string().describe('The file’s name as the student gave it (no folder).'),
+  duration_ms: z
+    .number()
+    .min(0)
+    .nullable()
+    .describe('The recording’s length in ms (null while unknown).'),
+});
+
 /** The monitor status as `/api/monitor_status` and the `monitor.changed` event carry it. */
 export const MonitorStatusSchema = z.object({
   state: z.enum(['idle', 'running', 'paused']),
@@ -59,6 +73,11 @@ export const MonitorStatusSchema = z.object({
     .optional()
     .describe(
       'While a class runs that the backend resumed after dying in it, that gap; while idle, a class that could not be resumed (until the next class starts). null otherwise; absent from backends before this field.',
+    ),
+  source: ClassSourceSchema.nullable()
+    .optional()
+    .describe(
+      'The recording the running class listens to (its lines are stamped with positions in it); null for live audio or when idle.',
     ),
 });
 
@@ -384,6 +403,7 @@ export type LiveMessage = {
 export type TranscriptLine = z.infer<typeof TranscriptLineSchema>;
 /** The monitor status. */
 export type MonitorStatusPayload = z.infer<typeof MonitorStatusSchema>;
+export type ClassSource = z.infer<typeof ClassSourceSchema>;
 /** A class the backend died in, resumed or not. */
 export type MonitorInterruption = z.infer<typeof MonitorInterruptionSchema>;
 /** An alert level. */

@@ -25,7 +25,12 @@ import {
 } from '@class-assistant/transcript-core';
 import { z } from 'zod';
 import { CLASS_FILES } from '../data-folder.ts';
-import { AlertLevelSchema, type ClassMark, ClassMarkSchema } from '../events/live-events.ts';
+import {
+  AlertLevelSchema,
+  type ClassMark,
+  ClassMarkSchema,
+  ClassSourceSchema,
+} from '../events/live-events.ts';
 import { readContainedText } from '../security/contained-file.ts';
 
 /** `YYYYMMDD-HHMMSS-xxxx`: local start time (so that names sort by it) and 4 random characters. */
@@ -123,6 +128,12 @@ const ClassMetaSchema = z.object({
     .optional()
     .catch(undefined)
     .describe('The gaps left by a backend that died during the class and resumed it.'),
+  source: ClassSourceSchema.nullable()
+    .optional()
+    .catch(undefined)
+    .describe(
+      'The recording the class was transcribed from: its lines’ times are positions in it. Absent or null: live audio.',
+    ),
 });
 
 /** The content of `class.json`. */

@@ -100,6 +100,40 @@ describe('exportClass', () => {
     );
   });
 
+  it("times a recording's subtitles by the positions its lines carry, past a day too", () => {
+    // Started at 23:58 by the clock, and the lines are positions in the file: not counted from
+    // the clock, and no midnight.
+    const recorded = [
+      '=== 课堂记录 开始于 2026-03-09 23:58:00 ===',
+      '[00:00:02] 同学们好',
+      '[00:00:14] 今天讲链表',
+      '[25:03:10] 最后一句',
+      '',
+    ].join('\n');
+    const recording = {
+      meta: {
+        ...meta,
+        alerts: [],
+        material_name: '',
+        source: { kind: 'recording' as const, file_name: 'lecture.mp3', duration_ms: 90_200_000 },
+      },
+      transcript: parseTranscript(recorded),
+      transcriptText: recorded,
+      notes: null,
+    };
+    expect(exportClass(recording, 'srt').body).toBe(
+      [
+        '1\n00:00:02,000 --> 00:00:10,000\n同学们好\n',
+        '2\n00:00:14,000 --> 00:00:22,000\n今天讲链表\n',
+        '3\n25:03:10,000 --> 25:03:14,000\n最后一句\n',
+      ].join('\n'),
+    );
+    const markdown = exportClass(recording, 'md').body;
+    expect(markdown).toContain('- 录音 (recording): lecture.mp3 · 25:03:20\n');
+    expect(markdown).toContain('- **[00:00:14]** 今天讲链表\n- **[25:03:10]** 最后一句\n');
+    expect(exportClass(recording, 'txt').body).toBe(recorded);
+  });
+
   it('names files after the course without characters file systems refuse', () => {
     expect(exportFilename({ ...meta, course_name: 'C/C++: 基础?' }, 'md')).toBe(
       'CC++ 基础_20260309-235800-abcd.md',

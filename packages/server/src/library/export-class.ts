@@ -1,5 +1,6 @@
 // A class taken out of the library: Markdown (headings, alerts marked, notes), the plain
-// transcript, or subtitles (SRT) with times counted from the start of the class.
+// transcript, or subtitles (SRT) with times counted from the start of the class — for a class
+// transcribed from a recording, the positions in the recording its lines carry.
 import type { TranscriptDocument } from '@class-assistant/transcript-core';
 import type { ClassAlert, ClassMeta } from './class-folder.ts';
 
@@ -85,6 +86,11 @@ function toMarkdown({ meta, transcript, notes }: ExportSource): string {
   ];
   if (meta.material_name)
     facts.splice(2, 0, `- 资料 (material): ${markdownText(meta.material_name)}`);
+  if (meta.source?.kind === 'recording') {
+    const length =
+      meta.source.duration_ms === null ? '' : ` · ${clockLength(meta.source.duration_ms)}`;
+    facts.splice(2, 0, `- 录音 (recording): ${markdownText(meta.source.file_name)}${length}`);
+  }
   out.push(...facts, '');
   if (meta.alerts.length > 0) {
     out.push('## 提醒 (Alerts)', '');
@@ -121,8 +127,24 @@ const secondsOfDay = (time: string) => {
   return hours! * 3600 + minutes! * 60 + seconds!;
 };
 
-/** Seconds since the class started of each entry (clock times carry no date: midnight rolls over). */
+/** `H:MM:SS` of a length in ms (`1:02:13`). */
+function clockLength(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  return `${Math.floor(seconds / 3600)}:${String(Math.floor(seconds / 60) % 60).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/**
+ * Seconds since the class started of each entry (clock times carry no date: midnight rolls
+ * over). A recording's lines carry positions in it: those are the times, from 0.
+ */
 function relativeSeconds(meta: ClassMeta, transcript: TranscriptDocument): number[] {
+  if (meta.source?.kind === 'recording') {
+    let last = 0;
+    return transcript.entries.map((entry) => {
+      if (entry.time) last = secondsOfDay(entry.time);
+      return last;
+    });
+  }
   const start = new Date(meta.started_at);
   const firstTime = transcript.entries.find((entry) => entry.time)?.time;
   const origin = !Number.isNaN(start.getTime())

@@ -32,6 +32,7 @@ const row = (id: string, course: string, day: number): ClassRow => ({
   line_count: 0,
   alert_count: 0,
   has_notes: false,
+  source: null,
 });
 const lines = (texts: string[]): IndexDoc[] =>
   texts.map((text, position) => ({

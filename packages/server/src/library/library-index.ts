@@ -16,11 +16,12 @@
 import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { type ClassSource, ClassSourceSchema } from '../events/live-events.ts';
 import { indexTerms, normalizeForSearch, phraseOf, type QueryPart } from './search-terms.ts';
 import { countMatches, findMatches, relevance, snippet } from './snippet.ts';
 
 /** Bump when the tables or the terms change: older files are rebuilt. */
-export const INDEX_SCHEMA_VERSION = 2;
+export const INDEX_SCHEMA_VERSION = 3;
 
 /** Row numbers reserved for each class (lines, then notes and material passages). */
 const ROWS_PER_CLASS = 2 ** 21;
@@ -40,6 +41,8 @@ export interface ClassRow {
   line_count: number;
   alert_count: number;
   has_notes: boolean;
+  /** The recording the class was transcribed from (null: live audio). */
+  source: ClassSource | null;
 }
 
 /** A text to index. */
@@ -92,6 +95,7 @@ CREATE TABLE classes(
   line_count INTEGER NOT NULL,
   alert_count INTEGER NOT NULL,
   has_notes INTEGER NOT NULL,
+  source TEXT,
   row_base INTEGER NOT NULL UNIQUE,
   signature TEXT NOT NULL
 );
@@ -126,6 +130,7 @@ function toClassRow(row: Record<string, unknown>): ClassRecordRow {
     line_count: Number(row.line_count),
     alert_count: Number(row.alert_count),
     has_notes: Number(row.has_notes) === 1,
+    source: parseSource(row.source),
     row_base: Number(row.row_base),
     signature: String(row.signature),
   };
@@ -324,8 +329,8 @@ export class LibraryIndex {
       this.#deleteRows(base);
       this.#statement(
         `INSERT OR REPLACE INTO classes(course_name, material_name, started_at, ended_at,
-           line_count, alert_count, has_notes, id, row_base, signature)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '')`,
+           line_count, alert_count, has_notes, source, id, row_base, signature)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '')`,
       ).run(...listedFacts(row), row.id, base);
     });
     const insertDoc = this.#statement(
@@ -359,7 +364,7 @@ export class LibraryIndex {
     this.#classCache = null;
     this.#statement(
       `UPDATE classes SET course_name = ?, material_name = ?, started_at = ?, ended_at = ?,
-         line_count = ?, alert_count = ?, has_notes = ? WHERE id = ?`,
+         line_count = ?, alert_count = ?, has_notes = ?, source = ? WHERE id = ?`,
     ).run(...listedFacts(row), row.id);
   }
 
@@ -625,7 +630,19 @@ function listedFacts(row: ClassRow): Array<string | number | null> {
     row.line_count,
     row.alert_count,
     row.has_notes ? 1 : 0,
+    row.source ? JSON.stringify(row.source) : null,
   ];
+}
+
+/** The `source` column: the JSON of a {@link ClassSource}, or null. */
+function parseSource(value: unknown): ClassSource | null {
+  if (typeof value !== 'string') return null;
+  try {
+    const parsed = ClassSourceSchema.safeParse(JSON.parse(value));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Adds each term of a text (as {@link indexTerms} gives them) to `counts`. */

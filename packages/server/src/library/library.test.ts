@@ -1,7 +1,7 @@
 // The library's part in resuming a class after a crash, on real files and a real index: a running
 // class notes that its backend is alive even while nobody speaks, and the next start offers the
 // class for resuming only within 30 minutes of that last sign of life.
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TranscriptStore } from '@class-assistant/transcript-core';
@@ -45,6 +45,7 @@ async function classLeftRunning(dataDir: string) {
     materialName: '',
     materialText: '',
     startedAt: new Date(),
+    source: null,
   });
   await store.append('链表的每个节点保存数据和指针。');
   await store.append('栈是后进先出。');
@@ -108,5 +109,74 @@ describe('a class whose backend died', () => {
       '链表的每个节点保存数据和指针。',
       '栈是后进先出。',
     ]);
+  });
+});
+
+describe('a class transcribed from a recording', () => {
+  it('keeps its source in class.json, the list and the class, and after the index is rebuilt', async () => {
+    root = await mkdtemp(join(tmpdir(), 'class-assistant-library-'));
+    const dataDir = join(root, 'data');
+    const { library, store } = await open(dataDir, {});
+    await store.reset({ courseName: '线性代数' });
+    await library.classStarted({
+      courseName: '线性代数',
+      materialName: '',
+      materialText: '',
+      startedAt: new Date(),
+      source: { kind: 'recording', file_name: 'lecture 3.mp3', duration_ms: null },
+    });
+    await store.append('今天讲矩阵的秩。', { time: { positionMs: 2_000 } });
+    const id = library.list({ offset: 0, limit: 10 }).items[0]!.id;
+    expect((await readMeta(dataDir, id)).source).toEqual({
+      kind: 'recording',
+      file_name: 'lecture 3.mp3',
+      duration_ms: null,
+    });
+    // The length is known once the recording is over.
+    const source = {
+      kind: 'recording' as const,
+      file_name: 'lecture 3.mp3',
+      duration_ms: 3_733_000,
+    };
+    await library.classEnded({ source });
+    expect((await readMeta(dataDir, id)).source).toEqual(source);
+    expect(library.list({ offset: 0, limit: 10 }).items[0]).toMatchObject({ id, source });
+    const detail = await library.get(id);
+    expect(detail.summary.source).toEqual(source);
+    expect(detail.lines).toEqual([{ id: 1, time: '00:00:02', text: '今天讲矩阵的秩。' }]);
+
+    // A new backend on the folder (its index rebuilt from class.json) lists it the same.
+    const first = opened.pop()!;
+    await first.library.close();
+    await first.store.close();
+    await rm(join(dataDir, 'library.db'), { force: true });
+    const reopened = await open(dataDir, {});
+    await reopened.library.ready();
+    expect(reopened.library.list({ offset: 0, limit: 10 }).items[0]).toMatchObject({ id, source });
+  });
+
+  it('says nothing of a source for a live class, and ignores a damaged one', async () => {
+    root = await mkdtemp(join(tmpdir(), 'class-assistant-library-'));
+    const dataDir = join(root, 'data');
+    const { library, store } = await open(dataDir, {});
+    await store.reset({ courseName: '数据结构' });
+    await library.classStarted({
+      courseName: '数据结构',
+      materialName: '',
+      materialText: '',
+      startedAt: new Date(),
+      source: null,
+    });
+    await store.append('栈是后进先出。');
+    await library.classEnded({ source: null });
+    const id = library.list({ offset: 0, limit: 10 }).items[0]!.id;
+    expect('source' in (await readMeta(dataDir, id))).toBe(false);
+    expect((await library.get(id)).summary.source).toBeNull();
+    // A hand edit that breaks the field loses only the field.
+    const metaPath = join(dataDir, 'classes', id, 'class.json');
+    const meta = { ...(await readMeta(dataDir, id)), source: { kind: 'tape' } };
+    await writeFile(metaPath, JSON.stringify(meta));
+    const detail = await library.get(id);
+    expect(detail.summary).toMatchObject({ course_name: '数据结构', source: null });
   });
 });

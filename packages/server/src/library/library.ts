@@ -277,6 +277,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
     line_count: lineCount,
     alert_count: content.meta.alerts.length,
     has_notes: content.notes !== null,
+    source: content.meta.source ?? null,
   });
 
   /** Runs an index read; a damaged file is rebuilt and the caller told to try again. */
@@ -348,6 +349,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         line_count: ended.line_count,
         alert_count: ended.alerts.length,
         has_notes: ended.notes_file !== null,
+        source: ended.source ?? null,
       });
     } catch (error) {
       logger.error({ err: error, classId: id }, 'library: could not list the ended class');
@@ -612,6 +614,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
           material_file: info.materialText !== '' ? CLASS_FILES.material : null,
           alive_at: startedAt.toISOString(),
           interruptions: [],
+          ...(info.source ? { source: info.source } : {}),
         };
         await writeClassMeta(folder, meta, { durable: true });
         await syncFolder(classesDir);
@@ -639,6 +642,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
               line_count: 0,
               alert_count: 0,
               has_notes: false,
+              source: meta.source ?? null,
             },
             [],
             '',
@@ -727,11 +731,13 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       current.alertSave.unref();
     },
 
-    classEnded: () =>
+    classEnded: (info) =>
       folders(async () => {
         const current = running;
         if (!current) return;
         running = null;
+        // A recording whose length was unknown at the start knows it now.
+        if (current.meta.source && info?.source) current.meta.source = info.source;
         clearInterval(aliveTimer);
         // finish() saves class.json with every alert.
         if (current.alertSave) clearTimeout(current.alertSave);

@@ -1,4 +1,6 @@
+import { basename } from 'node:path';
 import {
+  type EntryTime,
   type KeywordAlert,
   type KeywordMatcher,
   type Summarize,
@@ -10,6 +12,7 @@ import type { AppCapture } from '../audio/app-capture.ts';
 import { errorMessage, isServerError, ServerError } from '../errors.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type {
+  ClassSource,
   ErrorSource,
   KeywordAlertPayload,
   MonitorInterruption,
@@ -63,13 +66,16 @@ export interface ClassHooks {
     materialText: string;
     /** The moment the status reports as `started_at`. */
     startedAt: Date;
+    /** The recording the class listens to; null for live audio. */
+    source: ClassSource | null;
   }): Promise<void>;
   classContinued(gap: { at: Date; seconds: number }): Promise<void>;
   /** The class the backend died in could not go on: keep it, ended, with every line. */
   keepInterrupted(): Promise<void>;
   beforeFold(entries: readonly TranscriptEntry[]): Promise<void>;
   alertRaised(alert: KeywordAlertPayload, lineId: number): void;
-  classEnded(): Promise<void>;
+  /** `source`: the class's recording, its length known now (null for live audio). */
+  classEnded(info?: { source: ClassSource | null }): Promise<void>;
 }
 
 /** Options of {@link createMonitor}. */
@@ -114,7 +120,15 @@ function interruptionLine(seconds: number): string {
 
 /** The monitoring chain: recognizer -> transcript pipeline -> alerts and live events. */
 export interface Monitor {
-  start(request: { courseName: string; citeFilename: string | null }): Promise<MonitorAnswer>;
+  /**
+   * Starts a class. `recordingName`: the name the student gave the file the class listens to
+   * (default: the file's own name), kept as the class's source.
+   */
+  start(request: {
+    courseName: string;
+    citeFilename: string | null;
+    recordingName?: string;
+  }): Promise<MonitorAnswer>;
   /**
    * Goes on with a class the backend died in: the recognizer of ASR_MODE as configured now, the
    * transcript continuing after a marker line of the gap (nothing reset). When the recognizer
@@ -134,6 +148,20 @@ export interface Monitor {
   input(): RecognizerInput | undefined;
   /** Stops monitoring (if running) and waits for every write: for shutdown. */
   close(): Promise<void>;
+}
+
+/**
+ * The recording a started recognizer listens to, as a class keeps it: the file's name (`name`
+ * when the student gave it another) and its length when known; null for live audio.
+ */
+function recordingSource(recognizer: Recognizer, name?: string): ClassSource | null {
+  const input = recognizer.input?.();
+  if (input?.kind !== 'file') return null;
+  return {
+    kind: 'recording',
+    file_name: name !== undefined && name !== '' ? basename(name) : basename(input.name),
+    duration_ms: input.durationMs === undefined ? null : Math.round(input.durationMs),
+  };
 }
 
 /** Maps transcript-core's levels to the original client's alert levels (red / yellow). */
@@ -175,6 +203,8 @@ interface Session {
   accepting: boolean;
   /** Set when this class went on after the backend died in it. */
   interruption: MonitorInterruption | null;
+  /** The recording the class listens to (its lines are stamped with positions in it). */
+  source: ClassSource | null;
 }
 
 /** A recognizer started and what it said while starting. */
@@ -210,6 +240,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     started_at: session?.startedAt.toISOString() ?? null,
     recognizer_state: session?.recognizerState ?? null,
     interruption: session ? session.interruption : idleInterruption,
+    source: session?.source ?? null,
   });
 
   const publishStatus = () => options.hub.publish('monitor.changed', status());
@@ -335,6 +366,16 @@ export function createMonitor(options: MonitorOptions): Monitor {
     });
   };
 
+  // A recording's line is stamped with the position in the file where its speech starts: the
+  // recognizer's `startMs` on the class clock mapped back to the file (pauses taken out). A line
+  // without a start (a streaming service's) takes the position of the audio given so far.
+  // Live audio: the clock, as the store stamps it.
+  const timeOf = (current: Session, startMs?: number): EntryTime | undefined => {
+    if (!current.source) return undefined;
+    const positionMs = current.recognizer.recordingPosition?.(startMs);
+    return positionMs === undefined ? undefined : { positionMs };
+  };
+
   const intake = (current: Session, work: () => Promise<unknown>) => {
     work().catch((error: unknown) => {
       if (session !== current) return;
@@ -347,20 +388,25 @@ export function createMonitor(options: MonitorOptions): Monitor {
     if (!current.accepting || current.paused) return;
     if (session !== current && event.type !== 'text' && event.type !== 'segment') return;
     switch (event.type) {
-      case 'text':
+      case 'text': {
         setPartial(current, '');
-        intake(current, () => current.pipeline.pushLine(event.text));
+        const time = timeOf(current, event.startMs);
+        intake(current, () => current.pipeline.pushLine(event.text, time ? { time } : {}));
         return;
-      case 'segment':
+      }
+      case 'segment': {
         setPartial(current, '');
+        const time = timeOf(current, event.startMs);
         intake(current, () =>
           current.pipeline.pushSegment({
             text: event.text,
             startMs: event.startMs,
             endMs: event.endMs,
+            ...(time ? { time } : {}),
           }),
         );
         return;
+      }
       case 'partial':
         setPartial(current, event.text);
         return;
@@ -404,8 +450,13 @@ export function createMonitor(options: MonitorOptions): Monitor {
     // Waits for every queued line to be written (a running fold is abandoned, nothing lost).
     await current.pipeline.close();
     if (current.partial !== '') options.hub.publish('partial.changed', { text: '' });
+    // A recording of unknown length is as long as the audio it gave.
+    if (current.source && current.source.duration_ms === null) {
+      const reached = current.recognizer.recordingPosition?.();
+      if (reached !== undefined) current.source = { ...current.source, duration_ms: reached };
+    }
     try {
-      await options.classHooks?.classEnded();
+      await options.classHooks?.classEnded({ source: current.source });
     } catch (error) {
       reportError(current, 'library', error);
     }
@@ -501,7 +552,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
   const openSession = (
     launched: Launched,
     settings: ResolvedSettings,
-    info: Pick<Session, 'courseName' | 'citeFilename' | 'startedAt' | 'interruption'>,
+    info: Pick<Session, 'courseName' | 'citeFilename' | 'startedAt' | 'interruption' | 'source'>,
   ) => {
     const hooks = options.classHooks;
     const pipeline = new TranscriptPipeline({
@@ -560,6 +611,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
         const material = await options.cite.prepareActivation(request.citeFilename);
         const launched = await launch(definition, settings, material.text);
         const startedAt = new Date();
+        const source = recordingSource(launched.recognizer, request.recordingName);
         try {
           await material.commit();
           await options.store.reset({
@@ -571,6 +623,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
             materialName: request.citeFilename ?? '',
             materialText: material.text,
             startedAt,
+            source,
           });
         } catch (error) {
           await launched.abandon();
@@ -582,6 +635,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           citeFilename: request.citeFilename ?? '',
           startedAt,
           interruption: null,
+          source,
         });
         return {
           status: 'started',
@@ -645,6 +699,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           citeFilename: plan.citeFilename,
           startedAt: plan.startedAt,
           interruption: { at: at.toISOString(), seconds, resumed: true, reason: null },
+          source: recordingSource(launched.recognizer),
         });
         return {
           status: 'started',

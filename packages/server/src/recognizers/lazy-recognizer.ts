@@ -21,6 +21,7 @@ export function lazyRecognizer(load: () => Promise<Recognizer>): Recognizer {
   };
   return {
     input: () => loaded?.input?.(),
+    recordingPosition: (atMs) => loaded?.recordingPosition?.(atMs),
     async start() {
       await (await recognizer()).start();
     },

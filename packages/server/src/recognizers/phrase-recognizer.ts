@@ -8,9 +8,11 @@ import {
   chunkMilliseconds,
   createAudioSource,
   inputOf,
+  recordingPositionOf,
 } from '../audio/audio-source.ts';
 import { EnergyVad, type VadPhrase } from '../audio/energy-vad.ts';
 import { RECOGNIZER_SAMPLE_RATE } from '../audio/pcm.ts';
+import { trackRecordingPosition } from '../audio/recording-position.ts';
 import { isServerError } from '../errors.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 import { createErrorReporter, type Recognizer, type RecognizerContext } from './recognizer.ts';
@@ -110,15 +112,12 @@ export function createPhraseRecognizer(options: PhraseRecognizerOptions): Recogn
         if (failed || !transcriber) return;
         const text = (await transcriber.transcribe(phrase)).trim();
         if (text === '' || failed) return;
+        // Times on the class clock; a line starts where its speech does, not at the pre-roll.
+        const startMs = Math.round(phrase.speechStartMs);
         if (options.emitAs === 'segment') {
-          context.emit({
-            type: 'segment',
-            text,
-            startMs: Math.round(phrase.startMs),
-            endMs: Math.round(phrase.endMs),
-          });
+          context.emit({ type: 'segment', text, startMs, endMs: Math.round(phrase.endMs) });
         } else {
-          context.emit({ type: 'text', text });
+          context.emit({ type: 'text', text, startMs });
         }
       } catch (error) {
         const known = isPhraseTranscriptionError(error);
@@ -171,6 +170,7 @@ export function createPhraseRecognizer(options: PhraseRecognizerOptions): Recogn
 
   return {
     input: () => inputOf(source),
+    recordingPosition: (atMs) => recordingPositionOf(source, atMs),
     async start() {
       if (loop || stopped) return;
       const prepared = await options.prepare();
@@ -179,12 +179,13 @@ export function createPhraseRecognizer(options: PhraseRecognizerOptions): Recogn
         return;
       }
       transcriber = prepared;
-      const current =
+      const current = trackRecordingPosition(
         options.source ??
-        createAudioSource(settings, context.dataDir, {
-          onWarning: (message) => report('AUDIO_DROPPED', message, false),
-          ...(context.appCapture ? { appCapture: context.appCapture } : {}),
-        });
+          createAudioSource(settings, context.dataDir, {
+            onWarning: (message) => report('AUDIO_DROPPED', message, false),
+            ...(context.appCapture ? { appCapture: context.appCapture } : {}),
+          }),
+      );
       try {
         await current.open();
       } catch (error) {

@@ -14,7 +14,8 @@ export type { RecognizerAvailability, RecognizerInput };
 /**
  * What a recognizer reports:
  * - `text`: one finished sentence, new to the transcript (mock and cloud modes; the streaming
- *   mode's definite utterances, each handed over once);
+ *   mode's definite utterances, each handed over once), with `startMs`, where its speech starts
+ *   on the class clock, when the recognizer knows it;
  * - `segment`: one local-mode segment with its audio times, subject to short-segment merging;
  * - `partial`: text still being recognised (shown live, never written; the monitor is its only
  *   owner on the server);
@@ -22,7 +23,7 @@ export type { RecognizerAvailability, RecognizerInput };
  * - `end`: the source ran out (script over, WAV file finished).
  */
 export type RecognizerEvent =
-  | { type: 'text'; text: string }
+  | { type: 'text'; text: string; startMs?: number }
   | { type: 'segment'; text: string; startMs: number; endMs: number }
   | { type: 'partial'; text: string }
   /** `message`: in both languages where the student reads it (the UI shows it in its own). */
@@ -36,6 +37,12 @@ export type RecognizerEvent =
 export interface Recognizer {
   /** What it is listening to, when it listens to audio. */
   input?(): RecognizerInput | undefined;
+  /**
+   * When it listens to a recording (a file): the position in the file (ms) of class-clock time
+   * `atMs` (the clock of its events' `startMs`), or without `atMs` of the audio it has been given
+   * so far. `undefined` for live audio.
+   */
+  recordingPosition?(atMs?: number): number | undefined;
   /** Starts capturing; resolves once running, rejects when the source cannot be opened. */
   start(): Promise<void>;
   /** Stops listening without releasing what `resume()` needs. */

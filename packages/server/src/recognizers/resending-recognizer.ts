@@ -12,8 +12,14 @@
  * starts, so nothing is repeated; everything not yet final is heard again, so nothing is lost. A
  * fatal failure (bad key, invalid request) stops the class's recognition with the service's code.
  */
-import { type AudioSource, createAudioSource, inputOf } from '../audio/audio-source.ts';
+import {
+  type AudioSource,
+  createAudioSource,
+  inputOf,
+  recordingPositionOf,
+} from '../audio/audio-source.ts';
 import { RECOGNIZER_SAMPLE_RATE, samplesToBytes } from '../audio/pcm.ts';
+import { trackRecordingPosition } from '../audio/recording-position.ts';
 import type { ServerError } from '../errors.ts';
 import { createErrorReporter, type Recognizer, type RecognizerContext } from './recognizer.ts';
 import { RetainedAudio } from './retained-audio.ts';
@@ -339,15 +345,17 @@ export function createResendingRecognizer(options: ResendingRecognizerOptions): 
 
   return {
     input: () => inputOf(source),
+    recordingPosition: (atMs) => recordingPositionOf(source, atMs),
     async start() {
       if (loop || stopped) return;
       await service.prepare?.();
-      const current =
+      const current = trackRecordingPosition(
         options.source ??
-        createAudioSource(settings, context.dataDir, {
-          onWarning: (message) => report('AUDIO_DROPPED', message, false),
-          ...(context.appCapture ? { appCapture: context.appCapture } : {}),
-        });
+          createAudioSource(settings, context.dataDir, {
+            onWarning: (message) => report('AUDIO_DROPPED', message, false),
+            ...(context.appCapture ? { appCapture: context.appCapture } : {}),
+          }),
+      );
       await current.open();
       source = current;
       try {

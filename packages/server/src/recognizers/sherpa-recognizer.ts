@@ -15,8 +15,14 @@
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type AudioSource, createAudioSource, inputOf } from '../audio/audio-source.ts';
+import {
+  type AudioSource,
+  createAudioSource,
+  inputOf,
+  recordingPositionOf,
+} from '../audio/audio-source.ts';
 import { RECOGNIZER_SAMPLE_RATE } from '../audio/pcm.ts';
+import { trackRecordingPosition } from '../audio/recording-position.ts';
 import { isServerError } from '../errors.ts';
 import { localized, type MessageText } from '../language.ts';
 import { readSherpaModel } from '../models/sherpa-model.ts';
@@ -163,6 +169,7 @@ export function createSherpaRecognizer(options: SherpaRecognizerOptions): Recogn
 
   return {
     input: () => inputOf(source),
+    recordingPosition: (atMs) => recordingPositionOf(source, atMs),
     async start() {
       if (loop || stopped) return;
       const hot = await writeHotwords(context, options.folder);
@@ -204,12 +211,13 @@ export function createSherpaRecognizer(options: SherpaRecognizerOptions): Recogn
         );
         void source?.close();
       });
-      const current =
+      const current = trackRecordingPosition(
         options.source ??
-        createAudioSource(settings, context.dataDir, {
-          onWarning: (message) => report('AUDIO_DROPPED', message, false),
-          ...(context.appCapture ? { appCapture: context.appCapture } : {}),
-        });
+          createAudioSource(settings, context.dataDir, {
+            onWarning: (message) => report('AUDIO_DROPPED', message, false),
+            ...(context.appCapture ? { appCapture: context.appCapture } : {}),
+          }),
+      );
       try {
         await current.open();
       } catch (error) {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ClassMarkSchema } from '../events/live-events.ts';
+import { ClassMarkSchema, ClassSourceSchema } from '../events/live-events.ts';
 import { ClassAlertSchema } from '../library/class-folder.ts';
 import { EXPORT_FORMATS } from '../library/export-class.ts';
 import { localDateTime } from '../material/cite-store.ts';
@@ -19,6 +19,9 @@ const ClassSummarySchema = z.object({
   line_count: z.number().int(),
   alert_count: z.number().int(),
   has_notes: z.boolean(),
+  source: ClassSourceSchema.nullable().describe(
+    'The recording the class was transcribed from (its lines’ times are positions in it); null for live audio.',
+  ),
   live: z.boolean().describe('True while the class is being monitored (it cannot be deleted).'),
 });
 
@@ -245,7 +248,7 @@ export const libraryRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['library'],
         summary: 'Download a class as Markdown, plain text or subtitles',
         description:
-          '`md`: headings, facts, alerts marked (🔴 roll call, 🟡 attention), the history summary, the transcript and the notes. `txt`: the transcript file as kept. `srt`: subtitles, times counted from the start of the class. Sent as an attachment named after the course and the class.',
+          '`md`: headings, facts, alerts marked (🔴 roll call, 🟡 attention), the history summary, the transcript and the notes. `txt`: the transcript file as kept. `srt`: subtitles, times counted from the start of the class (for a class transcribed from a recording: the positions in the recording). Sent as an attachment named after the course and the class.',
         params: ClassIdParams,
         querystring: ExportQuerySchema,
         produces: ['text/markdown', 'text/plain', 'application/x-subrip'],

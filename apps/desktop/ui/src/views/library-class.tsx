@@ -16,6 +16,15 @@ export function localMinute(iso: string): string {
   return Number.isNaN(date.getTime()) ? '' : date.toLocaleString('sv-SE').slice(0, 16);
 }
 
+/** A recording's length as `1:02:13` (`42:13` under an hour). */
+function recordingLength(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  const hours = Math.floor(seconds / 3600);
+  const rest = `${pad(Math.floor(seconds / 60) % 60)}:${pad(seconds % 60)}`;
+  return hours > 0 ? `${hours}:${rest}` : `${Math.floor(seconds / 60)}:${pad(seconds % 60)}`;
+}
+
 type ExportFormat = 'md' | 'txt' | 'srt';
 
 /** The class view; `lineId` is scrolled to and marked, `kind: 'notes'` opens the notes. */
@@ -109,6 +118,16 @@ export function ClassView({
           <small>
             {`${localMinute(info.started_at)} · ${t('libraryLines', { count: info.line_count })}${info.alert_count ? ` · ${t('libraryAlerts', { count: info.alert_count })}` : ''}`}
           </small>
+          {info.source ? (
+            // A class transcribed from a recording: its line times are positions in the file.
+            <small
+              class="library-class-source"
+              id="library-class-source"
+              title={info.source.file_name}
+            >
+              {`${t('librarySource', { name: info.source.file_name })}${info.source.duration_ms === null ? '' : ` · ${recordingLength(info.source.duration_ms)}`}`}
+            </small>
+          ) : null}
         </div>
       </div>
       <div class="toolbar library-actions">
