@@ -3,6 +3,7 @@
 // /api/transcript, the library, search and the SRT export — also when the class was paused in
 // the middle. Real espeak-ng speech at known positions, the real energy VAD and PocketSphinx,
 // a real app over a real socket.
+import { createFakeOpenAIServer, type FakeOpenAIServer } from '@class-assistant/agent-std/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ClassClient, classClient } from './support/class-client.ts';
 import { createHarness, type Harness, waitFor } from './support/harness.ts';
@@ -15,11 +16,14 @@ import {
 
 let harness: Harness | undefined;
 let client: ClassClient | undefined;
+let cloud: FakeOpenAIServer | undefined;
 afterEach(async () => {
   client?.close();
   client = undefined;
   await harness?.close();
   harness = undefined;
+  await cloud?.close();
+  cloud = undefined;
 });
 
 const POCKETSPHINX = ['ASR_MODE=local', 'LOCAL_ASR_ENGINE=pocketsphinx'];
@@ -170,6 +174,29 @@ describe('a class listening to a recording', () => {
     await new Promise((resolve) => setTimeout(resolve, 4000));
     expect(await client.resume()).toMatchObject({ status: 'resumed' });
     await client.recognizerState('ended', 60_000);
+    expectPlaced(await client.transcript(), lecture);
+  });
+
+  it('stamps a transcription service’s lines with where each phrase starts (cloud mode)', async () => {
+    const lecture = await speechRecording(SPREAD_LECTURE, { leadMs: 2000, name: 'spread' });
+    // The service answers each phrase with its sentence; the lines carry no times of their own.
+    cloud = await createFakeOpenAIServer({
+      apiKey: 'sk-cloud',
+      transcription: SPREAD_LECTURE.map((sentence) => ({ type: 'text', text: sentence.text })),
+    });
+    harness = await createHarness({
+      env: [
+        'ASR_MODE=cloud',
+        `CLOUD_ASR_BASE_URL=${cloud.baseURL}`,
+        'CLOUD_ASR_API_KEY=sk-cloud',
+        'CLOUD_ASR_MODEL=whisper-large-v3',
+        `AUDIO_INPUT=file:${lecture.path}`,
+        'AUDIO_FILE_PACE=fast',
+      ],
+    });
+    client = await classClient(await harness.listen());
+    await client.start({ course_name: 'Data structures' });
+    await client.recognizerState('ended');
     expectPlaced(await client.transcript(), lecture);
   });
 });
