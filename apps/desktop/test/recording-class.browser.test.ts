@@ -108,6 +108,14 @@ describe('a class from a recording in the library', () => {
     const box = await source.boundingBox();
     expect(box!.x + box!.width).toBeLessThanOrEqual(480);
     await page.screenshot({ path: join(RESULTS_DIR, 'panel-library-recording.png') });
+
+    // A search finds the line at its position in the recording.
+    await page.locator('#library-back').click();
+    await page.locator('#library-search').fill('非零行');
+    await expect
+      .poll(() => page!.locator('.library-hit-where').allTextContents())
+      .toEqual(['字幕线性代数 · 2026-11-20 14:00 · 00:42:13']);
+    await page.screenshot({ path: join(RESULTS_DIR, 'panel-library-recording-search.png') });
   });
 
   it('says it in English with ASCII punctuation (en)', async () => {

@@ -3,7 +3,9 @@
 // /api/transcript, the library, search and the SRT export — also when the class was paused in
 // the middle. Real espeak-ng speech at known positions, the real energy VAD and PocketSphinx,
 // a real app over a real socket.
+import { createFakeOpenAIServer, type FakeOpenAIServer } from '@class-assistant/agent-std/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRecognizerRegistry, type RecognizerEvent } from '../src/recognizers/recognizer.ts';
 import { type ClassClient, classClient } from './support/class-client.ts';
 import { createHarness, type Harness, waitFor } from './support/harness.ts';
 import {
@@ -15,11 +17,14 @@ import {
 
 let harness: Harness | undefined;
 let client: ClassClient | undefined;
+let cloud: FakeOpenAIServer | undefined;
 afterEach(async () => {
   client?.close();
   client = undefined;
   await harness?.close();
   harness = undefined;
+  await cloud?.close();
+  cloud = undefined;
 });
 
 const POCKETSPHINX = ['ASR_MODE=local', 'LOCAL_ASR_ENGINE=pocketsphinx'];
@@ -171,5 +176,81 @@ describe('a class listening to a recording', () => {
     expect(await client.resume()).toMatchObject({ status: 'resumed' });
     await client.recognizerState('ended', 60_000);
     expectPlaced(await client.transcript(), lecture);
+  });
+
+  it('stamps a transcription service’s lines with where each phrase starts (cloud mode)', async () => {
+    const lecture = await speechRecording(SPREAD_LECTURE, { leadMs: 2000, name: 'spread' });
+    // The service answers each phrase with its sentence; the lines carry no times of their own.
+    cloud = await createFakeOpenAIServer({
+      apiKey: 'sk-cloud',
+      transcription: SPREAD_LECTURE.map((sentence) => ({ type: 'text', text: sentence.text })),
+    });
+    harness = await createHarness({
+      env: [
+        'ASR_MODE=cloud',
+        `CLOUD_ASR_BASE_URL=${cloud.baseURL}`,
+        'CLOUD_ASR_API_KEY=sk-cloud',
+        'CLOUD_ASR_MODEL=whisper-large-v3',
+        `AUDIO_INPUT=file:${lecture.path}`,
+        'AUDIO_FILE_PACE=fast',
+      ],
+    });
+    client = await classClient(await harness.listen());
+    await client.start({ course_name: 'Data structures' });
+    await client.recognizerState('ended');
+    expectPlaced(await client.transcript(), lecture);
+  });
+
+  it('keeps the name the student gave the file, and a length learnt at the end (the import’s start)', async () => {
+    // A recognizer playing an upload kept under another name, whose length is not known ahead:
+    // its class clock runs 1 s ahead of the recording (a pause), and it has given 65 s so far.
+    let emit: (event: RecognizerEvent) => void = () => undefined;
+    const recognizers = createRecognizerRegistry([
+      {
+        mode: 'local',
+        description: 'a recognizer playing a recording',
+        availability: async () => ({ available: true }),
+        create(context) {
+          emit = context.emit;
+          return {
+            input: () => ({
+              kind: 'file',
+              name: '/data/.imports/upload-1f3a.tmp',
+              sampleRate: 44_100,
+              channels: 2,
+              level: 0,
+            }),
+            recordingPosition: (atMs) => (atMs === undefined ? 65_400 : atMs - 1000),
+            start: async () => undefined,
+            pause: async () => undefined,
+            resume: async () => undefined,
+            stop: async () => undefined,
+          };
+        },
+      },
+    ]);
+    harness = await createHarness({ env: ['ASR_MODE=local'], options: { recognizers } });
+    const base = await harness.listen();
+    client = await classClient(base);
+    const { monitor } = harness.app.classAssistant;
+    await monitor.start({
+      courseName: 'Linear algebra',
+      citeFilename: null,
+      recordingName: 'lecture 3 - matrices.mp3',
+    });
+    const source = { kind: 'recording', file_name: 'lecture 3 - matrices.mp3', duration_ms: null };
+    expect(monitor.status().source).toEqual(source);
+    emit({ type: 'segment', text: 'The rank of a matrix.', startMs: 5200, endMs: 7000 });
+    emit({ type: 'text', text: 'Homework is on page ten.' });
+    await waitFor(async () => (await client!.transcript()).length === 2, 10_000, 'two lines');
+    expect((await client.transcript()).map((line) => line.timestamp)).toEqual([
+      '00:00:04',
+      '00:01:05',
+    ]);
+    await monitor.stop();
+    const classes = (await (await fetch(`${base}/api/classes`)).json()) as {
+      items: Array<{ source: unknown }>;
+    };
+    expect(classes.items[0]!.source).toEqual({ ...source, duration_ms: 65_400 });
   });
 });

@@ -75,6 +75,36 @@ describe('trackRecordingPosition', () => {
     await source.close();
   });
 
+  it('continues at positions after the start of a source that opens later in the file', async () => {
+    // A recording resumed 60 s in: its chunks start at 0 on the class clock, its progress
+    // reports positions in the file.
+    let delivered = 60_000;
+    const resumed: AudioSource = {
+      info: { kind: 'file', name: '/lectures/week3.mp3', sampleRate: 16_000, channels: 1 },
+      level: 0,
+      async open() {},
+      chunks: () => ({
+        async *[Symbol.asyncIterator]() {
+          for (const atMs of [0, 100, 200]) {
+            delivered += 100;
+            yield chunk(atMs);
+          }
+        },
+      }),
+      pause() {},
+      resume() {},
+      async close() {},
+      progress: () => ({ fraction: delivered / 120_000, positionMs: delivered }),
+    };
+    const tracked = trackRecordingPosition(resumed);
+    for await (const _ of tracked.chunks()) {
+      // read it all
+    }
+    expect(recordingPositionOf(tracked, 150)).toBe(60_150);
+    expect(recordingPositionOf(tracked)).toBe(60_300);
+    expect(tracked.progress?.()).toEqual({ fraction: 0.5025, positionMs: 60_300 });
+  });
+
   it('leaves live sources without positions', async () => {
     const live: AudioSource = {
       info: { kind: 'microphone', name: 'default', sampleRate: 16_000, channels: 1 },

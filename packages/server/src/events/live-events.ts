@@ -407,6 +407,7 @@ export type LiveMessage = {
 export type TranscriptLine = z.infer<typeof TranscriptLineSchema>;
 /** The monitor status. */
 export type MonitorStatusPayload = z.infer<typeof MonitorStatusSchema>;
+/** The recording a class was transcribed from. */
 export type ClassSource = z.infer<typeof ClassSourceSchema>;
 /** A class the backend died in, resumed or not. */
 export type MonitorInterruption = z.infer<typeof MonitorInterruptionSchema>;
