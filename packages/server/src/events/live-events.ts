@@ -233,10 +233,14 @@ export const ImportStatusSchema = z.object({
   error: z
     .object({ code: z.string(), zh: z.string(), en: z.string(), technical: z.string().nullable() })
     .nullable()
-    .describe('Why it failed, in both languages, with the system’s own words behind a details view.'),
+    .describe(
+      'Why it failed, in both languages, with the system’s own words behind a details view.',
+    ),
   resumable: z
     .boolean()
-    .describe('A failed or cancelled import that can go on from `position_ms` (POST /api/import/resume).'),
+    .describe(
+      'A failed or cancelled import that can go on from `position_ms` (POST /api/import/resume).',
+    ),
   started_at: z.string().describe('ISO 8601.'),
   updated_at: z.string().describe('ISO 8601.'),
 });

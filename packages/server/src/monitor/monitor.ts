@@ -70,6 +70,30 @@ export interface ClassHooks {
   beforeFold(entries: readonly TranscriptEntry[]): Promise<void>;
   alertRaised(alert: KeywordAlertPayload, lineId: number): void;
   classEnded(): Promise<void>;
+  /**
+   * An ended class whose lines the live transcript still holds goes on (a recording's import
+   * resumed); rejects when it cannot.
+   */
+  classReopened?(classId: string): Promise<void>;
+}
+
+/** A class made from a recording instead of a live input (an import). */
+export interface RecordingRequest {
+  /** The recording, played as fast as the recognizer takes it. */
+  path: string;
+  /** Where in the recording to begin, in ms (a resumed import). */
+  startAtMs?: number;
+  /** The class to go on with (its transcript continues) instead of a new one. */
+  continueClassId?: string;
+}
+
+/** How far the running recording's class is. */
+export interface RecordingStatus {
+  fraction: number;
+  positionMs: number;
+  durationMs: number | null;
+  /** The end (a position in the recording) of the last line recognised, ms; null before it. */
+  lastLineEndMs: number | null;
 }
 
 /** Options of {@link createMonitor}. */
@@ -114,7 +138,16 @@ function interruptionLine(seconds: number): string {
 
 /** The monitoring chain: recognizer -> transcript pipeline -> alerts and live events. */
 export interface Monitor {
-  start(request: { courseName: string; citeFilename: string | null }): Promise<MonitorAnswer>;
+  /**
+   * Starts a class. With `recording` the class is a recording played as fast as it is
+   * recognised: its keyword alerts reach nobody live, and no other class can start meanwhile
+   * (409 IMPORT_BUSY).
+   */
+  start(request: {
+    courseName: string;
+    citeFilename: string | null;
+    recording?: RecordingRequest;
+  }): Promise<MonitorAnswer>;
   /**
    * Goes on with a class the backend died in: the recognizer of ASR_MODE as configured now, the
    * transcript continuing after a marker line of the gap (nothing reset). When the recognizer
@@ -132,6 +165,11 @@ export interface Monitor {
   refreshKeywords(): void;
   /** What the running class listens to (microphone, app window or file), if anything. */
   input(): RecognizerInput | undefined;
+  /**
+   * How far the running recording's class is; once it stopped, where it stopped (every line
+   * written). Undefined before a recording's class ran.
+   */
+  recording(): RecordingStatus | undefined;
   /** Stops monitoring (if running) and waits for every write: for shutdown. */
   close(): Promise<void>;
 }
@@ -147,6 +185,28 @@ function alertMessage(alert: KeywordAlert): KeywordAlertPayload {
     // The line names the student (STUDENT_NAME, a homophone, STUDENT_NUMBER_DIGITS).
     for_you: alert.forYou,
   };
+}
+
+/** A class cannot start while a recording is imported. */
+function importBusy(): ServerError {
+  return new ServerError(
+    'IMPORT_BUSY',
+    localized(
+      '正在导入一份录音：等它完成或取消它，再开始上课。',
+      'A recording is being imported: wait until it is done, or cancel it, before starting a class.',
+    ),
+  );
+}
+
+/** A recording cannot be imported while a class runs. */
+function classBusy(): ServerError {
+  return new ServerError(
+    'IMPORT_BUSY',
+    localized(
+      '正在上课：下课后再导入录音。',
+      'A class is running: import the recording after the class has ended.',
+    ),
+  );
 }
 
 /** The original's answer to stop/pause/resume without a running class (HTTP 200). */
@@ -175,6 +235,10 @@ interface Session {
   accepting: boolean;
   /** Set when this class went on after the backend died in it. */
   interruption: MonitorInterruption | null;
+  /** A recording's class (an import): alerts are kept with the class, never sent live. */
+  recording: boolean;
+  /** The end of the last segment recognised, ms (a recording's position). */
+  lastSegmentEndMs: number | null;
 }
 
 /** A recognizer started and what it said while starting. */
@@ -199,6 +263,18 @@ export function createMonitor(options: MonitorOptions): Monitor {
   let session: Session | undefined;
   /** A class that could not go on after a crash, shown in the status until the next class. */
   let idleInterruption: MonitorInterruption | null = null;
+  /** Where the last recording's class stopped, once it has (see {@link Monitor.recording}). */
+  let lastRecording: RecordingStatus | undefined;
+
+  const recordingOf = (current: Session): RecordingStatus => {
+    const progress = current.recognizer.progress?.();
+    return {
+      fraction: progress?.fraction ?? 0,
+      positionMs: progress?.positionMs ?? 0,
+      durationMs: progress?.durationMs ?? null,
+      lastLineEndMs: current.lastSegmentEndMs,
+    };
+  };
 
   const status = (): MonitorStatus => ({
     state: session ? (session.paused ? 'paused' : 'running') : 'idle',
@@ -311,7 +387,8 @@ export function createMonitor(options: MonitorOptions): Monitor {
     });
     pipeline.on('alert-raised', (alert) => {
       const message = alertMessage(alert);
-      options.hub.publish('alert.raised', message);
+      // A recording is not the student's class now: nobody is called, the class keeps the alert.
+      if (!current.recording) options.hub.publish('alert.raised', message);
       options.classHooks?.alertRaised(message, alert.lineId);
     });
     pipeline.on('history-folded', (event) => {
@@ -353,6 +430,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
         return;
       case 'segment':
         setPartial(current, '');
+        current.lastSegmentEndMs = Math.max(current.lastSegmentEndMs ?? 0, event.endMs);
         intake(current, () =>
           current.pipeline.pushSegment({
             text: event.text,
@@ -403,6 +481,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     current.accepting = false;
     // Waits for every queued line to be written (a running fold is abandoned, nothing lost).
     await current.pipeline.close();
+    if (current.recording) lastRecording = recordingOf(current);
     if (current.partial !== '') options.hub.publish('partial.changed', { text: '' });
     try {
       await options.classHooks?.classEnded();
@@ -444,6 +523,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     definition: NonNullable<ReturnType<RecognizerRegistry['get']>>,
     settings: ResolvedSettings,
     materialText: string,
+    startAtMs = 0,
   ): Promise<Launched> => {
     const matcher = await options.keywords.reload(settings.keywordHomophones);
     const early: RecognizerEvent[] = [];
@@ -456,6 +536,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
       keywords: options.keywords.hotwords(),
       material: materialText,
       ...(options.appCapture ? { appCapture: options.appCapture } : {}),
+      ...(startAtMs > 0 ? { startAtMs } : {}),
     });
     const abandon = async () => {
       deliver = () => undefined;
@@ -501,7 +582,9 @@ export function createMonitor(options: MonitorOptions): Monitor {
   const openSession = (
     launched: Launched,
     settings: ResolvedSettings,
-    info: Pick<Session, 'courseName' | 'citeFilename' | 'startedAt' | 'interruption'>,
+    info: Pick<Session, 'courseName' | 'citeFilename' | 'startedAt' | 'interruption'> & {
+      recording?: boolean;
+    },
   ) => {
     const hooks = options.classHooks;
     const pipeline = new TranscriptPipeline({
@@ -536,6 +619,8 @@ export function createMonitor(options: MonitorOptions): Monitor {
       foldWaitsForLlm: false,
       foldFailing: false,
       accepting: true,
+      recording: info.recording ?? false,
+      lastSegmentEndMs: null,
     };
     wirePipeline(current);
     session = current;
@@ -546,32 +631,59 @@ export function createMonitor(options: MonitorOptions): Monitor {
   return {
     start: (request) =>
       serial(async () => {
+        if (session?.recording) throw importBusy();
         if (session) {
+          if (request.recording) throw classBusy();
           return {
             status: 'already_running',
             message: localized('已经在上课了。', 'A class is already running.'),
           };
         }
-        const settings = options.settings.current();
+        const { recording } = request;
+        const settings = recording
+          ? {
+              ...options.settings.current(),
+              audioInput: `file:${recording.path}`,
+              audioFilePace: 'fast' as const,
+            }
+          : options.settings.current();
         const definition = await checkMode(settings);
+        if (recording && !(definition.needs?.audio ?? []).includes('file')) {
+          throw new ServerError(
+            'RECOGNIZER_UNAVAILABLE',
+            localized(
+              `识别方式 ASR_MODE=${settings.asrMode} 不识别录音文件：请在设置里选本地识别（local）或云端识别。`,
+              `ASR_MODE=${settings.asrMode} does not recognise recordings: choose local or cloud recognition in the settings.`,
+            ),
+            { field: 'ASR_MODE' },
+          );
+        }
         // Nothing changes unless the class really starts: the material is checked and read
         // now but activated, and the transcript reset, only once the recognizer runs. What it
         // says while starting is kept and delivered after the reset.
         const material = await options.cite.prepareActivation(request.citeFilename);
-        const launched = await launch(definition, settings, material.text);
+        const launched = await launch(definition, settings, material.text, recording?.startAtMs);
+        if (recording) lastRecording = undefined;
         const startedAt = new Date();
         try {
           await material.commit();
-          await options.store.reset({
-            courseName: request.courseName,
-            ...(request.citeFilename ? { materialName: request.citeFilename } : {}),
-          });
-          await options.classHooks?.classStarted({
-            courseName: request.courseName,
-            materialName: request.citeFilename ?? '',
-            materialText: material.text,
-            startedAt,
-          });
+          if (recording?.continueClassId) {
+            if (!options.classHooks?.classReopened) {
+              throw new ServerError('CLASS_NOT_FOUND', 'No class library to go on with.');
+            }
+            await options.classHooks.classReopened(recording.continueClassId);
+          } else {
+            await options.store.reset({
+              courseName: request.courseName,
+              ...(request.citeFilename ? { materialName: request.citeFilename } : {}),
+            });
+            await options.classHooks?.classStarted({
+              courseName: request.courseName,
+              materialName: request.citeFilename ?? '',
+              materialText: material.text,
+              startedAt,
+            });
+          }
         } catch (error) {
           await launched.abandon();
           throw error;
@@ -582,6 +694,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           citeFilename: request.citeFilename ?? '',
           startedAt,
           interruption: null,
+          recording: recording !== undefined,
         });
         return {
           status: 'started',
@@ -712,6 +825,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
       session?.pipeline.setKeywords(options.keywords.matcher());
     },
     input: () => session?.recognizer.input?.(),
+    recording: () => (session?.recording ? recordingOf(session) : lastRecording),
     close: () =>
       serial(async () => {
         if (session) {

@@ -21,6 +21,7 @@ export function lazyRecognizer(load: () => Promise<Recognizer>): Recognizer {
   };
   return {
     input: () => loaded?.input?.(),
+    progress: () => loaded?.progress?.(),
     async start() {
       await (await recognizer()).start();
     },

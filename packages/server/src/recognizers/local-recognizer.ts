@@ -91,6 +91,7 @@ export function createLocalRecognizerDefinition(
       let stopped = false;
       return {
         input: () => inner?.input?.(),
+        progress: () => inner?.progress?.(),
         async start() {
           if (inner || stopped) return;
           const choice = await chooseLocalModel(context.settings, context.dataDir, options);

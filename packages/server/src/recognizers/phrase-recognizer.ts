@@ -8,6 +8,7 @@ import {
   chunkMilliseconds,
   createAudioSource,
   inputOf,
+  progressOf,
 } from '../audio/audio-source.ts';
 import { EnergyVad, type VadPhrase } from '../audio/energy-vad.ts';
 import { RECOGNIZER_SAMPLE_RATE } from '../audio/pcm.ts';
@@ -171,6 +172,7 @@ export function createPhraseRecognizer(options: PhraseRecognizerOptions): Recogn
 
   return {
     input: () => inputOf(source),
+    progress: () => progressOf(source),
     async start() {
       if (loop || stopped) return;
       const prepared = await options.prepare();
@@ -184,6 +186,7 @@ export function createPhraseRecognizer(options: PhraseRecognizerOptions): Recogn
         createAudioSource(settings, context.dataDir, {
           onWarning: (message) => report('AUDIO_DROPPED', message, false),
           ...(context.appCapture ? { appCapture: context.appCapture } : {}),
+          ...(context.startAtMs ? { startAtMs: context.startAtMs } : {}),
         });
       try {
         await current.open();

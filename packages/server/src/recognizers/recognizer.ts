@@ -5,7 +5,11 @@
  * cleaning, merging, alerts or files.
  */
 import type { AppCapture } from '../audio/app-capture.ts';
-import type { RecognizerAvailability, RecognizerInput } from '../audio/recognizer-input.ts';
+import type {
+  RecognizerAvailability,
+  RecognizerInput,
+  RecordingProgress,
+} from '../audio/recognizer-input.ts';
 import { type MessageText, textIn } from '../language.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 
@@ -36,6 +40,8 @@ export type RecognizerEvent =
 export interface Recognizer {
   /** What it is listening to, when it listens to audio. */
   input?(): RecognizerInput | undefined;
+  /** How far it is through a recording (listening to a file), else undefined. */
+  progress?(): RecordingProgress | undefined;
   /** Starts capturing; resolves once running, rejects when the source cannot be opened. */
   start(): Promise<void>;
   /** Stops listening without releasing what `resume()` needs. */
@@ -72,6 +78,8 @@ export interface RecognizerContext {
   material?: string;
   /** The app window's capture, for AUDIO_INPUT=app (buildApp provides it). */
   appCapture?: AppCapture;
+  /** A file source begins this far into the recording, in ms (a resumed import). */
+  startAtMs?: number;
 }
 
 /** What an ASR_MODE needs, for a settings form and the checks before a class. */

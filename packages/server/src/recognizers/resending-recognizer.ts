@@ -12,7 +12,7 @@
  * starts, so nothing is repeated; everything not yet final is heard again, so nothing is lost. A
  * fatal failure (bad key, invalid request) stops the class's recognition with the service's code.
  */
-import { type AudioSource, createAudioSource, inputOf } from '../audio/audio-source.ts';
+import { type AudioSource, createAudioSource, inputOf, progressOf } from '../audio/audio-source.ts';
 import { RECOGNIZER_SAMPLE_RATE, samplesToBytes } from '../audio/pcm.ts';
 import type { ServerError } from '../errors.ts';
 import { createErrorReporter, type Recognizer, type RecognizerContext } from './recognizer.ts';
@@ -339,6 +339,7 @@ export function createResendingRecognizer(options: ResendingRecognizerOptions): 
 
   return {
     input: () => inputOf(source),
+    progress: () => progressOf(source),
     async start() {
       if (loop || stopped) return;
       await service.prepare?.();
@@ -347,6 +348,7 @@ export function createResendingRecognizer(options: ResendingRecognizerOptions): 
         createAudioSource(settings, context.dataDir, {
           onWarning: (message) => report('AUDIO_DROPPED', message, false),
           ...(context.appCapture ? { appCapture: context.appCapture } : {}),
+          ...(context.startAtMs ? { startAtMs: context.startAtMs } : {}),
         });
       await current.open();
       source = current;

@@ -15,7 +15,7 @@
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type AudioSource, createAudioSource, inputOf } from '../audio/audio-source.ts';
+import { type AudioSource, createAudioSource, inputOf, progressOf } from '../audio/audio-source.ts';
 import { RECOGNIZER_SAMPLE_RATE } from '../audio/pcm.ts';
 import { isServerError } from '../errors.ts';
 import { localized, type MessageText } from '../language.ts';
@@ -163,6 +163,7 @@ export function createSherpaRecognizer(options: SherpaRecognizerOptions): Recogn
 
   return {
     input: () => inputOf(source),
+    progress: () => progressOf(source),
     async start() {
       if (loop || stopped) return;
       const hot = await writeHotwords(context, options.folder);
@@ -209,6 +210,7 @@ export function createSherpaRecognizer(options: SherpaRecognizerOptions): Recogn
         createAudioSource(settings, context.dataDir, {
           onWarning: (message) => report('AUDIO_DROPPED', message, false),
           ...(context.appCapture ? { appCapture: context.appCapture } : {}),
+          ...(context.startAtMs ? { startAtMs: context.startAtMs } : {}),
         });
       try {
         await current.open();
