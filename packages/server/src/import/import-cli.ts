@@ -14,7 +14,7 @@ import { terminalLanguage } from '../quality/eval-errors.ts';
 import type { ImportStatus } from './import-service.ts';
 
 /** Usage of `class-assistant-backend import`. */
-export const IMPORT_USAGE = `Usage: class-assistant-backend import <file> [--course NAME] [--material FILE]
+const IMPORT_USAGE = `Usage: class-assistant-backend import <file> [--course NAME] [--material FILE]
                                       [--data-dir DIR] [--settings-file FILE]
 
 Recognises a recorded lecture (MP3, M4A/AAC, MP4/MOV, WebM, OGG, FLAC, WAV) as fast as the

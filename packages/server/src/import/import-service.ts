@@ -34,7 +34,7 @@ interface ImportRecord {
 }
 
 /** What an import needs of the class library. */
-export interface ImportLibrary {
+interface ImportLibrary {
   liveClassId(): string | null;
 }
 
@@ -58,7 +58,7 @@ export interface ImportServiceOptions {
 }
 
 /** What starts an import. */
-export interface ImportRequest {
+interface ImportRequest {
   /** The import's id (from {@link ImportService.prepareUpload}); a new one when absent. */
   id?: string;
   /** The recording on disk. */

@@ -78,7 +78,7 @@ export interface ClassHooks {
 }
 
 /** A class made from a recording instead of a live input (an import). */
-export interface RecordingRequest {
+interface RecordingRequest {
   /** The recording, played as fast as the recognizer takes it. */
   path: string;
   /** Where in the recording to begin, in ms (a resumed import). */

@@ -21,7 +21,7 @@ import { UPLOAD_NOT_MULTIPART } from './material-routes.ts';
 import { errors } from './schemas.ts';
 
 /** The largest recording an upload takes: 4 GiB (three hours of video are about 2). */
-export const IMPORT_MAX_BYTES = 4 * 1024 ** 3;
+const IMPORT_MAX_BYTES = 4 * 1024 ** 3;
 
 const tooLarge = () =>
   new ServerError(
