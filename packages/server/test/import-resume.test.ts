@@ -4,6 +4,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createFakeOpenAIServer } from '@class-assistant/agent-std/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBackendProcess } from './support/backend-process.ts';
 import { createHarness, type Harness, waitFor } from './support/harness.ts';
@@ -215,5 +216,73 @@ describe('an import that stopped goes on with the same class', { timeout: 300_00
     expect(done).toMatchObject({ state: 'done', class_id: midway.class_id, error: null });
     expect((await classes(second.base)).map((item) => item.id)).toEqual([midway.class_id]);
     expectLectureOnce(await classLines(second.base, midway.class_id!));
+  });
+
+  it('failed half-way (the recognizer fails) keeps its lines and goes on from the last one', async () => {
+    const lecture = await speechRecording(LONG_LECTURE, { name: 'resume' });
+    // The online recognizer at the edge of the machine: its key is refused from the 5th phrase
+    // until the student has fixed it.
+    let keyWorks = false;
+    let phrase = 0;
+    const heard: string[] = [];
+    const cloud = await createFakeOpenAIServer({
+      transcription: () => {
+        phrase += 1;
+        if (!keyWorks && phrase === 5) {
+          return { type: 'error', status: 401, message: 'Incorrect API key provided' };
+        }
+        // What was said (the pipeline drops a line much like a recent one: each is distinct).
+        const text = `${LONG_LECTURE[(phrase - 1) % LONG_LECTURE.length]!.text}.`;
+        heard.push(text);
+        return { type: 'text', text };
+      },
+    });
+    cleanups.push(() => cloud.close());
+    harness = await createHarness({
+      env: [
+        'ASR_MODE=cloud',
+        `CLOUD_ASR_BASE_URL=${cloud.baseURL}`,
+        'CLOUD_ASR_API_KEY=sk-cloud',
+        'CLOUD_ASR_MODEL=whisper-large-v3',
+        'CLOUD_ASR_LANGUAGE=en',
+      ],
+    });
+    const base = await harness.listen();
+    const started = await upload(base, lecture.path, 'trees.wav');
+    const failed = await waitFor(
+      async () => {
+        const status = await currentImport(base);
+        return status.state === 'failed' ? status : undefined;
+      },
+      120_000,
+      'the import to fail',
+    );
+    expect(failed).toMatchObject({
+      id: started.id,
+      resumable: true,
+      lines: 4,
+      error: { code: 'RECOGNIZER_FAILED' },
+    });
+    expect(failed.error!.en).toMatch(
+      /^Recognition stopped at 0:\d\d of the recording: .*CLOUD_ASR_API_KEY/,
+    );
+    expect(failed.error!.zh).toMatch(/^识别在录音的 0:\d\d 处停止了：/);
+    expect(await classLines(base, failed.class_id!)).toEqual(heard.slice(0, 4));
+
+    keyWorks = true;
+    expect((await resume(base, started.id)).status).toBe(202);
+    const done = await waitFor(
+      async () => {
+        const status = await currentImport(base);
+        return status.state !== 'running' ? status : undefined;
+      },
+      120_000,
+      'the resumed import to end',
+    );
+    expect(done).toMatchObject({ state: 'done', class_id: failed.class_id, error: null });
+    // Every phrase once: the four kept, then from the one that failed (sent again) to the end.
+    const lines = await classLines(base, failed.class_id!);
+    expect(lines).toEqual(heard);
+    expect(lines.length).toBe(LONG_LECTURE.length);
   });
 });

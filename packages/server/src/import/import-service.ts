@@ -257,6 +257,10 @@ export async function createImportService(options: ImportServiceOptions): Promis
       const recording = options.monitor.recording();
       const { record } = run;
       const progress = progressOf(run, recording);
+      // Free for the next import (or class) before the student hears this one is over.
+      const release = () => {
+        if (active === run) active = null;
+      };
       if (outcome === 'ended') {
         await update(record, {
           ...progress,
@@ -266,12 +270,14 @@ export async function createImportService(options: ImportServiceOptions): Promis
         });
         await writeNotes(record);
         await removeRecording(record);
+        release();
         await update(record, { state: 'done', resumable: false });
       } else if (outcome === 'failed') {
         const fatal = run.fatal;
         const message = fatal?.messages ?? { zh: fatal?.message ?? '', en: fatal?.message ?? '' };
         // Lines end where their speech ends: what follows the last one is recognised again.
         record.resume_at_ms = Math.round(recording?.lastLineEndMs ?? run.startPositionMs);
+        release();
         await update(record, {
           ...progress,
           position_ms: record.resume_at_ms,
@@ -288,6 +294,7 @@ export async function createImportService(options: ImportServiceOptions): Promis
       } else {
         // A clean stop recognises everything read: it goes on from there.
         record.resume_at_ms = Math.round(recording?.positionMs ?? run.startPositionMs);
+        release();
         await update(record, {
           ...progress,
           position_ms: record.resume_at_ms,
@@ -300,7 +307,7 @@ export async function createImportService(options: ImportServiceOptions): Promis
         { importId: record.status.id, state: record.status.state, lines: record.status.lines },
         'import: over',
       );
-      if (active === run) active = null;
+      release();
       settle();
     })();
     return run.finished;
@@ -358,10 +365,13 @@ export async function createImportService(options: ImportServiceOptions): Promis
     clearInterval(current.timer);
     // Events of the class are watched from before it starts: a short recording may be over at once.
     current.unsubscribe = options.hub.subscribe((event) => {
-      if (active !== current || current.stopping) return;
+      if (active !== current) return;
+      // Lines written while the class stops (the phrases in flight) count too.
       if (event.name === 'line.appended') {
         record.status = { ...record.status, lines: record.status.lines + 1 };
-      } else if (event.name === 'error.raised') {
+      }
+      if (current.stopping) return;
+      if (event.name === 'error.raised') {
         if (event.data.source === 'recognizer' && event.data.fatal) current.fatal = event.data;
       } else if (event.name === 'monitor.changed') {
         if (event.data.recognizer_state === 'ended') void finish(current, 'ended');

@@ -426,6 +426,9 @@ export function createMonitor(options: MonitorOptions): Monitor {
     switch (event.type) {
       case 'text':
         setPartial(current, '');
+        if (event.endMs !== undefined) {
+          current.lastSegmentEndMs = Math.max(current.lastSegmentEndMs ?? 0, event.endMs);
+        }
         intake(current, () => current.pipeline.pushLine(event.text));
         return;
       case 'segment':

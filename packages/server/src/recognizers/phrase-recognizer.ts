@@ -119,7 +119,7 @@ export function createPhraseRecognizer(options: PhraseRecognizerOptions): Recogn
             endMs: Math.round(phrase.endMs),
           });
         } else {
-          context.emit({ type: 'text', text });
+          context.emit({ type: 'text', text, endMs: Math.round(phrase.endMs) });
         }
       } catch (error) {
         const known = isPhraseTranscriptionError(error);

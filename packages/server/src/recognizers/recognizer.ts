@@ -26,7 +26,8 @@ export type { RecognizerAvailability, RecognizerInput };
  * - `end`: the source ran out (script over, WAV file finished).
  */
 export type RecognizerEvent =
-  | { type: 'text'; text: string }
+  /** `endMs`: where the phrase ended on the source's clock, when the recognizer knows it. */
+  | { type: 'text'; text: string; endMs?: number }
   | { type: 'segment'; text: string; startMs: number; endMs: number }
   | { type: 'partial'; text: string }
   /** `message`: in both languages where the student reads it (the UI shows it in its own). */
