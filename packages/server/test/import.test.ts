@@ -137,7 +137,11 @@ describe('importing a recording over HTTP', { timeout: 180_000 }, () => {
       expect(said.filter((word) => heard.has(word)).length).toBeGreaterThan(said.length / 2);
       const detail = (await (await fetch(`${base}/api/classes/${final.class_id}`)).json()) as {
         class: { course_name: string; ended_at: string | null; notes: string | null };
+        alerts: Array<{ keywords: string[] }>;
       };
+      // "homework" (a keyword of a fresh install) was heard: the class keeps the alert, while
+      // none went out live (above).
+      expect(detail.alerts.flatMap((alert) => alert.keywords)).toContain('homework');
       expect(detail.class).toMatchObject({ course_name: 'Week 3 trees' });
       expect(detail.class.ended_at).not.toBeNull();
       expect(detail.class.notes).toContain('Binary search trees');
