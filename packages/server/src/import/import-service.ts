@@ -123,7 +123,8 @@ interface Active {
   stopping: boolean;
   finished: Promise<void> | null;
   unsubscribe: () => void;
-  timer: NodeJS.Timeout;
+  /** The progress events, once the class runs. */
+  timer: NodeJS.Timeout | undefined;
 }
 
 /**
@@ -360,9 +361,8 @@ export async function createImportService(options: ImportServiceOptions): Promis
       stopping: false,
       finished: null,
       unsubscribe: () => undefined,
-      timer: setInterval(() => undefined, 1 << 30),
+      timer: undefined,
     };
-    clearInterval(current.timer);
     // Events of the class are watched from before it starts: a short recording may be over at once.
     current.unsubscribe = options.hub.subscribe((event) => {
       if (active !== current) return;
