@@ -9,6 +9,7 @@ import type { Lectures } from './agent/lectures.ts';
 import type { AppCapture } from './audio/app-capture.ts';
 import type { AlertSockets } from './events/alert-sockets.ts';
 import type { EventHub } from './events/event-hub.ts';
+import type { ImportService } from './import/import-service.ts';
 import type { Library } from './library/library.ts';
 import type { ClassAi } from './llm/class-ai.ts';
 import type { LlmClientFactory, LlmService } from './llm/llm-client.ts';
@@ -123,6 +124,8 @@ export interface AppServices {
   /** One-time tickets for the app window's first address (`/?token=<ticket>`). */
   loginTickets: LoginTickets;
   monitor: Monitor;
+  /** Recorded lectures imported as classes. */
+  imports: ImportService;
   /** The app window's microphone (AUDIO_INPUT=app) and its socket. */
   capture: AppCapture;
   recognizers: RecognizerRegistry;

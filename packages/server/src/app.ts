@@ -13,6 +13,7 @@ import { dataPaths } from './data-folder.ts';
 import { errorBody, isServerError, ServerError, type ServerErrorCode } from './errors.ts';
 import { createAlertSockets } from './events/alert-sockets.ts';
 import { createEventHub } from './events/event-hub.ts';
+import { createImportService } from './import/import-service.ts';
 import { localized, requestLanguage } from './language.ts';
 import { openLibrary } from './library/library.ts';
 import { createClassAi } from './llm/class-ai.ts';
@@ -36,6 +37,7 @@ import { CAPTURE_SOCKET_DOCUMENTATION, captureRoutes } from './routes/capture-ro
 import { connectionTestRoutes } from './routes/connection-test-routes.ts';
 import { desktopRoutes } from './routes/desktop-routes.ts';
 import { installApiDocs, ZOD_COMPILERS } from './routes/docs-routes.ts';
+import { importRoutes } from './routes/import-routes.ts';
 import { libraryRoutes } from './routes/library-routes.ts';
 import { liveRoutes } from './routes/live-routes.ts';
 import { materialRoutes, UPLOAD_NOT_MULTIPART } from './routes/material-routes.ts';
@@ -210,10 +212,27 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     appCapture: capture,
     classHooks: library,
   });
+  const imports = await createImportService({
+    dataDir: options.dataDir,
+    monitor,
+    library,
+    hub,
+    record,
+    llmConfigured: llm.isConfigured,
+    logger: app.log,
+    now,
+  });
   // A class this backend's previous run died in (no clean stop) goes on by itself. Queued before
-  // any request can start another class; a failure is kept in the status for the UI.
+  // any request can start another class; a failure is kept in the status for the UI. A
+  // recording's class is kept ended instead: its import resumes it (POST /api/import/resume).
   const interrupted = library.interrupted();
-  if (interrupted) {
+  if (interrupted && interrupted.id === imports.interruptedClassId()) {
+    void library
+      .keepInterrupted()
+      .catch((error: unknown) =>
+        app.log.error({ classId: interrupted.id, err: error }, 'keeping an import’s class failed'),
+      );
+  } else if (interrupted) {
     void monitor
       .continueClass({
         courseName: interrupted.courseName,
@@ -255,6 +274,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     apiToken: settings.current().apiToken,
     loginTickets: createLoginTickets(),
     monitor,
+    imports,
     capture,
     recognizers,
     models,
@@ -332,6 +352,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(captureRoutes);
   await app.register(notesRoutes);
   await app.register(desktopRoutes);
+  await app.register(importRoutes);
   await app.register(libraryRoutes);
   await app.register(askRoutes);
   await app.register(mcpRoutes);
@@ -349,6 +370,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestLog.refused.flush();
     settings.close();
     await models.close();
+    imports.close();
     await monitor.close();
     capture.close();
     await library.close();

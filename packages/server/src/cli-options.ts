@@ -46,6 +46,9 @@ Usage: class-assistant-backend [options]
        class-assistant-backend models list|pull|remove …   offline models (models --help)
        class-assistant-backend eval <folder> [--engine …]   recognition error rates on your
                                                             recordings (eval --help)
+       class-assistant-backend import <file> [--course NAME] [--material FILE]
+                                                            a recorded lecture into the
+                                                            library (import --help)
        class-assistant-backend mcp [--data-dir <dir>]       the lectures over MCP on stdio
                                                             (mcp --help)
        class-assistant-backend mcp token [--data-dir <dir>] print the token of /mcp

@@ -98,6 +98,12 @@ const ENTRIES = {
     kind: 'model',
     what: 'offline models, `<name>/` each; `.tmp-<name>-<pid>/` and `.download/` while one is installed',
   },
+  imports: {
+    name: 'imports',
+    folder: true,
+    kind: 'temporary',
+    what: 'recordings being imported: `<import-id>/` with import.json (its state) and the uploaded file while the import can still resume (removed when done)',
+  },
   temporary: {
     name: '.tmp',
     folder: true,

@@ -16,6 +16,7 @@ describe('the error registry', () => {
         "400": [
           "CITE_FILENAME_INVALID",
           "CLASS_ID_INVALID",
+          "IMPORT_NOT_RECORDING",
           "MARK_LINE_INVALID",
           "MODEL_NAME_INVALID",
           "MODEL_SOURCE_UNKNOWN",
@@ -40,6 +41,7 @@ describe('the error registry', () => {
         "404": [
           "CITE_FILE_NOT_FOUND",
           "CLASS_NOT_FOUND",
+          "IMPORT_NOT_FOUND",
           "MODEL_NOT_FOUND",
           "MODEL_UNKNOWN",
           "NOTES_NOT_FOUND",
@@ -52,6 +54,8 @@ describe('the error registry', () => {
           "API_TOKEN_NOT_SET",
           "CLASS_NOT_RUNNING",
           "CLASS_RUNNING",
+          "IMPORT_BUSY",
+          "IMPORT_NOT_RESUMABLE",
           "MARK_NO_LINE",
           "MODEL_BUSY",
           "MODEL_DOWNLOAD_CANCELLED",
@@ -61,6 +65,7 @@ describe('the error registry', () => {
         ],
         "413": [
           "BODY_TOO_LARGE",
+          "IMPORT_TOO_LARGE",
           "UPLOAD_TOO_LARGE",
           "UPLOAD_TOO_MANY_FILES",
         ],

@@ -44,6 +44,12 @@ async function main(): Promise<number> {
     const { runMcpCli } = await import('./mcp/mcp-cli.ts');
     return runMcpCli(process.argv.slice(3));
   }
+  // `class-assistant-backend import <file>` imports a recorded lecture and exits.
+  if (process.argv[2] === 'import') {
+    // Loaded only for this command.
+    const { runImportCli } = await import('./import/import-cli.ts');
+    return runImportCli(process.argv.slice(3));
+  }
   // `class-assistant-backend eval <folder>` measures offline recognition and exits.
   if (process.argv[2] === 'eval') {
     // Loaded only for this command.

@@ -11,7 +11,11 @@ import type { AppCapture, CaptureFormat } from './app-capture.ts';
 import { type AudioInput, describeAudioInput, parseAudioInput } from './audio-input.ts';
 import { createMicrophoneSource } from './microphone-source.ts';
 import { naudiodonAddonPath } from './native.ts';
-import type { RecognizerAvailability, RecognizerInput } from './recognizer-input.ts';
+import type {
+  RecognizerAvailability,
+  RecognizerInput,
+  RecordingProgress,
+} from './recognizer-input.ts';
 import { createWavFileSource } from './wav-file-source.ts';
 
 /** A piece of audio: 16 kHz mono samples and where they start on the class clock. */
@@ -75,6 +79,8 @@ export interface AudioSourceOptions {
   onWarning?: (message: string) => void;
   /** The app window's capture, for AUDIO_INPUT=app (buildApp provides it). */
   appCapture?: AppCapture;
+  /** A file source begins this far into the recording, in ms (a resumed import). */
+  startAtMs?: number;
 }
 
 /**
@@ -96,6 +102,7 @@ export function createAudioSource(
     return createWavFileSource(input.path, {
       pace: settings.audioFilePace,
       chunkMs: chunkMilliseconds(settings),
+      ...(options.startAtMs ? { startAtMs: options.startAtMs } : {}),
     });
   }
   if (input.kind === 'app') {
@@ -177,6 +184,14 @@ export async function audioInputAvailability(
     };
   }
   return { available: true, detail: describeAudioInput(input) };
+}
+
+/** How far a file source is (undefined for live sources): for an import's progress. */
+export function progressOf(source: AudioSource | undefined): RecordingProgress | undefined {
+  const progress = source?.progress?.();
+  if (!progress) return undefined;
+  const durationMs = source?.info?.durationMs;
+  return { ...progress, ...(durationMs === undefined ? {} : { durationMs }) };
 }
 
 /** What a running source listens to, for the microphone check. */

@@ -30,3 +30,10 @@ export type RecognizerAvailability =
       /** The error code start_monitor answers with (default RECOGNIZER_UNAVAILABLE). */
       code?: ServerErrorCode;
     };
+
+/** How far a recognizer listening to a file is: share done, position and length in ms. */
+export interface RecordingProgress {
+  fraction: number;
+  positionMs: number;
+  durationMs?: number;
+}

@@ -57,6 +57,24 @@ describe('createWavFileSource', () => {
     await source.close();
   });
 
+  it('begins at startAtMs with chunk times and progress as positions in the recording', async () => {
+    const samples = tone(16000, 1, 1.05);
+    const source = createWavFileSource(await wavFile(samples, 16000, 1), {
+      pace: 'fast',
+      chunkMs: 100,
+      startAtMs: 600,
+    });
+    await source.open();
+    expect(source.progress!()).toEqual({ fraction: 600 / 1050, positionMs: 600 });
+    const chunks = await readAll(source);
+    expect(chunks.map((chunk) => chunk.atMs)).toEqual([600, 700, 800, 900, 1000]);
+    expect([...concatSamples(chunks.map((chunk) => chunk.samples))]).toEqual([
+      ...samples.subarray(9600),
+    ]);
+    expect(source.progress!()).toEqual({ fraction: 1, positionMs: 1050 });
+    await source.close();
+  });
+
   it('converts a 44.1 kHz stereo recording to 16 kHz mono', async () => {
     const source = createWavFileSource(await wavFile(tone(44100, 2, 1), 44100, 2), {
       pace: 'fast',

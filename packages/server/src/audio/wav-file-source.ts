@@ -12,6 +12,11 @@ export interface WavFileSourceOptions {
   chunkMs: number;
   /** Clock for pacing (tests). Default `performance.now`. */
   now?: () => number;
+  /**
+   * Where in the recording to begin, in ms (default 0): the audio before it is skipped, and
+   * chunk times and progress stay positions in the whole recording.
+   */
+  startAtMs?: number;
 }
 
 const HEAD_BYTES = 1 << 20;
@@ -51,6 +56,8 @@ export function createWavFileSource(path: string, options: WavFileSourceOptions)
   let reading = false;
   /** File offset just past the audio delivered so far. */
   let deliveredEnd = 0;
+  /** File offset of the first byte to deliver (`startAtMs`). */
+  let firstByte = 0;
   const releaseFile = async () => {
     const file = handle;
     handle = undefined;
@@ -112,7 +119,6 @@ export function createWavFileSource(path: string, options: WavFileSourceOptions)
         );
       }
       dataStart = wav.data.byteOffset - head.byteOffset;
-      deliveredEnd = dataStart;
       const frame = 2 * wav.channels;
       const available = size - dataStart;
       const declared = wav.declaredDataBytes ?? available;
@@ -125,6 +131,9 @@ export function createWavFileSource(path: string, options: WavFileSourceOptions)
         channels: wav.channels,
         durationMs: ((dataEnd - dataStart) / frame / wav.sampleRate) * 1000,
       };
+      const skipFrames = Math.round(((options.startAtMs ?? 0) * wav.sampleRate) / 1000);
+      firstByte = Math.min(dataEnd, dataStart + Math.max(0, skipFrames) * frame);
+      deliveredEnd = firstByte;
     },
     chunks() {
       return {
@@ -141,8 +150,9 @@ export function createWavFileSource(path: string, options: WavFileSourceOptions)
             );
             const convert = createRecognizerConverter(info);
             const start = now();
-            let position = dataStart;
-            let audioMs = 0;
+            let position = firstByte;
+            let audioMs = (position - dataStart) / bytesPerMs;
+            const skippedMs = audioMs;
             while (position < dataEnd && !closed) {
               while (paused && !closed) await new Promise<void>((resolve) => (wake = resolve));
               if (closed) break;
@@ -150,7 +160,8 @@ export function createWavFileSource(path: string, options: WavFileSourceOptions)
               if (options.pace === 'realtime') {
                 // Like a microphone, a chunk is there once its audio has been "spoken": chunk k
                 // leaves at the end of its own audio (no drift; pauses excluded).
-                const wait = start + pausedTotal + audioMs + length / bytesPerMs - now();
+                const wait =
+                  start + pausedTotal + audioMs - skippedMs + length / bytesPerMs - now();
                 if (wait > 0) await sleep(wait);
                 if (closed) break;
                 if (paused) continue;

@@ -168,6 +168,8 @@ export interface Library extends ClassHooks {
    * the monitor resumes it (`classContinued`), or {@link keepInterrupted} finishes it.
    */
   interrupted(): InterruptedClass | null;
+  /** The class whose lines the live transcript holds (running or the latest), if known. */
+  liveClassId(): string | null;
   /** Resolves when the index has caught up with the class folders found at start. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -684,6 +686,53 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         changed(waiting.id, 'updated');
       }),
 
+    classReopened: (id) =>
+      folders(async () => {
+        if (running) throw new ServerError('CLASS_RUNNING', 'A class is running.');
+        if (liveFileId !== id) {
+          throw new ServerError(
+            'IMPORT_NOT_RESUMABLE',
+            localized(
+              `课堂 ${id} 的记录已被之后的课堂替换，不能接着识别了。`,
+              `Class ${id} can no longer go on: a later class has replaced its live transcript.`,
+            ),
+          );
+        }
+        if (interrupted?.id === id) interrupted = null;
+        const folder = await existingFolder(id);
+        const content = await readClassFolder(folder, id);
+        if (!content) throw new ServerError('CLASS_NOT_FOUND', notFound(id));
+        const log = await readClassTranscript(folder);
+        const meta: ClassMeta = { ...content.meta, ended_at: null, alive_at: now().toISOString() };
+        await writeClassMeta(folder, meta, { durable: true });
+        running = {
+          id,
+          folder,
+          meta,
+          lastEntry: log.entries.at(-1) ?? null,
+          alertSave: null,
+          alertSavedAt: -Infinity,
+          marks: content.marks,
+        };
+        keepAlive(running);
+        try {
+          index.updateClassRow({
+            id,
+            course_name: meta.course_name,
+            material_name: meta.material_name,
+            started_at: meta.started_at,
+            ended_at: null,
+            line_count: meta.line_count,
+            alert_count: meta.alerts.length,
+            has_notes: meta.notes_file !== null,
+            source: meta.source ?? null,
+          });
+        } catch (error) {
+          logger.error({ err: error, classId: id }, 'library: could not list the class going on');
+        }
+        changed(id, 'updated');
+      }),
+
     beforeFold: (entries) =>
       folders(async () => {
         const current = running;
@@ -901,6 +950,8 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
     },
 
     rescan: () => scan(),
+
+    liveClassId: () => running?.id ?? liveFileId,
 
     interrupted: () => {
       if (!interrupted) return null;

@@ -76,6 +76,30 @@ export interface ClassHooks {
   alertRaised(alert: KeywordAlertPayload, lineId: number): void;
   /** `source`: the class's recording, its length known now (null for live audio). */
   classEnded(info?: { source: ClassSource | null }): Promise<void>;
+  /**
+   * An ended class whose lines the live transcript still holds goes on (a recording's import
+   * resumed); rejects when it cannot.
+   */
+  classReopened?(classId: string): Promise<void>;
+}
+
+/** A class made from a recording instead of a live input (an import). */
+interface RecordingRequest {
+  /** The recording, played as fast as the recognizer takes it. */
+  path: string;
+  /** Where in the recording to begin, in ms (a resumed import). */
+  startAtMs?: number;
+  /** The class to go on with (its transcript continues) instead of a new one. */
+  continueClassId?: string;
+}
+
+/** How far the running recording's class is. */
+export interface RecordingStatus {
+  fraction: number;
+  positionMs: number;
+  durationMs: number | null;
+  /** The end (a position in the recording) of the last line recognised, ms; null before it. */
+  lastLineEndMs: number | null;
 }
 
 /** Options of {@link createMonitor}. */
@@ -122,12 +146,15 @@ function interruptionLine(seconds: number): string {
 export interface Monitor {
   /**
    * Starts a class. `recordingName`: the name the student gave the file the class listens to
-   * (default: the file's own name), kept as the class's source.
+   * (default: the file's own name), kept as the class's source. With `recording` the class is a
+   * recording played as fast as it is recognised: its keyword alerts reach nobody live, and no
+   * other class can start meanwhile (409 IMPORT_BUSY).
    */
   start(request: {
     courseName: string;
     citeFilename: string | null;
     recordingName?: string;
+    recording?: RecordingRequest;
   }): Promise<MonitorAnswer>;
   /**
    * Goes on with a class the backend died in: the recognizer of ASR_MODE as configured now, the
@@ -146,6 +173,11 @@ export interface Monitor {
   refreshKeywords(): void;
   /** What the running class listens to (microphone, app window or file), if anything. */
   input(): RecognizerInput | undefined;
+  /**
+   * How far the running recording's class is; once it stopped, where it stopped (every line
+   * written). Undefined before a recording's class ran.
+   */
+  recording(): RecordingStatus | undefined;
   /** Stops monitoring (if running) and waits for every write: for shutdown. */
   close(): Promise<void>;
 }
@@ -177,6 +209,28 @@ function alertMessage(alert: KeywordAlert): KeywordAlertPayload {
   };
 }
 
+/** A class cannot start while a recording is imported. */
+function importBusy(): ServerError {
+  return new ServerError(
+    'IMPORT_BUSY',
+    localized(
+      '正在导入一份录音：等它完成或取消它，再开始上课。',
+      'A recording is being imported: wait until it is done, or cancel it, before starting a class.',
+    ),
+  );
+}
+
+/** A recording cannot be imported while a class runs. */
+function classBusy(): ServerError {
+  return new ServerError(
+    'IMPORT_BUSY',
+    localized(
+      '正在上课：下课后再导入录音。',
+      'A class is running: import the recording after the class has ended.',
+    ),
+  );
+}
+
 /** The original's answer to stop/pause/resume without a running class (HTTP 200). */
 const NOT_RUNNING: MonitorAnswer = {
   status: 'not_running',
@@ -205,6 +259,10 @@ interface Session {
   interruption: MonitorInterruption | null;
   /** The recording the class listens to (its lines are stamped with positions in it). */
   source: ClassSource | null;
+  /** A recording's class (an import): alerts are kept with the class, never sent live. */
+  recording: boolean;
+  /** The end of the last segment recognised, ms (a recording's position). */
+  lastSegmentEndMs: number | null;
 }
 
 /** A recognizer started and what it said while starting. */
@@ -229,6 +287,18 @@ export function createMonitor(options: MonitorOptions): Monitor {
   let session: Session | undefined;
   /** A class that could not go on after a crash, shown in the status until the next class. */
   let idleInterruption: MonitorInterruption | null = null;
+  /** Where the last recording's class stopped, once it has (see {@link Monitor.recording}). */
+  let lastRecording: RecordingStatus | undefined;
+
+  const recordingOf = (current: Session): RecordingStatus => {
+    const progress = current.recognizer.progress?.();
+    return {
+      fraction: progress?.fraction ?? 0,
+      positionMs: progress?.positionMs ?? 0,
+      durationMs: progress?.durationMs ?? null,
+      lastLineEndMs: current.lastSegmentEndMs,
+    };
+  };
 
   const status = (): MonitorStatus => ({
     state: session ? (session.paused ? 'paused' : 'running') : 'idle',
@@ -342,7 +412,8 @@ export function createMonitor(options: MonitorOptions): Monitor {
     });
     pipeline.on('alert-raised', (alert) => {
       const message = alertMessage(alert);
-      options.hub.publish('alert.raised', message);
+      // A recording is not the student's class now: nobody is called, the class keeps the alert.
+      if (!current.recording) options.hub.publish('alert.raised', message);
       options.classHooks?.alertRaised(message, alert.lineId);
     });
     pipeline.on('history-folded', (event) => {
@@ -390,12 +461,16 @@ export function createMonitor(options: MonitorOptions): Monitor {
     switch (event.type) {
       case 'text': {
         setPartial(current, '');
+        if (event.endMs !== undefined) {
+          current.lastSegmentEndMs = Math.max(current.lastSegmentEndMs ?? 0, event.endMs);
+        }
         const time = timeOf(current, event.startMs);
         intake(current, () => current.pipeline.pushLine(event.text, time ? { time } : {}));
         return;
       }
       case 'segment': {
         setPartial(current, '');
+        current.lastSegmentEndMs = Math.max(current.lastSegmentEndMs ?? 0, event.endMs);
         const time = timeOf(current, event.startMs);
         intake(current, () =>
           current.pipeline.pushSegment({
@@ -449,6 +524,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     current.accepting = false;
     // Waits for every queued line to be written (a running fold is abandoned, nothing lost).
     await current.pipeline.close();
+    if (current.recording) lastRecording = recordingOf(current);
     if (current.partial !== '') options.hub.publish('partial.changed', { text: '' });
     // A recording of unknown length is as long as the audio it gave.
     if (current.source && current.source.duration_ms === null) {
@@ -495,6 +571,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     definition: NonNullable<ReturnType<RecognizerRegistry['get']>>,
     settings: ResolvedSettings,
     materialText: string,
+    startAtMs = 0,
   ): Promise<Launched> => {
     const matcher = await options.keywords.reload(settings.keywordHomophones);
     const early: RecognizerEvent[] = [];
@@ -507,6 +584,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
       keywords: options.keywords.hotwords(),
       material: materialText,
       ...(options.appCapture ? { appCapture: options.appCapture } : {}),
+      ...(startAtMs > 0 ? { startAtMs } : {}),
     });
     const abandon = async () => {
       deliver = () => undefined;
@@ -552,7 +630,9 @@ export function createMonitor(options: MonitorOptions): Monitor {
   const openSession = (
     launched: Launched,
     settings: ResolvedSettings,
-    info: Pick<Session, 'courseName' | 'citeFilename' | 'startedAt' | 'interruption' | 'source'>,
+    info: Pick<Session, 'courseName' | 'citeFilename' | 'startedAt' | 'interruption' | 'source'> & {
+      recording?: boolean;
+    },
   ) => {
     const hooks = options.classHooks;
     const pipeline = new TranscriptPipeline({
@@ -587,6 +667,8 @@ export function createMonitor(options: MonitorOptions): Monitor {
       foldWaitsForLlm: false,
       foldFailing: false,
       accepting: true,
+      recording: info.recording ?? false,
+      lastSegmentEndMs: null,
     };
     wirePipeline(current);
     session = current;
@@ -597,34 +679,61 @@ export function createMonitor(options: MonitorOptions): Monitor {
   return {
     start: (request) =>
       serial(async () => {
+        if (session?.recording) throw importBusy();
         if (session) {
+          if (request.recording) throw classBusy();
           return {
             status: 'already_running',
             message: localized('已经在上课了。', 'A class is already running.'),
           };
         }
-        const settings = options.settings.current();
+        const { recording } = request;
+        const settings = recording
+          ? {
+              ...options.settings.current(),
+              audioInput: `file:${recording.path}`,
+              audioFilePace: 'fast' as const,
+            }
+          : options.settings.current();
         const definition = await checkMode(settings);
+        if (recording && !(definition.needs?.audio ?? []).includes('file')) {
+          throw new ServerError(
+            'RECOGNIZER_UNAVAILABLE',
+            localized(
+              `识别方式 ASR_MODE=${settings.asrMode} 不识别录音文件：请在设置里选本地识别（local）或云端识别。`,
+              `ASR_MODE=${settings.asrMode} does not recognise recordings: choose local or cloud recognition in the settings.`,
+            ),
+            { field: 'ASR_MODE' },
+          );
+        }
         // Nothing changes unless the class really starts: the material is checked and read
         // now but activated, and the transcript reset, only once the recognizer runs. What it
         // says while starting is kept and delivered after the reset.
         const material = await options.cite.prepareActivation(request.citeFilename);
-        const launched = await launch(definition, settings, material.text);
+        const launched = await launch(definition, settings, material.text, recording?.startAtMs);
+        if (recording) lastRecording = undefined;
         const startedAt = new Date();
         const source = recordingSource(launched.recognizer, request.recordingName);
         try {
           await material.commit();
-          await options.store.reset({
-            courseName: request.courseName,
-            ...(request.citeFilename ? { materialName: request.citeFilename } : {}),
-          });
-          await options.classHooks?.classStarted({
-            courseName: request.courseName,
-            materialName: request.citeFilename ?? '',
-            materialText: material.text,
-            startedAt,
-            source,
-          });
+          if (recording?.continueClassId) {
+            if (!options.classHooks?.classReopened) {
+              throw new ServerError('CLASS_NOT_FOUND', 'No class library to go on with.');
+            }
+            await options.classHooks.classReopened(recording.continueClassId);
+          } else {
+            await options.store.reset({
+              courseName: request.courseName,
+              ...(request.citeFilename ? { materialName: request.citeFilename } : {}),
+            });
+            await options.classHooks?.classStarted({
+              courseName: request.courseName,
+              materialName: request.citeFilename ?? '',
+              materialText: material.text,
+              startedAt,
+              source,
+            });
+          }
         } catch (error) {
           await launched.abandon();
           throw error;
@@ -636,6 +745,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           startedAt,
           interruption: null,
           source,
+          recording: recording !== undefined,
         });
         return {
           status: 'started',
@@ -767,6 +877,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
       session?.pipeline.setKeywords(options.keywords.matcher());
     },
     input: () => session?.recognizer.input?.(),
+    recording: () => (session?.recording ? recordingOf(session) : lastRecording),
     close: () =>
       serial(async () => {
         if (session) {

@@ -22,6 +22,7 @@ export function lazyRecognizer(load: () => Promise<Recognizer>): Recognizer {
   return {
     input: () => loaded?.input?.(),
     recordingPosition: (atMs) => loaded?.recordingPosition?.(atMs),
+    progress: () => loaded?.progress?.(),
     async start() {
       await (await recognizer()).start();
     },

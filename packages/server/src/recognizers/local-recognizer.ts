@@ -92,6 +92,7 @@ export function createLocalRecognizerDefinition(
       return {
         input: () => inner?.input?.(),
         recordingPosition: (atMs) => inner?.recordingPosition?.(atMs),
+        progress: () => inner?.progress?.(),
         async start() {
           if (inner || stopped) return;
           const choice = await chooseLocalModel(context.settings, context.dataDir, options);

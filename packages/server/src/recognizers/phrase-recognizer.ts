@@ -8,6 +8,7 @@ import {
   chunkMilliseconds,
   createAudioSource,
   inputOf,
+  progressOf,
   recordingPositionOf,
 } from '../audio/audio-source.ts';
 import { EnergyVad, type VadPhrase } from '../audio/energy-vad.ts';
@@ -117,7 +118,7 @@ export function createPhraseRecognizer(options: PhraseRecognizerOptions): Recogn
         if (options.emitAs === 'segment') {
           context.emit({ type: 'segment', text, startMs, endMs: Math.round(phrase.endMs) });
         } else {
-          context.emit({ type: 'text', text, startMs });
+          context.emit({ type: 'text', text, startMs, endMs: Math.round(phrase.endMs) });
         }
       } catch (error) {
         const known = isPhraseTranscriptionError(error);
@@ -171,6 +172,7 @@ export function createPhraseRecognizer(options: PhraseRecognizerOptions): Recogn
   return {
     input: () => inputOf(source),
     recordingPosition: (atMs) => recordingPositionOf(source, atMs),
+    progress: () => progressOf(source),
     async start() {
       if (loop || stopped) return;
       const prepared = await options.prepare();
@@ -184,6 +186,7 @@ export function createPhraseRecognizer(options: PhraseRecognizerOptions): Recogn
           createAudioSource(settings, context.dataDir, {
             onWarning: (message) => report('AUDIO_DROPPED', message, false),
             ...(context.appCapture ? { appCapture: context.appCapture } : {}),
+            ...(context.startAtMs ? { startAtMs: context.startAtMs } : {}),
           }),
       );
       try {

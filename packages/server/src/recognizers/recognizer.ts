@@ -5,7 +5,11 @@
  * cleaning, merging, alerts or files.
  */
 import type { AppCapture } from '../audio/app-capture.ts';
-import type { RecognizerAvailability, RecognizerInput } from '../audio/recognizer-input.ts';
+import type {
+  RecognizerAvailability,
+  RecognizerInput,
+  RecordingProgress,
+} from '../audio/recognizer-input.ts';
 import { type MessageText, textIn } from '../language.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
 
@@ -23,7 +27,11 @@ export type { RecognizerAvailability, RecognizerInput };
  * - `end`: the source ran out (script over, WAV file finished).
  */
 export type RecognizerEvent =
-  | { type: 'text'; text: string; startMs?: number }
+  /**
+   * `startMs` / `endMs`: where the phrase started and ended on the source's clock, when the
+   * recognizer knows it.
+   */
+  | { type: 'text'; text: string; startMs?: number; endMs?: number }
   | { type: 'segment'; text: string; startMs: number; endMs: number }
   | { type: 'partial'; text: string }
   /** `message`: in both languages where the student reads it (the UI shows it in its own). */
@@ -43,6 +51,8 @@ export interface Recognizer {
    * so far. `undefined` for live audio.
    */
   recordingPosition?(atMs?: number): number | undefined;
+  /** How far it is through a recording (listening to a file), else undefined. */
+  progress?(): RecordingProgress | undefined;
   /** Starts capturing; resolves once running, rejects when the source cannot be opened. */
   start(): Promise<void>;
   /** Stops listening without releasing what `resume()` needs. */
@@ -79,6 +89,8 @@ export interface RecognizerContext {
   material?: string;
   /** The app window's capture, for AUDIO_INPUT=app (buildApp provides it). */
   appCapture?: AppCapture;
+  /** A file source begins this far into the recording, in ms (a resumed import). */
+  startAtMs?: number;
 }
 
 /** What an ASR_MODE needs, for a settings form and the checks before a class. */

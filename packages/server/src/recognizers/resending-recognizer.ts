@@ -16,6 +16,7 @@ import {
   type AudioSource,
   createAudioSource,
   inputOf,
+  progressOf,
   recordingPositionOf,
 } from '../audio/audio-source.ts';
 import { RECOGNIZER_SAMPLE_RATE, samplesToBytes } from '../audio/pcm.ts';
@@ -346,6 +347,7 @@ export function createResendingRecognizer(options: ResendingRecognizerOptions): 
   return {
     input: () => inputOf(source),
     recordingPosition: (atMs) => recordingPositionOf(source, atMs),
+    progress: () => progressOf(source),
     async start() {
       if (loop || stopped) return;
       await service.prepare?.();
@@ -354,6 +356,7 @@ export function createResendingRecognizer(options: ResendingRecognizerOptions): 
           createAudioSource(settings, context.dataDir, {
             onWarning: (message) => report('AUDIO_DROPPED', message, false),
             ...(context.appCapture ? { appCapture: context.appCapture } : {}),
+            ...(context.startAtMs ? { startAtMs: context.startAtMs } : {}),
           }),
       );
       await current.open();

@@ -19,6 +19,7 @@ import {
   type AudioSource,
   createAudioSource,
   inputOf,
+  progressOf,
   recordingPositionOf,
 } from '../audio/audio-source.ts';
 import { RECOGNIZER_SAMPLE_RATE } from '../audio/pcm.ts';
@@ -170,6 +171,7 @@ export function createSherpaRecognizer(options: SherpaRecognizerOptions): Recogn
   return {
     input: () => inputOf(source),
     recordingPosition: (atMs) => recordingPositionOf(source, atMs),
+    progress: () => progressOf(source),
     async start() {
       if (loop || stopped) return;
       const hot = await writeHotwords(context, options.folder);
@@ -216,6 +218,7 @@ export function createSherpaRecognizer(options: SherpaRecognizerOptions): Recogn
           createAudioSource(settings, context.dataDir, {
             onWarning: (message) => report('AUDIO_DROPPED', message, false),
             ...(context.appCapture ? { appCapture: context.appCapture } : {}),
+            ...(context.startAtMs ? { startAtMs: context.startAtMs } : {}),
           }),
       );
       try {

@@ -7,7 +7,8 @@
  * `@class-assistant/server/rest-contract`): renaming a route or a field of an answer the UI reads
  * fails the UI's typecheck.
  *
- * `response` is the success answer's schema (HTTP 200; 202 for `POST /api/shutdown`). A streamed
+ * `response` is the success answer's schema (HTTP 200; 202 for `POST /api/shutdown`, `POST
+ * /api/import` and `POST /api/import/resume`). A streamed
  * AI route (`…/stream`) answers server-sent events: `text.delta` `{text}`, `tool.called`, then
  * `end`, whose body `end` describes, or `error.raised`. `POST /api/ask` describes its events in
  * `events`. The live channels (server-sent events, WebSockets) and `/mcp` have no JSON answer:
@@ -35,6 +36,11 @@ import {
 import { AskAnswerSchema, AskBodySchema, AskEventSchema } from './ask-routes.ts';
 import { ConnectionTestBodySchema, ConnectionTestSchema } from './connection-test-routes.ts';
 import { LoginTicketSchema, ShutdownSchema } from './desktop-routes.ts';
+import {
+  ImportAnswerSchema,
+  ImportCurrentSchema,
+  ImportResumeBodySchema,
+} from './import-schemas.ts';
 import {
   ClassesQuerySchema,
   ClassesSchema,
@@ -163,6 +169,12 @@ export const REST_CONTRACT = {
     end: AskAnswerSchema,
     events: AskEventSchema,
   },
+  // multipart/form-data: the recording in `file`, optional `course_name` and `cite_filename`
+  // (ImportFieldsSchema); answers 202.
+  'POST /api/import': { response: ImportAnswerSchema },
+  'GET /api/import': { response: ImportCurrentSchema },
+  'POST /api/import/cancel': { response: ImportAnswerSchema },
+  'POST /api/import/resume': { body: ImportResumeBodySchema, response: ImportAnswerSchema },
   'GET /api/mcp/connection': { response: McpInfoSchema },
   // The MCP server (JSON-RPC over streamable HTTP) and the WebSockets: no JSON answer of ours.
   'GET /mcp': {},
