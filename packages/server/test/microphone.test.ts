@@ -148,7 +148,7 @@ describe('GET /api/check_mic', () => {
     expect(body.message).toContain('works');
   });
 
-  it('checks the WAV file when AUDIO_INPUT names one, and explains a bad one', async () => {
+  it('checks the recording when AUDIO_INPUT names one, and explains a bad one', async () => {
     const lecture = await speechRecording(LECTURE);
     harness = await createHarness({ env: [`AUDIO_INPUT=file:${lecture.path}`] });
     expect((await harness.request({ url: '/api/check_mic' })).json()).toMatchObject({
@@ -168,7 +168,7 @@ describe('GET /api/check_mic', () => {
     expect((await harness.request({ url: '/api/check_mic' })).json()).toMatchObject({
       status: 'error',
       input: 'file',
-      error_code: 'AUDIO_INPUT_INVALID',
+      error_code: 'RECORDING_UNSUPPORTED',
       message: expect.stringContaining(join(harness.root, 'notes.wav')),
     });
   });

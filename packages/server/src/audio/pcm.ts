@@ -62,6 +62,24 @@ export function downmix(samples: Int16Array, channels: number): Int16Array {
   return out;
 }
 
+/**
+ * Averages planar float channels (-1 to 1, as decoders give them) into one channel of 16-bit
+ * samples, clipping what exceeds full scale.
+ */
+export function planarToMono(channels: readonly Float32Array[]): Int16Array {
+  const count = channels.length;
+  const frames = count === 0 ? 0 : Math.min(...channels.map((channel) => channel.length));
+  const out = new Int16Array(frames);
+  const scale = 32768 / Math.max(1, count);
+  for (let frame = 0; frame < frames; frame++) {
+    let sum = 0;
+    for (let channel = 0; channel < count; channel++) sum += channels[channel]![frame]!;
+    const value = Math.round(sum * scale);
+    out[frame] = Math.max(-32768, Math.min(32767, value));
+  }
+  return out;
+}
+
 /** A streaming sample-rate converter; see {@link createResampler}. */
 export interface Resampler {
   /** Converts the next samples; output length follows the rate ratio over the whole stream. */
