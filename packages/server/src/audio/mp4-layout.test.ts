@@ -29,7 +29,9 @@ function box(type: string, ...body: Uint8Array[]): Uint8Array {
 /** A full box body (version/flags 0) of 32-bit words. */
 function words(...values: number[]): Uint8Array {
   const out = new Uint8Array(4 + values.length * 4);
-  values.forEach((value, index) => new DataView(out.buffer).setUint32(4 + index * 4, value));
+  values.forEach((value, index) => {
+    new DataView(out.buffer).setUint32(4 + index * 4, value);
+  });
   return out;
 }
 
