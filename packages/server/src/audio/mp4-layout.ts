@@ -21,7 +21,7 @@ export interface Mp4Plan {
 }
 
 /** Why a file cannot be planned, in the file's own terms. */
-export class Mp4LayoutError extends Error {
+class Mp4LayoutError extends Error {
   readonly code = 'MP4_LAYOUT';
 }
 

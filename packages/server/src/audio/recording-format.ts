@@ -6,7 +6,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 
 /** A container/codec the decoder streams (the names of `@audio/decode`'s stream decoders). */
-export type RecordingCodec = 'mp3' | 'aac' | 'm4a' | 'webm' | 'oga' | 'opus' | 'flac' | 'wav';
+type RecordingCodec = 'mp3' | 'aac' | 'm4a' | 'webm' | 'oga' | 'opus' | 'flac' | 'wav';
 
 /** A recognised recording. */
 export interface RecordingFormat {
