@@ -116,16 +116,17 @@ export function createResampler(fromRate: number, toRate: number): Resampler {
     return cutoff * sinc * window;
   };
   // The fractional position takes at most toRate / gcd(fromRate, toRate) values (one for
-  // 48 -> 16 kHz, 160 for 44.1 -> 16 kHz): each set of tap weights is computed once.
-  const weightCache = new Map<number, Float64Array>();
+  // 48 -> 16 kHz, 160 for 44.1 -> 16 kHz): each set of tap weights is computed once, in a table
+  // indexed by the fraction (long recordings go through here: no map lookups, no boxed numbers).
+  const weightCache: Array<Float64Array | undefined> = [];
   const weightsFor = (fraction: number): Float64Array => {
-    let weights = weightCache.get(fraction);
+    let weights = weightCache[fraction];
     if (!weights) {
       weights = new Float64Array(2 * TAPS);
       for (let tap = 0; tap < 2 * TAPS; tap++) {
         weights[tap] = kernel(fraction / toRate + TAPS - 1 - tap);
       }
-      weightCache.set(fraction, weights);
+      weightCache[fraction] = weights;
     }
     return weights;
   };
@@ -135,22 +136,25 @@ export function createResampler(fromRate: number, toRate: number): Resampler {
       input.set(history);
       for (let index = 0; index < samples.length; index++)
         input[history.length + index] = samples[index]!;
-      const out: number[] = [];
       // An output needs TAPS input samples after it.
-      while (Math.floor(position / toRate) + TAPS < input.length) {
+      const limit = input.length - TAPS;
+      // Outputs at position + k * fromRate while floor(that / toRate) < limit.
+      const out = new Int16Array(Math.max(0, Math.ceil((limit * toRate - position) / fromRate)));
+      let produced = 0;
+      while (Math.floor(position / toRate) < limit) {
         const centre = Math.floor(position / toRate);
         const weights = weightsFor(position - centre * toRate);
+        const base = centre - TAPS + 1;
         let sum = 0;
-        for (let tap = 0; tap < 2 * TAPS; tap++) {
-          sum += input[centre - TAPS + 1 + tap]! * weights[tap]!;
-        }
-        out.push(Math.max(-32768, Math.min(32767, Math.round(sum))));
+        for (let tap = 0; tap < 2 * TAPS; tap++) sum += input[base + tap]! * weights[tap]!;
+        const value = Math.round(sum);
+        out[produced++] = Math.max(-32768, Math.min(32767, value));
         position += fromRate;
       }
       const drop = input.length - 2 * TAPS;
       history = input.slice(drop);
       position -= drop * toRate;
-      return Int16Array.from(out);
+      return produced === out.length ? out : out.slice(0, produced);
     },
   };
 }

@@ -41,7 +41,7 @@ export interface RecordingSourceOptions {
  * Bytes handed to the decoder at a time: a few ms of CPU for any codec, so a long recording
  * never holds the event loop for long, and never the whole file in memory.
  */
-const RECORDING_PIECE_BYTES = 64 * 1024;
+const RECORDING_PIECE_BYTES = 16 * 1024;
 const HEAD_BYTES = 64 * 1024;
 const SAMPLES_PER_MS = RECOGNIZER_SAMPLE_RATE / 1000;
 
