@@ -70,6 +70,7 @@ describe('the error registry', () => {
           "UPLOAD_TOO_MANY_FILES",
         ],
         "415": [
+          "RECORDING_UNSUPPORTED",
           "UNSUPPORTED_MEDIA_TYPE",
           "UPLOAD_CONTENT_MISMATCH",
           "UPLOAD_LEGACY_FORMAT",

@@ -164,7 +164,7 @@ describe('importing a recording over HTTP', { timeout: 180_000 }, () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ code: 'IMPORT_NOT_RECORDING', field: 'file' });
     expect(refused.body.message).toBe(
-      '"slides.pdf" is not a recording. Recordings that can be imported: MP3, M4A/AAC, MP4/MOV, WebM, OGG, FLAC, WAV.',
+      '"slides.pdf" is not a recording. Recordings that can be imported: MP3, M4A/AAC, MP4/MOV, WebM/Opus, OGG (Vorbis, Opus), FLAC, WAV.',
     );
     // A renamed file is caught by its content; in Chinese by default.
     const renamed = await upload(base, { name: 'lecture.mp3', bytes: pdf }, {}, 'zh');

@@ -35,6 +35,7 @@ const ON_DEMAND: Record<string, RegExp> = {
   'static-file plugin': /\/@fastify\/static\/|\/glob\//,
   'MCP SDK': /\/@modelcontextprotocol\/sdk\//,
   'agent library': /\/agent-std\//,
+  'recording decoders': /\/@audio\/decode/,
 };
 
 function loadedGroups(urls: readonly string[]): string[] {

@@ -137,14 +137,18 @@ describe('ASR_MODE=local with PocketSphinx', () => {
       code: 'RECOGNIZER_UNAVAILABLE',
       field: 'AUDIO_INPUT',
       message:
-        '音频输入设置（AUDIO_INPUT）不能用，无法开始上课。请在设置里把它改为 mic（麦克风）或一个 WAV 录音文件。',
+        '音频输入设置（AUDIO_INPUT）不能用，无法开始上课。请在设置里把它改为 mic（麦克风）或一个录音文件（MP3、M4A、WAV 等）。',
       technical: expect.stringContaining(join(harness.root, 'lectures', 'none.wav')),
     });
     await mkdir(join(harness.root, 'lectures'));
     await writeFile(join(harness.root, 'lectures', 'none.wav'), 'RIFF....WAVEnot really');
     const bad = await harness.startMonitor();
-    expect(bad.statusCode).toBe(503);
-    expect(bad.body).toMatchObject({ code: 'AUDIO_INPUT_INVALID', field: 'AUDIO_INPUT' });
+    expect(bad.statusCode).toBe(415);
+    expect(bad.body).toMatchObject({
+      code: 'RECORDING_UNSUPPORTED',
+      field: 'AUDIO_INPUT',
+      message: expect.stringContaining(join(harness.root, 'lectures', 'none.wav')),
+    });
     expect(harness.app.classAssistant.monitor.status().is_monitoring).toBe(false);
   });
 

@@ -1,8 +1,10 @@
 // The microphone path for real: the capture child process with naudiodon's addon, PortAudio and
 // ALSA. This machine has no sound card, so "no device" is tested as is, and a capture device is
 // made with ALSA's file plugin (test/support/alsa.ts) to carry real speech.
+import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AudioChunk } from '../src/audio/audio-source.ts';
 import { probeMicrophone } from '../src/audio/microphone-probe.ts';
@@ -148,7 +150,7 @@ describe('GET /api/check_mic', () => {
     expect(body.message).toContain('works');
   });
 
-  it('checks the WAV file when AUDIO_INPUT names one, and explains a bad one', async () => {
+  it('checks the recording when AUDIO_INPUT names one, and explains a bad one', async () => {
     const lecture = await speechRecording(LECTURE);
     harness = await createHarness({ env: [`AUDIO_INPUT=file:${lecture.path}`] });
     expect((await harness.request({ url: '/api/check_mic' })).json()).toMatchObject({
@@ -159,6 +161,23 @@ describe('GET /api/check_mic', () => {
       channels: 1,
       message: expect.stringContaining('instead of a microphone'),
     });
+    // Any recording: an MP3 of 44.1 kHz stereo is decoded.
+    await promisify(execFile)('ffmpeg', [
+      ...['-hide_banner', '-loglevel', 'error', '-y', '-i', lecture.path],
+      ...['-ar', '44100', '-ac', '2', '-c:a', 'libmp3lame', join(harness.root, 'lecture.mp3')],
+    ]);
+    await harness.request({
+      method: 'POST',
+      url: '/api/settings',
+      payload: { fields: { AUDIO_INPUT: 'lecture.mp3' } },
+    });
+    expect((await harness.request({ url: '/api/check_mic' })).json()).toMatchObject({
+      status: 'ok',
+      input: 'file',
+      device: join(harness.root, 'lecture.mp3'),
+      sample_rate: 44100,
+      message: expect.stringContaining('plays the recording'),
+    });
     await writeFile(join(harness.root, 'notes.wav'), 'not audio at all');
     await harness.request({
       method: 'POST',
@@ -168,7 +187,7 @@ describe('GET /api/check_mic', () => {
     expect((await harness.request({ url: '/api/check_mic' })).json()).toMatchObject({
       status: 'error',
       input: 'file',
-      error_code: 'AUDIO_INPUT_INVALID',
+      error_code: 'RECORDING_UNSUPPORTED',
       message: expect.stringContaining(join(harness.root, 'notes.wav')),
     });
   });

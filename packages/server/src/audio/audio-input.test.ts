@@ -30,6 +30,28 @@ describe('parseAudioInput', () => {
       kind: 'file',
       path: '/app/week3.WAV',
     });
+    // Every recording a student may have is a file by its name alone.
+    for (const name of [
+      'a.mp3',
+      'a.M4A',
+      'a.aac',
+      'a.mp4',
+      'a.mov',
+      'a.webm',
+      'a.ogg',
+      'a.oga',
+      'a.opus',
+      'a.flac',
+    ]) {
+      expect(parseAudioInput(`/rec/${name}`, '/app/data')).toEqual({
+        kind: 'file',
+        path: `/rec/${name}`,
+      });
+    }
+    expect(parseAudioInput('USB mp3 player', '/app/data')).toEqual({
+      kind: 'microphone',
+      device: 'USB mp3 player',
+    });
   });
 
   it('reads app as the app window’s microphone; a device called "app" is mic:app', () => {
@@ -49,7 +71,7 @@ describe('parseAudioInput', () => {
     expect(describeAudioInput({ kind: 'microphone', device: undefined })).toBe(
       'the default microphone',
     );
-    expect(describeAudioInput({ kind: 'file', path: '/a.wav' })).toBe('the WAV file /a.wav');
+    expect(describeAudioInput({ kind: 'file', path: '/a.wav' })).toBe('the recording /a.wav');
     expect(describeAudioInput({ kind: 'app' })).toBe('the microphone of the app window');
   });
 });

@@ -1,9 +1,10 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { ServerError } from '../errors.ts';
+import { RECORDING_EXTENSIONS } from './recording-format.ts';
 
 /**
  * What AUDIO_INPUT selects: a microphone (the default one, or one whose name matches), the
- * microphone of the app window, or a WAV file.
+ * microphone of the app window, or a recording (MP3, M4A, MP4, WebM, OGG, FLAC, WAV, …).
  */
 export type AudioInput =
   | { kind: 'microphone'; device: string | undefined }
@@ -13,8 +14,9 @@ export type AudioInput =
 /**
  * Reads AUDIO_INPUT: `mic` (or `default`, or empty) for the default microphone, `mic:NAME` for the
  * input device whose name contains NAME, `app` for the microphone of the app window (the desktop
- * UI captures it and streams it to `WS /api/ws/capture`), `file:PATH` for a WAV file (a value
- * ending in `.wav` is a file too). A bare name that is none of these is taken as a device name. Relative file paths
+ * UI captures it and streams it to `WS /api/ws/capture`), `file:PATH` for a recording (a value
+ * ending in a recording's extension — .mp3 .m4a .aac .mp4 .mov .webm .ogg .oga .opus .flac
+ * .wav — is a file too). A bare name that is none of these is taken as a device name. Relative file paths
  * are resolved from the folder that holds the data folder (where `.env` lives).
  *
  * @example
@@ -46,13 +48,13 @@ export function parseAudioInput(value: string, dataDir: string): AudioInput {
     const device = text.slice(4).trim();
     return { kind: 'microphone', device: device === '' ? undefined : device };
   }
-  if (lower.endsWith('.wav')) return file(text);
+  if (RECORDING_EXTENSIONS.some((extension) => lower.endsWith(extension))) return file(text);
   return { kind: 'microphone', device: text };
 }
 
 /** How an input is named in messages. */
 export function describeAudioInput(input: AudioInput): string {
-  if (input.kind === 'file') return `the WAV file ${input.path}`;
+  if (input.kind === 'file') return `the recording ${input.path}`;
   if (input.kind === 'app') return 'the microphone of the app window';
   return input.device ? `the microphone "${input.device}"` : 'the default microphone';
 }

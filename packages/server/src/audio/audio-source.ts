@@ -1,7 +1,8 @@
 /**
  * Audio sources behind one interface (AUDIO_INPUT): the microphone (a child process running
  * naudiodon), the microphone of the app window (streamed by the desktop UI over a WebSocket) or
- * a WAV file played at real-time pace or as fast as the recognizer takes it. Every source
+ * a recording (MP3, M4A, MP4, WebM, OGG, FLAC, WAV) played at real-time pace or as fast as the
+ * recognizer takes it. Every source
  * delivers 16 kHz mono samples on the class clock, whatever it captures.
  */
 import { stat } from 'node:fs/promises';
@@ -16,6 +17,8 @@ import type {
   RecognizerInput,
   RecordingProgress,
 } from './recognizer-input.ts';
+import { isPcm16Wav } from './recording-format.ts';
+import { createRecordingSource } from './recording-source.ts';
 import { createWavFileSource } from './wav-file-source.ts';
 
 /** A piece of audio: 16 kHz mono samples and where they start on the class clock. */
@@ -99,7 +102,7 @@ export function createAudioSource(
 ): AudioSource {
   const input: AudioInput = parseAudioInput(settings.audioInput, dataDir);
   if (input.kind === 'file') {
-    return createWavFileSource(input.path, {
+    return createFileSource(input.path, {
       pace: settings.audioFilePace,
       chunkMs: chunkMilliseconds(settings),
       ...(options.startAtMs ? { startAtMs: options.startAtMs } : {}),
@@ -126,6 +129,19 @@ export function createAudioSource(
     ...(options.environment ? { environment: options.environment } : {}),
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
   });
+}
+
+/**
+ * The source of a recording file: a PCM 16-bit WAV is read straight (the fastest), any other
+ * recording (MP3, M4A, MP4, WebM, OGG, FLAC, other WAVs) goes through the decoder.
+ */
+export function createFileSource(
+  path: string,
+  options: { pace: 'realtime' | 'fast'; chunkMs: number; startAtMs?: number },
+): AudioSource {
+  return isPcm16Wav(path)
+    ? createWavFileSource(path, options)
+    : createRecordingSource(path, options);
 }
 
 /** The capture format of the settings: AUDIO_SAMPLE_RATE, AUDIO_CHANNELS, AUDIO_CHUNK_SIZE. */
@@ -164,7 +180,7 @@ export async function audioInputAvailability(
     } catch {
       return {
         available: false,
-        message: `AUDIO_INPUT names the WAV file ${input.path}, which does not exist or is not a file.`,
+        message: `AUDIO_INPUT names the recording ${input.path}, which does not exist or is not a file.`,
         settings: ['AUDIO_INPUT'],
       };
     }

@@ -62,6 +62,24 @@ export function downmix(samples: Int16Array, channels: number): Int16Array {
   return out;
 }
 
+/**
+ * Averages planar float channels (-1 to 1, as decoders give them) into one channel of 16-bit
+ * samples, clipping what exceeds full scale.
+ */
+export function planarToMono(channels: readonly Float32Array[]): Int16Array {
+  const count = channels.length;
+  const frames = count === 0 ? 0 : Math.min(...channels.map((channel) => channel.length));
+  const out = new Int16Array(frames);
+  const scale = 32768 / Math.max(1, count);
+  for (let frame = 0; frame < frames; frame++) {
+    let sum = 0;
+    for (let channel = 0; channel < count; channel++) sum += channels[channel]![frame]!;
+    const value = Math.round(sum * scale);
+    out[frame] = Math.max(-32768, Math.min(32767, value));
+  }
+  return out;
+}
+
 /** A streaming sample-rate converter; see {@link createResampler}. */
 export interface Resampler {
   /** Converts the next samples; output length follows the rate ratio over the whole stream. */
@@ -98,16 +116,17 @@ export function createResampler(fromRate: number, toRate: number): Resampler {
     return cutoff * sinc * window;
   };
   // The fractional position takes at most toRate / gcd(fromRate, toRate) values (one for
-  // 48 -> 16 kHz, 160 for 44.1 -> 16 kHz): each set of tap weights is computed once.
-  const weightCache = new Map<number, Float64Array>();
+  // 48 -> 16 kHz, 160 for 44.1 -> 16 kHz): each set of tap weights is computed once, in a table
+  // indexed by the fraction (long recordings go through here: no map lookups, no boxed numbers).
+  const weightCache: Array<Float64Array | undefined> = [];
   const weightsFor = (fraction: number): Float64Array => {
-    let weights = weightCache.get(fraction);
+    let weights = weightCache[fraction];
     if (!weights) {
       weights = new Float64Array(2 * TAPS);
       for (let tap = 0; tap < 2 * TAPS; tap++) {
         weights[tap] = kernel(fraction / toRate + TAPS - 1 - tap);
       }
-      weightCache.set(fraction, weights);
+      weightCache[fraction] = weights;
     }
     return weights;
   };
@@ -117,22 +136,25 @@ export function createResampler(fromRate: number, toRate: number): Resampler {
       input.set(history);
       for (let index = 0; index < samples.length; index++)
         input[history.length + index] = samples[index]!;
-      const out: number[] = [];
       // An output needs TAPS input samples after it.
-      while (Math.floor(position / toRate) + TAPS < input.length) {
+      const limit = input.length - TAPS;
+      // Outputs at position + k * fromRate while floor(that / toRate) < limit.
+      const out = new Int16Array(Math.max(0, Math.ceil((limit * toRate - position) / fromRate)));
+      let produced = 0;
+      while (Math.floor(position / toRate) < limit) {
         const centre = Math.floor(position / toRate);
         const weights = weightsFor(position - centre * toRate);
+        const base = centre - TAPS + 1;
         let sum = 0;
-        for (let tap = 0; tap < 2 * TAPS; tap++) {
-          sum += input[centre - TAPS + 1 + tap]! * weights[tap]!;
-        }
-        out.push(Math.max(-32768, Math.min(32767, Math.round(sum))));
+        for (let tap = 0; tap < 2 * TAPS; tap++) sum += input[base + tap]! * weights[tap]!;
+        const value = Math.round(sum);
+        out[produced++] = Math.max(-32768, Math.min(32767, value));
         position += fromRate;
       }
       const drop = input.length - 2 * TAPS;
       history = input.slice(drop);
       position -= drop * toRate;
-      return Int16Array.from(out);
+      return produced === out.length ? out : out.slice(0, produced);
     },
   };
 }

@@ -396,7 +396,10 @@ export async function createImportService(options: ImportServiceOptions): Promis
       active = null;
       const known = isServerError(error) ? error : null;
       // A recording the decoder cannot read does not get better: nothing to resume.
-      const resumable = known?.code !== 'AUDIO_INPUT_INVALID' && known?.code !== 'IMPORT_BUSY';
+      const resumable =
+        known?.code !== 'AUDIO_INPUT_INVALID' &&
+        known?.code !== 'RECORDING_UNSUPPORTED' &&
+        known?.code !== 'IMPORT_BUSY';
       await update(record, {
         state: 'failed',
         resumable,

@@ -36,10 +36,10 @@ describe('recordingKind', () => {
   it('knows each recording format by its first bytes, as encoders write them', async () => {
     expect(recordingKind(await head('a.wav'))).toBe('wav');
     expect(recordingKind(await head('a.mp3'))).toBe('mp3');
-    expect(recordingKind(await head('a.m4a', ['-c:a', 'aac']))).toBe('mp4');
+    expect(recordingKind(await head('a.m4a', ['-c:a', 'aac']))).toBe('m4a');
     expect(recordingKind(await head('a.aac', ['-c:a', 'aac', '-f', 'adts']))).toBe('aac');
-    expect(recordingKind(await head('a.ogg', ['-c:a', 'libvorbis']))).toBe('ogg');
-    expect(recordingKind(await head('a.opus', ['-c:a', 'libopus']))).toBe('ogg');
+    expect(recordingKind(await head('a.ogg', ['-c:a', 'libvorbis']))).toBe('oga');
+    expect(recordingKind(await head('a.opus', ['-c:a', 'libopus']))).toBe('opus');
     expect(recordingKind(await head('a.webm', ['-c:a', 'libopus']))).toBe('webm');
     expect(recordingKind(await head('a.flac'))).toBe('flac');
   }, 60_000);
@@ -48,7 +48,7 @@ describe('recordingKind', () => {
     const text = new TextEncoder().encode('just some notes about the lecture\n');
     expect(recordingKind(text)).toBeNull();
     expect(() => checkRecording('notes.txt', text)).toThrow(
-      '"notes.txt" is not a recording. Recordings that can be imported: MP3, M4A/AAC, MP4/MOV, WebM, OGG, FLAC, WAV.',
+      '"notes.txt" is not a recording. Recordings that can be imported: MP3, M4A/AAC, MP4/MOV, WebM/Opus, OGG (Vorbis, Opus), FLAC, WAV.',
     );
     expect(() => checkRecording('week1.m4a', text)).toThrow(
       '"week1.m4a" does not hold a recording (its first bytes are not those of a .m4a file)',

@@ -600,7 +600,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
       await abandon();
       // Configuration problems (no microphone, no model, a bad file) keep their own code
       // and the setting to fix.
-      if (isServerError(error) && error.statusCode === 503)
+      if (
+        isServerError(error) &&
+        (error.statusCode === 503 || error.code === 'RECORDING_UNSUPPORTED')
+      )
         throw startFailure(error, settings.asrMode);
       // Anything else is a recognizer that failed to start.
       throw startFailure(

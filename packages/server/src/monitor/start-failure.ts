@@ -24,8 +24,8 @@ const MEANINGS: Partial<Record<ServerErrorCode, (mode: string) => Localized>> = 
     ),
   AUDIO_INPUT_INVALID: () =>
     localized(
-      '音频输入设置（AUDIO_INPUT）不能用，无法开始上课。请在设置里把它改为 mic（麦克风）或一个 WAV 录音文件。',
-      'The audio input setting (AUDIO_INPUT) cannot be used, so the class cannot start. Set it to mic (the microphone) or a WAV recording in the settings.',
+      '音频输入设置（AUDIO_INPUT）不能用，无法开始上课。请在设置里把它改为 mic（麦克风）或一个录音文件（MP3、M4A、WAV 等）。',
+      'The audio input setting (AUDIO_INPUT) cannot be used, so the class cannot start. Set it to mic (the microphone) or a recording (MP3, M4A, WAV, ...) in the settings.',
     ),
   NATIVE_MODULE_MISSING: (mode) =>
     localized(

@@ -4,12 +4,9 @@ import { extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { RECORDING_EXTENSIONS } from '../audio/recording-format.ts';
 import { ServerError } from '../errors.ts';
-import {
-  checkRecording,
-  RECORDING_EXTENSIONS,
-  RECORDING_HEAD_BYTES,
-} from '../import/recording-type.ts';
+import { checkRecording, RECORDING_HEAD_BYTES } from '../import/recording-type.ts';
 import { localized } from '../language.ts';
 import {
   ImportAnswerSchema,

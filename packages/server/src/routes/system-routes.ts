@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppServices } from '../app-services.ts';
 import { parseAudioInput } from '../audio/audio-input.ts';
+import { createFileSource } from '../audio/audio-source.ts';
 import { probeMicrophone } from '../audio/microphone-probe.ts';
 import { nativeModulesFolder, nativeModulesReport } from '../audio/native.ts';
-import { createWavFileSource } from '../audio/wav-file-source.ts';
 import { isServerError } from '../errors.ts';
 import { type Language, requestLanguage, textIn } from '../language.ts';
 import { maskSecretsInText, shownValue } from '../secret-rules.ts';
@@ -277,7 +277,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 };
 
-/** The microphone check: the running capture, the app window, the WAV file, or a probe of the device. */
+/** The microphone check: the running capture, the app window, the recording, or a probe of the device. */
 async function checkMicrophone(services: AppServices, language: Language) {
   const settings = services.settings.current();
   const running = services.monitor.input();
@@ -306,7 +306,7 @@ async function checkMicrophone(services: AppServices, language: Language) {
   }
   if (input.kind === 'app') return checkAppWindow(services, undefined);
   if (input.kind === 'file') {
-    const source = createWavFileSource(input.path, { pace: 'fast', chunkMs: 100 });
+    const source = createFileSource(input.path, { pace: 'fast', chunkMs: 100 });
     try {
       await source.open();
       const info = source.info!;
@@ -316,7 +316,7 @@ async function checkMicrophone(services: AppServices, language: Language) {
         device: info.name,
         sample_rate: info.sampleRate,
         channels: info.channels,
-        message: `AUDIO_INPUT plays the WAV file ${info.name} (${Math.round((info.durationMs ?? 0) / 1000)} s, ${info.sampleRate} Hz, ${info.channels} channel(s)) instead of a microphone.`,
+        message: `AUDIO_INPUT plays the recording ${info.name} (${Math.round((info.durationMs ?? 0) / 1000)} s, ${info.sampleRate} Hz, ${info.channels} channel(s)) instead of a microphone.`,
       };
     } catch (error) {
       return {
