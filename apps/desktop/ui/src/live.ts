@@ -56,6 +56,7 @@ const KNOWN_EVENTS: Readonly<Record<LiveEventName, true>> = {
   'library.changed': true,
   'mark.added': true,
   'error.raised': true,
+  'import.changed': true,
   'capture.changed': true,
 };
 

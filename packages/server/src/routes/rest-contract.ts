@@ -36,6 +36,11 @@ import { AskAnswerSchema, AskBodySchema, AskEventSchema } from './ask-routes.ts'
 import { ConnectionTestBodySchema, ConnectionTestSchema } from './connection-test-routes.ts';
 import { LoginTicketSchema, ShutdownSchema } from './desktop-routes.ts';
 import {
+  ImportAnswerSchema,
+  ImportCurrentSchema,
+  ImportResumeBodySchema,
+} from './import-schemas.ts';
+import {
   ClassesQuerySchema,
   ClassesSchema,
   ClassIdParams,
@@ -106,6 +111,12 @@ export const REST_CONTRACT = {
   // multipart/form-data with the file in the field `file` (no JSON body).
   'POST /api/upload_ppt': { response: UploadResultSchema },
   'GET /api/cite_files': { response: CiteFilesSchema },
+  // multipart/form-data: the recording in the field `file`, optional fields `course_name` and
+  // `cite_filename` (no JSON body); answers 202.
+  'POST /api/import': { response: ImportAnswerSchema },
+  'GET /api/import': { response: ImportCurrentSchema },
+  'POST /api/import/cancel': { response: ImportAnswerSchema },
+  'POST /api/import/resume': { body: ImportResumeBodySchema, response: ImportAnswerSchema },
   'POST /api/start_monitor': { body: StartMonitorBodySchema, response: MonitorActionSchema },
   'POST /api/stop_monitor': { querystring: StopQuerySchema, response: StopResultSchema },
   'POST /api/pause_monitor': { response: MonitorActionSchema },

@@ -42,6 +42,15 @@ export function linkBackend({ store, toast, raiseAlert, onEvent }: LinkNeeds): B
     }
   };
 
+  /** The import running or last run: a window opened (or reloaded) mid-import shows it. */
+  const refreshImport = async () => {
+    try {
+      sync.setImport((await call('GET /api/import')).import);
+    } catch {
+      // Offline (the next connection asks again), or a backend without imports.
+    }
+  };
+
   const refreshKeywords = async (restarted: boolean) => {
     try {
       const view = await call('GET /api/keywords');
@@ -71,6 +80,7 @@ export function linkBackend({ store, toast, raiseAlert, onEvent }: LinkNeeds): B
     afterReload(restarted) {
       void refreshHealth();
       void refreshKeywords(restarted);
+      void refreshImport();
     },
     effects: {
       alert: raiseAlert,
@@ -91,6 +101,7 @@ export function linkBackend({ store, toast, raiseAlert, onEvent }: LinkNeeds): B
       sync.opened(data, reload);
       if (!reload) {
         void refreshHealth();
+        void refreshImport();
         // A backend that restarted before publishing any event looks like a reconnection: it
         // may have lost the student's own keywords.
         void refreshKeywords(false);

@@ -11,6 +11,7 @@ import { Icon } from '../components/icon.tsx';
 import { MarkMomentButton } from '../components/mark-moment.tsx';
 import { useApp } from '../context.ts';
 import { t } from '../i18n.ts';
+import { importBarText } from '../import-progress.ts';
 import type { AppState } from '../store.ts';
 import { pipAvailable, WINDOW_SIZES } from '../window.ts';
 import { AlertCard } from './alert-card.tsx';
@@ -81,6 +82,7 @@ function BarLine({ frozen }: { frozen: boolean }) {
   const toast = store.use('toast').value;
   const keywords = store.use('keywords').value;
   const alert = store.use('alert').value;
+  const importing = store.use('import').value;
   if (connection === 'offline') return <OfflineLine />;
   if (alert && frozen) {
     // The question stays in view until "Got it", whatever is said next; a new element each
@@ -107,6 +109,9 @@ function BarLine({ frozen }: { frozen: boolean }) {
   let partialText = '';
   if (toast) {
     text = <span class={`line-text toast ${toast.kind}`}>{toast.text}</span>;
+  } else if (importing?.state === 'running') {
+    // A recording being imported: how far, and how long still.
+    text = <span class="line-text import-line">{importBarText(importing)}</span>;
   } else if (last || partial) {
     text = (
       <span class="line-text">
