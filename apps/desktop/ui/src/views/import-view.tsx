@@ -94,7 +94,11 @@ export function ImportView({
     } else {
       setRefused(asked.file);
     }
-    queueMicrotask(() => view.current?.scrollIntoView({ block: 'nearest' }));
+    // After the panel's own focus (the course name of a class) has moved: the form, or the refusal.
+    requestAnimationFrame(() => {
+      view.current?.querySelector<HTMLElement>('#import-course, .error-box button')?.focus();
+      view.current?.scrollIntoView({ block: 'start' });
+    });
   }, [asked]);
 
   const send = async () => {
