@@ -293,7 +293,11 @@ function ImportState({ status, onDismiss }: { status: ImportStatus; onDismiss: (
       ) : null}
       {status.state === 'cancelled' ? (
         <div class="notice">
-          <p>{t('importCancelled', { course, count: status.lines })}</p>
+          <p>
+            {status.lines > 0
+              ? t('importCancelled', { course, count: status.lines })
+              : t('importCancelledEmpty', { course })}
+          </p>
           <div class="button-row">
             {resume}
             {close}
@@ -343,10 +347,11 @@ function ImportNotes({ status }: { status: ImportStatus }) {
   return (
     <div class="import-notes problem">
       <p>{status.notes === 'skipped' ? t('importNotesSkipped') : t('importNotesFailed')}</p>
+      {/* The backend's own words say why; without them, ours. */}
       {warning ? <p class="error-detail">{warning}</p> : null}
       {status.notes === 'skipped' ? (
         <p class="error-detail">
-          {t('importNotesHowTo')}{' '}
+          {warning ? null : `${t('importNotesHowTo')} `}
           <button type="button" class="link-button" onClick={() => app.openPanel('settings')}>
             {t('errorOpenSettings')}
           </button>
