@@ -137,6 +137,7 @@ const TEXT = {
     done: '已导入：算法',
     notes: '没有写笔记：AI 助手还没有设置好。',
     open: '在课程库中打开',
+    sourceEnded: '录音源已播完',
   },
   en: {
     drop: 'Drop to import the recording',
@@ -147,6 +148,7 @@ const TEXT = {
     done: 'Imported: Algorithms',
     notes: 'No notes were written: the AI is not set up.',
     open: 'Open in the library',
+    sourceEnded: 'The audio source has ended',
   },
 } as const;
 
@@ -186,6 +188,8 @@ describe('importing a recording from the app window', () => {
       await page.locator('.import-state[data-state="done"]').waitFor({ timeout: 120_000 });
       const done = page.locator('.import-state[data-state="done"]');
       expect(await done.textContent()).toContain(text.done);
+      // The recording's end is the import's news: no "the audio source has ended" on the bar.
+      expect(await page.locator('.bar-line').textContent()).not.toContain(text.sourceEnded);
       // No LLM is set: the notes are skipped, and the panel says how to get them.
       expect(await done.locator('.import-notes').textContent()).toContain(text.notes);
       await page.screenshot({ path: shot(`import-done-${lang}.png`) });
@@ -215,6 +219,8 @@ describe('importing a recording from the app window', () => {
     expect(await page.locator('#import-course').inputValue()).toBe('Week 5 lecture');
     await page.locator('#import-start').click();
     await page.locator('.import-state[data-state="running"]').waitFor({ timeout: 60_000 });
+    // The import is the only thing to stop: no class controls beside it.
+    expect(await page.locator('#stop-class').count()).toBe(0);
 
     // Back to the bar, as the app window shrinks to 320x80: the bar says how far it is.
     await page.keyboard.press('Escape');
@@ -224,6 +230,8 @@ describe('importing a recording from the app window', () => {
     expect(await line.textContent()).toMatch(
       /^Importing \d+% · (about \d+ min left|less than a minute left|estimating the time left)$/,
     );
+    // The status says it too (in its tooltip and to screen readers when the words do not fit).
+    expect(await page.locator('.bar .status').getAttribute('aria-label')).toMatch(/^Importing/);
     const box = await line.boundingBox();
     expect(box!.x + box!.width).toBeLessThanOrEqual(BAR.width);
     expect(box!.y + box!.height).toBeLessThanOrEqual(BAR.height);

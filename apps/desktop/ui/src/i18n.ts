@@ -67,6 +67,7 @@ const zh = {
   // importing a recording
   importDropHere: '松开以导入录音',
   importRecording: '导入录音…',
+  importStatus: '导入中',
   importTitle: '导入录音',
   importFile: '录音：{name}（{size}）',
   importStart: '导入',
@@ -404,6 +405,7 @@ const en: Record<TextKey, string> = {
   // importing a recording
   importDropHere: 'Drop to import the recording',
   importRecording: 'Import a recording…',
+  importStatus: 'Importing',
   importTitle: 'Import a recording',
   importFile: 'Recording: {name} ({size})',
   importStart: 'Import',

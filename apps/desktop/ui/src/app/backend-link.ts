@@ -84,7 +84,10 @@ export function linkBackend({ store, toast, raiseAlert, onEvent }: LinkNeeds): B
     },
     effects: {
       alert: raiseAlert,
-      recognizerEnded: () => toast(t('recognizerEnded')),
+      // The end of a recording being imported is the import's to report, not the class's.
+      recognizerEnded: () => {
+        if (store.get().import?.state !== 'running') toast(t('recognizerEnded'));
+      },
       notesWritten: (filename) => toast(t('notesWritten', { filename })),
       backgroundError: (error) =>
         toast(backgroundErrorText(error, store.get().monitor.asr_mode), 'error'),

@@ -107,6 +107,7 @@ export function ClassPanel({ active }: PanelProps) {
   const app = useApp();
   const monitor = app.store.use('monitor').value;
   const idle = monitor.state === 'idle';
+  const importing = app.store.use('import').value?.state === 'running';
   const checks = useChecks(active);
   const health = app.store.use('health').value;
   // First use: the student's name, the strongest roll-call signal, before anything else.
@@ -368,7 +369,8 @@ export function ClassPanel({ active }: PanelProps) {
         </div>
         <ImportButton />
       </div>
-      {idle ? null : <During monitor={monitor} citeFiles={citeFiles} />}
+      {/* A recording's import runs as a class: the import view above has its progress and Cancel. */}
+      {idle || importing ? null : <During monitor={monitor} citeFiles={citeFiles} />}
     </section>
   );
 }

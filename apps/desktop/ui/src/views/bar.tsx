@@ -39,11 +39,14 @@ function alertPlace(state: Pick<AppState, 'alert' | 'panel' | 'room'>): AlertPla
  */
 const FIT_STEPS = ['fit-1', 'fit-2', 'fit-3', 'fit-4', 'fit-5'] as const;
 
-function statusWords(state: Pick<AppState, 'monitor' | 'connection' | 'capture'>): string {
+function statusWords(
+  state: Pick<AppState, 'monitor' | 'connection' | 'capture' | 'import'>,
+): string {
   const { monitor, connection } = state;
   const recognizer = monitor.recognizer_state;
   if (connection === 'offline') return t('offline');
   if (connection === 'connecting') return t('connecting');
+  if (state.import?.state === 'running') return t('importStatus');
   if (recognizer === 'failed') return t('stateFailed');
   if (monitor.state === 'running' && state.capture?.state === 'stopped') return t('stateNoAudio');
   if (recognizer === 'ended') return t('stateEnded');
@@ -154,7 +157,8 @@ export function BarArea() {
   const place = alertPlace({ alert, panel, room });
   const kind = alert ? alertKind(alert) : null;
   const title = kind ? t(ALERT_TITLES[kind]) : '';
-  const words = statusWords({ monitor, connection, capture });
+  const importing = store.use('import').value;
+  const words = statusWords({ monitor, connection, capture, import: importing });
   const courseName = monitor.state === 'idle' ? '' : monitor.course_name || t('untitledCourse');
   const statusTitle = courseName ? `${words} · ${courseName}` : words;
   const running = monitor.state === 'running';
