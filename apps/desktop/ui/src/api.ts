@@ -198,18 +198,22 @@ export async function call<Route extends RestJsonRoute>(
   return body as RestAnswer<Route>;
 }
 
+/** The routes that take a multipart/form-data upload. */
+type UploadRoute = 'POST /api/upload_ppt' | 'POST /api/import';
+
 /**
- * Uploads a class-material file with progress (fetch has no upload progress; XHR does).
- * `onProgress` gets the fraction sent, 0..1; at 1 the backend is still reading the file.
+ * Sends a form with upload progress (fetch has no upload progress; XHR does). `onProgress` gets
+ * the fraction sent, 0..1; at 1 the backend is still reading the file.
  */
-export function uploadMaterial(
-  file: File,
+function sendForm<Route extends UploadRoute>(
+  route: Route,
+  form: FormData,
   onProgress: (fraction: number) => void,
   signal?: AbortSignal,
-): Promise<RestAnswer<'POST /api/upload_ppt'>> {
+): Promise<RestAnswer<Route>> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    const { method, url } = routeUrl('POST /api/upload_ppt', {});
+    const { method, url } = routeUrl(route, {} as RouteInput<Route>);
     request.open(method, url);
     request.setRequestHeader('accept-language', languageHeader()['accept-language']);
     request.responseType = 'json';
@@ -218,9 +222,10 @@ export function uploadMaterial(
     });
     request.upload.addEventListener('load', () => onProgress(1));
     request.addEventListener('load', () => {
-      const body = request.response as RestAnswer<'POST /api/upload_ppt'> | ErrorBody | null;
-      if (request.status >= 200 && request.status < 300 && body?.status === 'success') {
-        resolve(body as RestAnswer<'POST /api/upload_ppt'>);
+      const body = request.response as RestAnswer<Route> | ErrorBody | null;
+      const failed = body === null || (body as ErrorBody).status === 'error';
+      if (request.status >= 200 && request.status < 300 && !failed) {
+        resolve(body as RestAnswer<Route>);
       } else {
         reject(
           fromBody(
@@ -236,10 +241,41 @@ export function uploadMaterial(
     );
     request.addEventListener('abort', () => reject(new ApiError('ABORTED', 0, 'cancelled')));
     signal?.addEventListener('abort', () => request.abort(), { once: true });
-    const form = new FormData();
-    form.append('file', file, file.name);
     request.send(form);
   });
+}
+
+/**
+ * Uploads a class-material file with progress.
+ * `onProgress` gets the fraction sent, 0..1; at 1 the backend is still reading the file.
+ */
+export function uploadMaterial(
+  file: File,
+  onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<RestAnswer<'POST /api/upload_ppt'>> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return sendForm('POST /api/upload_ppt', form, onProgress, signal);
+}
+
+/**
+ * Uploads a recording to import, with progress: the class is named `course_name` and cites
+ * `cite_filename` (both optional). Answers once the backend took it (the import then reports
+ * through `import.changed`).
+ */
+export function uploadRecording(
+  file: File,
+  fields: { course_name: string; cite_filename: string },
+  onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<RestAnswer<'POST /api/import'>> {
+  const form = new FormData();
+  // The fields before the file: a backend reading the stream has them when the file begins.
+  if (fields.course_name !== '') form.append('course_name', fields.course_name);
+  if (fields.cite_filename !== '') form.append('cite_filename', fields.cite_filename);
+  form.append('file', file, file.name);
+  return sendForm('POST /api/import', form, onProgress, signal);
 }
 
 /** Options of {@link streamAnswer}. */

@@ -56,6 +56,7 @@ export function startApp(host: HTMLElement): { store: Store } {
     toast: null,
     pinned: false,
     capture: null,
+    import: null,
     room: { width: host.clientWidth, height: host.clientHeight },
   });
 

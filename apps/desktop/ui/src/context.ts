@@ -24,6 +24,26 @@ export interface AppContext {
   resume(): Promise<void>;
   /** Ends the class; with `withNotes`, the backend writes notes (the LLM may take a while). */
   stop(withNotes: boolean): Promise<StopResult>;
+  /**
+   * A recording dropped on the window or picked: the class panel opens with its import form (or
+   * says why the file cannot be imported).
+   */
+  pickRecording(file: File): void;
+  /**
+   * Uploads the recording (`onProgress`: the fraction sent) and starts its import; errors are
+   * thrown for the panel to show.
+   */
+  importRecording(
+    file: File,
+    fields: { course_name: string; cite_filename: string },
+    onProgress: (fraction: number) => void,
+  ): Promise<void>;
+  /** Stops the running import (what was recognised is kept); errors are thrown. */
+  cancelImport(): Promise<void>;
+  /** Goes on with a failed or cancelled import; errors are thrown. */
+  resumeImport(id: string): Promise<void>;
+  /** Opens a class of the library in the library panel. */
+  openClass(id: string): void;
   /** Opens the rescue panel and asks at once. */
   rescue(): void;
   /** Opens the catch-up panel and asks at once. */
@@ -56,6 +76,10 @@ export interface AppContext {
     catchup: Signal<number>;
     /** The line to scroll to and mark; a new object each time. */
     reveal: Signal<{ id: number } | null>;
+    /** The recording dropped or picked last, for the class panel; a new object each time. */
+    recording: Signal<{ file: File } | null>;
+    /** The library class to open; a new object each time. */
+    libraryClass: Signal<{ id: string } | null>;
   };
 }
 

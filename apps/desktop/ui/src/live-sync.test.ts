@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createLiveSync, type LiveSyncOptions } from './live-sync.ts';
 import { type AppState, createStore, IDLE_MONITOR } from './store.ts';
-import type { LiveMessage, MonitorStatus, TranscriptAnswer, TranscriptLine } from './types.ts';
+import type {
+  ImportStatus,
+  LiveMessage,
+  MonitorStatus,
+  TranscriptAnswer,
+  TranscriptLine,
+} from './types.ts';
 
 const running: MonitorStatus = {
   ...IDLE_MONITOR,
@@ -54,6 +60,7 @@ function setup(initial: Partial<AppState> = {}) {
     toast: null,
     pinned: false,
     capture: null,
+    import: null,
     room: { width: 320, height: 80 },
     ...initial,
   });
@@ -76,7 +83,40 @@ function setup(initial: Partial<AppState> = {}) {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+const importing = (id: string, fraction: number, updatedAt: string): ImportStatus => ({
+  id,
+  file_name: 'lecture.mp3',
+  state: 'running',
+  class_id: `class-${id}`,
+  course_name: 'lecture',
+  fraction,
+  position_ms: Math.round(fraction * 600_000),
+  duration_ms: 600_000,
+  eta_ms: 60_000,
+  lines: 3,
+  notes: 'pending',
+  warning: null,
+  error: null,
+  resumable: false,
+  started_at: `2026-11-23T10:0${id}:00.000Z`,
+  updated_at: updatedAt,
+});
+
 describe('the live-state sync', () => {
+  it('follows the import; an answer older than the last event never takes it back', () => {
+    const { store, sync } = setup();
+    sync.apply({ name: 'import.changed', data: importing('1', 0.2, '2026-11-23T10:05:00.000Z') });
+    expect(store.get().import?.fraction).toBe(0.2);
+    // GET /api/import answered before the event came, and arrives after it.
+    sync.setImport(importing('1', 0.1, '2026-11-23T10:04:59.000Z'));
+    sync.setImport(null);
+    expect(store.get().import?.fraction).toBe(0.2);
+    // A newer import replaces the older one; the older one's late word does not come back.
+    sync.apply({ name: 'import.changed', data: importing('2', 0.05, '2026-11-23T10:06:00.000Z') });
+    sync.apply({ name: 'import.changed', data: importing('1', 1, '2026-11-23T10:07:00.000Z') });
+    expect(store.get().import).toMatchObject({ id: '2', fraction: 0.05 });
+  });
+
   it('applies lines by id: an update after a fold replaces the same line, no reload', async () => {
     const { store, sync, loads } = setup({ monitor: running });
     sync.apply({ name: 'line.appended', data: line(1, '同学们好') });

@@ -6,6 +6,7 @@
 import { type Store, upsertLine } from './store.ts';
 import type {
   BackgroundError,
+  ImportStatus,
   KeywordAlert,
   LiveMessage,
   MonitorStatus,
@@ -37,6 +38,11 @@ export interface LiveSync {
   opened(data: StreamOpened, reload: boolean): void;
   /** Sets the monitor status from any source (event, HTTP answer, stream opening). */
   setMonitor(monitor: MonitorStatus): void;
+  /**
+   * Sets the import's status from any source (event, HTTP answer): an answer older than what
+   * the store has is left out, and `null` (no import) never erases one.
+   */
+  setImport(status: ImportStatus | null): void;
   /** Re-reads transcript and status; resolves when done (concurrent calls share one run). */
   reload(restarted: boolean): Promise<void>;
 }
@@ -111,6 +117,14 @@ export function createLiveSync(options: LiveSyncOptions): LiveSync {
     }
   };
 
+  const setImport = (status: ImportStatus | null) => {
+    const current = store.get().import;
+    if (status === null) return;
+    if (current && current.id === status.id && current.updated_at > status.updated_at) return;
+    if (current && current.id !== status.id && current.started_at > status.started_at) return;
+    store.set({ import: status });
+  };
+
   const apply = (message: LiveMessage) => {
     if (reloading && LINE_EVENTS.has(message.name)) {
       held.push(message);
@@ -149,6 +163,9 @@ export function createLiveSync(options: LiveSyncOptions): LiveSync {
       case 'capture.changed':
         store.set({ capture: message.data });
         return;
+      case 'import.changed':
+        setImport(message.data);
+        return;
       case 'material.uploaded':
       case 'library.changed':
       case 'mark.added':
@@ -160,6 +177,7 @@ export function createLiveSync(options: LiveSyncOptions): LiveSync {
   return {
     apply,
     setMonitor,
+    setImport,
     reload,
     opened(data, reloadNow) {
       const monitor = monitorOf(data.monitor);

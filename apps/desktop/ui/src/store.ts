@@ -5,6 +5,7 @@ import type { Lang } from './i18n.ts';
 import type {
   CaptureStatus,
   Health,
+  ImportStatus,
   KeywordAlert,
   MonitorStatus,
   TranscriptLine,
@@ -64,6 +65,8 @@ export interface AppState {
   pinned: boolean;
   /** The app window's microphone as the backend sees it (AUDIO_INPUT=app); null before it said. */
   capture: CaptureStatus | null;
+  /** The recording being imported, else the latest import (`import.changed`); null: none. */
+  import: ImportStatus | null;
   /**
    * The size the app is drawn at (CSS pixels): what the window gave, which may be less than
    * asked for (a browser tab that cannot resize, a capped Picture-in-Picture window).

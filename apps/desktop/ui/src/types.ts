@@ -10,6 +10,7 @@ import type {
   CaptureWindowMessage,
   ErrorRaisedPayload,
   KeywordAlertPayload,
+  LiveEventMap,
   LiveEventName,
   LiveMessage,
   MonitorStatusPayload,
@@ -35,6 +36,9 @@ export type StreamOpened = StreamOpenedPayload;
  * never on the message).
  */
 export type BackgroundError = ErrorRaisedPayload;
+
+/** A recording being imported (`import.changed`, GET /api/import). */
+export type ImportStatus = LiveEventMap['import.changed'];
 
 export type Health = RestAnswer<'GET /api/health'>;
 export type TranscriptAnswer = RestAnswer<'GET /api/transcript'>;

@@ -2,7 +2,7 @@
 // preferences and the requests made of panels from outside them.
 import { signal } from '@preact/signals';
 import { requestNotificationPermission } from '../alert-effects.ts';
-import { call } from '../api.ts';
+import { call, uploadRecording } from '../api.ts';
 import type { WindowCapture } from '../capture/window-capture.ts';
 import type { AppContext } from '../context.ts';
 import { describeError } from '../errors.ts';
@@ -31,6 +31,8 @@ export function createActions(parts: ActionParts): AppContext {
     rescue: signal(0),
     catchup: signal(0),
     reveal: signal(null),
+    recording: signal(null),
+    libraryClass: signal(null),
   };
   const openPanel = (panel: PanelName | null) => {
     if (store.get().panel !== panel) store.set({ panel });
@@ -74,6 +76,24 @@ export function createActions(parts: ActionParts): AppContext {
       });
       await reloadMonitor();
       return result;
+    },
+    pickRecording(file) {
+      requests.recording.value = { file };
+      openPanel('class');
+    },
+    async importRecording(file, fields, onProgress) {
+      const answer = await uploadRecording(file, fields, onProgress);
+      link.sync.setImport(answer.import);
+    },
+    async cancelImport() {
+      link.sync.setImport((await call('POST /api/import/cancel')).import);
+    },
+    async resumeImport(id) {
+      link.sync.setImport((await call('POST /api/import/resume', { body: { id } })).import);
+    },
+    openClass(id) {
+      requests.libraryClass.value = { id };
+      openPanel('library');
     },
     rescue() {
       // Offline, the panel says so instead of asking (and keeps an older answer marked as such).

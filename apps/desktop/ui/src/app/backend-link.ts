@@ -42,6 +42,15 @@ export function linkBackend({ store, toast, raiseAlert, onEvent }: LinkNeeds): B
     }
   };
 
+  /** The import running or last run: a window opened (or reloaded) mid-import shows it. */
+  const refreshImport = async () => {
+    try {
+      sync.setImport((await call('GET /api/import')).import);
+    } catch {
+      // Offline (the next connection asks again), or a backend without imports.
+    }
+  };
+
   const refreshKeywords = async (restarted: boolean) => {
     try {
       const view = await call('GET /api/keywords');
@@ -71,10 +80,14 @@ export function linkBackend({ store, toast, raiseAlert, onEvent }: LinkNeeds): B
     afterReload(restarted) {
       void refreshHealth();
       void refreshKeywords(restarted);
+      void refreshImport();
     },
     effects: {
       alert: raiseAlert,
-      recognizerEnded: () => toast(t('recognizerEnded')),
+      // The end of a recording being imported is the import's to report, not the class's.
+      recognizerEnded: () => {
+        if (store.get().import?.state !== 'running') toast(t('recognizerEnded'));
+      },
       notesWritten: (filename) => toast(t('notesWritten', { filename })),
       backgroundError: (error) =>
         toast(backgroundErrorText(error, store.get().monitor.asr_mode), 'error'),
@@ -91,6 +104,7 @@ export function linkBackend({ store, toast, raiseAlert, onEvent }: LinkNeeds): B
       sync.opened(data, reload);
       if (!reload) {
         void refreshHealth();
+        void refreshImport();
         // A backend that restarted before publishing any event looks like a reconnection: it
         // may have lost the student's own keywords.
         void refreshKeywords(false);

@@ -1,6 +1,6 @@
 // The class panel: before class, the course name, the material (pick one or upload a deck, with
 // progress) and whether recognition can run here; during class, pause/resume and ending the class
-// with notes.
+// with notes. A recording dropped on the window or picked is imported from here.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, uploadMaterial } from '../api.ts';
 import { ErrorBox, TechnicalDetails } from '../components/error-box.tsx';
@@ -10,9 +10,11 @@ import { t } from '../i18n.ts';
 import { materialStem } from '../material-name.ts';
 import { studentAsked } from '../my-keywords.ts';
 import { preference, savePreference } from '../preferences.ts';
+import { isRecording } from '../recording-file.ts';
 import { asrModeFacts, listensToAudio, loadSettingFacts, modeName } from '../setting-facts.ts';
 import type { CiteFile, MonitorStatus, StopResult } from '../types.ts';
 import { CaptureView } from '../views/capture-view.tsx';
+import { ImportButton, ImportView } from '../views/import-view.tsx';
 import { ModelOffer } from '../views/model-offer.tsx';
 import { NameStep } from '../views/name-step.tsx';
 import type { PanelProps } from './registry.tsx';
@@ -105,6 +107,7 @@ export function ClassPanel({ active }: PanelProps) {
   const app = useApp();
   const monitor = app.store.use('monitor').value;
   const idle = monitor.state === 'idle';
+  const importing = app.store.use('import').value?.state === 'running';
   const checks = useChecks(active);
   const health = app.store.use('health').value;
   // First use: the student's name, the strongest roll-call signal, before anything else.
@@ -198,6 +201,13 @@ export function ClassPanel({ active }: PanelProps) {
     <section class="panel-body class-panel" hidden={!active}>
       {asked ? null : <NameStep firstRun onDone={() => setAsked(true)} />}
       <CaptureView active={active} />
+      <ImportView
+        materials={citeFiles.map((file) => ({
+          filename: file.filename,
+          label: materialLabel(file.filename, file.pages),
+        }))}
+        material={shownMaterial}
+      />
       <div class="class-before" hidden={!idle}>
         <div class="check-row">
           {recognition.kind === 'none' ? null : (
@@ -302,7 +312,9 @@ export function ClassPanel({ active }: PanelProps) {
             event.preventDefault();
             setDragging(false);
             const file = event.dataTransfer?.files[0];
-            if (file) void send(file);
+            // A recording is not material: it goes to the import form.
+            if (file && isRecording(file)) app.pickRecording(file);
+            else if (file) void send(file);
           }}
         >
           <Icon name="upload" />
@@ -355,8 +367,10 @@ export function ClassPanel({ active }: PanelProps) {
         <div class="panel-status">
           {startError ? <ErrorBox error={startError} onDemoMode={() => void start()} /> : null}
         </div>
+        <ImportButton />
       </div>
-      {idle ? null : <During monitor={monitor} citeFiles={citeFiles} />}
+      {/* A recording's import runs as a class: the import view above has its progress and Cancel. */}
+      {idle || importing ? null : <During monitor={monitor} citeFiles={citeFiles} />}
     </section>
   );
 }

@@ -109,6 +109,11 @@ export function LibraryPanel({ active }: PanelProps) {
   useEffect(() => {
     if (active && opened.peek() === null) void load();
   }, [active]);
+  // A class opened from elsewhere (an imported recording's "open in the library").
+  const asked = app.requests.libraryClass.value;
+  useEffect(() => {
+    if (asked) void openClass(asked.id);
+  }, [asked]);
   useEffect(
     () =>
       app.onLiveEvent((message) => {

@@ -11,6 +11,7 @@ import { Icon } from '../components/icon.tsx';
 import { MarkMomentButton } from '../components/mark-moment.tsx';
 import { useApp } from '../context.ts';
 import { t } from '../i18n.ts';
+import { importBarText } from '../import-progress.ts';
 import type { AppState } from '../store.ts';
 import { pipAvailable, WINDOW_SIZES } from '../window.ts';
 import { AlertCard } from './alert-card.tsx';
@@ -38,11 +39,14 @@ function alertPlace(state: Pick<AppState, 'alert' | 'panel' | 'room'>): AlertPla
  */
 const FIT_STEPS = ['fit-1', 'fit-2', 'fit-3', 'fit-4', 'fit-5'] as const;
 
-function statusWords(state: Pick<AppState, 'monitor' | 'connection' | 'capture'>): string {
+function statusWords(
+  state: Pick<AppState, 'monitor' | 'connection' | 'capture' | 'import'>,
+): string {
   const { monitor, connection } = state;
   const recognizer = monitor.recognizer_state;
   if (connection === 'offline') return t('offline');
   if (connection === 'connecting') return t('connecting');
+  if (state.import?.state === 'running') return t('importStatus');
   if (recognizer === 'failed') return t('stateFailed');
   if (monitor.state === 'running' && state.capture?.state === 'stopped') return t('stateNoAudio');
   if (recognizer === 'ended') return t('stateEnded');
@@ -81,6 +85,7 @@ function BarLine({ frozen }: { frozen: boolean }) {
   const toast = store.use('toast').value;
   const keywords = store.use('keywords').value;
   const alert = store.use('alert').value;
+  const importing = store.use('import').value;
   if (connection === 'offline') return <OfflineLine />;
   if (alert && frozen) {
     // The question stays in view until "Got it", whatever is said next; a new element each
@@ -107,6 +112,9 @@ function BarLine({ frozen }: { frozen: boolean }) {
   let partialText = '';
   if (toast) {
     text = <span class={`line-text toast ${toast.kind}`}>{toast.text}</span>;
+  } else if (importing?.state === 'running') {
+    // A recording being imported: how far, and how long still.
+    text = <span class="line-text import-line">{importBarText(importing)}</span>;
   } else if (last || partial) {
     text = (
       <span class="line-text">
@@ -149,7 +157,8 @@ export function BarArea() {
   const place = alertPlace({ alert, panel, room });
   const kind = alert ? alertKind(alert) : null;
   const title = kind ? t(ALERT_TITLES[kind]) : '';
-  const words = statusWords({ monitor, connection, capture });
+  const importing = store.use('import').value;
+  const words = statusWords({ monitor, connection, capture, import: importing });
   const courseName = monitor.state === 'idle' ? '' : monitor.course_name || t('untitledCourse');
   const statusTitle = courseName ? `${words} · ${courseName}` : words;
   const running = monitor.state === 'running';

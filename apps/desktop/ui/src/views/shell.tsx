@@ -5,6 +5,7 @@ import { useApp } from '../context.ts';
 import { t } from '../i18n.ts';
 import { PANELS } from '../panels/registry.tsx';
 import { BarArea } from './bar.tsx';
+import { RecordingDrop } from './recording-drop.tsx';
 
 /** The tabs and the open panel; every panel stays mounted (its answer, its draft) while hidden. */
 function PanelShell() {
@@ -59,6 +60,7 @@ export function Shell() {
     <>
       <BarArea />
       <PanelShell />
+      <RecordingDrop />
     </>
   );
 }

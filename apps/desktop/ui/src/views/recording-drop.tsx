@@ -1,0 +1,62 @@
+// Drop a recording anywhere on the window (the bar and every panel): while a file is dragged over
+// it the window says "drop to import the recording"; the dropped file goes to the class panel's
+// import form. A drop an element takes itself (the material box) is left to it.
+import { useEffect, useState } from 'preact/hooks';
+import { Icon } from '../components/icon.tsx';
+import { useApp } from '../context.ts';
+import { t } from '../i18n.ts';
+
+/** True when the drag carries files (not text or a link). */
+function carriesFiles(event: DragEvent): boolean {
+  return [...(event.dataTransfer?.types ?? [])].includes('Files');
+}
+
+/** The drop target over the whole window. */
+export function RecordingDrop() {
+  const app = useApp();
+  const [over, setOver] = useState(false);
+  useEffect(() => {
+    const onDragOver = (event: DragEvent) => {
+      if (!carriesFiles(event)) return;
+      // An element under the pointer that takes files itself has said so: it shows its own target.
+      if (event.defaultPrevented) {
+        setOver(false);
+        return;
+      }
+      event.preventDefault();
+      if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
+      setOver(true);
+    };
+    const onDragLeave = (event: DragEvent) => {
+      // Out of the window: nothing under the pointer any more.
+      if (event.relatedTarget === null) setOver(false);
+    };
+    const onDrop = (event: DragEvent) => {
+      setOver(false);
+      if (event.defaultPrevented || !carriesFiles(event)) return;
+      // Never let the browser open the file in place of the app.
+      event.preventDefault();
+      const file = event.dataTransfer?.files[0];
+      if (file) app.pickRecording(file);
+    };
+    const onDragEnd = () => setOver(false);
+    document.addEventListener('dragenter', onDragOver);
+    document.addEventListener('dragover', onDragOver);
+    document.addEventListener('dragleave', onDragLeave);
+    document.addEventListener('drop', onDrop);
+    document.addEventListener('dragend', onDragEnd);
+    return () => {
+      document.removeEventListener('dragenter', onDragOver);
+      document.removeEventListener('dragover', onDragOver);
+      document.removeEventListener('dragleave', onDragLeave);
+      document.removeEventListener('drop', onDrop);
+      document.removeEventListener('dragend', onDragEnd);
+    };
+  }, []);
+  return (
+    <div class="recording-drop" hidden={!over} aria-hidden="true">
+      <Icon name="upload" />
+      <span>{t('importDropHere')}</span>
+    </div>
+  );
+}
