@@ -4,6 +4,7 @@ import type { AppServices } from '../app-services.ts';
 import { parseAudioInput } from '../audio/audio-input.ts';
 import { probeMicrophone } from '../audio/microphone-probe.ts';
 import { nativeModulesFolder, nativeModulesReport } from '../audio/native.ts';
+import { SYSTEM_SOUND_DEVICE, systemSoundEnvironment } from '../audio/system-sound.ts';
 import { createWavFileSource } from '../audio/wav-file-source.ts';
 import { isServerError } from '../errors.ts';
 import { type Language, requestLanguage, textIn } from '../language.ts';
@@ -329,8 +330,10 @@ async function checkMicrophone(services: AppServices, language: Language) {
       await source.close();
     }
   }
+  // The computer's sound is probed as a microphone: ALSA's pulse device on the output's monitor.
   const probe = await probeMicrophone({
-    device: input.device,
+    device: input.kind === 'system' ? SYSTEM_SOUND_DEVICE : input.device,
+    ...(input.kind === 'system' ? { environment: systemSoundEnvironment(process.env) } : {}),
     sampleRate: settings.audioSampleRate,
     channels: settings.audioChannels,
     chunkBytes: settings.audioChunkSize,
