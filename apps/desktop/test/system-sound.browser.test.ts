@@ -7,9 +7,11 @@
 // a share cancelled in the picker, and a share without sound ("share audio" left unticked). A
 // headless Chromium has no picker to click, so those two come from a page script that answers
 // getDisplayMedia as Chromium does after those choices. Screenshots in apps/desktop/test-results/.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { speechWav } from './support/speech-wav.ts';
@@ -259,4 +261,65 @@ describe('the computer’s sound in the app window', () => {
     await page.locator('.bar[data-capture="receiving"]').waitFor({ timeout: 20_000 });
     await backendHears(backend);
   }, 90_000);
+});
+
+describe('Linux with a sound server: the backend records the computer sound', () => {
+  let pulse: ChildProcess | undefined;
+  const saved = process.env.XDG_RUNTIME_DIR;
+
+  beforeAll(async () => {
+    // A private PulseAudio (a null sink as the output), found where a desktop session's is.
+    const runtime = join(root, 'pulse-runtime');
+    await mkdir(runtime, { recursive: true });
+    await chmod(runtime, 0o700);
+    const script = join(root, 'default.pa');
+    await writeFile(
+      script,
+      'load-module module-native-protocol-unix auth-anonymous=1\nload-module module-null-sink sink_name=speakers\n',
+    );
+    const environment = { ...process.env, XDG_RUNTIME_DIR: runtime, HOME: root };
+    pulse = spawn(
+      'pulseaudio',
+      ['-n', '--daemonize=no', '--exit-idle-time=-1', '--disallow-exit', '-F', script],
+      { env: environment, stdio: 'ignore' },
+    );
+    const answers = () =>
+      promisify(execFile)('pactl', ['info'], { env: environment }).then(
+        () => true,
+        () => false,
+      );
+    const since = Date.now();
+    while (!(await answers())) {
+      if (Date.now() - since > 30_000) throw new Error('the private PulseAudio did not answer');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    process.env.XDG_RUNTIME_DIR = runtime;
+  }, 60_000);
+
+  afterAll(async () => {
+    if (saved === undefined) delete process.env.XDG_RUNTIME_DIR;
+    else process.env.XDG_RUNTIME_DIR = saved;
+    if (pulse && pulse.exitCode === null) {
+      const exited = new Promise((resolve) => pulse!.once('exit', resolve));
+      pulse.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  it('zh: the window offers a tab’s sound and the backend’s own capture, which sets AUDIO_INPUT=system', async () => {
+    backend = await startBackend({ uiDir, env: APP_CLASS });
+    page = await openApp(chinese.context, backend, { width: 480, height: 520 });
+    const view = await pickSource(page, 'system');
+    await expect
+      .poll(() => view.locator('.capture-source option:checked').textContent())
+      .toBe('浏览器标签页的声音');
+    const hint = view.locator('.capture-hint');
+    expect(await hint.textContent()).toContain('后端可以直接录下电脑播放的所有声音');
+    await hint.locator('button', { hasText: '让后端录电脑声音' }).click();
+    await expect
+      .poll(() => hint.textContent())
+      .toContain('已设置 AUDIO_INPUT=system，下一节课生效。');
+    expect(await readFile(backend.envFile, 'utf8')).toMatch(/^AUDIO_INPUT=system$/m);
+    await page.screenshot({ path: shot('system-sound-linux-backend-zh.png') });
+  }, 60_000);
 });
