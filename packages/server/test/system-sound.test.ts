@@ -118,6 +118,33 @@ describe('the computer’s sound on Linux (AUDIO_INPUT=system)', () => {
       microphone: { available: true, message: null },
       system: { available: true, message: null },
     });
+    // The check before class opens the monitor as it would a microphone.
+    const check = await (await fetch(`${backend.base}/api/check_mic`)).json();
+    expect(check).toMatchObject({
+      status: 'ok',
+      device: 'Computer sound',
+      message: expect.stringContaining("The computer's sound can be recorded"),
+    });
+    await backend.stop();
+
+    // No sound server: said in the student's language, at the check and before the class.
+    backend = await startBackendProcess(
+      ['ASR_MODE=local', 'LOCAL_ASR_ENGINE=pocketsphinx', 'AUDIO_INPUT=system'],
+      { ...environment, XDG_RUNTIME_DIR: join(folder, 'home') },
+    );
+    const refused = await (
+      await fetch(`${backend.base}/api/check_mic`, { headers: { 'accept-language': 'zh-CN' } })
+    ).json();
+    expect(refused).toMatchObject({
+      status: 'error',
+      error_code: 'AUDIO_DEVICE_UNAVAILABLE',
+      message: expect.stringContaining('找不到声音服务'),
+    });
+    const health = (await (await fetch(`${backend.base}/api/health`)).json()) as {
+      asr: { available: boolean; message: string };
+    };
+    expect(health.asr.available).toBe(false);
+    expect(health.asr.message).toContain('No sound server (PulseAudio or PipeWire) answers');
   }, 60_000);
 
   /** Starts a class with `input` and waits until its capture is open. */

@@ -24,7 +24,8 @@ export type SystemSoundSource = AudioSource & {
 /** How far one input may run ahead of the other before the other counts as silent (0.5 s). */
 const MAX_LAG_SAMPLES = RECOGNIZER_SAMPLE_RATE / 2;
 
-function systemError(error: unknown): ServerError {
+/** Why the computer's sound could not be opened, with what to do; the cause in `technical`. */
+export function systemSoundError(error: unknown): ServerError {
   const technical = isServerError(error)
     ? [error.message, error.details.technical].filter(Boolean).join('\n')
     : (error as Error).message;
@@ -107,7 +108,7 @@ export function createSystemSoundSource(options: SystemSoundSourceOptions): Syst
     async open() {
       const opened = await Promise.allSettled([
         system.open().catch((error: unknown) => {
-          throw systemError(error);
+          throw systemSoundError(error);
         }),
         microphone?.open(),
       ]);
