@@ -35,7 +35,7 @@ export function systemSoundEnvironment(environment: NodeJS.ProcessEnv): NodeJS.P
  * The sound server's socket: PULSE_SERVER (`unix:/path` or a bare path), else
  * `$XDG_RUNTIME_DIR/pulse/native`. Undefined when it cannot be told (a TCP server is trusted as is).
  */
-export function soundServerSocket(environment: NodeJS.ProcessEnv): string | undefined {
+function soundServerSocket(environment: NodeJS.ProcessEnv): string | undefined {
   const server = environment.PULSE_SERVER?.trim();
   if (server) {
     // The first entry of a list; tcp: servers are not probed.

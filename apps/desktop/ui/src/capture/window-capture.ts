@@ -36,7 +36,7 @@ type MicrophoneState =
 export type CaptureSource = 'microphone' | 'system' | 'both';
 
 /** The level (RMS, 0–32767) of each source captured. */
-export interface SourceLevels {
+interface SourceLevels {
   microphone?: number;
   system?: number;
 }
