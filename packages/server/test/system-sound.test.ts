@@ -185,8 +185,9 @@ describe('the computer’s sound on Linux (AUDIO_INPUT=system)', () => {
       },
       120_000,
       'the spoken words in the transcript',
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}; the transcript said: "${said}"`);
+    ).catch(async (error: Error) => {
+      const status = await (await fetch(`${backend!.base}/api/monitor_status`)).text();
+      throw new Error(`${error.message}; the transcript said: "${said}"; the class: ${status}`);
     });
   }
 

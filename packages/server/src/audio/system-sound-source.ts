@@ -21,8 +21,8 @@ export type SystemSoundSource = AudioSource & {
   readonly levels: { system: number; microphone: number | undefined };
 };
 
-/** How far one input may run ahead of the other before the other counts as silent (0.5 s). */
-const MAX_LAG_SAMPLES = RECOGNIZER_SAMPLE_RATE / 2;
+/** How far one input may run ahead of the other before the other counts as silent (1 s). */
+const MAX_LAG_SAMPLES = RECOGNIZER_SAMPLE_RATE;
 
 /** Why the computer's sound could not be opened, with what to do; the cause in `technical`. */
 export function systemSoundError(error: unknown): ServerError {
@@ -75,13 +75,24 @@ export function createSystemSoundSource(options: SystemSoundSourceOptions): Syst
   let closing = false;
   let paused = false;
   let level = 0;
+  /** When each input opened, and when the last one did: the mix starts there. */
+  const openedAt = inputs.map(() => 0);
+  let startAt = 0;
 
   const pump = async (index: number) => {
     try {
       for await (const chunk of inputs[index]!.chunks()) {
+        // Audio from before every input was open is dropped: the inputs' first samples then
+        // belong to the same moment (the children open one after the other, a second apart on
+        // a busy machine), and sample n of each is mixed with sample n of the other.
+        const early = Math.round(
+          ((startAt - openedAt[index]! - chunk.atMs) * RECOGNIZER_SAMPLE_RATE) / 1000,
+        );
+        if (early >= chunk.samples.length) continue;
+        const samples = early > 0 ? chunk.samples.subarray(early) : chunk.samples;
         // The inputs keep running while paused, so the class clock counts paused time.
         const atMs = (mixer.position / RECOGNIZER_SAMPLE_RATE) * 1000;
-        const mixed = mixer.push(index, chunk.samples);
+        const mixed = mixer.push(index, samples);
         if (mixed.length === 0) continue;
         level = Math.max(...mixer.levels);
         if (paused || closing) continue;
@@ -107,10 +118,17 @@ export function createSystemSoundSource(options: SystemSoundSourceOptions): Syst
     },
     async open() {
       const opened = await Promise.allSettled([
-        system.open().catch((error: unknown) => {
-          throw systemSoundError(error);
+        system.open().then(
+          () => {
+            openedAt[0] = performance.now();
+          },
+          (error: unknown) => {
+            throw systemSoundError(error);
+          },
+        ),
+        microphone?.open().then(() => {
+          openedAt[1] = performance.now();
         }),
-        microphone?.open(),
       ]);
       const failed = opened.find((result) => result.status === 'rejected');
       if (failed) {
@@ -126,6 +144,7 @@ export function createSystemSoundSource(options: SystemSoundSourceOptions): Syst
         sampleRate: systemInfo.sampleRate,
         channels: systemInfo.channels,
       };
+      startAt = Math.max(...openedAt);
       running = inputs.length;
       for (let index = 0; index < inputs.length; index++) void pump(index);
     },
