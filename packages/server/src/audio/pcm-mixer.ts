@@ -6,7 +6,7 @@ export interface PcmMixerOptions {
   inputs: number;
   /**
    * How far one input may run ahead of a silent or stalled one before the stalled one is taken
-   * as silence for that stretch (its late samples are then dropped). In samples.
+   * as silence for that stretch (its late samples then follow from where the mix is). In samples.
    */
   maxLagSamples: number;
 }
@@ -25,7 +25,9 @@ export interface PcmMixer {
  * Mixes inputs that start together and run at the same rate (two capture devices opened for one
  * class): output sample n is the sum of every input's sample n, clipped to 16 bits. Audio is
  * released once every input has reached it; an input more than `maxLagSamples` behind counts as
- * silent up to there, so a stalled device never holds the other one back.
+ * silent up to there, so a stalled device never holds the other one back, and its audio goes on
+ * from there when it comes (late by the stall, never dropped: a device a little slower than the
+ * other is never muted).
  *
  * @example
  * const mixer = createPcmMixer({ inputs: 2, maxLagSamples: 8000 });
@@ -34,20 +36,12 @@ export interface PcmMixer {
  */
 export function createPcmMixer(options: PcmMixerOptions): PcmMixer {
   const count = options.inputs;
-  // Samples waiting per input (starting at `position`), and samples of an input to drop because
-  // that stretch was already mixed as silence.
+  // Samples waiting per input (starting at `position`).
   const pending: Int16Array[] = Array.from({ length: count }, () => new Int16Array(0));
-  const skip = new Array<number>(count).fill(0);
   const levels = new Array<number>(count).fill(0);
   let position = 0;
 
-  const append = (index: number, samples: Int16Array) => {
-    let incoming = samples;
-    if (skip[index]! > 0) {
-      const dropped = Math.min(skip[index]!, incoming.length);
-      skip[index]! -= dropped;
-      incoming = incoming.subarray(dropped);
-    }
+  const append = (index: number, incoming: Int16Array) => {
     if (incoming.length === 0) return;
     const current = pending[index]!;
     const joined = new Int16Array(current.length + incoming.length);
@@ -70,8 +64,6 @@ export function createPcmMixer(options: PcmMixerOptions): PcmMixer {
         const buffer = pending[input]!;
         const used = Math.min(buffer.length, ready);
         for (let sample = 0; sample < used; sample++) sums[sample]! += buffer[sample]!;
-        // A lagging input: the part mixed as silence is dropped when it arrives.
-        skip[input]! += ready - used;
         pending[input] = buffer.slice(used);
       }
       const mixed = new Int16Array(ready);
