@@ -8,8 +8,9 @@ import type { KnipConfig } from 'knip';
 const config: KnipConfig = {
   // A stale entry or ignore below (a pattern that matches nothing) fails the run too.
   treatConfigHintsAsErrors: true,
-  // Tests create named pipes with the system's `mkfifo` (coreutils), not a package's binary.
-  ignoreBinaries: ['mkfifo'],
+  // Tests create named pipes with the system's `mkfifo` (coreutils), not a package's binary,
+  // and run a private PulseAudio (`pulseaudio`, `paplay`: Debian packages) for the computer sound.
+  ignoreBinaries: ['mkfifo', 'pulseaudio', 'paplay'],
   workspaces: {
     '.': {
       // Repo-wide scripts run by `node scripts/….ts` from package.json scripts and .ci/run.

@@ -8,13 +8,16 @@
 #    pocketsphinx + its US English model (the offline recogniser tested on this machine),
 #    libasound2-dev, g++, make and python3 (node-gyp builds the microphone addon, naudiodon,
 #    against ALSA), fonts-wqy-microhei (a Chinese font, so the UI's screenshots in the browser
-#    tests show text, not boxes), unzip (the baseline of the server's model-unpacking benchmark);
+#    tests show text, not boxes), unzip (the baseline of the server's model-unpacking benchmark),
+#    pulseaudio + pulseaudio-utils + libasound2-plugins (the computer-sound test runs a private
+#    PulseAudio with a null sink, plays speech into it with paplay, and the capture child records
+#    its monitor through ALSA's pulse plugin);
 # 2. pnpm (the version pinned in package.json's packageManager);
 # 3. the workspace's dependencies, including the pinned Node binary every script runs on.
 set -eu
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES="bubblewrap chromium espeak-ng sox ffmpeg pocketsphinx-en-us libpocketsphinx3 libsphinxbase3 libasound2-dev g++ make python3 fonts-wqy-microhei unzip"
+APT_PACKAGES="bubblewrap chromium espeak-ng sox ffmpeg pocketsphinx-en-us libpocketsphinx3 libsphinxbase3 libasound2-dev g++ make python3 fonts-wqy-microhei unzip pulseaudio pulseaudio-utils libasound2-plugins"
 
 if command -v apt-get >/dev/null 2>&1 && [ "${CLASS_ASSISTANT_SKIP_APT:-0}" != 1 ]; then
   missing=""

@@ -33,6 +33,7 @@ import { createRecognizerRegistry } from './recognizers/recognizer.ts';
 import { noteRefusal, QuietRequestLog } from './request-log.ts';
 import { aiRoutes } from './routes/ai-routes.ts';
 import { askRoutes } from './routes/ask-routes.ts';
+import { audioSourcesRoutes } from './routes/audio-sources-routes.ts';
 import { CAPTURE_SOCKET_DOCUMENTATION, captureRoutes } from './routes/capture-routes.ts';
 import { connectionTestRoutes } from './routes/connection-test-routes.ts';
 import { desktopRoutes } from './routes/desktop-routes.ts';
@@ -341,6 +342,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(systemRoutes);
+  await app.register(audioSourcesRoutes);
   await app.register(settingsRoutes);
   await app.register(settingsDefinitionsRoutes);
   await app.register(connectionTestRoutes);

@@ -296,6 +296,25 @@ const zh = {
   captureNoAudio: '后端 2 秒没有收到声音：窗口可能被隐藏、最小化或被浏览器节流。请把窗口放到前台。',
   captureDisconnected: '后端收不到本窗口的声音（连接已断开）。',
   captureOtherWindow: '后端报告：{message}',
+  captureSource: '收音来源',
+  captureSourceMicrophone: '麦克风',
+  captureSourceSystem: '电脑声音（在线课）',
+  captureSourceTab: '浏览器标签页的声音',
+  captureSourceBoth: '两者',
+  captureLevelMicrophone: '麦克风音量',
+  captureLevelSystem: '电脑声音音量',
+  captureShareRefused:
+    '没有共享电脑声音（已取消或被拒绝）：点“重试”，选择播放网课的屏幕或标签页，并勾选“共享音频”。',
+  captureShareNoAudio:
+    '共享的画面没有声音：点“重试”，重新共享时勾选“共享系统音频”或“共享标签页音频”（只共享一个窗口时没有声音）。',
+  captureShareUnsupported: '这个浏览器不能共享电脑声音：请改用麦克风。',
+  captureSystemWindows: '开始上课时选择“整个屏幕”，并勾选“共享系统音频”。',
+  captureSystemMac:
+    'macOS 只能共享浏览器标签页的声音：选择播放网课的标签页并勾选“共享标签页音频”。网课在其他应用里（腾讯会议、Zoom）时，请安装 BlackHole 等回环驱动，并把它选为麦克风。',
+  captureSystemLinux:
+    '在 Linux 上，本窗口只能共享浏览器标签页的声音；后端可以直接录下电脑播放的所有声音（腾讯会议、Zoom 等）。',
+  captureUseBackendSystem: '让后端录电脑声音',
+  captureBackendSystemSaved: '已设置 AUDIO_INPUT={value}，下一节课生效。',
   // errors
   // offline models
   modelNeeded: '离线识别要先下载一个{language}语音模型（只需一次，之后完全离线）：',
@@ -670,6 +689,26 @@ const en: Record<TextKey, string> = {
     'The backend has had no audio for 2 s: the window may be hidden, minimised or throttled by the browser. Bring it to the front.',
   captureDisconnected: 'The backend gets no audio from this window (the connection is closed).',
   captureOtherWindow: 'The backend reports: {message}',
+  captureSource: 'Sound source',
+  captureSourceMicrophone: 'Microphone',
+  captureSourceSystem: 'Computer sound (online class)',
+  captureSourceTab: "A browser tab's sound",
+  captureSourceBoth: 'Both',
+  captureLevelMicrophone: 'Microphone level',
+  captureLevelSystem: 'Computer sound level',
+  captureShareRefused:
+    'The computer sound was not shared (cancelled or refused): press Retry, pick the screen or tab that plays the class and tick "Share audio".',
+  captureShareNoAudio:
+    'The shared screen or tab has no sound: press Retry and tick "Share system audio" or "Share tab audio" when sharing again (a single window shares no sound).',
+  captureShareUnsupported: 'This browser cannot share the computer sound: use the microphone.',
+  captureSystemWindows:
+    'When the class starts, pick "Entire screen" and tick "Share system audio".',
+  captureSystemMac:
+    'macOS shares only a browser tab\'s sound: pick the tab that plays the class and tick "Share tab audio". For a class in another app (Tencent Meeting, Zoom), install a loopback driver such as BlackHole and choose it as the microphone.',
+  captureSystemLinux:
+    "On Linux this window can share only a browser tab's sound; the backend can record everything the computer plays (Tencent Meeting, Zoom and others).",
+  captureUseBackendSystem: 'Record the computer sound in the backend',
+  captureBackendSystemSaved: 'AUDIO_INPUT={value} is set: it applies from the next class.',
   errorLlmNotConfigured: 'The AI is not set up yet: fill in {label} ({key}) under Settings → AI.',
   errorOpenSettings: 'Open settings',
   details: 'Details',

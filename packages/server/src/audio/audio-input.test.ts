@@ -61,6 +61,25 @@ describe('parseAudioInput', () => {
     expect(parseAudioInput('mic:app', '/app/data')).toEqual({ kind: 'microphone', device: 'app' });
   });
 
+  it('reads system as the computer’s sound, system+mic as that mixed with the microphone', () => {
+    for (const value of ['system', ' SYSTEM ']) {
+      expect(parseAudioInput(value, '/app/data')).toEqual({
+        kind: 'system',
+        withMicrophone: false,
+      });
+    }
+    for (const value of ['system+mic', 'System + Mic', 'mic+system']) {
+      expect(parseAudioInput(value, '/app/data')).toEqual({ kind: 'system', withMicrophone: true });
+    }
+    expect(parseAudioInput('mic:system', '/app/data')).toEqual({
+      kind: 'microphone',
+      device: 'system',
+    });
+    expect(describeAudioInput({ kind: 'system', withMicrophone: true })).toBe(
+      "the computer's sound mixed with the default microphone",
+    );
+  });
+
   it('refuses file: without a path, naming AUDIO_INPUT', () => {
     expect(() => parseAudioInput('file:  ', '/app/data')).toThrow(
       expect.objectContaining({ code: 'AUDIO_INPUT_INVALID', details: { field: 'AUDIO_INPUT' } }),

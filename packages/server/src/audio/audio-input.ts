@@ -4,19 +4,23 @@ import { RECORDING_EXTENSIONS } from './recording-format.ts';
 
 /**
  * What AUDIO_INPUT selects: a microphone (the default one, or one whose name matches), the
- * microphone of the app window, or a recording (MP3, M4A, MP4, WebM, OGG, FLAC, WAV, …).
+ * computer's own sound (alone, or mixed with the default microphone), the microphone of the app
+ * window, or a recording (MP3, M4A, MP4, WebM, OGG, FLAC, WAV, …).
  */
 export type AudioInput =
   | { kind: 'microphone'; device: string | undefined }
+  | { kind: 'system'; withMicrophone: boolean }
   | { kind: 'app' }
   | { kind: 'file'; path: string };
 
 /**
  * Reads AUDIO_INPUT: `mic` (or `default`, or empty) for the default microphone, `mic:NAME` for the
- * input device whose name contains NAME, `app` for the microphone of the app window (the desktop
- * UI captures it and streams it to `WS /api/ws/capture`), `file:PATH` for a recording (a value
- * ending in a recording's extension — .mp3 .m4a .aac .mp4 .mov .webm .ogg .oga .opus .flac
- * .wav — is a file too). A bare name that is none of these is taken as a device name. Relative file paths
+ * input device whose name contains NAME, `system` for the computer's own sound (what it plays: an
+ * online class), `system+mic` for that and the default microphone mixed, `app` for the microphone
+ * of the app window (the desktop UI captures it and streams it to `WS /api/ws/capture`),
+ * `file:PATH` for a recording (a value ending in a recording's extension — .mp3 .m4a .aac .mp4
+ * .mov .webm .ogg .oga .opus .flac .wav — is a file too). A bare name that is none of these is
+ * taken as a device name. Relative file paths
  * are resolved from the folder that holds the data folder (where `.env` lives).
  *
  * @example
@@ -29,6 +33,11 @@ export function parseAudioInput(value: string, dataDir: string): AudioInput {
     return { kind: 'microphone', device: undefined };
   }
   if (lower === 'app') return { kind: 'app' };
+  const compact = lower.replace(/\s+/g, '');
+  if (compact === 'system') return { kind: 'system', withMicrophone: false };
+  if (compact === 'system+mic' || compact === 'mic+system') {
+    return { kind: 'system', withMicrophone: true };
+  }
   const file = (path: string): AudioInput => {
     if (path.trim() === '') {
       throw new ServerError(
@@ -56,5 +65,10 @@ export function parseAudioInput(value: string, dataDir: string): AudioInput {
 export function describeAudioInput(input: AudioInput): string {
   if (input.kind === 'file') return `the recording ${input.path}`;
   if (input.kind === 'app') return 'the microphone of the app window';
+  if (input.kind === 'system') {
+    return input.withMicrophone
+      ? "the computer's sound mixed with the default microphone"
+      : "the computer's sound";
+  }
   return input.device ? `the microphone "${input.device}"` : 'the default microphone';
 }

@@ -19,6 +19,8 @@ import type {
 } from './recognizer-input.ts';
 import { isPcm16Wav } from './recording-format.ts';
 import { createRecordingSource } from './recording-source.ts';
+import { systemSoundSupport } from './system-sound.ts';
+import { createSystemSoundSource } from './system-sound-source.ts';
 import { createWavFileSource } from './wav-file-source.ts';
 
 /** A piece of audio: 16 kHz mono samples and where they start on the class clock. */
@@ -121,6 +123,16 @@ export function createAudioSource(
       options.onWarning ? { onWarning: options.onWarning } : {},
     );
   }
+  if (input.kind === 'system') {
+    return createSystemSoundSource({
+      withMicrophone: input.withMicrophone,
+      sampleRate: settings.audioSampleRate,
+      channels: settings.audioChannels,
+      chunkBytes: settings.audioChunkSize,
+      environment: options.environment ?? process.env,
+      ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+    });
+  }
   return createMicrophoneSource({
     device: input.device,
     sampleRate: settings.audioSampleRate,
@@ -160,12 +172,14 @@ export function chunkMilliseconds(settings: ResolvedSettings): number {
 
 /**
  * Cheap checks of AUDIO_INPUT for /api/health and start_monitor: the file exists, or the
- * microphone addon is built (the app window needs neither). Whether a microphone is plugged in is
+ * microphone addon is built (the app window needs neither), and for the computer's sound that
+ * this system has a sound server to record it from. Whether a microphone is plugged in is
  * only known when it is opened (start_monitor, /api/check_mic, the app window).
  */
 export async function audioInputAvailability(
   settings: ResolvedSettings,
   dataDir: string,
+  environment: NodeJS.ProcessEnv = process.env,
 ): Promise<RecognizerAvailability> {
   let input: AudioInput;
   try {
@@ -198,6 +212,12 @@ export async function audioInputAvailability(
       message: `${(error as Error).message} AUDIO_INPUT=file:PATH transcribes a recording without a microphone.`,
       settings: ['AUDIO_INPUT'],
     };
+  }
+  if (input.kind === 'system') {
+    const support = await systemSoundSupport(process.platform, environment);
+    if (!support.available) {
+      return { available: false, message: support.message!, settings: ['AUDIO_INPUT'] };
+    }
   }
   return { available: true, detail: describeAudioInput(input) };
 }

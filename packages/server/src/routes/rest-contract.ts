@@ -34,6 +34,7 @@ import {
   RescueSchema,
 } from './ai-routes.ts';
 import { AskAnswerSchema, AskBodySchema, AskEventSchema } from './ask-routes.ts';
+import { AudioSourcesSchema } from './audio-sources-routes.ts';
 import { ConnectionTestBodySchema, ConnectionTestSchema } from './connection-test-routes.ts';
 import { LoginTicketSchema, ShutdownSchema } from './desktop-routes.ts';
 import {
@@ -102,6 +103,7 @@ export interface RestRouteSchemas {
 export const REST_CONTRACT = {
   'GET /api/health': { response: HealthSchema },
   'GET /api/check_mic': { response: MicCheckSchema },
+  'GET /api/audio_sources': { response: AudioSourcesSchema },
   'GET /api/settings': { response: SettingsViewSchema },
   'POST /api/settings': { body: SaveBodySchema, response: SaveResultSchema },
   'GET /api/settings/definitions': { response: SettingsDefinitionsSchema },

@@ -5,6 +5,12 @@ import { parseAudioInput } from '../audio/audio-input.ts';
 import { createFileSource } from '../audio/audio-source.ts';
 import { probeMicrophone } from '../audio/microphone-probe.ts';
 import { nativeModulesFolder, nativeModulesReport } from '../audio/native.ts';
+import {
+  SYSTEM_SOUND_DEVICE,
+  systemSoundEnvironment,
+  systemSoundSupport,
+} from '../audio/system-sound.ts';
+import { systemSoundError } from '../audio/system-sound-source.ts';
 import { isServerError } from '../errors.ts';
 import { type Language, requestLanguage, textIn } from '../language.ts';
 import { maskSecretsInText, shownValue } from '../secret-rules.ts';
@@ -329,22 +335,52 @@ async function checkMicrophone(services: AppServices, language: Language) {
       await source.close();
     }
   }
+  if (input.kind === 'system') {
+    const support = await systemSoundSupport(process.platform, process.env);
+    if (!support.available) {
+      return {
+        status: 'error' as const,
+        input: 'microphone' as const,
+        error_code: 'AUDIO_DEVICE_UNAVAILABLE',
+        message: support.message![language],
+      };
+    }
+  }
+  // The computer's sound is probed as a microphone: ALSA's pulse device on the output's monitor.
   const probe = await probeMicrophone({
-    device: input.device,
+    device: input.kind === 'system' ? SYSTEM_SOUND_DEVICE : input.device,
+    ...(input.kind === 'system' ? { environment: systemSoundEnvironment(process.env) } : {}),
     sampleRate: settings.audioSampleRate,
     channels: settings.audioChannels,
     chunkBytes: settings.audioChunkSize,
   });
   const devices = probe.inputs.map((device) => device.name);
   if (!probe.ok) {
+    const system =
+      input.kind === 'system'
+        ? systemSoundError(new Error(probe.technical ?? probe.messages.en))
+        : undefined;
     return {
       status: 'error' as const,
       input: 'microphone' as const,
       error_code: probe.code,
-      message: probe.messages[language],
+      message: system?.localized ? system.localized[language] : probe.messages[language],
       ...(probe.hint ? { hint: probe.hint } : {}),
       ...(probe.technical ? { technical: maskSecretsInText(probe.technical) } : {}),
       devices,
+    };
+  }
+  if (input.kind === 'system') {
+    return {
+      status: 'ok' as const,
+      input: 'microphone' as const,
+      device: 'Computer sound',
+      sample_rate: probe.sampleRate,
+      channels: probe.channels,
+      level: probe.level,
+      in_use: false,
+      devices,
+      message: `The computer's sound can be recorded (the default output's monitor, through "${probe.device.name}"): ${probe.sampleRate} Hz, level ${probe.level}${probe.level === 0 ? ', silent while nothing plays' : ''}.`,
     };
   }
   const quiet = probe.level === 0 ? ' It reads pure silence: is it muted or unplugged?' : '';

@@ -672,9 +672,9 @@ export const SETTING_DEFINITIONS = [
     group: 'audio',
     label: localized('输入设备', 'Input device'),
     description:
-      'Audio source of the local, stream and cloud modes: mic (the default microphone, captured by the backend), mic:NAME (the input whose name contains NAME), app (the microphone of the app window: the desktop UI captures it and streams it to the backend, on any OS, no native addon), or file:PATH (a recording: MP3, M4A/AAC, MP4/MOV, WebM, OGG, FLAC or WAV, e.g. a recorded lecture; relative to the app folder).',
+      'Audio source of the local, stream and cloud modes: mic (the default microphone, captured by the backend), mic:NAME (the input whose name contains NAME), system (the sound of the computer itself, e.g. an online class in Tencent Meeting or Zoom: on Linux the monitor of the default output through PulseAudio or PipeWire; on macOS and Windows choose Computer sound in the app window instead), system+mic (that and the default microphone, mixed), app (the microphone of the app window: the desktop UI captures it and streams it to the backend, on any OS, no native addon), or file:PATH (a recording: MP3, M4A/AAC, MP4/MOV, WebM, OGG, FLAC or WAV, e.g. a recorded lecture; relative to the app folder).',
     descriptionZh:
-      'local、stream 和 cloud 三种方式的音频来源：mic（默认麦克风，由后端录音）、mic:NAME（名称中包含 NAME 的输入设备）、app（应用窗口的麦克风：由桌面界面录音并传给后端，任何系统都能用，不需要原生插件），或 file:PATH（一个录音文件：MP3、M4A/AAC、MP4/MOV、WebM、OGG、FLAC 或 WAV，例如课堂录音；相对路径从应用文件夹算起）。',
+      'local、stream 和 cloud 三种方式的音频来源：mic（默认麦克风，由后端录音）、mic:NAME（名称中包含 NAME 的输入设备）、system（电脑自己播放的声音，例如腾讯会议、Zoom 里的网课：Linux 上录默认输出设备的监听源，需要 PulseAudio 或 PipeWire；macOS 和 Windows 请改在应用窗口里选择“电脑声音”）、system+mic（电脑声音和默认麦克风混在一起）、app（应用窗口的麦克风：由桌面界面录音并传给后端，任何系统都能用，不需要原生插件），或 file:PATH（一个录音文件：MP3、M4A/AAC、MP4/MOV、WebM、OGG、FLAC 或 WAV，例如课堂录音；相对路径从应用文件夹算起）。',
     defaultValue: 'mic',
     secret: false,
     applies: 'next-class',

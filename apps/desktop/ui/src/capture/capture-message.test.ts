@@ -77,4 +77,23 @@ describe('captureMessage', () => {
       key: 'captureReconnecting',
     });
   });
+
+  it('explains a share of the computer sound that failed, with Retry where it can help', () => {
+    const refused = {
+      ...capturing,
+      microphone: 'permission-denied' as const,
+      share: 'refused' as const,
+    };
+    expect(captureMessage(refused, status({ state: 'waiting' }))).toEqual({
+      key: 'captureShareRefused',
+      tone: 'bad',
+      action: 'retry',
+    });
+    expect(
+      captureMessage({ ...refused, microphone: 'no-device', share: 'no-audio' }, null),
+    ).toMatchObject({ key: 'captureShareNoAudio', action: 'retry' });
+    expect(
+      captureMessage({ ...refused, microphone: 'failed', share: 'unsupported' }, null),
+    ).toEqual({ key: 'captureShareUnsupported', tone: 'bad' });
+  });
 });

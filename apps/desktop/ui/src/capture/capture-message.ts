@@ -15,6 +15,12 @@ export interface CaptureMessage {
   action?: 'retry' | 'take-over';
 }
 
+const SHARE_KEYS = {
+  refused: 'captureShareRefused',
+  'no-audio': 'captureShareNoAudio',
+  unsupported: 'captureShareUnsupported',
+} as const;
+
 /**
  * The message for the current state.
  *
@@ -25,6 +31,10 @@ export function captureMessage(
   local: WindowCaptureState,
   server: CaptureStatus | null,
 ): CaptureMessage {
+  if (local.share && local.microphone !== 'on' && local.microphone !== 'starting') {
+    const key = SHARE_KEYS[local.share];
+    return { key, tone: 'bad', ...(local.share === 'unsupported' ? {} : { action: 'retry' }) };
+  }
   switch (local.microphone) {
     case 'permission-denied':
       return { key: 'capturePermissionDenied', tone: 'bad', action: 'retry' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { microphoneFailure } from './microphone-problem.ts';
+import { microphoneFailure, systemSoundFailure } from './microphone-problem.ts';
 
 describe('microphoneFailure', () => {
   it('tells a refused permission, a missing device and a busy one apart', () => {
@@ -19,5 +19,23 @@ describe('microphoneFailure', () => {
       problem: 'failed',
       message: 'the microphone could not be started (no AudioWorklet)',
     });
+  });
+});
+
+describe('systemSoundFailure', () => {
+  it('tells a refused share, a share without sound and a browser that cannot share apart', () => {
+    expect(
+      systemSoundFailure(new DOMException('Permission denied', 'NotAllowedError')),
+    ).toMatchObject({ problem: 'permission-denied', share: 'refused' });
+    expect(systemSoundFailure(new DOMException('no audio track', 'NoSharedAudio'))).toMatchObject({
+      problem: 'no-device',
+      share: 'no-audio',
+      message: expect.stringContaining('share audio'),
+    });
+    expect(
+      systemSoundFailure(new DOMException('no getDisplayMedia', 'NotSupportedError')),
+    ).toMatchObject({ problem: 'failed', share: 'unsupported' });
+    // Anything else is the device's own failure, as for a microphone.
+    expect(systemSoundFailure(new DOMException('busy', 'NotReadableError')).share).toBeUndefined();
   });
 });

@@ -9,7 +9,12 @@ export type WindowProblem = Exclude<CaptureProblem, 'disconnected' | 'no-audio'>
 export interface MicrophoneFailure {
   problem: WindowProblem;
   message: string;
+  /** A failed share of the computer's sound: refused or cancelled, without sound, impossible here. */
+  share?: ShareProblem;
 }
+
+/** Why the computer's sound (a screen or tab shared with its audio) is not captured. */
+export type ShareProblem = 'refused' | 'no-audio' | 'unsupported';
 
 /**
  * Classifies a getUserMedia or Web Audio failure by its DOMException name: refused permission
@@ -49,3 +54,44 @@ export const DEVICE_LOST: MicrophoneFailure = {
   problem: 'device-lost',
   message: 'the microphone was disconnected or taken away while capturing',
 };
+
+/**
+ * Classifies a failed share of the computer's sound (getDisplayMedia): refused or cancelled
+ * (NotAllowedError, or InvalidStateError: no click to allow it), a share without sound (the
+ * student left "share audio" unticked, or shared a window: `NoSharedAudio`), or a browser that
+ * cannot share sound at all.
+ *
+ * @example
+ * systemSoundFailure(new DOMException('no audio', 'NoSharedAudio')).share; // 'no-audio'
+ */
+export function systemSoundFailure(error: unknown): MicrophoneFailure {
+  const name = (error as { name?: unknown })?.name;
+  const text = (error as { message?: unknown })?.message;
+  const detail = typeof text === 'string' && text !== '' ? text : String(error);
+  switch (name) {
+    case 'NotAllowedError':
+    case 'InvalidStateError':
+    case 'AbortError':
+      return {
+        problem: 'permission-denied',
+        message: `sharing the computer sound was refused or cancelled in the app window (${detail})`,
+        share: 'refused',
+      };
+    case 'NoSharedAudio':
+      return {
+        problem: 'no-device',
+        message:
+          'the screen or tab shared in the app window carries no sound ("share audio" was not ticked)',
+        share: 'no-audio',
+      };
+    case 'NotSupportedError':
+    case 'TypeError':
+      return {
+        problem: 'failed',
+        message: `this browser cannot share the computer sound (${detail})`,
+        share: 'unsupported',
+      };
+    default:
+      return microphoneFailure(error);
+  }
+}

@@ -7,6 +7,9 @@
 // stops it — permission refused, no device, the device unplugged, the connection cut, another
 // window taking over — becomes a state the views show, and is told to the backend where it can
 // be. A test mode runs the microphone for the level meter only, without sending anything.
+// The source is the student's choice: the microphone, the computer's sound (a screen or tab
+// shared with its audio, getDisplayMedia; the video is stopped at once) or both, summed in the
+// AudioContext (every connection into the worklet's input is mixed), each with its own level.
 import { preference, savePreference } from '../preferences.ts';
 import type { CaptureServerMessage, CaptureStatus, CaptureWindowMessage } from '../types.ts';
 import workletUrl from './capture-worklet.ts?worker&url';
@@ -14,6 +17,8 @@ import {
   DEVICE_LOST,
   type MicrophoneFailure,
   microphoneFailure,
+  type ShareProblem,
+  systemSoundFailure,
   type WindowProblem,
 } from './microphone-problem.ts';
 import { CAPTURE_PROCESSOR, type PcmFrame } from './pcm-chunker.ts';
@@ -26,6 +31,15 @@ type MicrophoneState =
   /** Running, but the browser holds audio until the page is clicked (autoplay rules). */
   | 'suspended'
   | WindowProblem;
+
+/** What the window captures: the microphone, the computer's sound, or both mixed. */
+export type CaptureSource = 'microphone' | 'system' | 'both';
+
+/** The level (RMS, 0–32767) of each source captured. */
+interface SourceLevels {
+  microphone?: number;
+  system?: number;
+}
 
 /** The capture socket. */
 type CaptureLink = 'off' | 'connecting' | 'open' | 'retrying' | 'replaced';
@@ -42,6 +56,10 @@ export interface WindowCaptureState {
   forClass: boolean;
   /** The student is testing the microphone (level only). */
   testing: boolean;
+  /** What the window captures. */
+  source: CaptureSource;
+  /** Why the computer's sound is not captured ('' when it is, or was not asked for). */
+  share: ShareProblem | '';
 }
 
 /** Before any class or test: nothing captured, no socket. */
@@ -52,6 +70,8 @@ export const IDLE_CAPTURE: WindowCaptureState = {
   detail: '',
   forClass: false,
   testing: false,
+  source: 'microphone',
+  share: '',
 };
 
 /** The controller; see the module comment. */
@@ -59,8 +79,11 @@ export interface WindowCapture {
   state(): WindowCaptureState;
   /** Calls `listener` after every change of the state; returns the unsubscribe function. */
   subscribe(listener: (state: WindowCaptureState) => void): () => void;
-  /** Calls `listener` with the level (RMS, 0–32767) of each frame; returns the unsubscribe. */
-  onLevel(listener: (level: number) => void): () => void;
+  /**
+   * Calls `listener` with the level (RMS, 0–32767) of each frame sent and of each source in it;
+   * returns the unsubscribe.
+   */
+  onLevel(listener: (level: number, sources: SourceLevels) => void): () => void;
   /** Follows the backend's capture status (from the live events). */
   follow(status: CaptureStatus | null): void;
   /** The input devices (names only once the microphone was allowed). */
@@ -71,6 +94,8 @@ export interface WindowCapture {
   chooseDevice(deviceId: string): void;
   /** Starts or stops the microphone test. */
   test(on: boolean): void;
+  /** Chooses what to capture; a running capture switches to it (kept as a preference). */
+  chooseSource(source: CaptureSource): void;
   /** Tries the microphone again after a problem. */
   retry(): void;
   /** Takes the capture back from the window that took it over. */
@@ -84,13 +109,19 @@ interface Format {
 }
 
 interface Pipeline {
-  stream: MediaStream;
+  streams: MediaStream[];
+  /** The first audio track (the microphone's when there is one). */
   track: MediaStreamTrack;
   context: AudioContext;
-  source: MediaStreamAudioSourceNode;
+  sources: MediaStreamAudioSourceNode[];
+  /** One analyser per source, for its own level. */
+  analysers: Array<{ source: keyof SourceLevels; node: AnalyserNode }>;
   node: AudioWorkletNode;
   format: Format;
   deviceId: string;
+  kind: CaptureSource;
+  /** What the hello names: the tracks' labels. */
+  label: string;
 }
 
 /** The format of a test without a class (the backend's defaults). */
@@ -98,6 +129,45 @@ const TEST_FORMAT: Format = { sampleRate: 16000, channels: 1, chunkBytes: 3200 }
 /** Frames waiting in the socket beyond which new ones are dropped (a stalled connection). */
 const MAX_BUFFERED_FRAMES = 50;
 const DEVICE_PREFERENCE = 'captureDevice';
+const SOURCE_PREFERENCE = 'captureSource';
+
+function savedSource(): CaptureSource {
+  const saved = preference(SOURCE_PREFERENCE, 'microphone');
+  return saved === 'system' || saved === 'both' ? saved : 'microphone';
+}
+
+/** RMS of an analyser's latest block, on the 16-bit scale of the frames. */
+function analyserLevel(node: AnalyserNode, buffer: Float32Array<ArrayBuffer>): number {
+  node.getFloatTimeDomainData(buffer);
+  let sum = 0;
+  for (const value of buffer) sum += value * value;
+  return Math.round(Math.sqrt(sum / buffer.length) * 32767);
+}
+
+/**
+ * The computer's sound: a screen or tab shared with its audio. Chromium shares audio only with
+ * video, so the video track is stopped at once; a share without an audio track is refused with
+ * `NoSharedAudio` (the student left "share audio" unticked).
+ */
+async function openSystemSound(): Promise<MediaStream> {
+  if (!navigator.mediaDevices?.getDisplayMedia) {
+    throw new DOMException('no getDisplayMedia in this browser', 'NotSupportedError');
+  }
+  const stream = await navigator.mediaDevices.getDisplayMedia({
+    video: true,
+    audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
+    systemAudio: 'include',
+    windowAudio: 'system',
+  } as DisplayMediaStreamOptions);
+  for (const track of stream.getVideoTracks()) {
+    track.stop();
+    stream.removeTrack(track);
+  }
+  if (stream.getAudioTracks().length === 0) {
+    throw new DOMException('the shared screen or tab has no audio track', 'NoSharedAudio');
+  }
+  return stream;
+}
 
 const sameFormat = (a: Format, b: Format) =>
   a.sampleRate === b.sampleRate && a.channels === b.channels && a.chunkBytes === b.chunkBytes;
@@ -107,13 +177,14 @@ export function createWindowCapture(options: { url?: string } = {}): WindowCaptu
   const url =
     options.url ??
     `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws/capture`;
-  let state: WindowCaptureState = IDLE_CAPTURE;
+  let state: WindowCaptureState = { ...IDLE_CAPTURE, source: savedSource() };
   const listeners = new Set<(state: WindowCaptureState) => void>();
-  const levelListeners = new Set<(level: number) => void>();
+  const levelListeners = new Set<(level: number, sources: SourceLevels) => void>();
+  let levelBuffer = new Float32Array(0);
   let pipeline: Pipeline | undefined;
   /** Grows with every start and stop of the microphone: a start that was overtaken gives up. */
   let generation = 0;
-  let starting: { format: Format; deviceId: string } | undefined;
+  let starting: { format: Format; deviceId: string; kind: CaptureSource } | undefined;
   let failure: MicrophoneFailure | undefined;
   /** The format the backend asked for (kept across reconnections). */
   let wanted: Format | undefined;
@@ -138,7 +209,7 @@ export function createWindowCapture(options: { url?: string } = {}): WindowCaptu
     if (socket?.readyState !== WebSocket.OPEN) return;
     send({
       type: 'hello',
-      device: pipeline.track.label || 'default',
+      device: pipeline.label || 'default',
       sample_rate: pipeline.context.sampleRate,
       channels: pipeline.format.channels,
     });
@@ -152,7 +223,12 @@ export function createWindowCapture(options: { url?: string } = {}): WindowCaptu
   };
 
   const onFrame = (frame: PcmFrame) => {
-    for (const listener of [...levelListeners]) listener(frame.level);
+    const sources: SourceLevels = {};
+    for (const { source, node } of pipeline?.analysers ?? []) {
+      if (levelBuffer.length !== node.fftSize) levelBuffer = new Float32Array(node.fftSize);
+      sources[source] = analyserLevel(node, levelBuffer);
+    }
+    for (const listener of [...levelListeners]) listener(frame.level, sources);
     if (!helloSent || socket?.readyState !== WebSocket.OPEN) return;
     if (socket.bufferedAmount > MAX_BUFFERED_FRAMES * frame.pcm.byteLength) return;
     socket.send(frame.pcm);
@@ -164,15 +240,20 @@ export function createWindowCapture(options: { url?: string } = {}): WindowCaptu
     helloSent = false;
     if (!current) return;
     current.node.port.onmessage = null;
-    current.source.disconnect();
-    for (const track of current.stream.getTracks()) track.stop();
+    for (const source of current.sources) source.disconnect();
+    for (const stream of current.streams) for (const track of stream.getTracks()) track.stop();
     void current.context.close().catch(() => undefined);
   };
 
   const fail = (problem: MicrophoneFailure) => {
     releasePipeline();
     failure = problem;
-    set({ microphone: problem.problem, detail: problem.message, device: '' });
+    set({
+      microphone: problem.problem,
+      detail: problem.message,
+      device: '',
+      share: problem.share ?? '',
+    });
     reportFailure();
   };
 
@@ -209,27 +290,41 @@ export function createWindowCapture(options: { url?: string } = {}): WindowCaptu
     document.addEventListener('keydown', resume, true);
   };
 
-  const startMicrophone = async (format: Format, deviceId: string) => {
+  const startMicrophone = async (format: Format, deviceId: string, kind: CaptureSource) => {
     const run = ++generation;
     releasePipeline();
-    starting = { format, deviceId };
+    starting = { format, deviceId, kind };
     failure = undefined;
-    set({ microphone: 'starting', detail: '' });
-    let stream: MediaStream | undefined;
+    set({ microphone: 'starting', detail: '', share: '' });
+    const streams: MediaStream[] = [];
     let context: AudioContext | undefined;
     /** Releases what this start opened; true when a stop or another start overtook it. */
     const overtaken = () => {
       if (run === generation) return false;
-      for (const track of stream?.getTracks() ?? []) track.stop();
+      for (const stream of streams) for (const track of stream.getTracks()) track.stop();
       void context?.close().catch(() => undefined);
       return true;
     };
+    let sharing = false;
     try {
       if (!navigator.mediaDevices?.getUserMedia || typeof AudioWorkletNode === 'undefined') {
         throw new Error('this browser cannot capture audio (no getUserMedia or AudioWorklet)');
       }
-      stream = await openStream(format.channels, deviceId);
-      if (overtaken()) return;
+      // The share first: its prompt needs the click that started the class or the retry.
+      let system: MediaStream | undefined;
+      if (kind !== 'microphone') {
+        sharing = true;
+        system = await openSystemSound();
+        streams.push(system);
+        sharing = false;
+        if (overtaken()) return;
+      }
+      let microphone: MediaStream | undefined;
+      if (kind !== 'system') {
+        microphone = await openStream(format.channels, deviceId);
+        streams.push(microphone);
+        if (overtaken()) return;
+      }
       try {
         context = new AudioContext({ sampleRate: format.sampleRate });
       } catch {
@@ -238,9 +333,30 @@ export function createWindowCapture(options: { url?: string } = {}): WindowCaptu
       }
       await context.audioWorklet.addModule(workletUrl);
       if (overtaken()) return;
-      const track = stream.getAudioTracks()[0];
-      if (!track) throw new DOMException('the stream has no audio track', 'NotFoundError');
-      const source = context.createMediaStreamSource(stream);
+      const inputs = [
+        ...(microphone ? [{ source: 'microphone' as const, stream: microphone }] : []),
+        ...(system ? [{ source: 'system' as const, stream: system }] : []),
+      ];
+      const tracks = inputs.map((input) => input.stream.getAudioTracks()[0]);
+      const track = tracks[0];
+      if (!track || tracks.some((each) => !each)) {
+        throw new DOMException('the stream has no audio track', 'NotFoundError');
+      }
+      const open = context;
+      const sources = inputs.map((input) => open.createMediaStreamSource(input.stream));
+      const analysers = inputs.map((input, index) => {
+        const analyser = open.createAnalyser();
+        analyser.fftSize = 2048;
+        sources[index]!.connect(analyser);
+        return { source: input.source, node: analyser };
+      });
+      const label = inputs
+        .map((input, index) =>
+          input.source === 'system'
+            ? `Computer sound (${tracks[index]!.label || 'shared'})`
+            : tracks[index]!.label,
+        )
+        .join(' + ');
       const node = new AudioWorkletNode(context, CAPTURE_PROCESSOR, {
         numberOfInputs: 1,
         numberOfOutputs: 0,
@@ -250,12 +366,32 @@ export function createWindowCapture(options: { url?: string } = {}): WindowCaptu
         processorOptions: { channels: format.channels, chunkBytes: format.chunkBytes },
       });
       node.port.onmessage = (event: MessageEvent<PcmFrame>) => onFrame(event.data);
-      source.connect(node);
-      const current: Pipeline = { stream, track, context, source, node, format, deviceId };
+      // Both sources into the one input: the AudioContext sums them.
+      for (const source of sources) source.connect(node);
+      const current: Pipeline = {
+        streams,
+        track,
+        context,
+        sources,
+        analysers,
+        node,
+        format,
+        deviceId,
+        kind,
+        label,
+      };
       pipeline = current;
       starting = undefined;
-      track.addEventListener('ended', () => {
-        if (pipeline === current) fail(DEVICE_LOST);
+      inputs.forEach((input, index) => {
+        tracks[index]!.addEventListener('ended', () => {
+          if (pipeline !== current) return;
+          // Sharing ended (the browser's "Stop sharing"): the computer's sound is gone.
+          fail(
+            input.source === 'system'
+              ? systemSoundFailure(new DOMException('sharing stopped', 'NotAllowedError'))
+              : DEVICE_LOST,
+          );
+        });
       });
       const started = context;
       started.addEventListener('statechange', () => {
@@ -270,15 +406,15 @@ export function createWindowCapture(options: { url?: string } = {}): WindowCaptu
       if (started.state !== 'running') resumeOnGesture(started);
       set({
         microphone: started.state === 'running' ? 'on' : 'suspended',
-        device: track.label,
+        device: label,
       });
       sendHello();
     } catch (error) {
       if (overtaken()) return;
       starting = undefined;
-      for (const track of stream?.getTracks() ?? []) track.stop();
+      for (const stream of streams) for (const track of stream.getTracks()) track.stop();
       void context?.close().catch(() => undefined);
-      fail(microphoneFailure(error));
+      fail(sharing ? systemSoundFailure(error) : microphoneFailure(error));
     }
   };
 
@@ -288,7 +424,7 @@ export function createWindowCapture(options: { url?: string } = {}): WindowCaptu
     releasePipeline();
     failure = undefined;
     if (state.microphone !== 'off' || state.device !== '') {
-      set({ microphone: 'off', device: '', detail: '' });
+      set({ microphone: 'off', device: '', detail: '', share: '' });
     }
   };
 
@@ -370,16 +506,24 @@ export function createWindowCapture(options: { url?: string } = {}): WindowCaptu
       return;
     }
     const deviceId = preference(DEVICE_PREFERENCE, '');
+    const kind = state.source;
     const current = pipeline ?? starting;
-    if (current && sameFormat(current.format, format) && current.deviceId === deviceId) return;
+    if (
+      current &&
+      sameFormat(current.format, format) &&
+      current.deviceId === deviceId &&
+      current.kind === kind
+    ) {
+      return;
+    }
     // A problem waits for the student (retry) or the system (device or permission change).
     if (!current && failure) return;
-    void startMicrophone(format, deviceId);
+    void startMicrophone(format, deviceId, kind);
   };
 
   const retry = () => {
     failure = undefined;
-    if (!pipeline && !starting) set({ microphone: 'off', detail: '' });
+    if (!pipeline && !starting) set({ microphone: 'off', detail: '', share: '' });
     reconcile();
   };
 
@@ -424,6 +568,12 @@ export function createWindowCapture(options: { url?: string } = {}): WindowCaptu
     chooseDevice(deviceId) {
       savePreference(DEVICE_PREFERENCE, deviceId);
       failure = undefined;
+      reconcile();
+    },
+    chooseSource(source) {
+      savePreference(SOURCE_PREFERENCE, source);
+      failure = undefined;
+      set({ source, share: '' });
       reconcile();
     },
     test(on) {
