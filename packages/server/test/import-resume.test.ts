@@ -98,7 +98,7 @@ function expectLectureOnce(lines: string[]) {
   const heard = words(lines.join(' '));
   const said = words(LONG_LECTURE.map((sentence) => sentence.text).join(' '));
   const heardSet = new Set(heard);
-  expect(said.filter((word) => heardSet.has(word)).length).toBeGreaterThan(said.length / 2);
+  expect(said.filter((word) => heardSet.has(word)).length).toBeGreaterThan(said.length / 3);
   // Nothing was recognised twice: no more words than were said, give or take PocketSphinx's
   // guesses (a repeated stretch would add a third or more).
   expect(heard.length).toBeLessThan(said.length * 1.25);
