@@ -15,11 +15,13 @@ export const VENDORED_FOLDERS = [{ packageName: '@fastify/swagger-ui', folder: '
 const MODULE_URL = '__classAssistantModuleUrl';
 
 /**
- * Optional addons that packages try to `require` inside try/catch (ws: bufferutil,
- * utf-8-validate). In a SEA such a require of a non-built-in module prints a warning even when
- * caught, so they are replaced by a module that throws.
+ * Optional modules that packages load inside try/catch (ws: bufferutil, utf-8-validate) or only
+ * for a format they are asked for (@audio/decode names a Monkey's Audio decoder it does not
+ * depend on). In a SEA such a require of a non-built-in module prints a warning even when
+ * caught, and one that is not installed cannot be bundled, so they are replaced by a module that
+ * throws.
  */
-const ABSENT_OPTIONAL = /^(bufferutil|utf-8-validate)$/;
+const ABSENT_OPTIONAL = /^(bufferutil|utf-8-validate|@audio\/decode-ape)$/;
 
 /**
  * pino asks for its callers' file names (util.getCallSites) on every `pino()` call, only to find
