@@ -71,6 +71,8 @@ describe('class-assistant-backend import', { timeout: 180_000 }, () => {
       new RegExp(`^100%  ${total.replace('.', '\\.')}/${total.replace('.', '\\.')} min`, 'm'),
     );
     expect(stdout).toMatch(/Imported "Data structures": \d+ lines, class \S+\./);
+    // A first import starts at the beginning: nothing is said about going on.
+    expect(stdout).not.toContain('Going on from');
     expect(stderr).toContain('No LLM is configured, so no notes were written');
 
     // The class is in the library folder with what was said, ended.

@@ -223,11 +223,13 @@ export async function runImportCli(
   try {
     const latest = imports.current();
     let status: ImportStatus;
+    let resuming = false;
     try {
       // The same recording as the import that stopped: it goes on from there.
       const known = latest && (await sameRecording(app.classAssistant.dataDir, latest.id, path));
+      resuming = Boolean(known && latest.resumable && latest.state !== 'running');
       status =
-        known && latest.resumable && latest.state !== 'running'
+        resuming && latest
           ? await imports.resume(latest.id)
           : await imports.begin({
               path,
@@ -240,7 +242,7 @@ export async function runImportCli(
       if (tty && lastLine) io.stdout.write('\n');
       return fail(isServerError(error) ? (error.localized ?? error.message) : String(error));
     }
-    if (status.position_ms > 0) {
+    if (resuming && status.position_ms > 0) {
       io.stdout.write(
         `${say(localized(`从 ${clock(status.position_ms)} 处接着识别。`, `Going on from ${clock(status.position_ms)}.`))}\n`,
       );
