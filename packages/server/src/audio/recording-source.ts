@@ -3,6 +3,7 @@ import type { StreamDecoder } from '@audio/decode';
 import { ServerError } from '../errors.ts';
 import { localized } from '../language.ts';
 import type { AudioChunk, AudioSource, AudioSourceInfo } from './audio-source.ts';
+import { createFilePacing } from './file-pacing.ts';
 import { planMp4 } from './mp4-layout.ts';
 import {
   createResampler,
@@ -88,9 +89,7 @@ export function createRecordingSource(path: string, options: RecordingSourceOpti
   const queue: Int16Array[] = [];
   let queued = 0;
   let deliveredSamples = 0;
-  let paused = false;
-  let pausedAt = 0;
-  let pausedTotal = 0;
+  const pacing = createFilePacing(now);
   let closed = false;
   let level = 0;
   let reading = false;
@@ -149,23 +148,6 @@ export function createRecordingSource(path: string, options: RecordingSourceOpti
     decoder = undefined;
     await file?.close();
   };
-  let wake: (() => void) | undefined;
-  const wakeUp = () => {
-    const resolve = wake;
-    wake = undefined;
-    resolve?.();
-  };
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        wake = undefined;
-        resolve();
-      }, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
 
   /** The next bytes to feed, at most one piece; undefined at the end of the file. */
   const nextPiece = async (): Promise<Uint8Array | undefined> => {
@@ -331,7 +313,7 @@ export function createRecordingSource(path: string, options: RecordingSourceOpti
           try {
             const start = now();
             while (!closed) {
-              while (paused && !closed) await new Promise<void>((resolve) => (wake = resolve));
+              await pacing.untilResumed();
               if (closed) break;
               while (queued < chunkSamples && !ended && !closed) {
                 try {
@@ -353,13 +335,13 @@ export function createRecordingSource(path: string, options: RecordingSourceOpti
               const audioMs = deliveredSamples / SAMPLES_PER_MS;
               if (options.pace === 'realtime') {
                 // Like a microphone, a chunk is there once its audio has been "spoken".
-                const wait = start + pausedTotal + audioMs + length / SAMPLES_PER_MS - now();
-                if (wait > 0) await sleep(wait);
+                const wait = start + pacing.pausedMs + audioMs + length / SAMPLES_PER_MS - now();
+                if (wait > 0) await pacing.sleep(wait);
                 if (closed) break;
-                if (paused) continue;
+                if (pacing.paused) continue;
               }
               const samples = takeSamples(length);
-              const atMs = startAtMs + audioMs + pausedTotal;
+              const atMs = startAtMs + audioMs + pacing.pausedMs;
               deliveredSamples += length;
               level = frameEnergy(samples);
               yield { samples, atMs };
@@ -378,19 +360,14 @@ export function createRecordingSource(path: string, options: RecordingSourceOpti
       };
     },
     pause() {
-      if (paused || closed) return;
-      paused = true;
-      pausedAt = now();
+      pacing.pause();
     },
     resume() {
-      if (!paused) return;
-      paused = false;
-      pausedTotal += now() - pausedAt;
-      wakeUp();
+      pacing.resume();
     },
     async close() {
       closed = true;
-      wakeUp();
+      pacing.close();
       // A read in flight finishes first; the reader releases the file when it stops.
       if (!reading) await release();
     },

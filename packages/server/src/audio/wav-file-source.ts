@@ -2,6 +2,7 @@ import { type FileHandle, open } from 'node:fs/promises';
 import type { parsePcmWav } from '@class-assistant/asr-protocol';
 import { ServerError } from '../errors.ts';
 import type { AudioChunk, AudioSource, AudioSourceInfo } from './audio-source.ts';
+import { createFilePacing } from './file-pacing.ts';
 import { createRecognizerConverter, frameEnergy } from './pcm.ts';
 
 /** Options of {@link createWavFileSource}. */
@@ -48,9 +49,7 @@ export function createWavFileSource(path: string, options: WavFileSourceOptions)
   let info: AudioSourceInfo | undefined;
   let dataStart = 0;
   let dataEnd = 0;
-  let paused = false;
-  let pausedAt = 0;
-  let pausedTotal = 0;
+  const pacing = createFilePacing(now);
   let closed = false;
   let level = 0;
   let reading = false;
@@ -63,23 +62,6 @@ export function createWavFileSource(path: string, options: WavFileSourceOptions)
     handle = undefined;
     await file?.close();
   };
-  let wake: (() => void) | undefined;
-  const wakeUp = () => {
-    const resolve = wake;
-    wake = undefined;
-    resolve?.();
-  };
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        wake = undefined;
-        resolve();
-      }, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
 
   return {
     get info() {
@@ -154,17 +136,17 @@ export function createWavFileSource(path: string, options: WavFileSourceOptions)
             let audioMs = (position - dataStart) / bytesPerMs;
             const skippedMs = audioMs;
             while (position < dataEnd && !closed) {
-              while (paused && !closed) await new Promise<void>((resolve) => (wake = resolve));
+              await pacing.untilResumed();
               if (closed) break;
               const length = Math.min(chunkBytes, dataEnd - position);
               if (options.pace === 'realtime') {
                 // Like a microphone, a chunk is there once its audio has been "spoken": chunk k
                 // leaves at the end of its own audio (no drift; pauses excluded).
                 const wait =
-                  start + pausedTotal + audioMs - skippedMs + length / bytesPerMs - now();
-                if (wait > 0) await sleep(wait);
+                  start + pacing.pausedMs + audioMs - skippedMs + length / bytesPerMs - now();
+                if (wait > 0) await pacing.sleep(wait);
                 if (closed) break;
-                if (paused) continue;
+                if (pacing.paused) continue;
               }
               // A fresh buffer each time: consumers may keep the samples (the streaming mode
               // keeps unconfirmed audio for resending), and they are views into it.
@@ -172,7 +154,7 @@ export function createWavFileSource(path: string, options: WavFileSourceOptions)
               const { bytesRead } = await file.read(buffer, 0, length, position);
               if (bytesRead === 0) break;
               const samples = convert(buffer.subarray(0, bytesRead));
-              const atMs = audioMs + pausedTotal;
+              const atMs = audioMs + pacing.pausedMs;
               position += bytesRead;
               deliveredEnd = position;
               audioMs += bytesRead / bytesPerMs;
@@ -195,19 +177,14 @@ export function createWavFileSource(path: string, options: WavFileSourceOptions)
       };
     },
     pause() {
-      if (paused || closed) return;
-      paused = true;
-      pausedAt = now();
+      pacing.pause();
     },
     resume() {
-      if (!paused) return;
-      paused = false;
-      pausedTotal += now() - pausedAt;
-      wakeUp();
+      pacing.resume();
     },
     async close() {
       closed = true;
-      wakeUp();
+      pacing.close();
       // A read in flight finishes first; the reader releases the file when it stops.
       if (!reading) await releaseFile();
     },
