@@ -334,7 +334,7 @@ describe('the panels (480x520)', () => {
       '演示模式',
     );
     await page
-      .locator('.class-panel input[type="file"]')
+      .getByLabel('上传课件')
       .setInputFiles(join(DESKTOP_DIR, 'test', 'fixtures', 'slides.pptx'));
     await expect
       .poll(() => page!.locator('.upload-status').textContent(), { timeout: 20_000 })
