@@ -72,7 +72,9 @@ describe('trackRecordingPosition', () => {
     expect(third.samples[50 * 16]).toBe(250);
     expect(recordingPositionOf(source, first.atMs + 40)).toBe(40);
     expect(recordingPositionOf(source)).toBe(300);
+    // Closed mid-file: the reader, stopped, releases the file.
     await source.close();
+    await reader.return(undefined);
   });
 
   it('continues at positions after the start of a source that opens later in the file', async () => {
