@@ -74,7 +74,7 @@ describe('trackRecordingPosition', () => {
     expect(recordingPositionOf(source)).toBe(300);
     // Closed mid-file: the reader, stopped, releases the file.
     await source.close();
-    await reader.return(undefined);
+    await reader.return?.(undefined);
   });
 
   it('continues at positions after the start of a source that opens later in the file', async () => {
