@@ -47,7 +47,7 @@ async function main(): Promise<number> {
   // `class-assistant-backend import <file>` imports a recorded lecture and exits.
   if (process.argv[2] === 'import') {
     // Loaded only for this command.
-    const { runImportCli } = await import('./import/import-cli.ts');
+    const { runImportCli } = await import('./import-cli.ts');
     return runImportCli(process.argv.slice(3));
   }
   // `class-assistant-backend eval <folder>` measures offline recognition and exits.

@@ -5,13 +5,13 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildApp } from '../app.ts';
-import { CliUsageError, DATA_FOLDER_OPTIONS, parseCli } from '../cli-options.ts';
-import { dataPaths } from '../data-folder.ts';
-import { errorMessage, isServerError } from '../errors.ts';
-import { type Language, localized, type MessageText, textIn } from '../language.ts';
-import { terminalLanguage } from '../quality/eval-errors.ts';
-import type { ImportStatus } from './import-service.ts';
+import { buildApp } from './app.ts';
+import { CliUsageError, DATA_FOLDER_OPTIONS, parseCli } from './cli-options.ts';
+import { dataPaths } from './data-folder.ts';
+import { errorMessage, isServerError } from './errors.ts';
+import type { ImportStatus } from './import/import-service.ts';
+import { type Language, localized, type MessageText, textIn } from './language.ts';
+import { terminalLanguage } from './quality/eval-errors.ts';
 
 /** Usage of `class-assistant-backend import`. */
 const IMPORT_USAGE = `Usage: class-assistant-backend import <file> [--course NAME] [--material FILE]
