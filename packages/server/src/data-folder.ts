@@ -72,7 +72,7 @@ const ENTRIES = {
     folder: true,
     kind: 'class-content',
     classFolders: true,
-    what: 'every class kept: `<class-id>/` with transcript.txt (all lines), class.json, notes, material, marked moments',
+    what: 'every class kept: `<class-id>/` with transcript.txt (all lines), class.json, notes, material, marked moments, each line’s page/translation/audio position (lines.jsonl), the audio (audio.ogg)',
   },
   classesImporting: {
     name: 'classes.importing',
@@ -161,6 +161,10 @@ export const CLASS_FILES = {
   notes: 'notes.md',
   material: 'material.txt',
   marks: 'marks.json',
+  /** Each line's page, translation and audio position, one JSON change per line (line-extras.ts). */
+  lineExtras: 'lines.jsonl',
+  /** The class's audio as it was heard, Ogg Opus (when KEEP_AUDIO is on). */
+  audio: 'audio.ogg',
 } as const;
 
 /** In `models/`: the `.part` files being downloaded and their locks. */

@@ -24,6 +24,9 @@ const line = (id: number, text: string, index = id - 1): TranscriptLine => ({
   index,
   timestamp: `10:00:${String(id).padStart(2, '0')}`,
   text,
+  page: null,
+  translation: null,
+  audio_ms: null,
 });
 
 function answer(entries: TranscriptLine[], summary = ''): TranscriptAnswer {

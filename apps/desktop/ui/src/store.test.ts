@@ -2,25 +2,33 @@ import { describe, expect, it } from 'vitest';
 import { MAX_LINES, upsertLine } from './store.ts';
 import { isFramed, outerSizeFor, WINDOW_SIZES } from './window.ts';
 
+/** A line without page, translation or audio. */
+const line = (fields: { id: number; index: number; timestamp: string; text: string }) => ({
+  ...fields,
+  page: null,
+  translation: null,
+  audio_ms: null,
+});
+
 describe('upsertLine', () => {
   it('appends, replaces an updated line in place by id and keeps the order', () => {
-    let lines = upsertLine([], { id: 1, index: 0, timestamp: '10:00:00', text: '好' });
-    lines = upsertLine(lines, { id: 2, index: 1, timestamp: '10:00:01', text: '同学们' });
-    lines = upsertLine(lines, { id: 2, index: 1, timestamp: '10:00:01', text: '同学们好' });
-    lines = upsertLine(lines, { id: 1, index: 0, timestamp: '10:00:00', text: '好的' });
+    let lines = upsertLine([], line({ id: 1, index: 0, timestamp: '10:00:00', text: '好' }));
+    lines = upsertLine(lines, line({ id: 2, index: 1, timestamp: '10:00:01', text: '同学们' }));
+    lines = upsertLine(lines, line({ id: 2, index: 1, timestamp: '10:00:01', text: '同学们好' }));
+    lines = upsertLine(lines, line({ id: 1, index: 0, timestamp: '10:00:00', text: '好的' }));
     expect(lines.map((line) => [line.id, line.text])).toEqual([
       [1, '好的'],
       [2, '同学们好'],
     ]);
     // After a fold the file positions restart, the ids do not: the line is still found.
-    lines = upsertLine(lines, { id: 2, index: 0, timestamp: '10:00:01', text: '同学们好！' });
+    lines = upsertLine(lines, line({ id: 2, index: 0, timestamp: '10:00:01', text: '同学们好！' }));
     expect(lines.map((line) => line.text)).toEqual(['好的', '同学们好！']);
   });
 
   it('keeps only the newest lines', () => {
-    let lines = upsertLine([], { id: 1, index: 0, timestamp: '', text: '1' });
+    let lines = upsertLine([], line({ id: 1, index: 0, timestamp: '', text: '1' }));
     for (let id = 2; id <= MAX_LINES + 6; id++) {
-      lines = upsertLine(lines, { id, index: id - 1, timestamp: '', text: String(id) });
+      lines = upsertLine(lines, line({ id, index: id - 1, timestamp: '', text: String(id) }));
     }
     expect(lines).toHaveLength(MAX_LINES);
     expect(lines[0]?.id).toBe(7);

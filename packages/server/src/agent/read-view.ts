@@ -27,7 +27,10 @@ const FILE_FOLDERS: ReadonlyMap<string, string> = new Map(
 const CLASS_FOLDER_PARENTS: readonly string[] = CLASS_CONTENT.filter(
   (entry) => entry.folder && entry.classFolders,
 ).map((entry) => entry.name);
-const CLASS_FOLDER_FILES: readonly string[] = Object.values(CLASS_FILES);
+// The class's audio is not text: the agent reads the lines instead.
+const CLASS_FOLDER_FILES: readonly string[] = Object.values(CLASS_FILES).filter(
+  (name) => name !== CLASS_FILES.audio,
+);
 
 /**
  * The parts of `path` (relative to the data folder, `/` or `\` between parts, a leading `./`
@@ -35,7 +38,8 @@ const CLASS_FOLDER_FILES: readonly string[] = Object.values(CLASS_FILES);
  *
  * - `class_transcript.txt`, `current_class_material.txt`
  * - `cite/<name>.txt` (material texts), `summaries/<name>.md` (notes)
- * - `classes/<class-id>/transcript.txt`, `class.json`, `notes.md`, `material.txt`
+ * - `classes/<class-id>/transcript.txt`, `class.json`, `notes.md`, `material.txt`, `marks.json`,
+ *   `lines.jsonl` (not the audio)
  *
  * Pure: it says nothing of whether the file exists or is a link.
  *

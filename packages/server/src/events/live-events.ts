@@ -9,6 +9,37 @@
  */
 import { z } from 'zod';
 
+/**
+ * What a line carries besides its text (kept in the class folder's lines.jsonl): the page of the
+ * material it is about, its translation, where its speech starts in the class's kept audio.
+ */
+export function lineExtrasShape() {
+  return {
+    page: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .describe(
+        'The 1-based page of the class’s material the line is about (the page tracker’s choice when the line was written); null when no page matches or the class has no material.',
+      ),
+    translation: z
+      .string()
+      .nullable()
+      .describe(
+        'The line in the student’s language (TRANSLATE_CAPTIONS); null until translated or when translation is off. Events `line.translated` carry it as it comes.',
+      ),
+    audio_ms: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .describe(
+        'Where the line’s speech starts in the class’s kept audio (GET /api/classes/:id/audio), in ms; null when the class keeps no audio.',
+      ),
+  };
+}
+
 /** One transcript line as events and `/api/transcript` carry it. */
 export const TranscriptLineSchema = z.object({
   id: z
@@ -25,6 +56,7 @@ export const TranscriptLineSchema = z.object({
     .describe('Position in the current transcript file (0-based); shifts after a history fold.'),
   timestamp: z.string().describe('Clock time HH:MM:SS ("" for a hand-written line without one).'),
   text: z.string(),
+  ...lineExtrasShape(),
 });
 
 /**
@@ -405,6 +437,8 @@ export type LiveMessage = {
 
 /** A transcript line. */
 export type TranscriptLine = z.infer<typeof TranscriptLineSchema>;
+/** What a line carries besides its text: its page, translation and audio position. */
+export type LineExtras = Pick<TranscriptLine, 'page' | 'translation' | 'audio_ms'>;
 /** The monitor status. */
 export type MonitorStatusPayload = z.infer<typeof MonitorStatusSchema>;
 /** The recording a class was transcribed from. */

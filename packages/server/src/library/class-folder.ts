@@ -157,7 +157,8 @@ export interface ClassFolderContent {
  */
 export async function folderSignature(folder: string): Promise<string> {
   const parts: string[] = [];
-  for (const name of Object.values(CLASS_FILES)) {
+  // The audio is not indexed: its growing is no change to search.
+  for (const name of Object.values(CLASS_FILES).filter((file) => file !== CLASS_FILES.audio)) {
     try {
       const info = await stat(join(folder, name));
       parts.push(`${info.size}:${Math.round(info.mtimeMs)}`);

@@ -24,7 +24,7 @@ import {
 } from '@class-assistant/transcript-core';
 import { CLASS_FILES, DATA_FOLDER, dataPaths } from '../data-folder.ts';
 import { isServerError, ServerError } from '../errors.ts';
-import type { ClassMark, KeywordAlertPayload } from '../events/live-events.ts';
+import type { ClassMark, KeywordAlertPayload, LineExtras } from '../events/live-events.ts';
 import { createSerialQueue } from '../files.ts';
 import { localized } from '../language.ts';
 import type { ClassHooks } from '../monitor/monitor.ts';
@@ -55,6 +55,7 @@ import {
   LibraryIndex,
   type SearchHit,
 } from './library-index.ts';
+import { type LineExtrasLog, NO_EXTRAS, openLineExtrasLog, readLineExtras } from './line-extras.ts';
 import { parseQuery } from './search-terms.ts';
 
 /** A class whose backend died is resumed when it was alive this recently (30 minutes). */
@@ -120,6 +121,8 @@ export interface ClassDetail {
   notes: string | null;
   material: string | null;
   marks: ClassMark[];
+  /** Each line's page, translation and audio position, by line id (lines without none absent). */
+  extras: ReadonlyMap<number, LineExtras>;
 }
 
 /** How far the index is while it indexes class folders (null when it is up to date). */
@@ -170,6 +173,8 @@ export interface Library extends ClassHooks {
   interrupted(): InterruptedClass | null;
   /** The class whose lines the live transcript holds (running or the latest), if known. */
   liveClassId(): string | null;
+  /** The line extras of the class whose lines the live transcript holds (for /api/transcript). */
+  liveLineExtras(): Promise<ReadonlyMap<number, LineExtras>>;
   /** Resolves when the index has caught up with the class folders found at start. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -187,6 +192,8 @@ interface RunningClass {
   alertSavedAt: number;
   /** The moments marked so far (what marks.json holds). */
   marks: ClassMark[];
+  /** Each line's page, translation and audio position (what lines.jsonl holds). */
+  extras: LineExtrasLog;
 }
 
 const PROGRESS_LOG_MS = 5000;
@@ -261,6 +268,15 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
   };
   /** The class whose transcript the live file holds (it stays there after the class ends). */
   let liveFileId: string | null = null;
+  /** The line extras of the class `liveFileId` names, once opened (running or just ended). */
+  let liveExtras: { id: string; log: LineExtrasLog } | null = null;
+  const openExtras = (id: string, folder: string) =>
+    openLineExtrasLog(folder, (error) =>
+      logger.error(
+        { err: error, classId: id },
+        'library: could not keep a line’s page/translation/audio position',
+      ),
+    );
   let progress: IndexingProgress | null = null;
   let closed = false;
   let rebuilding: Promise<void> | null = null;
@@ -628,7 +644,9 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
           alertSave: null,
           alertSavedAt: -Infinity,
           marks: [],
+          extras: await openExtras(id, folder),
         };
+        liveExtras = { id: running.id, log: running.extras };
         liveFileId = id;
         // A class started anew leaves the interrupted one (if any) to be finished by a scan.
         interrupted = null;
@@ -680,7 +698,9 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
           alertSave: null,
           alertSavedAt: -Infinity,
           marks,
+          extras: await openExtras(waiting.id, folder),
         };
+        liveExtras = { id: running.id, log: running.extras };
         liveFileId = waiting.id;
         keepAlive(running);
         changed(waiting.id, 'updated');
@@ -713,7 +733,9 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
           alertSave: null,
           alertSavedAt: -Infinity,
           marks: content.marks,
+          extras: await openExtras(id, folder),
         };
+        liveExtras = { id: running.id, log: running.extras };
         keepAlive(running);
         try {
           index.updateClassRow({
@@ -791,6 +813,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         // finish() saves class.json with every alert.
         if (current.alertSave) clearTimeout(current.alertSave);
         current.alertSave = null;
+        await current.extras.flush();
         await finish(current.id, await store.read(), current.meta, now());
       }),
 
@@ -802,6 +825,8 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
 
     async get(id) {
       const { content, running: isRunning } = await readForApi(id);
+      const extras =
+        running?.id === id ? running.extras.all() : await readLineExtras(await existingFolder(id));
       const lineCount = content.transcript.entries.length;
       const row = rowOf(content, lineCount);
       return {
@@ -812,6 +837,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         notes: content.notes,
         material: content.material,
         marks: content.marks,
+        extras,
       };
     },
 
@@ -952,6 +978,16 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
     rescan: () => scan(),
 
     liveClassId: () => running?.id ?? liveFileId,
+    async liveLineExtras() {
+      if (running) return running.extras.all();
+      if (liveFileId === null) return new Map();
+      if (liveExtras?.id === liveFileId) return liveExtras.log.all();
+      return readLineExtras(await existingFolder(liveFileId)).catch(() => new Map());
+    },
+    lineExtras: (lineId) => running?.extras.get(lineId) ?? NO_EXTRAS,
+    setLineExtras(lineId, patch) {
+      running?.extras.set(lineId, patch);
+    },
 
     interrupted: () => {
       if (!interrupted) return null;

@@ -15,6 +15,7 @@ import type {
   ClassSource,
   ErrorSource,
   KeywordAlertPayload,
+  LineExtras,
   MonitorInterruption,
   MonitorStatusPayload,
   TranscriptLine,
@@ -81,6 +82,13 @@ export interface ClassHooks {
    * resumed); rejects when it cannot.
    */
   classReopened?(classId: string): Promise<void>;
+  /**
+   * The extras of a line of the running class (its page, translation, audio position; all null
+   * when none): what `line.appended` / `line.updated` carry beside the text.
+   */
+  lineExtras?(lineId: number): LineExtras;
+  /** Changes the extras of a line of the running class; kept in its folder (lines.jsonl). */
+  setLineExtras?(lineId: number, patch: Partial<LineExtras>): void;
 }
 
 /** A class made from a recording instead of a live input (an import). */
@@ -136,6 +144,9 @@ interface ContinuedClass {
   /** The last sign of life of the backend that died. */
   lastAliveAt: Date;
 }
+
+/** A line without extras (no library, or nothing known of it). */
+const NO_LINE_EXTRAS: LineExtras = { page: null, translation: null, audio_ms: null };
 
 /** The marker line of a gap in a class, e.g. `—— 中断 12 秒 ——`. */
 function interruptionLine(seconds: number): string {
@@ -399,6 +410,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     index: options.store.entryCount - 1,
     timestamp: entry.time ?? '',
     text: entry.text,
+    ...(options.classHooks?.lineExtras?.(entry.id) ?? NO_LINE_EXTRAS),
   });
 
   const wirePipeline = (current: Session) => {

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ClassMarkSchema, ClassSourceSchema } from '../events/live-events.ts';
+import { ClassMarkSchema, ClassSourceSchema, lineExtrasShape } from '../events/live-events.ts';
 import { ClassAlertSchema } from '../library/class-folder.ts';
 import { EXPORT_FORMATS } from '../library/export-class.ts';
+import { NO_EXTRAS } from '../library/line-extras.ts';
 import { localDateTime } from '../material/cite-store.ts';
 import { writeNotesFile } from '../monitor/class-record.ts';
 import { LLM_ERRORS, STREAM_DESCRIPTION, serveAi } from './ai-serve.ts';
@@ -40,6 +41,7 @@ const LineSchema = z.object({
   id: z.number().int().describe('The line’s id in its class (its position, 1, 2, …).'),
   timestamp: z.string().describe('HH:MM:SS ("" without one).'),
   text: z.string(),
+  ...lineExtrasShape(),
 });
 
 const HitSchema = z.object({
@@ -187,6 +189,7 @@ export const libraryRoutes: FastifyPluginAsyncZod = async (app) => {
           id: entry.id,
           timestamp: entry.time ?? '',
           text: entry.text,
+          ...(detail.extras.get(entry.id) ?? NO_EXTRAS),
         })),
         alerts: detail.alerts,
         marks: detail.marks,

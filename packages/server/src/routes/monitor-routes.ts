@@ -4,6 +4,7 @@ import { errorMessage, isServerError, ServerError } from '../errors.ts';
 import type { KeywordAlertPayload } from '../events/live-events.ts';
 import { MonitorStatusSchema, TranscriptLineSchema } from '../events/live-events.ts';
 import { type Language, type Localized, requestLanguage } from '../language.ts';
+import { NO_EXTRAS } from '../library/line-extras.ts';
 import { errors, StatusMessageSchema } from './schemas.ts';
 
 /**
@@ -323,12 +324,16 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const lastEventId = services.hub.lastId;
-      const document = await store.read();
+      const [document, extras] = await Promise.all([
+        store.read(),
+        services.library.liveLineExtras(),
+      ]);
       const indexed = document.entries.map((entry, index) => ({
         id: entry.id,
         index,
         timestamp: entry.time ?? '',
         text: entry.text,
+        ...(extras.get(entry.id) ?? NO_EXTRAS),
       }));
       const since = request.query.since ?? 0;
       const selected = indexed.filter((entry) => entry.index >= since).slice(-request.query.limit);
