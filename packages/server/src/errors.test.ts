@@ -40,6 +40,7 @@ describe('the error registry', () => {
         ],
         "404": [
           "CITE_FILE_NOT_FOUND",
+          "CLASS_AUDIO_NOT_FOUND",
           "CLASS_NOT_FOUND",
           "IMPORT_NOT_FOUND",
           "MODEL_NOT_FOUND",
@@ -75,6 +76,9 @@ describe('the error registry', () => {
           "UPLOAD_CONTENT_MISMATCH",
           "UPLOAD_LEGACY_FORMAT",
           "UPLOAD_UNSUPPORTED_TYPE",
+        ],
+        "416": [
+          "AUDIO_RANGE_INVALID",
         ],
         "422": [
           "MODEL_ARCHIVE_INVALID",

@@ -29,6 +29,7 @@ import { createSerialQueue } from '../files.ts';
 import { localized } from '../language.ts';
 import type { ClassHooks } from '../monitor/monitor.ts';
 import { readContainedText } from '../security/contained-file.ts';
+import { type OpenedClassAudio, openClassAudio } from './class-audio.ts';
 import { documentsOf } from './class-documents.ts';
 import {
   appendClassEntries,
@@ -149,6 +150,11 @@ export interface Library extends ClassHooks {
   ): { hits: SearchHit[]; indexing: IndexingProgress | null };
   /** A class as a file to download. */
   export(id: string, format: ExportFormat): Promise<ExportedFile>;
+  /**
+   * A class's kept audio, open for reading (the caller closes it); 400 `CLASS_ID_INVALID`, 404
+   * `CLASS_NOT_FOUND`, 404 `CLASS_AUDIO_NOT_FOUND`.
+   */
+  openAudio(id: string): Promise<OpenedClassAudio>;
   /** Stores notes with a class (notes.md) and indexes them. */
   saveNotes(id: string, notes: string): Promise<void>;
   /** Stores notes written from the live transcript with the class it holds. */
@@ -934,6 +940,11 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         },
         format,
       );
+    },
+
+    async openAudio(id) {
+      await existingFolder(id);
+      return openClassAudio(options.dataDir, id);
     },
 
     saveNotes,

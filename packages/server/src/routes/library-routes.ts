@@ -1,6 +1,10 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ServerError } from '../errors.ts';
 import { ClassMarkSchema, ClassSourceSchema, lineExtrasShape } from '../events/live-events.ts';
+import { localized } from '../language.ts';
+import { byteRange } from '../library/class-audio.ts';
 import { ClassAlertSchema } from '../library/class-folder.ts';
 import { EXPORT_FORMATS } from '../library/export-class.ts';
 import { NO_EXTRAS } from '../library/line-extras.ts';
@@ -128,6 +132,13 @@ export const ExportQuerySchema = z.object({ format: z.enum(EXPORT_FORMATS).defau
 /** GET /api/classes/:id/export: the file's text. */
 export const ExportSchema = z.string();
 
+/** GET /api/classes/:id/audio: the class's audio (Ogg Opus), whole or the range asked for. */
+export const ClassAudioSchema = z
+  .string()
+  .describe(
+    'Ogg Opus audio bytes (`audio/ogg`): the whole file, or with `Range` the bytes asked for (206).',
+  );
+
 /** DELETE /api/classes/:id. */
 export const DeleteClassSchema = z.object({
   status: z.literal('success'),
@@ -194,6 +205,50 @@ export const libraryRoutes: FastifyPluginAsyncZod = async (app) => {
         alerts: detail.alerts,
         marks: detail.marks,
       };
+    },
+  );
+
+  app.get(
+    '/api/classes/:id/audio',
+    {
+      schema: {
+        tags: ['library'],
+        summary: 'Play a class’s kept audio',
+        description:
+          'The audio the class listened to, kept in its folder as audio.ogg (Ogg Opus, mono) while KEEP_AUDIO is on; a line’s `audio_ms` is where its speech starts in it. Supports `Range: bytes=…` (206 Partial Content, `Accept-Ranges: bytes`; 416 for a range past the end) so that a player seeks to a line without loading the whole class. The running class’s audio is served as far as it is written. 400 CLASS_ID_INVALID, 404 CLASS_NOT_FOUND, 404 CLASS_AUDIO_NOT_FOUND when the class kept none.',
+        params: ClassIdParams,
+        produces: ['audio/ogg'],
+        response: { 200: ClassAudioSchema, 206: ClassAudioSchema, ...errors(400, 404, 416) },
+      },
+    },
+    async (request, reply) => {
+      const audio = await library.openAudio(request.params.id);
+      const range = byteRange(request.headers.range, audio.size);
+      reply.header('accept-ranges', 'bytes').type('audio/ogg').header('cache-control', 'no-cache');
+      if (range === 'unsatisfiable') {
+        await audio.handle.close();
+        reply.header('content-range', `bytes */${audio.size}`);
+        throw new ServerError(
+          'AUDIO_RANGE_INVALID',
+          localized(
+            `请求的范围 ${request.headers.range ?? ''} 超出了录音的长度（${audio.size} 字节）。`,
+            `The range ${request.headers.range ?? ''} starts past the end of the audio (${audio.size} bytes).`,
+          ),
+          { field: 'Range' },
+        );
+      }
+      const { start, end } = range === 'full' ? { start: 0, end: audio.size - 1 } : range;
+      if (range !== 'full') {
+        reply.code(206).header('content-range', `bytes ${start}-${end}/${audio.size}`);
+      }
+      reply.header('content-length', String(Math.max(0, end - start + 1)));
+      if (audio.size === 0) {
+        await audio.handle.close();
+        return reply.send('');
+      }
+      // The body is a stream of the file, not a string the schema's serializer would write.
+      const raw: FastifyReply = reply;
+      return raw.send(audio.handle.createReadStream({ start, end, autoClose: true }));
     },
   );
 

@@ -43,6 +43,7 @@ import {
   ImportResumeBodySchema,
 } from './import-schemas.ts';
 import {
+  ClassAudioSchema,
   ClassesQuerySchema,
   ClassesSchema,
   ClassIdParams,
@@ -159,6 +160,7 @@ export const REST_CONTRACT = {
     querystring: ExportQuerySchema,
     response: ExportSchema,
   },
+  'GET /api/classes/:id/audio': { params: ClassIdParams, response: ClassAudioSchema },
   'POST /api/classes/:id/notes': { params: ClassIdParams, response: NotesResultSchema },
   'POST /api/classes/:id/notes/stream': {
     params: ClassIdParams,
