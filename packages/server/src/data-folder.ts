@@ -161,9 +161,9 @@ export const CLASS_FILES = {
   notes: 'notes.md',
   material: 'material.txt',
   marks: 'marks.json',
-  /** Each line's page, translation and audio position, one JSON change per line (line-extras.ts). */
+  /** Each line’s page, translation and audio position, one JSON change per line (line-extras.ts). */
   lineExtras: 'lines.jsonl',
-  /** The class's audio as it was heard, Ogg Opus (when KEEP_AUDIO is on). */
+  /** The class’s audio as it was heard, Ogg Opus (when KEEP_AUDIO is on). */
   audio: 'audio.ogg',
 } as const;
 
