@@ -107,7 +107,9 @@ async function shownLines(list: ReturnType<Page['locator']>) {
     items.map((item) => {
       const translation = item.querySelector('.line-translation');
       const span = item.querySelector('span')?.cloneNode(true) as HTMLElement | undefined;
-      for (const extra of span?.querySelectorAll('.line-translation, .alert-keywords') ?? []) {
+      for (const extra of Array.from(
+        span?.querySelectorAll('.line-translation, .alert-keywords') ?? [],
+      )) {
         extra.remove();
       }
       const text = span?.textContent ?? '';
