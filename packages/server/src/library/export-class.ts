@@ -1,6 +1,7 @@
-// A class taken out of the library: Markdown (headings, alerts marked, notes), the plain
-// transcript, or subtitles (SRT) with times counted from the start of the class — for a class
-// transcribed from a recording, the positions in the recording its lines carry.
+// A class taken out of the library: Markdown (headings, alerts marked, translations, notes),
+// the plain transcript, or subtitles (SRT, a translation as a cue's second line) with times
+// counted from the start of the class — for a class transcribed from a recording, the positions
+// in the recording its lines carry.
 import type { TranscriptDocument } from '@class-assistant/transcript-core';
 import type { LineExtras } from '../events/live-events.ts';
 import type { ClassAlert, ClassMeta } from './class-folder.ts';
