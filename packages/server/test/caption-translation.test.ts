@@ -53,7 +53,7 @@ function translate(request: RecordedChatRequest): FakeChatReply {
   const content = linesOf(request)
     .map((line, index) => `${index + 1}. ${englishOf(line)}`)
     .join('\n');
-  return { type: 'text', content, chunkSize: 4, delayMs: 15 };
+  return { type: 'text', content, chunkSize: 4, delayMs: 10 };
 }
 
 interface Backend {

@@ -95,6 +95,11 @@ export function createCaptionTranslator(options: CaptionTranslatorOptions): Capt
   const controller = new AbortController();
   /** Codes reported per class: each failure is told once a class. */
   const reported = new Map<string, Set<string>>();
+  /** The text each line of the live class was last queued with (an unchanged update is no news). */
+  let queuedText: { classId: string; texts: Map<number, string> } = {
+    classId: '',
+    texts: new Map(),
+  };
   /** The class whose start was last looked at (the no-LLM check runs once a class). */
   let startedAt: string | null = null;
 
@@ -145,6 +150,10 @@ export function createCaptionTranslator(options: CaptionTranslatorOptions): Capt
     const language = target();
     const classId = options.liveClassId();
     if (!language || !classId || !options.running()) return;
+    if (queuedText.classId !== classId) queuedText = { classId, texts: new Map() };
+    // An update that left the text as it was (its page or audio position changed) is no news.
+    if (updated && queuedText.texts.get(line.id) === line.text) return;
+    queuedText.texts.set(line.id, line.text);
     const key = keyOf({ classId, id: line.id });
     queue = queue.filter((item) => keyOf(item) !== key);
     changedInFlight.delete(key);
