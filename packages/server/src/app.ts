@@ -16,6 +16,8 @@ import { createEventHub } from './events/event-hub.ts';
 import { createImportService } from './import/import-service.ts';
 import { localized, requestLanguage } from './language.ts';
 import { openLibrary } from './library/library.ts';
+import { classGlossary } from './llm/caption-glossary.ts';
+import { createCaptionTranslator } from './llm/caption-translator.ts';
 import { createClassAi } from './llm/class-ai.ts';
 import { createLlmService } from './llm/llm-client.ts';
 import { createPromptLoader } from './llm/prompts.ts';
@@ -213,6 +215,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     appCapture: capture,
     classHooks: library,
   });
+  const translator = createCaptionTranslator({
+    hub,
+    llm,
+    settings: settings.current,
+    prompt: createPromptLoader(options.promptsDir),
+    liveClassId: library.liveClassId,
+    running: () => monitor.status().is_monitoring,
+    translationOf: (lineId) => library.lineExtras?.(lineId).translation ?? null,
+    keepTranslation: (classId, lineId, translation) =>
+      library.setClassLineExtras(classId, lineId, { translation }),
+    glossary: classGlossary({
+      classId: library.liveClassId,
+      student: () => settings.current().studentName,
+      keywords: () => keywords.view().custom,
+      material: cite.readCurrent,
+    }),
+    logger: app.log,
+  });
   const imports = await createImportService({
     dataDir: options.dataDir,
     monitor,
@@ -373,6 +393,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     settings.close();
     await models.close();
     imports.close();
+    translator.close();
     await monitor.close();
     capture.close();
     await library.close();

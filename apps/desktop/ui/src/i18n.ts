@@ -263,6 +263,8 @@ const zh = {
   settingsInvalid: '有设置不正确，没有保存：',
   overriddenByEnv: '被环境变量覆盖',
   llmPresets: '常用服务（点一下填入地址和模型）',
+  translationNoLlm:
+    '字幕翻译需要大模型：请先在上面填写 {label}（{key}），否则课堂的字幕不会被翻译。',
   appliesNow: '立即生效',
   appliesNextClass: '下次上课生效',
   appliesRestart: '重启生效',
@@ -618,6 +620,8 @@ const en: Record<TextKey, string> = {
   settingsInvalid: 'Some settings are wrong; nothing was saved:',
   overriddenByEnv: 'overridden by the environment',
   llmPresets: 'Common services (fill in address and model)',
+  translationNoLlm:
+    'Translated captions need an LLM: fill in {label} ({key}) above, or the lines of a class are not translated.',
   appliesNow: 'now',
   appliesNextClass: 'next class',
   appliesRestart: 'after restart',

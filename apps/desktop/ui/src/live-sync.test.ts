@@ -120,6 +120,28 @@ describe('the live-state sync', () => {
     expect(store.get().import).toMatchObject({ id: '2', fraction: 0.05 });
   });
 
+  it('shows a line’s translation as it streams, also one that arrives during a reload', async () => {
+    const { store, sync, loads } = setup({ monitor: running });
+    sync.apply({ name: 'line.appended', data: line(1, '同学们好') });
+    sync.apply({ name: 'line.translated', data: { id: 1, translation: 'Hello', final: false } });
+    expect(store.get().lines[0]?.translation).toBe('Hello');
+    sync.apply({
+      name: 'line.translated',
+      data: { id: 1, translation: 'Hello, everyone', final: true },
+    });
+    expect(store.get().lines[0]?.translation).toBe('Hello, everyone');
+    // A line not shown is left alone.
+    const before = store.get().lines;
+    sync.apply({ name: 'line.translated', data: { id: 9, translation: 'Nine', final: true } });
+    expect(store.get().lines).toBe(before);
+    // During a reload the translation waits for the lines it belongs to.
+    void sync.reload(false);
+    sync.apply({ name: 'line.translated', data: { id: 2, translation: 'Queues', final: true } });
+    loads[0]!({ transcript: answer([line(1, '同学们好'), line(2, '队列')]), monitor: running });
+    await settle();
+    expect(store.get().lines.map((entry) => entry.translation)).toEqual([null, 'Queues']);
+  });
+
   it('applies lines by id: an update after a fold replaces the same line, no reload', async () => {
     const { store, sync, loads } = setup({ monitor: running });
     sync.apply({ name: 'line.appended', data: line(1, '同学们好') });

@@ -3,7 +3,7 @@
 // line events that arrive while such a reload is running (they are applied after it, so a
 // reload never erases a newer line). No DOM, no fetch: the caller supplies the reads and the
 // side effects, so this runs and is tested without a browser.
-import { type Store, upsertLine } from './store.ts';
+import { type Store, translateLine, upsertLine } from './store.ts';
 import type {
   BackgroundError,
   ImportStatus,
@@ -63,7 +63,11 @@ export function monitorOf(status: MonitorStatus): MonitorStatus {
   };
 }
 
-const LINE_EVENTS: ReadonlySet<LiveMessage['name']> = new Set(['line.appended', 'line.updated']);
+const LINE_EVENTS: ReadonlySet<LiveMessage['name']> = new Set([
+  'line.appended',
+  'line.updated',
+  'line.translated',
+]);
 
 /** Creates the sync. */
 export function createLiveSync(options: LiveSyncOptions): LiveSync {
@@ -135,6 +139,11 @@ export function createLiveSync(options: LiveSyncOptions): LiveSync {
       case 'line.appended':
       case 'line.updated':
         store.set({ lines: upsertLine(state.lines, message.data) });
+        return;
+      case 'line.translated':
+        store.set({
+          lines: translateLine(state.lines, message.data.id, message.data.translation),
+        });
         return;
       case 'partial.changed':
         store.set({ partial: message.data.text });

@@ -134,6 +134,22 @@ export function createStore(initial: AppState): Store {
 }
 
 /**
+ * Sets the translation of line `id` (as it streams in); the same array when the line is not
+ * shown or already says that.
+ */
+export function translateLine(
+  lines: readonly TranscriptLine[],
+  id: number,
+  translation: string,
+): TranscriptLine[] {
+  const index = lines.findIndex((line) => line.id === id);
+  if (index < 0 || lines[index]!.translation === translation) return lines as TranscriptLine[];
+  const next = [...lines];
+  next[index] = { ...lines[index]!, translation };
+  return next;
+}
+
+/**
  * Adds or replaces a line by its id, keeping order and the size limit. Ids never change (not
  * even when older lines are folded into the history summary), so a line is found by id alone.
  */

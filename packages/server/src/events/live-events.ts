@@ -139,6 +139,7 @@ export const ErrorSourceSchema = z.enum([
   'transcript',
   'notes',
   'library',
+  'translation',
 ]);
 
 /** An `error.raised` payload. */
@@ -306,6 +307,15 @@ export const LIVE_EVENTS = {
     description: 'the last line was extended or merged (same id, new text)',
     data: TranscriptLineSchema,
   },
+  'line.translated': {
+    description:
+      'the translation of a line into the student’s language (TRANSLATE_CAPTIONS) as it streams: several with `final: false` (at most five a second per line), then one with `final: true` (kept with the line as `translation`)',
+    data: z.object({
+      id: z.number().int().min(1).describe('The line’s id (as in `line.appended`).'),
+      translation: z.string().describe('The translation so far (the whole of it when `final`).'),
+      final: z.boolean().describe('True for the finished translation, kept with the class.'),
+    }),
+  },
   'partial.changed': {
     description: 'text still being recognised ("" when cleared)',
     data: z.object({ text: z.string() }),
@@ -407,7 +417,7 @@ export const LIVE_EVENTS = {
   },
   'error.raised': {
     description:
-      'a background failure; `source` is `recognizer` (with `mode`, the ASR_MODE), `history folding`, `transcript`, `notes` or `library`',
+      'a background failure; `source` is `recognizer` (with `mode`, the ASR_MODE), `history folding`, `transcript`, `notes`, `library` or `translation` (translated captions: no LLM, or it failed; lines keep coming)',
     data: ErrorRaisedSchema,
   },
   'import.changed': {

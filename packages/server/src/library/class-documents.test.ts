@@ -49,4 +49,31 @@ describe('documentsOf', () => {
       { kind: 'material', lineId: null, timestamp: null, text: '第一页' },
     ]);
   });
+
+  it('indexes a line’s translation as the line, so a search in the student’s language finds it', () => {
+    const docs = documentsOf(
+      {
+        meta: {} as never,
+        transcript: {
+          header: { startedAt: null, courseName: null, materialName: null, foldedCount: 0 },
+          headerLines: [],
+          summary: '',
+          entries: [
+            { id: 1, time: '10:00:00', text: '矩阵的秩' },
+            { id: 2, time: '10:00:05', text: 'Rank again' },
+          ],
+        },
+        notes: null,
+        material: null,
+        marks: [],
+        signature: '',
+      },
+      new Map([[1, { page: null, translation: 'The rank of a matrix', audio_ms: null }]]),
+    );
+    expect(docs).toEqual([
+      { kind: 'line', lineId: 1, timestamp: '10:00:00', text: '矩阵的秩' },
+      { kind: 'line', lineId: 1, timestamp: '10:00:00', text: 'The rank of a matrix' },
+      { kind: 'line', lineId: 2, timestamp: '10:00:05', text: 'Rank again' },
+    ]);
+  });
 });

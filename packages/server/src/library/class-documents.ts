@@ -1,5 +1,6 @@
 // What of a class is searchable: each transcript line, and the notes and material cut into
 // passages of about a paragraph (a hit then points at a passage, not at a whole file).
+import type { LineExtras } from '../events/live-events.ts';
 import type { ClassFolderContent } from './class-folder.ts';
 import type { IndexDoc } from './library-index.ts';
 
@@ -50,14 +51,24 @@ export function passages(text: string, limit = PASSAGE_CHARS): string[] {
   return result;
 }
 
-/** The texts of a class to index: its lines (with their ids), notes and material passages. */
-export function documentsOf(content: ClassFolderContent): IndexDoc[] {
-  const docs: IndexDoc[] = content.transcript.entries.map((entry) => ({
-    kind: 'line',
-    lineId: entry.id,
-    timestamp: entry.time,
-    text: entry.text,
-  }));
+/**
+ * The texts of a class to index: its lines (with their ids) and their translations (`extras`: a
+ * search in the student's language finds the line), notes and material passages.
+ */
+export function documentsOf(
+  content: ClassFolderContent,
+  extras: ReadonlyMap<number, LineExtras> = new Map(),
+): IndexDoc[] {
+  const docs: IndexDoc[] = content.transcript.entries.flatMap((entry) => {
+    const line: IndexDoc = {
+      kind: 'line',
+      lineId: entry.id,
+      timestamp: entry.time,
+      text: entry.text,
+    };
+    const translation = extras.get(entry.id)?.translation;
+    return translation ? [line, { ...line, text: translation }] : [line];
+  });
   for (const text of passages(content.notes ?? '')) {
     docs.push({ kind: 'notes', lineId: null, timestamp: null, text });
   }

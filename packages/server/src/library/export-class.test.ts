@@ -134,6 +134,20 @@ describe('exportClass', () => {
     expect(exportClass(recording, 'txt').body).toBe(recorded);
   });
 
+  it('puts each line’s translation under it (Markdown) and as a second subtitle line (SRT)', () => {
+    const translated = {
+      ...source,
+      extras: new Map([[1, { page: null, translation: 'Hello, everyone', audio_ms: null }]]),
+    };
+    expect(exportClass(translated, 'md').body).toContain(
+      '- **[23:58:05]** 同学们好\n  > Hello, everyone\n- **[23:58:09]** 🔴',
+    );
+    expect(exportClass(translated, 'srt').body).toContain(
+      '1\n00:00:05,000 --> 00:00:09,000\n同学们好\nHello, everyone\n\n2\n',
+    );
+    expect(exportClass(translated, 'txt').body).toBe(transcriptText);
+  });
+
   it('names files after the course without characters file systems refuse', () => {
     expect(exportFilename({ ...meta, course_name: 'C/C++: 基础?' }, 'md')).toBe(
       'CC++ 基础_20260309-235800-abcd.md',

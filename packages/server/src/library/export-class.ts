@@ -1,7 +1,9 @@
-// A class taken out of the library: Markdown (headings, alerts marked, notes), the plain
-// transcript, or subtitles (SRT) with times counted from the start of the class — for a class
-// transcribed from a recording, the positions in the recording its lines carry.
+// A class taken out of the library: Markdown (headings, alerts marked, translations, notes),
+// the plain transcript, or subtitles (SRT, a translation as a cue's second line) with times
+// counted from the start of the class — for a class transcribed from a recording, the positions
+// in the recording its lines carry.
 import type { TranscriptDocument } from '@class-assistant/transcript-core';
+import type { LineExtras } from '../events/live-events.ts';
 import type { ClassAlert, ClassMeta } from './class-folder.ts';
 
 /** Export formats. */
@@ -16,6 +18,8 @@ export interface ExportSource {
   /** The transcript file exactly as stored (for `txt`). */
   transcriptText: string;
   notes: string | null;
+  /** Each line's extras: its translation goes under it (Markdown) or as a second subtitle line. */
+  extras?: ReadonlyMap<number, LineExtras>;
 }
 
 /** A finished export: a file to download. */
@@ -71,7 +75,7 @@ function markdownText(text: string): string {
   return text.replace(/([\\`*_[\]<>#|])/g, '\\$1');
 }
 
-function toMarkdown({ meta, transcript, notes }: ExportSource): string {
+function toMarkdown({ meta, transcript, notes, extras }: ExportSource): string {
   const alertsByLine = new Map<number, ClassAlert[]>();
   for (const alert of meta.alerts) {
     alertsByLine.set(alert.line_id, [...(alertsByLine.get(alert.line_id) ?? []), alert]);
@@ -116,6 +120,8 @@ function toMarkdown({ meta, transcript, notes }: ExportSource): string {
     } else {
       out.push(`- ${time}${markdownText(entry.text)}`);
     }
+    const translation = extras?.get(entry.id)?.translation;
+    if (translation) out.push(`  > ${markdownText(translation)}`);
   }
   out.push('');
   if (notes && notes.trim() !== '') out.push('## 笔记 (Notes)', '', notes.trim(), '');
@@ -178,7 +184,7 @@ function srtTime(seconds: number): string {
 /** Longest a subtitle stays up when the next line comes much later. */
 const MAX_CUE_SECONDS = 8;
 
-function toSubtitles({ meta, transcript }: ExportSource): string {
+function toSubtitles({ meta, transcript, extras }: ExportSource): string {
   const starts = relativeSeconds(meta, transcript);
   const cues: string[] = [];
   transcript.entries.forEach((entry, index) => {
@@ -186,7 +192,9 @@ function toSubtitles({ meta, transcript }: ExportSource): string {
     const next = starts[index + 1];
     const end =
       next !== undefined && next > start ? Math.min(next, start + MAX_CUE_SECONDS) : start + 4;
-    cues.push(`${cues.length + 1}\n${srtTime(start)} --> ${srtTime(end)}\n${entry.text}\n`);
+    const translation = extras?.get(entry.id)?.translation;
+    const text = translation ? `${entry.text}\n${translation}` : entry.text;
+    cues.push(`${cues.length + 1}\n${srtTime(start)} --> ${srtTime(end)}\n${text}\n`);
   });
   return cues.join('\n');
 }

@@ -181,6 +181,12 @@ export interface Library extends ClassHooks {
   liveClassId(): string | null;
   /** The line extras of the class whose lines the live transcript holds (for /api/transcript). */
   liveLineExtras(): Promise<ReadonlyMap<number, LineExtras>>;
+  /**
+   * Changes the extras of a line of class `classId` while its lines are still the live
+   * transcript's: the running class, or the one that just ended (what was under way at its end
+   * finishes into its folder, and the class is indexed again). Nothing for any other class.
+   */
+  setClassLineExtras(classId: string, lineId: number, patch: Partial<LineExtras>): void;
   /** Resolves when the index has caught up with the class folders found at start. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -203,6 +209,8 @@ interface RunningClass {
 }
 
 const PROGRESS_LOG_MS = 5000;
+/** Changes to an ended class's lines within this time are indexed together. */
+const LATE_INDEX_MS = 300;
 /**
  * class.json holds every alert of the class, so saving it costs time in proportion to the
  * alerts so far: it is saved for alerts at most this often. An alert after a quiet second is
@@ -283,6 +291,8 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         'library: could not keep a line’s page/translation/audio position',
       ),
     );
+  /** The re-index of an ended class whose lines changed after its end (see setClassLineExtras). */
+  let lateIndex: NodeJS.Timeout | undefined;
   let progress: IndexingProgress | null = null;
   let closed = false;
   let rebuilding: Promise<void> | null = null;
@@ -412,7 +422,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
     }
     await index.replaceClass(
       rowOf(content, content.transcript.entries.length),
-      documentsOf(content),
+      documentsOf(content, await readLineExtras(folder)),
       content.signature,
     );
   };
@@ -931,12 +941,15 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
             id,
             CLASS_FILES.transcript,
           ])) ?? formatTranscript(content.transcript));
+      const extras =
+        running?.id === id ? running.extras.all() : await readLineExtras(await existingFolder(id));
       return exportClass(
         {
           meta: { ...content.meta, line_count: content.transcript.entries.length },
           transcript: content.transcript,
           transcriptText,
           notes: content.notes,
+          extras,
         },
         format,
       );
@@ -999,6 +1012,28 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
     setLineExtras(lineId, patch) {
       running?.extras.set(lineId, patch);
     },
+    setClassLineExtras(classId, lineId, patch) {
+      if (running?.id === classId) {
+        running.extras.set(lineId, patch);
+        return;
+      }
+      if (liveExtras?.id !== classId || closed) return;
+      const log = liveExtras.log;
+      log.set(lineId, patch);
+      // Indexed at its end: again once the changes that came after are in its file.
+      if (lateIndex) return;
+      lateIndex = setTimeout(() => {
+        lateIndex = undefined;
+        void log
+          .flush()
+          .then(() => indexWork(() => reindex(classId)))
+          .then(() => changed(classId, 'updated'))
+          .catch((error: unknown) =>
+            logger.error({ err: error, classId }, `library: could not index class ${classId}`),
+          );
+      }, LATE_INDEX_MS);
+      lateIndex.unref();
+    },
 
     interrupted: () => {
       if (!interrupted) return null;
@@ -1027,6 +1062,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
 
     async close() {
       closed = true;
+      clearTimeout(lateIndex);
       clearInterval(timer);
       clearInterval(aliveTimer);
       await folders(async () => undefined);

@@ -18,6 +18,7 @@ const PURPOSES_ZH: Record<string, string> = {
   notes: '课堂笔记',
   'history folding': '历史摘要',
   'class question': '课堂提问',
+  'caption translation': '字幕翻译',
 };
 
 function purposeZh(purpose: string): string {

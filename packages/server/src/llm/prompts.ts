@@ -13,7 +13,8 @@ export type PromptName =
   | 'notes'
   | 'fold'
   | 'ask'
-  | 'class-agent';
+  | 'class-agent'
+  | 'translate';
 
 /** Reads a prompt by name. */
 export type PromptLoader = (name: PromptName) => Promise<string>;

@@ -306,7 +306,7 @@ export const libraryRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['library'],
         summary: 'Download a class as Markdown, plain text or subtitles',
         description:
-          '`md`: headings, facts, alerts marked (🔴 roll call, 🟡 attention), the history summary, the transcript and the notes. `txt`: the transcript file as kept. `srt`: subtitles, times counted from the start of the class (for a class transcribed from a recording: the positions in the recording). Sent as an attachment named after the course and the class.',
+          '`md`: headings, facts, alerts marked (🔴 roll call, 🟡 attention), the history summary, the transcript (a line’s translation under it) and the notes. `txt`: the transcript file as kept. `srt`: subtitles, times counted from the start of the class (for a class transcribed from a recording: the positions in the recording), a line’s translation as the cue’s second line. Sent as an attachment named after the course and the class.',
         params: ClassIdParams,
         querystring: ExportQuerySchema,
         produces: ['text/markdown', 'text/plain', 'application/x-subrip'],

@@ -10,6 +10,7 @@ import { MAX_STUDENT_DIGITS } from '@class-assistant/transcript-core';
 import { type Localized, localized, type MessageText } from '../language.ts';
 import { forbiddenDownloadHost } from '../security/download-address.ts';
 import { forbiddenProviderHost } from '../security/provider-address.ts';
+import { costLabel } from './translation-cost.ts';
 
 /** When a saved change takes effect. */
 export type SettingApplies = 'now' | 'next-class' | 'restart';
@@ -626,6 +627,33 @@ export const SETTING_DEFINITIONS = [
     example: '60',
     ...decimal(0.1, 600),
     parse: (value) => Math.round(Number(value) * 1000),
+  }),
+  setting({
+    key: 'TRANSLATE_CAPTIONS',
+    field: 'translateCaptions',
+    group: 'llm',
+    label: localized('字幕翻译', 'Translated captions'),
+    description:
+      'Translates each line of the class into the student’s language with the LLM (off, zh: Chinese, en: English), shown under the line, kept with the class, searchable and exported. Lines already in that language are not sent. Needs LLM_BASE_URL, LLM_API_KEY and LLM_MODEL.',
+    descriptionZh:
+      '用大模型把课堂的每一句翻译成学生的语言（off 关闭，zh 中文，en 英文），显示在原句下方，随课堂保存，可搜索、可导出。已经是该语言的句子不会发送。需要填写 LLM_BASE_URL、LLM_API_KEY 和 LLM_MODEL。',
+    defaultValue: 'off',
+    secret: false,
+    applies: 'now',
+    example: 'en',
+    ...choice([
+      { value: 'off', label: localized('关', 'Off') },
+      {
+        value: 'zh',
+        label: localized('译成中文', 'Into Chinese'),
+        help: costLabel('zh'),
+      },
+      {
+        value: 'en',
+        label: localized('译成英文', 'Into English'),
+        help: costLabel('en'),
+      },
+    ]),
   }),
   setting({
     key: 'AUDIO_SAMPLE_RATE',

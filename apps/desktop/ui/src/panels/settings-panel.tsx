@@ -42,6 +42,8 @@ const LLM_GROUP = 'llm';
 
 /** The AI service's keys (its presets fill them); the modes' keys come with the modes. */
 const LLM_KEYS = { base: 'LLM_BASE_URL', model: 'LLM_MODEL', key: 'LLM_API_KEY' };
+/** The switch of translated captions, shown with the AI service it needs. */
+const TRANSLATE_KEY = 'TRANSLATE_CAPTIONS';
 /** The keys the cloud presets fill, shown above a mode's fields when it asks for the address. */
 const CLOUD_KEYS = {
   base: 'CLOUD_ASR_BASE_URL',
@@ -62,6 +64,7 @@ function studentKeys(view: SettingsView): Set<string> {
     'ASR_MODE',
     ...view.asr_modes.flatMap((mode) => mode.settings),
     ...Object.values(LLM_KEYS),
+    TRANSLATE_KEY,
   ]);
 }
 
@@ -196,6 +199,38 @@ function AiService({ form }: { form: SettingsForm }) {
       <SettingField settingKey={LLM_KEYS.base} form={form} />
       <SettingField settingKey={LLM_KEYS.model} form={form} />
       <ConnectionTest target="llm" fields={form.values} />
+      <CaptionTranslation form={form} />
+    </div>
+  );
+}
+
+/**
+ * Translated captions: the switch, what the chosen language costs a class hour (the choice's
+ * help, from the backend), and, while no LLM is configured, that it cannot translate and what to
+ * fill in.
+ */
+function CaptionTranslation({ form }: { form: SettingsForm }) {
+  const health = useApp().store.use('health').value;
+  const definition = form.view.definitions.find((item) => item.key === TRANSLATE_KEY);
+  if (!definition) return null;
+  const value = form.values[TRANSLATE_KEY] || definition.default;
+  const chosen = definition.choices?.find((choice) => choice.value === value);
+  const on = value !== 'off';
+  const missing = health && !health.llm.configured ? health.llm.missing : [];
+  return (
+    <div class="caption-translation">
+      <SettingField settingKey={TRANSLATE_KEY} form={form} />
+      {on && chosen?.help ? (
+        <small class="setting-help translation-cost">{inUiLanguage(chosen.help)}</small>
+      ) : null}
+      {on && missing.length > 0 ? (
+        <p class="notice problem translation-no-llm">
+          {t('translationNoLlm', {
+            label: joinList(missing.map(settingLabel)),
+            key: missing.join(', '),
+          })}
+        </p>
+      ) : null}
     </div>
   );
 }

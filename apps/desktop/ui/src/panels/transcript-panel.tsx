@@ -29,6 +29,7 @@ class Line extends Component<LineProps> {
         <time>{line.timestamp}</time>
         <span>
           <Highlight text={line.text} keywords={keywords} />
+          {line.translation ? <small class="line-translation">{line.translation}</small> : null}
         </span>
       </li>
     );

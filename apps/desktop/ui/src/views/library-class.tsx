@@ -247,6 +247,9 @@ export function ClassView({
                 <span>
                   {line.text}
                   {alert ? <span class="alert-keywords">{joinList(alert.keywords)}</span> : null}
+                  {line.translation ? (
+                    <small class="line-translation">{line.translation}</small>
+                  ) : null}
                 </span>
               </li>
             );
