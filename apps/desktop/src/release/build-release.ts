@@ -27,6 +27,7 @@ import {
   type NativeModulesReport,
   reportedNativeModules,
 } from './native-modules.ts';
+import { smokeStartBackend } from './node-smoke.ts';
 import { type ReleaseNode, releaseNodeFor } from './node-version.ts';
 import { checkReleaseBinaries, filesInFolder, type ReleaseBinary } from './release-binaries.ts';
 import { makeSea } from './sea.ts';
@@ -383,6 +384,35 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
     log(
       `${MAC_APP_PATHS.node}: byte for byte ${node.package} ${node.version}'s ${info.binaryInPackage}`,
     );
+  }
+  const host = hostTarget();
+  if (app && !runsHere && host && node.version !== process.versions.node) {
+    // The app carries an older Node than this one: its backend must run on that version.
+    const hostPackage = TARGETS[host].nodePackages[0] ?? '';
+    let hostNode: string | undefined;
+    try {
+      hostNode = await nodeBinaryFor(
+        host,
+        { package: hostPackage, version: node.version },
+        { repoRoot, cacheDir, log },
+      );
+    } catch (error) {
+      log(`node ${node.version}: not tried here (${(error as Error).message})`);
+    }
+    if (hostNode) {
+      const nodeBinaryHere = hostNode;
+      const smoke = await timed(timings, 'node smoke', () =>
+        smokeStartBackend({
+          nodeBinary: nodeBinaryHere,
+          backendScript: backendPath,
+          version,
+          workDir: work,
+        }),
+      );
+      log(
+        `the app's backend on Node ${node.version} (${hostPackage}, this machine's build of the version the app carries): healthy, a demo class wrote ${smoke.lines} lines`,
+      );
+    }
   }
 
   let check: CheckReport | undefined;
