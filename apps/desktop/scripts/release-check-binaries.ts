@@ -1,4 +1,4 @@
-// pnpm release:check-binaries <release folder or zip> --target linux-x64|win-x64
+// pnpm release:check-binaries <release folder or zip> --target <target>
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -9,12 +9,13 @@ import {
   filesInZip,
   isReleaseBinaryError,
 } from '../src/release/release-binaries.ts';
-import { isReleaseTarget } from '../src/release/targets.ts';
+import { isReleaseTarget, TARGETS } from '../src/release/targets.ts';
 
-const USAGE = `Usage: pnpm release:check-binaries <release folder or .zip> --target linux-x64|win-x64
+const USAGE = `Usage: pnpm release:check-binaries <release folder or .zip> --target linux-x64|win-x64|darwin-arm64|darwin-x64|linux-arm64
 
 Lists every binary of a built release (by name: .node .dll .so .dylib .exe; or by an ELF, PE or
-Mach-O header) with its format and CPU, and fails when one is not the target's, when a Windows
+Mach-O header) with its format and CPU, and fails when one is not the target's (a macOS
+universal binary must hold the target's CPU), when a Windows
 launcher is not a GUI program or the backend not a console one, or when an executable is missing.
 pnpm release:build runs the same check on release/ before it writes the zip.`;
 
@@ -31,7 +32,7 @@ const [release] = positionals;
 const target = values.target;
 if (!release || positionals.length > 1 || !target || !isReleaseTarget(target)) {
   console.error(
-    `release:check-binaries: give one release folder or zip and --target linux-x64 or win-x64${target && !isReleaseTarget(target) ? ` (got --target ${target})` : ''}\n\n${USAGE}`,
+    `release:check-binaries: give one release folder or zip and --target ${Object.keys(TARGETS).join(', ')}${target && !isReleaseTarget(target) ? ` (got --target ${target})` : ''}\n\n${USAGE}`,
   );
   process.exit(2);
 }

@@ -47,6 +47,43 @@ export function packagedLayout(root: string, platform: NodeJS.Platform): Launche
   };
 }
 
+/** The macOS app's name, as Finder shows it (`Class Assistant.app`). */
+export const MAC_APP_NAME = 'Class Assistant';
+
+/** The macOS app's backend script (its loader), run by Node's own binary. */
+export const APP_BACKEND_SCRIPT = 'class-assistant-backend.cjs';
+
+/**
+ * The layout of the macOS app, `Class Assistant.app/Contents/Resources/` being `resources`:
+ *
+ * ```
+ * Resources/node                               Node's own binary, as Node ships it
+ * Resources/launcher.cjs                       this launcher (Contents/MacOS/ runs it with node)
+ * Resources/backend/class-assistant-backend.cjs (the loader), backend.cjs, ui/, assets/, lib/, …
+ * ~/Library/Application Support/Class Assistant/.env, data/
+ * ```
+ *
+ * Settings and data live in the user's Application Support folder, never in the app: an app is
+ * replaced by its next version, may sit in a folder only an administrator writes, and macOS runs
+ * a downloaded app from a read-only copy the first times it is opened.
+ */
+export function appLayout(resources: string, home: string): LauncherLayout {
+  const support = join(home, 'Library', 'Application Support', MAC_APP_NAME);
+  const dataDir = join(support, 'data');
+  return {
+    kind: 'packaged',
+    backend: {
+      file: join(resources, 'node'),
+      args: [join(resources, 'backend', APP_BACKEND_SCRIPT)],
+    },
+    envFile: join(support, '.env'),
+    dataDir,
+    uiDir: join(resources, 'backend', 'ui'),
+    profileDir: dataPaths(dataDir).browserProfile,
+    logFile: dataPaths(dataDir).launcherLog,
+  };
+}
+
 /**
  * The layout in this repository: the backend's bin run by this Node, its usual files
  * (packages/server/.env and data/), and the UI built to apps/desktop/dist/ui.

@@ -16,15 +16,19 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { APP_BACKEND_SCRIPT } from '../launcher/layout.ts';
 import { describeBinaryKind } from './binary-format.ts';
 import { bundleBackend, bundleLauncher, VENDORED_FOLDERS } from './bundle.ts';
 import { type CheckReport, checkRelease } from './check.ts';
 import { BACKEND_ASSETS, backendLoaderSource, makeCodeCache } from './code-cache.ts';
+import { assembleMacApp, MAC_APP_BUNDLE, MAC_APP_PATHS } from './mac-app.ts';
 import {
   assembleNativeModules,
   type NativeModulesReport,
   reportedNativeModules,
 } from './native-modules.ts';
+import { smokeStartBackend } from './node-smoke.ts';
+import { type ReleaseNode, releaseNodeFor } from './node-version.ts';
 import { checkReleaseBinaries, filesInFolder, type ReleaseBinary } from './release-binaries.ts';
 import { makeSea } from './sea.ts';
 import {
@@ -67,31 +71,92 @@ export interface ReleaseResult {
   check?: CheckReport;
   versionFilesChanged: string[];
   nativeModules: NativeModulesReport;
+  /** The Node the release carries (release.json). */
+  node: ReleaseNode;
   /** Every binary of the release with its format, all checked against the target. */
   binaries: ReleaseBinary[];
   /** Seconds per step. */
   timings: Record<string, number>;
 }
 
-/** The release's top-level read-me, Chinese and English. */
-export function releaseReadme(version: string, target: ReleaseTarget): string {
-  const launcher = executableNames(target).launcher;
-  const start = target === 'win-x64' ? `双击 ${launcher}` : `运行 ./${launcher}`;
-  const startEn = target === 'win-x64' ? `Double-click ${launcher}` : `Run ./${launcher}`;
-  return `课堂助手 Class Assistant ${version}
+/** The release's description of itself, at its top: `release.json`. */
+export const RELEASE_JSON = 'release.json';
 
-${start}：它会清理残留的后端、启动后端，并用 Chrome / Edge / Chromium 打开 320x80 的悬浮条。
-关闭悬浮条窗口即退出。设置保存在 backend/.env（也可以在应用的“设置”面板里修改），
-课堂记录、笔记和日志在 data/ 里（启动诊断：data/_startup.log）。
+/** What release.json says: the target, the Node it carries and the native pieces. */
+export function releaseManifest(
+  version: string,
+  target: ReleaseTarget,
+  node: ReleaseNode,
+  nativeModules: NativeModulesReport,
+) {
+  return {
+    name: 'Class Assistant',
+    version,
+    target,
+    packaging: TARGETS[target].packaging,
+    node: { package: node.package, version: node.version, pinned: node.pinned, note: node.note },
+    native_modules: {
+      included: nativeModules.copied,
+      left_out: [...nativeModules.skipped, ...nativeModules.missing],
+    },
+  };
+}
+
+/** How a student starts the app, and (macOS) opens it the first time, in Chinese and English. */
+function openingSteps(target: ReleaseTarget): {
+  zh: string;
+  en: string;
+  firstTime?: { zh: string; en: string };
+} {
+  const { launcher } = executableNames(target);
+  if (TARGETS[target].packaging === 'app') {
+    return {
+      zh: `把 ${MAC_APP_BUNDLE} 拖到“应用程序”文件夹，双击打开`,
+      en: `Drag ${MAC_APP_BUNDLE} into Applications and double-click it`,
+      firstTime: {
+        zh: `第一次打开：这个应用没有经过 Apple 公证（“来自身份不明的开发者”），macOS 会拦下它。
+在 Finder 里按住 Control 点按（或右键点按）${MAC_APP_BUNDLE}，选“打开”，再在对话框里点“打开”。
+macOS 15 起没有这个“打开”按钮：先双击一次，再到“系统设置 › 隐私与安全性”里点“仍要打开”。之后双击即可。`,
+        en: `The first time: the app is not notarized by Apple ("from an unidentified developer"), so macOS
+stops it. In Finder, Control-click (or right-click) ${MAC_APP_BUNDLE}, choose Open, then Open in the
+dialog. macOS 15 and later have no such Open button: double-click it once, then click "Open Anyway"
+in System Settings > Privacy & Security. After that a double-click opens it.`,
+      },
+    };
+  }
+  if (target === 'win-x64') return { zh: `双击 ${launcher}`, en: `Double-click ${launcher}` };
+  return { zh: `运行 ./${launcher}`, en: `Run ./${launcher}` };
+}
+
+/** The release's top-level read-me, Chinese and English. */
+export function releaseReadme(version: string, target: ReleaseTarget, node?: ReleaseNode): string {
+  const app = TARGETS[target].packaging === 'app';
+  const launcher = executableNames(target).launcher;
+  const steps = openingSteps(target);
+  const where = app
+    ? {
+        zh: '设置和课堂记录保存在 ~/Library/Application Support/Class Assistant/（.env 与 data/；\n启动诊断：data/_startup.log）',
+        en: 'Settings and transcripts are kept in\n~/Library/Application Support/Class Assistant/ (.env and data/; startup diagnostics:\ndata/_startup.log)',
+      }
+    : {
+        zh: '设置保存在 backend/.env（也可以在应用的“设置”面板里修改），\n课堂记录、笔记和日志在 data/ 里（启动诊断：data/_startup.log）',
+        en: "Settings are in backend/.env (or the\napp's Settings panel); transcripts, notes and logs are in data/ (startup diagnostics:\ndata/_startup.log)",
+      };
+  const firstTime = steps.firstTime ? `\n${steps.firstTime.zh}\n\n${steps.firstTime.en}\n` : '';
+  const nodeLine = node
+    ? `\nNode.js ${node.version} (${node.package})${node.note ? `: ${node.note}` : ''}.\n`
+    : '';
+  return `课堂助手 Class Assistant ${version} (${target})
+
+${steps.zh}：它会清理残留的后端、启动后端，并用 Chrome / Edge / Chromium 打开 320x80 的悬浮条。
+关闭悬浮条窗口即退出。${where.zh}。
 第一次使用请在设置里填写 LLM_API_KEY；没有麦克风或离线模型时，可改用演示模式（ASR_MODE=mock）。
 
-${startEn}: it stops stale backends, starts the backend and opens the 320x80 floating bar in
-Chrome, Edge or Chromium. Closing the bar's window quits. Settings are in backend/.env (or the
-app's Settings panel); transcripts, notes and logs are in data/ (startup diagnostics:
-data/_startup.log). Set LLM_API_KEY in the settings for the AI features; without a microphone
+${steps.en}: it stops stale backends, starts the backend and opens the 320x80 floating bar in
+Chrome, Edge or Chromium. Closing the bar's window quits. ${where.en}. Set LLM_API_KEY in the settings for the AI features; without a microphone
 or an offline model, use the demo mode (ASR_MODE=mock).
-
-Options: ${launcher} --help
+${firstTime}${nodeLine}
+Options: ${app ? `"${MAC_APP_BUNDLE}/${MAC_APP_PATHS.executable}"` : launcher} --help
 `;
 }
 
@@ -120,12 +185,13 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
   const appConfig = JSON.parse(await readFile(join(DESKTOP_DIR, 'app.json'), 'utf8')) as {
     backend: { releaseCheckPort: number };
   };
-  const nodeVersion = (
+  const info = TARGETS[target];
+  const pinnedNode = (
     JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as {
       devDependencies: Record<string, string>;
     }
   ).devDependencies.node;
-  if (!nodeVersion || !/^\d+\.\d+\.\d+$/.test(nodeVersion)) {
+  if (!pinnedNode || !/^\d+\.\d+\.\d+$/.test(pinnedNode)) {
     throw new Error('the root package.json must pin the `node` devDependency to an exact version');
   }
 
@@ -173,17 +239,32 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
   log('backend and launcher bundled');
 
   const cacheDir = join(DESKTOP_DIR, '.cache');
-  const nodeBinary = await timed(timings, 'node', () =>
-    nodeBinaryFor(target, { repoRoot, cacheDir, nodeVersion, log }),
+  const node = await timed(timings, 'node', () =>
+    releaseNodeFor(target, pinnedNode, { repoRoot, cacheDir }),
   );
+  if (node.note) log(`node: ${node.note}`);
+  // A single executable's blob is made by this Node: the binary it goes into must be the same
+  // version.
+  if (info.packaging === 'sea' && node.version !== process.versions.node) {
+    throw new Error(
+      `a ${target} single executable needs Node ${process.versions.node} (the Node building it), and the npm registry's ${info.nodePackages.join(', ')} carry ${node.version} at best`,
+    );
+  }
+  const nodeBinary = await timed(timings, 'node', () =>
+    nodeBinaryFor(target, node, { repoRoot, cacheDir, log }),
+  );
+  log(`node: ${node.package} ${node.version}`);
 
-  // release/ from scratch.
+  // release/ from scratch. A macOS release is the app bundle; the others the two executables
+  // with backend/ and data/ beside them.
   await rm(outDir, { recursive: true, force: true });
-  const backendDir = join(outDir, 'backend');
+  const app = info.packaging === 'app';
+  const appDir = join(outDir, MAC_APP_BUNDLE);
+  const backendDir = app ? join(appDir, MAC_APP_PATHS.backend) : join(outDir, 'backend');
   await mkdir(join(backendDir, 'lib'), { recursive: true });
-  await mkdir(join(outDir, 'data'), { recursive: true });
-  const launcherPath = join(outDir, names.launcher);
-  const backendPath = join(backendDir, names.backend);
+  if (!app) await mkdir(join(outDir, 'data'), { recursive: true });
+  const launcherPath = app ? join(appDir, MAC_APP_PATHS.executable) : join(outDir, names.launcher);
+  const backendPath = app ? join(backendDir, APP_BACKEND_SCRIPT) : join(backendDir, names.backend);
   const settings = packagedSettings(await readFile(join(serverDir, '.env.example'), 'utf8'));
   // The backend's code cache is made by running it, so only for a target that runs here.
   const codeCache = join(work, BACKEND_ASSETS.cache);
@@ -200,32 +281,45 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
     );
     log('backend code cache made by a start');
   }
-  await timed(timings, 'sea', async () => {
-    const loader = join(work, 'backend-loader.cjs');
-    await writeFile(loader, backendLoaderSource());
-    await makeSea({
-      nodeBinary,
-      script: loader,
-      output: backendPath,
-      workDir: work,
-      windows,
-      useCodeCache: runsHere,
-      assets: {
-        [BACKEND_ASSETS.script]: bundles.backend.script,
-        ...(runsHere ? { [BACKEND_ASSETS.cache]: codeCache } : {}),
-      },
+  if (app) {
+    await timed(timings, 'app', () =>
+      assembleMacApp({
+        appDir,
+        version,
+        nodeBinary,
+        backendBundle: bundles.backend.script,
+        launcherBundle: bundles.launcher,
+        ...(runsHere ? { codeCache } : {}),
+      }),
+    );
+    log(`${MAC_APP_BUNDLE}: Node's own binary runs the launcher and the backend`);
+  } else
+    await timed(timings, 'sea', async () => {
+      const loader = join(work, 'backend-loader.cjs');
+      await writeFile(loader, backendLoaderSource());
+      await makeSea({
+        nodeBinary,
+        script: loader,
+        output: backendPath,
+        workDir: work,
+        windows,
+        useCodeCache: runsHere,
+        assets: {
+          [BACKEND_ASSETS.script]: bundles.backend.script,
+          ...(runsHere ? { [BACKEND_ASSETS.cache]: codeCache } : {}),
+        },
+      });
+      await makeSea({
+        nodeBinary,
+        script: bundles.launcher,
+        output: launcherPath,
+        workDir: work,
+        windows,
+        gui: true,
+        useCodeCache: runsHere,
+      });
     });
-    await makeSea({
-      nodeBinary,
-      script: bundles.launcher,
-      output: launcherPath,
-      workDir: work,
-      windows,
-      gui: true,
-      useCodeCache: runsHere,
-    });
-  });
-  log(`single executables: ${names.launcher}, backend/${names.backend}`);
+  if (!app) log(`single executables: ${names.launcher}, backend/${names.backend}`);
 
   const nativeModules = await timed(timings, 'assemble', async () => {
     await copyFile(bundles.backend.worker, join(backendDir, 'lib', 'material-worker.js'));
@@ -236,9 +330,13 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
     // The packaged app listens through its own window's microphone (no native audio addon is
     // needed on any OS); the example and the first settings file say so.
     await writeFile(join(backendDir, '.env.example'), settings);
-    await writeFile(join(backendDir, '.env'), settings);
-    // The settings will hold API keys: readable by their owner only, in the zip as well.
-    await chmod(join(backendDir, '.env'), 0o600);
+    if (!app) {
+      // The app keeps its settings in Application Support (its launcher copies the example
+      // there the first time); the other releases beside the backend.
+      await writeFile(join(backendDir, '.env'), settings);
+      // The settings will hold API keys: readable by their owner only, in the zip as well.
+      await chmod(join(backendDir, '.env'), 0o600);
+    }
     await cp(uiDir, join(backendDir, 'ui'), { recursive: true });
     for (const { packageName, folder } of VENDORED_FOLDERS) {
       const packageDir = dirname(
@@ -260,9 +358,13 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
       cacheDir,
       log,
     });
-    await writeFile(join(outDir, 'README.txt'), releaseReadme(version, target));
+    await writeFile(join(outDir, 'README.txt'), releaseReadme(version, target, node));
     await chmod(launcherPath, 0o755);
     await chmod(backendPath, 0o755);
+    await writeFile(
+      join(outDir, RELEASE_JSON),
+      `${JSON.stringify(releaseManifest(version, target, node, report), null, 2)}\n`,
+    );
     return report;
   });
   if (nativeModules.copied.length > 0) log(`native modules: ${nativeModules.copied.join(', ')}`);
@@ -277,6 +379,41 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
   );
   log(`binaries, each checked to be ${target}'s:`);
   for (const binary of binaries) log(`  ${binary.path}: ${describeBinaryKind(binary.kind)}`);
+  if (app) {
+    await assertSameBytes(join(appDir, MAC_APP_PATHS.node), nodeBinary);
+    log(
+      `${MAC_APP_PATHS.node}: byte for byte ${node.package} ${node.version}'s ${info.binaryInPackage}`,
+    );
+  }
+  const host = hostTarget();
+  if (app && !runsHere && host && node.version !== process.versions.node) {
+    // The app carries an older Node than this one: its backend must run on that version.
+    const hostPackage = TARGETS[host].nodePackages[0] ?? '';
+    let hostNode: string | undefined;
+    try {
+      hostNode = await nodeBinaryFor(
+        host,
+        { package: hostPackage, version: node.version },
+        { repoRoot, cacheDir, log },
+      );
+    } catch (error) {
+      log(`node ${node.version}: not tried here (${(error as Error).message})`);
+    }
+    if (hostNode) {
+      const nodeBinaryHere = hostNode;
+      const smoke = await timed(timings, 'node smoke', () =>
+        smokeStartBackend({
+          nodeBinary: nodeBinaryHere,
+          backendScript: backendPath,
+          version,
+          workDir: work,
+        }),
+      );
+      log(
+        `the app's backend on Node ${node.version} (${hostPackage}, this machine's build of the version the app carries): healthy, a demo class wrote ${smoke.lines} lines`,
+      );
+    }
+  }
 
   let check: CheckReport | undefined;
   if (options.check ?? runsHere) {
@@ -307,7 +444,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
     zipPath = join(zipDir, `class-assistant-${version}-${target}.zip`);
     const target_ = zipPath;
     await timed(timings, 'zip', () =>
-      writeReleaseZip(outDir, target_, `ClassAssistant-${version}`, ['data']),
+      writeReleaseZip(outDir, target_, `ClassAssistant-${version}`, app ? [] : ['data']),
     );
     log(`zip: ${zipPath} (${Math.round((await stat(zipPath)).size / 1024 / 1024)} MiB)`);
   }
@@ -320,9 +457,18 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
     ...(check ? { check } : {}),
     versionFilesChanged,
     nativeModules,
+    node,
     binaries,
     timings,
   };
+}
+
+/** Throws unless the two files hold the same bytes (the app's Node binary and the registry's). */
+export async function assertSameBytes(copy: string, original: string): Promise<void> {
+  const [a, b] = await Promise.all([readFile(copy), readFile(original)]);
+  if (!a.equals(b)) {
+    throw new Error(`${copy} differs from ${original}: the app must carry Node's binary unchanged`);
+  }
 }
 
 /**

@@ -209,9 +209,10 @@ export async function bundleBackend(options: {
       loader: 'js',
     },
     outfile: script,
-    // The backend's modules sit in release/backend/lib (assets are ../assets, the worker ./).
+    // The backend's modules sit in release/backend/lib (assets are ../assets, the worker ./); the
+    // backend folder is the executable's, or the one the macOS app's loader names.
     banner: {
-      js: `var ${MODULE_URL} = require("node:url").pathToFileURL(require("node:path").join(require("node:path").dirname(process.execPath), "lib", "backend.js")).href;`,
+      js: `var ${MODULE_URL} = require("node:url").pathToFileURL(require("node:path").join(process.env.CLASS_ASSISTANT_BACKEND_DIR || require("node:path").dirname(process.execPath), "lib", "backend.js")).href;`,
     },
   });
   await writeFile(script, asciiOnly(await readFile(script, 'utf8'), script));

@@ -49,6 +49,37 @@ script.runInThisContext()(module.exports, require, module, __filename, __dirname
 `;
 }
 
+/**
+ * The backend's main script where Node's own binary runs it (the macOS app: an injected binary
+ * would lose its signature): the same loader, reading the bundle and its cache (when the build
+ * made one) from the files beside it, and telling the backend where it is — its folder for its
+ * files, itself for the processes it starts (the audio child, the sherpa engine).
+ */
+export function appBackendLoaderSource(): string {
+  return `'use strict';
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { Script } = require('node:vm');
+process.env.CLASS_ASSISTANT_BACKEND_DIR = __dirname;
+process.env.CLASS_ASSISTANT_BACKEND_SCRIPT = __filename;
+let cachedData;
+try {
+  cachedData = readFileSync(join(__dirname, ${JSON.stringify(BACKEND_ASSETS.cache)}));
+} catch {
+  // Built on another platform: no cache.
+}
+const script = new Script(
+  ${JSON.stringify(WRAPPER_START)} + readFileSync(join(__dirname, ${JSON.stringify(BACKEND_ASSETS.script)}), 'utf8') + ${JSON.stringify(WRAPPER_END)},
+  { filename: ${JSON.stringify(BACKEND_ASSETS.script)}, cachedData },
+);
+if (cachedData !== undefined && script.cachedDataRejected) {
+  process.stderr.write(${JSON.stringify(`${CACHE_REJECTED}
+`)});
+}
+script.runInThisContext()(module.exports, require, module, __filename, __dirname);
+`;
+}
+
 // Run by the build with the target's Node: <bundle> <cache to write> <base URL> <backend args>.
 // Starts the backend as the loader does, asks for what a start asks for (health, the UI and
 // what it reads first), then writes the code cache of everything compiled so far.

@@ -152,8 +152,13 @@ export async function assembleNativeModules(
   }
 
   const vosk = await packageDir(serverDir, 'vosk');
-  const voskLibraries = join('lib', info.voskLibraryFolder);
-  if (!vosk) {
+  const voskLibraries = join('lib', info.voskLibraryFolder ?? '');
+  if (info.voskLibraryFolder === null) {
+    report.skipped.push({
+      name: 'vosk',
+      why: `no npm package carries libvosk for ${target} (the vosk package has none): Vosk is left out, sherpa-onnx works`,
+    });
+  } else if (!vosk) {
     report.missing.push({ name: 'vosk', why: 'not installed' });
   } else if (!(await readdir(join(vosk, voskLibraries)).catch(() => undefined))) {
     report.missing.push({ name: 'vosk', why: `the package has no ${voskLibraries}` });

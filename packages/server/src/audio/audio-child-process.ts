@@ -11,16 +11,30 @@ import { AUDIO_CHILD_FLAG, type AudioChildMessage, type AudioChildRequest } from
  * Whether this process is a single-executable application. `node:sea` is read at run time:
  * bundlers drop the `node:` prefix of a static import, and `sea` alone is not a module.
  */
-export function isSingleExecutable(): boolean {
+function isSingleExecutable(): boolean {
   const sea = process.getBuiltinModule?.('node:sea') as { isSea?: () => boolean } | undefined;
   return sea?.isSea?.() ?? false;
+}
+
+/**
+ * How the packaged backend starts itself again (the audio child, the sherpa engine, the MCP
+ * server command it shows): a single executable runs itself; the macOS app's backend, one bundled
+ * script run by Node's own binary, names that script (`CLASS_ASSISTANT_BACKEND_SCRIPT`, set by its
+ * loader). Undefined in the workspace and from npm, where each child has its own script file.
+ */
+export function packagedSelf(): { command: string; args: string[] } | undefined {
+  if (isSingleExecutable()) return { command: process.execPath, args: [] };
+  const script = process.env.CLASS_ASSISTANT_BACKEND_SCRIPT;
+  if (script) return { command: process.execPath, args: [script] };
+  return undefined;
 }
 
 /** The command that starts the audio child. */
 function audioChildCommand(): { command: string; args: string[] } {
   // A single-file executable has no script files: it runs itself with the flag, and its entry
   // (src/main.ts) hands over to runAudioChild.
-  if (isSingleExecutable()) return { command: process.execPath, args: [AUDIO_CHILD_FLAG] };
+  const self = packagedSelf();
+  if (self) return { command: self.command, args: [...self.args, AUDIO_CHILD_FLAG] };
   return {
     command: process.execPath,
     args: [fileURLToPath(workerUrl('audio-child')), AUDIO_CHILD_FLAG],

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import type * as Koffi from 'koffi';
 import { ServerError } from '../errors.ts';
+import { localized } from '../language.ts';
 
 /** The environment variable naming the folder native packages are loaded from. */
 export const NATIVE_MODULES_VARIABLE = 'CLASS_ASSISTANT_NATIVE_MODULES';
@@ -253,10 +254,18 @@ export function voskLibraryFile(platform = process.platform, arch = process.arch
   if (platform === 'win32' && arch === 'x64') return join('lib', 'win-x86_64', 'libvosk.dll');
   if (platform === 'darwin') return join('lib', 'osx-universal', 'libvosk.dylib');
   if (platform === 'linux' && arch === 'x64') return join('lib', 'linux-x86_64', 'libvosk.so');
+  // No npm package carries libvosk for other machines (64-bit ARM Linux among them): the
+  // release for those has no Vosk, and says which engine to use instead.
   throw new ServerError(
     'NATIVE_MODULE_MISSING',
-    `libvosk is available for Linux x64, Windows x64 and macOS only, not ${platform}-${arch}.`,
-    { hint: 'Use LOCAL_ASR_ENGINE=pocketsphinx or ASR_MODE=stream/cloud on this machine.' },
+    localized(
+      `这台电脑（${platform}-${arch}）没有 Vosk：libvosk 只有 Linux x64、Windows x64 和 macOS 的版本。请改用 sherpa-onnx 离线引擎（LOCAL_ASR_ENGINE=sherpa）、PocketSphinx，或在线识别。`,
+      `Vosk is not available on this computer (${platform}-${arch}): libvosk exists for Linux x64, Windows x64 and macOS only. Use the sherpa-onnx offline engine (LOCAL_ASR_ENGINE=sherpa), PocketSphinx, or an online recognizer.`,
+    ),
+    {
+      field: 'LOCAL_ASR_ENGINE',
+      hint: 'Use LOCAL_ASR_ENGINE=sherpa (or pocketsphinx), or ASR_MODE=stream/cloud/dashscope on this machine.',
+    },
   );
 }
 

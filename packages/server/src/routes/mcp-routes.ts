@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CLASS_TOOL_NAMES } from '../agent/agent-constants.ts';
 import { packageFile } from '../assets.ts';
-import { isSingleExecutable } from '../audio/audio-child-process.ts';
+import { packagedSelf } from '../audio/audio-child-process.ts';
 import { ServerError } from '../errors.ts';
 import { localized } from '../language.ts';
 import { createLecturesMcpServer, MCP_SERVER_NAME } from '../mcp/lectures-mcp-server.ts';
@@ -14,7 +14,8 @@ import { errors } from './schemas.ts';
 /** This backend's command (`class-assistant-backend`) with `args`. */
 function backendCommand(args: string[]): { command: string; args: string[] } {
   // A single-file build is the backend itself; otherwise Node runs the package's bin.
-  if (isSingleExecutable()) return { command: process.execPath, args };
+  const self = packagedSelf();
+  if (self) return { command: self.command, args: [...self.args, ...args] };
   return {
     command: process.execPath,
     args: [packageFile('bin/class-assistant-backend.js'), ...args],

@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { workerUrl } from '../../assets.ts';
-import { isSingleExecutable } from '../../audio/audio-child-process.ts';
+import { packagedSelf } from '../../audio/audio-child-process.ts';
 import {
   SHERPA_CHILD_FLAG,
   type SherpaChildMessage,
@@ -56,7 +56,8 @@ export interface SherpaProcess {
 }
 
 function command(): { command: string; args: string[] } {
-  if (isSingleExecutable()) return { command: process.execPath, args: [SHERPA_CHILD_FLAG] };
+  const self = packagedSelf();
+  if (self) return { command: self.command, args: [...self.args, SHERPA_CHILD_FLAG] };
   return {
     command: process.execPath,
     args: [fileURLToPath(workerUrl('sherpa-child')), SHERPA_CHILD_FLAG],
