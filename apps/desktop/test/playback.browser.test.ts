@@ -122,13 +122,13 @@ async function api<T>(path: string, body?: object): Promise<T> {
   return (await response.json()) as T;
 }
 
-/** A backend whose mock class says SENTENCES, one line each. */
-async function mockBackend(loop: boolean): Promise<TestBackend> {
+/** A backend whose mock class says the script (SENTENCES unless told), one line each. */
+async function mockBackend(loop: boolean, lines = script): Promise<TestBackend> {
   return startBackend({
     uiDir,
     env: [
       'ASR_MODE=mock',
-      `MOCK_SCRIPT=${script}`,
+      `MOCK_SCRIPT=${lines}`,
       `MOCK_INTERVAL_MS=${loop ? 400 : 20}`,
       `MOCK_LOOP=${loop}`,
     ],
@@ -192,6 +192,21 @@ function audioState(target: Page) {
   });
 }
 
+/** Notes where the window's <audio> element is each time it starts playing (see `starts`). */
+async function recordStarts(target: Page): Promise<void> {
+  await target.evaluate(() => {
+    const audio = document.getElementById('class-audio') as HTMLAudioElement;
+    const starts: number[] = [];
+    (window as unknown as { __starts: number[] }).__starts = starts;
+    audio.addEventListener('playing', () => starts.push(audio.currentTime));
+  });
+}
+
+/** Where the audio was each time it started playing, seconds. */
+function starts(target: Page): Promise<number[]> {
+  return target.evaluate(() => (window as unknown as { __starts: number[] }).__starts);
+}
+
 /** True when the element lies inside the window and above the player strip. */
 async function aboveStrip(target: Page, selector: string): Promise<boolean> {
   const box = await target.locator(selector).boundingBox();
@@ -213,6 +228,7 @@ describe('▶ on a line of the library (480x520)', () => {
       await writeLineStarts(folder, SENTENCES.length);
       await run('cp', [lectureOgg, join(folder, 'audio.ogg')]);
       page = await openPage(lang);
+      await recordStarts(page);
       await openClass(page, id);
 
       const line = (n: number) => page!.locator(`.library-lines li[data-line-id="${n}"]`);
@@ -225,14 +241,14 @@ describe('▶ on a line of the library (480x520)', () => {
       await page.keyboard.press('Enter');
 
       // The audio jumped to line 2's start and really plays on from there.
-      await expect.poll(async () => (await audioState(page!)).ready).toBeGreaterThanOrEqual(2);
-      const first = await audioState(page);
-      expect(first.src).toContain(`/api/classes/${id}/audio`);
-      expect(first.time).toBeGreaterThanOrEqual(startOf(2) / 1000 - 0.3);
-      expect(first.time).toBeLessThanOrEqual(startOf(2) / 1000 + 0.3);
+      await expect.poll(async () => (await starts(page!)).length).toBeGreaterThan(0);
+      const [from] = await starts(page);
+      expect((await audioState(page)).src).toContain(`/api/classes/${id}/audio`);
+      expect(from).toBeGreaterThanOrEqual(startOf(2) / 1000 - 0.3);
+      expect(from).toBeLessThanOrEqual(startOf(2) / 1000 + 0.3);
       await expect
         .poll(async () => (await audioState(page!)).time, { timeout: 20_000 })
-        .toBeGreaterThan(first.time + 0.5);
+        .toBeGreaterThan(from! + 0.5);
       expect((await audioState(page)).paused).toBe(false);
 
       // Line 2 is the one heard; the strip says where the audio is.
@@ -286,6 +302,58 @@ describe('▶ on a line of the library (480x520)', () => {
   }
 });
 
+describe('following the audio in a long class (480x520)', () => {
+  it('keeps the line heard in view, but leaves a student who scrolled away where they are', async () => {
+    // Thirty short lines, one every half second of the audio: more than the panel shows.
+    const colours = ['red', 'green', 'blue', 'black', 'white', 'yellow'];
+    const things = ['tree', 'graph', 'stack', 'queue', 'heap'];
+    const lines = things.flatMap((thing) => colours.map((colour) => `the ${colour} ${thing}`));
+    const longScript = join(root, 'long-script.txt');
+    await writeFile(longScript, `${lines.join('\n')}\n`);
+    backend = await mockBackend(false, longScript);
+    const { id, folder } = await finishedClass();
+    const records = lines.map((_, index) =>
+      JSON.stringify({ id: index + 1, audio_ms: index * 500 }),
+    );
+    await writeFile(join(folder, 'lines.jsonl'), `${records.join('\n')}\n`);
+    await run('cp', [lectureOgg, join(folder, 'audio.ogg')]);
+    page = await openPage('zh');
+    await openClass(page, id);
+    const heardId = () =>
+      page!.evaluate(() => {
+        const heard = document.querySelector<HTMLElement>('.library-lines li.heard');
+        return heard ? Number(heard.dataset.lineId) : 0;
+      });
+    /** Whether line `n` lies inside the visible part of the panel's scrolling box. */
+    const shown = (n: number) =>
+      page!.evaluate((lineId) => {
+        const box = document.querySelector('.panel-content')!.getBoundingClientRect();
+        const line = document
+          .querySelector(`.library-lines li[data-line-id="${lineId}"]`)!
+          .getBoundingClientRect();
+        return line.top >= box.top - 1 && line.bottom <= box.bottom + 1;
+      }, n);
+    await page.locator('.library-lines li[data-line-id="4"] .line-play').click();
+    await expect.poll(heardId).toBeGreaterThanOrEqual(4);
+    // The audio moves down the lines past the bottom of the panel: the line heard stays in view.
+    await expect.poll(heardId, { timeout: 20_000 }).toBeGreaterThanOrEqual(20);
+    expect(await shown(await heardId())).toBe(true);
+    await page.screenshot({ path: join(RESULTS_DIR, 'playback-follow-zh.png') });
+
+    // The student scrolls back up to read: playback goes on, the panel stays where they are.
+    const panel = await page.locator('.panel-content').boundingBox();
+    await page.mouse.move(panel!.x + 100, panel!.y + 100);
+    await page.mouse.wheel(0, -5000);
+    await expect
+      .poll(() => page!.evaluate(() => document.querySelector('.panel-content')!.scrollTop))
+      .toBe(0);
+    const left = await heardId();
+    await expect.poll(heardId, { timeout: 20_000 }).toBeGreaterThanOrEqual(left + 2);
+    expect(await page.evaluate(() => document.querySelector('.panel-content')!.scrollTop)).toBe(0);
+    expect(await shown(await heardId())).toBe(false);
+  });
+});
+
 describe('▶ in the running class (480x520)', () => {
   it('plays the live transcript from a line, loading the grown audio for a later line', async () => {
     backend = await mockBackend(true);
@@ -304,6 +372,7 @@ describe('▶ in the running class (480x520)', () => {
     }
 
     page = await openPage('en');
+    await recordStarts(page);
     await page.keyboard.press('t');
     const line = (n: number) => page!.locator(`.transcript-panel li[data-id="${n}"]`);
     await line(1).locator('.line-play').click();
@@ -314,14 +383,17 @@ describe('▶ in the running class (480x520)', () => {
 
     // Line 4 is past the audio loaded: the file has grown since, and it is loaded again.
     await run('cp', [lectureOgg, join(folder, 'audio.ogg')]);
+    const played = (await starts(page)).length;
     await line(4).locator('.line-play').click();
-    await expect.poll(async () => (await audioState(page!)).ready).toBeGreaterThanOrEqual(2);
+    await expect.poll(async () => (await starts(page!)).length).toBeGreaterThan(played);
+    // It started at line 4's moment (not at the end of the audio loaded before, nor at 0).
+    const from = (await starts(page)).at(-1)!;
+    expect(from).toBeGreaterThanOrEqual(startOf(4) / 1000 - 0.3);
+    expect(from).toBeLessThanOrEqual(startOf(4) / 1000 + 0.3);
+    expect((await audioState(page)).src).not.toBe(first.src);
     await expect
       .poll(async () => (await audioState(page!)).time, { timeout: 20_000 })
-      .toBeGreaterThan(startOf(4) / 1000 - 0.3);
-    const later = await audioState(page);
-    expect(later.time).toBeLessThanOrEqual(startOf(4) / 1000 + 1);
-    expect(later.src).not.toBe(first.src);
+      .toBeGreaterThan(from + 0.3);
     await expect.poll(() => line(4).getAttribute('aria-current')).toBe('true');
     expect(await aboveStrip(page, '.transcript-panel li[data-id="4"]')).toBe(true);
     await page.screenshot({ path: join(RESULTS_DIR, 'playback-live-en.png') });

@@ -34,11 +34,11 @@ export function useHeardLine(
   return heardLine(lines, playing.positionMs);
 }
 
-/** True when `element` is fully inside `box`'s visible rectangle. */
+/** True when all of `element` shows in `box` (a pixel of rounding allowed). */
 function inView(element: Element, box: Element): boolean {
   const shown = box.getBoundingClientRect();
   const rect = element.getBoundingClientRect();
-  return rect.top >= shown.top && rect.bottom <= shown.bottom;
+  return rect.top >= shown.top - 1 && rect.bottom <= shown.bottom + 1;
 }
 
 /**
