@@ -12,6 +12,7 @@ import { createWindowCapture } from './capture/window-capture.ts';
 import { type AppContext, AppProvider } from './context.ts';
 import { setLang, startLang, t } from './i18n.ts';
 import { interruptionNotice } from './interruption-notice.ts';
+import { createPlayer } from './playback.ts';
 import { preference, savePreference } from './preferences.ts';
 import { CAPTION_SIZES, type CaptionSize, createStore, IDLE_MONITOR, type Store } from './store.ts';
 import type { LiveMessage } from './types.ts';
@@ -127,12 +128,23 @@ export function startApp(host: HTMLElement): { store: Store } {
   document.documentElement.lang = initialLang === 'zh' ? 'zh-CN' : 'en';
   document.title = t('appName');
 
+  // One player of class audio for the window; it stops when the panel closes (the bar has none).
+  const audio = document.createElement('audio');
+  audio.id = 'class-audio';
+  audio.preload = 'metadata';
+  document.body.append(audio);
+  const player = createPlayer(audio);
+  store.subscribe((state, previous) => {
+    if (state.panel === null && previous.panel !== null) player.stop();
+  });
+
   let app: AppContext | undefined;
   const onKey = keyHandler(() => app as AppContext);
   const windowFit = fitWindowToView(store, appElement, host, onKey);
   app = createActions({
     store,
     capture,
+    player,
     link,
     toast,
     dismissAlert: alerts.dismiss,

@@ -4,6 +4,7 @@ import type { Signal } from '@preact/signals';
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { WindowCapture } from './capture/window-capture.ts';
+import type { Player } from './playback.ts';
 import type { AppState, PanelName, Store } from './store.ts';
 import type { LiveMessage, StopResult } from './types.ts';
 
@@ -12,6 +13,8 @@ export interface AppContext {
   store: Store;
   /** This window's microphone, for classes with AUDIO_INPUT=app. */
   capture: WindowCapture;
+  /** The window's player of class audio (a line's ▶). */
+  player: Player;
   /** Opens a panel (480x520), or closes the panel with `null` (back to the 320x80 bar). */
   openPanel(panel: PanelName | null): void;
   /** Opens the panel, or closes it when it is the one open. */

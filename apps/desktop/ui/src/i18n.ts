@@ -123,6 +123,13 @@ const zh = {
   transcriptEmpty: '还没有字幕。开始上课后，这里会实时显示老师说的话。',
   historySummary: '较早内容摘要',
   newLines: '↓ 有新内容',
+  // playing a line's audio
+  playLine: '从录音 {time} 处播放这句',
+  playbackTitle: '课堂录音',
+  playbackStop: '停止播放',
+  playbackEnded: '录音已播放完',
+  playbackNoAudio: '这节课没有保存录音',
+  playbackFailed: '录音无法播放',
   // rescue
   rescueIntro:
     '老师刚提问没听清？点“救场”，AI 会根据最近两分钟的字幕和课件告诉你问题和答法，并列出它依据的字幕，方便你核对。',
@@ -483,6 +490,12 @@ const en: Record<TextKey, string> = {
   transcriptEmpty: 'No transcript yet. Once the class starts, what the teacher says shows up here.',
   historySummary: 'Summary of earlier content',
   newLines: '↓ New lines',
+  playLine: 'Play this line from {time} of the class audio',
+  playbackTitle: 'Class audio',
+  playbackStop: 'Stop playback',
+  playbackEnded: 'The audio has played to its end',
+  playbackNoAudio: 'This class has no audio kept',
+  playbackFailed: 'The audio could not be played',
   rescueIntro:
     'Missed the question? Press Rescue: the AI reads the last two minutes and your slides, tells you what was asked and how to answer, and lists the lines it used so you can check.',
   rescueRun: 'Rescue',

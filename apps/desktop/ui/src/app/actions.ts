@@ -8,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import { describeError } from '../errors.ts';
 import { setLang, t } from '../i18n.ts';
 import { monitorOf } from '../live-sync.ts';
+import type { Player } from '../playback.ts';
 import { savePreference } from '../preferences.ts';
 import { loadSettingFacts, modeNeedingNothing } from '../setting-facts.ts';
 import type { PanelName, Store } from '../store.ts';
@@ -17,6 +18,7 @@ import type { BackendLink } from './backend-link.ts';
 interface ActionParts {
   store: Store;
   capture: WindowCapture;
+  player: Player;
   link: BackendLink;
   toast: AppContext['toast'];
   dismissAlert(): void;
@@ -54,6 +56,7 @@ export function createActions(parts: ActionParts): AppContext {
   return {
     store,
     capture: parts.capture,
+    player: parts.player,
     requests,
     openPanel,
     togglePanel(panel) {

@@ -3,9 +3,12 @@
 import { Component } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { Highlight } from '../components/highlight.tsx';
+import { PlayLineButton, useFollowHeard, useHeardLine } from '../components/play-line.tsx';
 import { useApp } from '../context.ts';
+import { describeError } from '../errors.ts';
 import { t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
+import { liveClassId } from '../playback.ts';
 import type { TranscriptLine } from '../types.ts';
 import type { PanelProps } from './registry.tsx';
 
@@ -13,6 +16,10 @@ interface LineProps {
   line: TranscriptLine;
   keywords: readonly string[];
   revealed: boolean;
+  /** The line whose audio is being heard. */
+  heard: boolean;
+  /** Plays the class's audio from a line (the same function every time). */
+  onPlay: (line: TranscriptLine) => void;
 }
 
 /** One line; drawn again only when its text, the keywords or its mark change. */
@@ -20,17 +27,32 @@ class Line extends Component<LineProps> {
   override shouldComponentUpdate(next: LineProps) {
     const now = this.props;
     return (
-      next.line !== now.line || next.keywords !== now.keywords || next.revealed !== now.revealed
+      next.line !== now.line ||
+      next.keywords !== now.keywords ||
+      next.revealed !== now.revealed ||
+      next.heard !== now.heard
     );
   }
-  override render({ line, keywords, revealed }: LineProps) {
+  override render({ line, keywords, revealed, heard, onPlay }: LineProps) {
+    const classes = [
+      revealed ? 'revealed' : '',
+      line.audio_ms === null ? '' : 'playable',
+      heard ? 'heard' : '',
+    ].join(' ');
     return (
-      <li data-id={line.id} class={revealed ? 'revealed' : undefined}>
+      <li
+        data-id={line.id}
+        class={classes.trim() || undefined}
+        aria-current={heard ? 'true' : undefined}
+      >
         <time>{line.timestamp}</time>
         <span>
           <Highlight text={line.text} keywords={keywords} />
           {line.translation ? <small class="line-translation">{line.translation}</small> : null}
         </span>
+        {line.audio_ms === null ? null : (
+          <PlayLineButton ms={line.audio_ms} onPlay={() => onPlay(line)} />
+        )}
       </li>
     );
   }
@@ -83,6 +105,35 @@ export function TranscriptPanel({ active }: PanelProps) {
   const seenRequest = useRef(request);
   const activeNow = useRef(active);
   activeNow.current = active;
+  // The library id of the class these lines belong to, learnt at the first ▶ (kept until
+  // another class starts).
+  const [audioClass, setAudioClass] = useState<{ id: string; startedAt: string | null } | null>(
+    null,
+  );
+  const list = useRef<HTMLOListElement>(null);
+  const heard = useHeardLine(lines, audioClass?.id ?? null);
+  useFollowHeard(list, heard, (id) => `li[data-id="${id}"]`);
+  const known = useRef(audioClass);
+  known.current = audioClass;
+  const playLine = useRef(async (line: TranscriptLine) => {
+    const { monitor, lang } = app.store.get();
+    const running = monitor.state !== 'idle';
+    try {
+      let target = known.current;
+      if (!target || (running && target.startedAt !== monitor.started_at)) {
+        const id = await liveClassId();
+        if (id === null) {
+          app.toast(t('playbackNoAudio'), 'error');
+          return;
+        }
+        target = { id, startedAt: monitor.started_at };
+        setAudioClass(target);
+      }
+      await app.player.play(target.id, line.audio_ms ?? 0, { live: running });
+    } catch (error) {
+      app.toast(describeError(error, lang).message, 'error');
+    }
+  }).current;
 
   const box = () => section.current?.parentElement ?? null;
   const atBottom = () => {
@@ -153,9 +204,16 @@ export function TranscriptPanel({ active }: PanelProps) {
     <section class="panel-body transcript-panel" hidden={!active} ref={section}>
       <History />
       <Empty />
-      <ol class="transcript-lines">
+      <ol class="transcript-lines" ref={list}>
         {lines.map((line) => (
-          <Line key={line.id} line={line} keywords={keywords} revealed={line.id === revealed?.id} />
+          <Line
+            key={line.id}
+            line={line}
+            keywords={keywords}
+            revealed={line.id === revealed?.id}
+            heard={line.id === heard}
+            onPlay={(played) => void playLine(played)}
+          />
         ))}
       </ol>
       <Partial onChange={stick} />

@@ -2,8 +2,10 @@
 // (written here on demand, streamed), its export and its deletion after a confirmation.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, routeUrl, streamAnswer } from '../api.ts';
+import { clockTime } from '../clock-time.ts';
 import { ErrorBox } from '../components/error-box.tsx';
 import { MarkMomentButton } from '../components/mark-moment.tsx';
+import { PlayLineButton, useFollowHeard, useHeardLine } from '../components/play-line.tsx';
 import { useApp } from '../context.ts';
 import { joinList, t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
@@ -14,15 +16,6 @@ export function localMinute(iso: string): string {
   const date = new Date(iso);
   // Swedish writes dates and times the ISO way.
   return Number.isNaN(date.getTime()) ? '' : date.toLocaleString('sv-SE').slice(0, 16);
-}
-
-/** A recording's length as `1:02:13` (`42:13` under an hour). */
-function recordingLength(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
-  const pad = (value: number) => String(value).padStart(2, '0');
-  const hours = Math.floor(seconds / 3600);
-  const rest = `${pad(Math.floor(seconds / 60) % 60)}:${pad(seconds % 60)}`;
-  return hours > 0 ? `${hours}:${rest}` : `${Math.floor(seconds / 60)}:${pad(seconds % 60)}`;
 }
 
 type ExportFormat = 'md' | 'txt' | 'srt';
@@ -51,6 +44,9 @@ export function ClassView({
   const target = useRef<HTMLLIElement>(null);
   const notesBox = useRef<HTMLDetailsElement>(null);
   const root = useRef<HTMLDivElement>(null);
+  const lineList = useRef<HTMLOListElement>(null);
+  const heard = useHeardLine(answer.lines, info.id);
+  useFollowHeard(lineList, heard, (id) => `li[data-line-id="${id}"]`);
 
   useEffect(() => {
     requestAnimationFrame(() => {
@@ -125,7 +121,7 @@ export function ClassView({
               id="library-class-source"
               title={info.source.file_name}
             >
-              {`${t('librarySource', { name: info.source.file_name })}${info.source.duration_ms === null ? '' : ` · ${recordingLength(info.source.duration_ms)}`}`}
+              {`${t('librarySource', { name: info.source.file_name })}${info.source.duration_ms === null ? '' : ` · ${clockTime(info.source.duration_ms)}`}`}
             </small>
           ) : null}
         </div>
@@ -230,7 +226,7 @@ export function ClassView({
       {answer.lines.length === 0 ? (
         <p class="empty">{t('libraryNoLines')}</p>
       ) : (
-        <ol class="transcript-lines library-lines">
+        <ol class="transcript-lines library-lines" ref={lineList}>
           {answer.lines.map((line) => {
             const alert = alerts.get(line.id);
             return (
@@ -241,7 +237,10 @@ export function ClassView({
                 class={[
                   alert ? `alert-line ${alert.level}` : '',
                   line.id === lineId ? 'target' : '',
+                  line.audio_ms === null ? '' : 'playable',
+                  line.id === heard ? 'heard' : '',
                 ].join(' ')}
+                aria-current={line.id === heard ? 'true' : undefined}
               >
                 <time>{line.timestamp}</time>
                 <span>
@@ -251,6 +250,14 @@ export function ClassView({
                     <small class="line-translation">{line.translation}</small>
                   ) : null}
                 </span>
+                {line.audio_ms === null ? null : (
+                  <PlayLineButton
+                    ms={line.audio_ms}
+                    onPlay={() =>
+                      void app.player.play(info.id, line.audio_ms as number, { live: info.live })
+                    }
+                  />
+                )}
               </li>
             );
           })}

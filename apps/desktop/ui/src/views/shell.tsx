@@ -1,6 +1,7 @@
 // The app's tree: the bar (with the alert), and the 480x520 panel window with its tabs.
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { Icon } from '../components/icon.tsx';
+import { PlayerStrip } from '../components/player-strip.tsx';
 import { useApp } from '../context.ts';
 import { t } from '../i18n.ts';
 import { PANELS } from '../panels/registry.tsx';
@@ -50,6 +51,7 @@ function PanelShell() {
           <Panel key={id} active={id === open} />
         ))}
       </div>
+      <PlayerStrip />
     </div>
   );
 }
