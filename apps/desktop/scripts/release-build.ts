@@ -1,12 +1,18 @@
-// pnpm release:build <version> [--target linux-x64|win-x64|darwin-arm64|darwin-x64|linux-arm64] [--no-check] [--no-zip]
+// pnpm release:build <version> [--target <target>[,<target>…]] [--no-check] [--no-zip]
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildRelease } from '../src/release/build-release.ts';
+import { buildParts, buildRelease } from '../src/release/build-release.ts';
 import { hostTarget, isReleaseTarget, TARGETS } from '../src/release/targets.ts';
 import { isReleaseVersion } from '../src/release/versions.ts';
 
-const USAGE = `Usage: pnpm release:build <version> [--target linux-x64|win-x64|darwin-arm64|darwin-x64|linux-arm64] [--no-check] [--no-zip]
+const USAGE = `Usage: pnpm release:build <version> [--target <target>[,<target>…]] [--no-check] [--no-zip]
+
+Targets: linux-x64, win-x64, darwin-arm64, darwin-x64, linux-arm64 (default: this machine's).
+Several targets, comma-separated, are built one after another from one UI build and one bundle
+(release/ holds the last one).
 
 Sets <version> in the app's manifests and apps/desktop/app.json, builds the UI, makes the
 single executables (release/class-assistant and release/backend/class-assistant-backend; .exe
@@ -36,32 +42,40 @@ if (!version || positionals.length > 1 || !isReleaseVersion(version)) {
   );
   process.exit(2);
 }
-const target = values.target ?? hostTarget();
-if (!target || !isReleaseTarget(target)) {
+const targets = (values.target ?? hostTarget() ?? '').split(',').filter((name) => name !== '');
+const wrong = targets.find((name) => !isReleaseTarget(name));
+if (targets.length === 0 || wrong !== undefined) {
   console.error(
-    `release:build: --target must be one of ${Object.keys(TARGETS).join(', ')}${target ? `, got "${target}"` : ' on this machine'}`,
+    `release:build: --target must be one of ${Object.keys(TARGETS).join(', ')}${wrong ? `, got "${wrong}"` : ' on this machine'}`,
   );
   process.exit(2);
 }
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const started = performance.now();
+const log = (line: string) => console.log(`release:build: ${line}`);
+const shared =
+  targets.length > 1 ? await mkdtemp(join(tmpdir(), 'class-assistant-parts-')) : undefined;
 try {
-  const result = await buildRelease({
-    version,
-    target,
-    repoRoot,
-    ...(values['no-check'] ? { check: false } : {}),
-    ...(values['no-zip'] ? { zip: false } : {}),
-    log: (line) => console.log(`release:build: ${line}`),
-  });
-  const steps = Object.entries(result.timings)
-    .map(([step, seconds]) => `${step} ${seconds}s`)
-    .join(', ');
-  console.log(
-    `release:build: done in ${Math.round((performance.now() - started) / 100) / 10}s (${steps})`,
-  );
-  console.log(`release:build: ${result.outDir}${result.zipPath ? `, ${result.zipPath}` : ''}`);
+  const parts = shared ? await buildParts({ version, folder: shared, log }) : undefined;
+  for (const target of targets.filter(isReleaseTarget)) {
+    const started = performance.now();
+    const result = await buildRelease({
+      version,
+      target,
+      repoRoot,
+      ...(parts ? { parts } : {}),
+      ...(values['no-check'] ? { check: false } : {}),
+      ...(values['no-zip'] ? { zip: false } : {}),
+      log: (line) => log(targets.length > 1 ? `${target}: ${line}` : line),
+    });
+    const steps = Object.entries(result.timings)
+      .map(([step, seconds]) => `${step} ${seconds}s`)
+      .join(', ');
+    log(`${target} done in ${Math.round((performance.now() - started) / 100) / 10}s (${steps})`);
+    log(`${result.outDir}${result.zipPath ? `, ${result.zipPath}` : ''}`);
+  }
 } catch (error) {
   console.error(`release:build: failed: ${(error as Error).message}`);
   process.exitCode = 1;
+} finally {
+  if (shared) await rm(shared, { recursive: true, force: true });
 }

@@ -55,6 +55,8 @@ export interface ReleaseOptions {
   zipDir?: string;
   /** Skip the zip (tests). */
   zip?: boolean;
+  /** The UI and bundles made by {@link buildParts} for this version (several targets in a row). */
+  parts?: ReleaseParts;
   /** Run the packaged check (default: when the target runs on this machine). */
   check?: boolean;
   /** Port of the check (default 18765, app.json). */
@@ -80,10 +82,10 @@ export interface ReleaseResult {
 }
 
 /** The release's description of itself, at its top: `release.json`. */
-export const RELEASE_JSON = 'release.json';
+const RELEASE_JSON = 'release.json';
 
 /** What release.json says: the target, the Node it carries and the native pieces. */
-export function releaseManifest(
+function releaseManifest(
   version: string,
   target: ReleaseTarget,
   node: ReleaseNode,
@@ -173,6 +175,58 @@ async function timed<T>(
   }
 }
 
+/** What every target's release is made of: the built UI and the bundles (see {@link buildParts}). */
+export interface ReleaseParts {
+  uiDir: string;
+  serverDir: string;
+  bundles: { backend: { script: string; worker: string }; launcher: string };
+}
+
+/**
+ * Builds the UI and bundles the backend (for `version`) and the launcher into `folder`: the same
+ * for every target, so several targets built in a row share them.
+ */
+export async function buildParts(options: {
+  version: string;
+  folder: string;
+  log(line: string): void;
+}): Promise<ReleaseParts> {
+  const { folder, version, log } = options;
+  const uiDir = join(folder, 'ui');
+  const { build } = await import('vite');
+  await build({
+    configFile: join(DESKTOP_DIR, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: uiDir, emptyOutDir: true },
+  });
+  log('UI built');
+
+  const requireFromDesktop = createRequire(join(DESKTOP_DIR, 'package.json'));
+  const serverDir = dirname(requireFromDesktop.resolve('@class-assistant/server/package.json'));
+  const serverManifest = JSON.parse(await readFile(join(serverDir, 'package.json'), 'utf8')) as {
+    bin: Record<string, string>;
+  };
+  // The bin is a small shim that runs src/main.ts in the workspace; bundle what it runs.
+  if (!serverManifest.bin['class-assistant-backend']) {
+    throw new Error('@class-assistant/server has no class-assistant-backend bin');
+  }
+  const bundles = {
+    backend: await bundleBackend({
+      serverMain: join(serverDir, 'src', 'main.ts'),
+      serverWorker: join(serverDir, 'src', 'material-worker.ts'),
+      prelude: join(DESKTOP_DIR, 'src', 'release', 'backend-prelude.ts'),
+      outDir: folder,
+      appVersion: version,
+    }),
+    launcher: await bundleLauncher({
+      entry: join(DESKTOP_DIR, 'src', 'release', 'launcher-entry.ts'),
+      outFile: join(folder, 'launcher.cjs'),
+    }),
+  };
+  log('backend and launcher bundled');
+  return { uiDir, serverDir, bundles };
+}
+
 /** Builds the release. */
 export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResult> {
   const { repoRoot, target, version, log } = options;
@@ -202,41 +256,10 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
     `version ${version}${versionFilesChanged.length > 0 ? ` (set in ${versionFilesChanged.join(', ')})` : ''}`,
   );
 
-  const uiDir = join(work, 'ui');
-  await timed(timings, 'ui', async () => {
-    const { build } = await import('vite');
-    await build({
-      configFile: join(DESKTOP_DIR, 'vite.config.ts'),
-      logLevel: 'warn',
-      build: { outDir: uiDir, emptyOutDir: true },
-    });
-  });
-  log('UI built');
-
-  const requireFromDesktop = createRequire(join(DESKTOP_DIR, 'package.json'));
-  const serverDir = dirname(requireFromDesktop.resolve('@class-assistant/server/package.json'));
-  const serverManifest = JSON.parse(await readFile(join(serverDir, 'package.json'), 'utf8')) as {
-    bin: Record<string, string>;
-  };
-  // The bin is a small shim that runs src/main.ts in the workspace; bundle what it runs.
-  const serverBin = serverManifest.bin['class-assistant-backend'];
-  if (!serverBin) throw new Error('@class-assistant/server has no class-assistant-backend bin');
-  const serverMain = join(serverDir, 'src', 'main.ts');
-
-  const bundles = await timed(timings, 'bundle', async () => ({
-    backend: await bundleBackend({
-      serverMain,
-      serverWorker: join(serverDir, 'src', 'material-worker.ts'),
-      prelude: join(DESKTOP_DIR, 'src', 'release', 'backend-prelude.ts'),
-      outDir: work,
-      appVersion: version,
-    }),
-    launcher: await bundleLauncher({
-      entry: join(DESKTOP_DIR, 'src', 'release', 'launcher-entry.ts'),
-      outFile: join(work, 'launcher.cjs'),
-    }),
-  }));
-  log('backend and launcher bundled');
+  const parts =
+    options.parts ??
+    (await timed(timings, 'ui+bundle', () => buildParts({ version, folder: work, log })));
+  const { uiDir, serverDir, bundles } = parts;
 
   const cacheDir = join(DESKTOP_DIR, '.cache');
   const node = await timed(timings, 'node', () =>
@@ -464,7 +487,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
 }
 
 /** Throws unless the two files hold the same bytes (the app's Node binary and the registry's). */
-export async function assertSameBytes(copy: string, original: string): Promise<void> {
+async function assertSameBytes(copy: string, original: string): Promise<void> {
   const [a, b] = await Promise.all([readFile(copy), readFile(original)]);
   if (!a.equals(b)) {
     throw new Error(`${copy} differs from ${original}: the app must carry Node's binary unchanged`);

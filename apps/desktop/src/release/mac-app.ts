@@ -21,10 +21,10 @@ import { appBackendLoaderSource, BACKEND_ASSETS } from './code-cache.ts';
 export const MAC_APP_BUNDLE = `${MAC_APP_NAME}.app`;
 
 /** The app's bundle identifier. */
-export const MAC_BUNDLE_ID = 'org.class-assistant.desktop';
+const MAC_BUNDLE_ID = 'org.class-assistant.desktop';
 
 /** Node 24's oldest macOS (Node's BUILDING.md: macOS 13.5 and later). */
-export const MAC_MINIMUM_SYSTEM = '13.5';
+const MAC_MINIMUM_SYSTEM = '13.5';
 
 /** Paths inside the app bundle, relative to it. */
 export const MAC_APP_PATHS = {
@@ -42,7 +42,7 @@ function xmlText(value: string): string {
 }
 
 /** The keys of the app's Info.plist, in the order written. */
-export function infoPlistEntries(version: string): Array<[string, string | boolean]> {
+function infoPlistEntries(version: string): Array<[string, string | boolean]> {
   return [
     ['CFBundleDevelopmentRegion', 'en'],
     ['CFBundleDisplayName', MAC_APP_NAME],
@@ -80,7 +80,7 @@ ${body}
 }
 
 /** Contents/MacOS/Class Assistant: runs the launcher with the Node binary beside it. */
-export function macLauncherScript(): string {
+function macLauncherScript(): string {
   return `#!/bin/sh
 # Class Assistant: Node's own binary (Contents/Resources/node) runs the launcher, which starts
 # the backend and opens the window in Chrome, Edge or Chromium (or the default browser).
@@ -147,7 +147,7 @@ function encodePng(width: number, height: number, rgba: Uint8Array): Uint8Array 
  * The app icon at `size` pixels: the favicon's geometry on a 32-unit square (a dark rounded
  * square, a green ring and dot), inset as macOS icons are, 4x4 samples per pixel.
  */
-export function appIconPng(size: number): Uint8Array {
+function appIconPng(size: number): Uint8Array {
   const rgba = new Uint8Array(size * size * 4);
   // macOS icons leave ~10 % of the canvas around the shape.
   const inset = size * 0.1;
@@ -201,7 +201,7 @@ export const ICNS_PNG_TYPES: ReadonlyArray<{ type: string; size: number }> = [
 ];
 
 /** An .icns file of PNG images: `icns`, its length, then each element's type, length and data. */
-export function icnsFile(images: ReadonlyArray<{ type: string; png: Uint8Array }>): Uint8Array {
+function icnsFile(images: ReadonlyArray<{ type: string; png: Uint8Array }>): Uint8Array {
   const length = 8 + images.reduce((sum, image) => sum + 8 + image.png.length, 0);
   const out = new Uint8Array(length);
   const view = new DataView(out.buffer);
@@ -219,7 +219,7 @@ export function icnsFile(images: ReadonlyArray<{ type: string; png: Uint8Array }
 }
 
 /** The app's icon file, every size drawn once. */
-export function appIcns(): Uint8Array {
+function appIcns(): Uint8Array {
   const drawn = new Map<number, Uint8Array>();
   return icnsFile(
     ICNS_PNG_TYPES.map(({ type, size }) => {

@@ -79,7 +79,7 @@ export function chooseReleaseNode(
 }
 
 /** The versions of `name` the npm registry publishes (`npm view <name> versions --json`). */
-export async function registryVersions(name: string): Promise<string[]> {
+async function registryVersions(name: string): Promise<string[]> {
   const { stdout } = await promisify(execFile)(
     process.platform === 'win32' ? 'npm.cmd' : 'npm',
     ['view', name, 'versions', '--json'],

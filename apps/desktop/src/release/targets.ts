@@ -16,7 +16,7 @@ export type ReleaseTarget = 'linux-x64' | 'win-x64' | 'darwin-arm64' | 'darwin-x
  * of Node); `app`, a macOS `Class Assistant.app` running the bundles with Node's own binary, kept
  * byte for byte — on macOS an injected binary loses the signature Apple Silicon needs to run it.
  */
-export type Packaging = 'sea' | 'app';
+type Packaging = 'sea' | 'app';
 
 /** What differs between targets. */
 export interface TargetInfo {
