@@ -1,18 +1,15 @@
 // A class keeps the audio it hears in its folder (audio.ogg, Ogg Opus) and each line says where
 // its speech starts in it (`audio_ms`): real espeak-ng speech at known positions, PocketSphinx,
 // the encoder's worker thread, a real app over a real socket; ffmpeg/ffprobe judge the file.
-import { execFile } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import JSZip from 'jszip';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLASS_FILES, dataPaths } from '../src/data-folder.ts';
 import { type ClassClient, classClient } from './support/class-client.ts';
 import { createHarness, FAST_MOCK, type Harness } from './support/harness.ts';
+import { judgeAudio } from './support/ogg-judge.ts';
 import { type SpeechRecording, speechRecording, words } from './support/speech.ts';
-
-const run = promisify(execFile);
 
 let harness: Harness | undefined;
 let client: ClassClient | undefined;
@@ -31,21 +28,6 @@ const LECTURE = [
   { text: 'today we will talk about binary search trees', pauseAfterMs: 7000 },
   { text: 'please open your books to page ten', pauseAfterMs: 2000 },
 ] as const;
-
-/** What ffmpeg says of a file: decode errors ('' for none) and its duration in ms. */
-export async function judge(path: string): Promise<{ errors: string; durationMs: number }> {
-  const decoded = await run('ffmpeg', ['-v', 'error', '-i', path, '-f', 'null', '-']);
-  const probed = await run('ffprobe', [
-    '-v',
-    'error',
-    '-show_entries',
-    'format=duration',
-    '-of',
-    'csv=p=0',
-    path,
-  ]);
-  return { errors: decoded.stderr.trim(), durationMs: Number(probed.stdout.trim()) * 1000 };
-}
 
 type Line = { text: string; audio_ms: number | null };
 
@@ -105,7 +87,8 @@ describe('a class keeps its audio', () => {
     const id = list.items[0]!.id;
     const file = join(dataPaths(harness.dataDir).classes, id, CLASS_FILES.audio);
     const kept = await readFile(file);
-    const { errors, durationMs } = await judge(file);
+    const { errors, durationMs, streams } = await judgeAudio(file);
+    expect(streams).toBe(1);
     expect(errors).toBe('');
     expect(Math.abs(durationMs - lecture.durationMs)).toBeLessThanOrEqual(300);
     expect(list.items[0]!.audio_bytes).toBe(kept.length);
