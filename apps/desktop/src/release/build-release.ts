@@ -161,6 +161,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
     backend: await bundleBackend({
       serverMain,
       serverWorker: join(serverDir, 'src', 'material-worker.ts'),
+      audioWorker: join(serverDir, 'src', 'audio-keeper-worker.ts'),
       prelude: join(DESKTOP_DIR, 'src', 'release', 'backend-prelude.ts'),
       outDir: work,
       appVersion: version,
@@ -229,6 +230,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
 
   const nativeModules = await timed(timings, 'assemble', async () => {
     await copyFile(bundles.backend.worker, join(backendDir, 'lib', 'material-worker.js'));
+    await copyFile(bundles.backend.audioWorker, join(backendDir, 'lib', 'audio-keeper-worker.js'));
     // The worker is CommonJS; a package.json with "type": "module" above an unpacked release
     // (this repository's, for one) must not make Node read it as ESM.
     await writeFile(join(backendDir, 'lib', 'package.json'), '{ "type": "commonjs" }\n');
