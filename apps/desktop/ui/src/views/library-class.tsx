@@ -25,7 +25,7 @@ function recordingLength(ms: number): string {
   return hours > 0 ? `${hours}:${rest}` : `${Math.floor(seconds / 60)}:${pad(seconds % 60)}`;
 }
 
-type ExportFormat = 'md' | 'txt' | 'srt';
+type ExportFormat = 'md' | 'txt' | 'srt' | 'zip';
 
 /** The class view; `lineId` is scrolled to and marked, `kind: 'notes'` opens the notes. */
 export function ClassView({
@@ -138,12 +138,16 @@ export function ClassView({
           value={format}
           onChange={(event) => {
             const chosen = event.currentTarget.value;
-            setFormat(chosen === 'txt' || chosen === 'srt' ? chosen : 'md');
+            setFormat(chosen === 'txt' || chosen === 'srt' || chosen === 'zip' ? chosen : 'md');
           }}
         >
           <option value="md">{t('libraryExportMd')}</option>
           <option value="txt">{t('libraryExportTxt')}</option>
           <option value="srt">{t('libraryExportSrt')}</option>
+          {/* Always offered: without audio the zip holds the rest (its README.txt says so). */}
+          <option value="zip">
+            {t(info.audio_bytes !== null ? 'libraryExportZip' : 'libraryExportZipNoAudio')}
+          </option>
         </select>
         <a class="button small" id="library-export" href={exportUrl} download="">
           {t('libraryExport')}
