@@ -10,6 +10,7 @@ import { type ClassClient, classClient } from './support/class-client.ts';
 import { createHarness, FAST_MOCK, type Harness } from './support/harness.ts';
 import { judgeAudio } from './support/ogg-judge.ts';
 import { type SpeechRecording, speechRecording, words } from './support/speech.ts';
+import { openEventStream } from './support/sse-client.ts';
 
 let harness: Harness | undefined;
 let client: ClassClient | undefined;
@@ -125,6 +126,38 @@ describe('a class keeps its audio', () => {
     expect(zipped.equals(kept)).toBe(true);
     expect(await zip.file(`Data structures_${id}.srt`)!.async('string')).toContain('morning');
   });
+
+  it('keeps an imported recording’s audio too (played as fast as it is recognised)', async () => {
+    const lecture = await speechRecording(LECTURE, { leadMs: 2000, name: 'kept' });
+    harness = await createHarness({ env: [...POCKETSPHINX] });
+    const base = await harness.listen();
+    const events = await openEventStream(`${base}/api/events`);
+    try {
+      const form = new FormData();
+      form.append('file', new Blob([await readFile(lecture.path)]), 'Week 3 trees.wav');
+      const answer = await fetch(`${base}/api/import`, { method: 'POST', body: form });
+      expect(answer.status).toBe(202);
+      const done = await events.next(
+        (event) =>
+          event.event === 'import.changed' && (event.data as { state: string }).state !== 'running',
+        120_000,
+      );
+      const final = done.data as { state: string; class_id: string };
+      expect(final.state).toBe('done');
+      const file = join(dataPaths(harness.dataDir).classes, final.class_id, CLASS_FILES.audio);
+      const { errors, durationMs } = await judgeAudio(file);
+      expect(errors).toBe('');
+      expect(Math.abs(durationMs - lecture.durationMs)).toBeLessThanOrEqual(300);
+      const detail = (await (await fetch(`${base}/api/classes/${final.class_id}`)).json()) as {
+        class: { audio_bytes: number | null };
+        lines: Line[];
+      };
+      expect(detail.class.audio_bytes).toBe((await stat(file)).size);
+      expectNear(detail.lines, lecture);
+    } finally {
+      events.close();
+    }
+  }, 180_000);
 
   it('keeps nothing with KEEP_AUDIO=off, nor in the demo mode', async () => {
     const lecture = await speechRecording(LECTURE, { leadMs: 2000, name: 'kept' });
