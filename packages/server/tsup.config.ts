@@ -7,6 +7,8 @@ export default defineConfig({
     index: 'src/index.ts',
     main: 'src/main.ts',
     'material-worker': 'src/material-worker.ts',
+    // The worker thread that encodes and writes a class's kept audio.
+    'audio-keeper-worker': 'src/audio-keeper-worker.ts',
     'audio-child': 'src/audio-child.ts',
     // The sherpa-onnx engine's process (one per class).
     'sherpa-child': 'src/sherpa-child.ts',

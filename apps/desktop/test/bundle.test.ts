@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asciiOnly, rawTemplatesAsStrings, releasePlugin } from '../src/release/bundle.ts';
+import {
+  asciiOnly,
+  embeddedOpusscript,
+  rawTemplatesAsStrings,
+  releasePlugin,
+} from '../src/release/bundle.ts';
 
 const SERVER_DIR = join(import.meta.dirname, '..', '..', '..', 'packages', 'server');
 
@@ -140,6 +145,59 @@ describe('asciiOnly (the backend bundle as one-byte text)', () => {
     );
     expect(asciiOnly('const plain = `ascii ${"课"}`;', 'backend.cjs')).toBe(
       'const plain = `ascii ${"\\u8bfe"}`;',
+    );
+  });
+});
+
+describe('the Opus encoder of the audio keeper (WebAssembly in a file of its own)', () => {
+  // Encodes a second of a tone through the server's encoder, as the audio keeper's worker does.
+  const ENCODE = `
+const { createOpusEncoder } = require(${JSON.stringify(join(SERVER_DIR, 'src', 'recording', 'opus-encoder.ts'))});
+const encoder = createOpusEncoder();
+const samples = new Int16Array(16000).map((_, i) => Math.round(5000 * Math.sin(i / 8)));
+const packets = [...encoder.encode(samples), ...encoder.end()];
+process.stdout.write(JSON.stringify({ packets: packets.length, bytes: packets.reduce((sum, p) => sum + p.length, 0) }));
+`;
+
+  async function bundleEncoder(withReleasePlugin: boolean) {
+    // Away from node_modules: the bundle must not find the package's files next to it.
+    const folder = join(work, `opus-${withReleasePlugin}`);
+    await mkdir(folder, { recursive: true });
+    const outfile = join(folder, 'encoder.cjs');
+    await build({
+      stdin: { contents: ENCODE, resolveDir: SERVER_DIR, sourcefile: 'encoder.js', loader: 'js' },
+      bundle: true,
+      platform: 'node',
+      target: 'node24',
+      format: 'cjs',
+      outfile,
+      logLevel: 'silent',
+      loader: { '.wasm': 'binary' },
+      plugins: withReleasePlugin ? [releasePlugin()] : [],
+    });
+    return outfile;
+  }
+
+  it('carries its WebAssembly inside the bundle, and leaves the asm.js build out', async () => {
+    const outfile = await bundleEncoder(true);
+    const { stdout } = await promisify(execFile)(process.execPath, [outfile]);
+    // 50 packets of 20 ms, about 24 kbit/s.
+    const result = JSON.parse(stdout) as { packets: number; bytes: number };
+    expect(result.packets).toBe(50);
+    expect(result.bytes).toBeGreaterThan(1000);
+    expect(result.bytes).toBeLessThan(6000);
+    const bundled = await readFile(outfile, 'utf8');
+    expect(bundled).not.toContain('opusscript_native_nasm.js');
+    // Without the plugin the bundle looks for the WebAssembly next to itself, in vain.
+    const plain = await bundleEncoder(false);
+    await expect(promisify(execFile)(process.execPath, [plain])).rejects.toThrow(
+      /opusscript_native_wasm\.wasm/,
+    );
+  });
+
+  it('stops the build when opusscript loads its builds otherwise', () => {
+    expect(() => embeddedOpusscript('module.exports = require("./other.js")();')).toThrow(
+      /update bundle\.ts/,
     );
   });
 });

@@ -34,6 +34,7 @@ beforeAll(async () => {
     backend: await bundleBackend({
       serverMain: join(SERVER, 'src', 'main.ts'),
       serverWorker: join(SERVER, 'src', 'material-worker.ts'),
+      audioWorker: join(SERVER, 'src', 'audio-keeper-worker.ts'),
       prelude: join(DESKTOP, 'src', 'release', 'backend-prelude.ts'),
       outDir: join(work, 'bundles'),
       appVersion: '9.8.7',

@@ -75,6 +75,7 @@ describe.runIf(target !== undefined)('pnpm release:build', () => {
       'backend/assets/mock-lecture.txt',
       'backend/assets/silero-vad/silero_vad.onnx',
       'backend/lib/material-worker.js',
+      'backend/lib/audio-keeper-worker.js',
       'README.txt',
     ]) {
       expect((await stat(join(release, path))).isFile(), path).toBe(true);

@@ -179,7 +179,7 @@ async function timed<T>(
 export interface ReleaseParts {
   uiDir: string;
   serverDir: string;
-  bundles: { backend: { script: string; worker: string }; launcher: string };
+  bundles: { backend: { script: string; worker: string; audioWorker: string }; launcher: string };
 }
 
 /**
@@ -214,6 +214,7 @@ export async function buildParts(options: {
     backend: await bundleBackend({
       serverMain: join(serverDir, 'src', 'main.ts'),
       serverWorker: join(serverDir, 'src', 'material-worker.ts'),
+      audioWorker: join(serverDir, 'src', 'audio-keeper-worker.ts'),
       prelude: join(DESKTOP_DIR, 'src', 'release', 'backend-prelude.ts'),
       outDir: folder,
       appVersion: version,
@@ -346,6 +347,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
 
   const nativeModules = await timed(timings, 'assemble', async () => {
     await copyFile(bundles.backend.worker, join(backendDir, 'lib', 'material-worker.js'));
+    await copyFile(bundles.backend.audioWorker, join(backendDir, 'lib', 'audio-keeper-worker.js'));
     // The worker is CommonJS; a package.json with "type": "module" above an unpacked release
     // (this repository's, for one) must not make Node read it as ESM.
     await writeFile(join(backendDir, 'lib', 'package.json'), '{ "type": "commonjs" }\n');

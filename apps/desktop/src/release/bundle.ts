@@ -38,6 +38,34 @@ const PINO_CALLER = /[\\/]pino[\\/]lib[\\/]caller\.js$/;
  * such a template is loaded as the plain string literal of the same value instead.
  */
 const RAW_TEMPLATE = 'String.raw`';
+
+/**
+ * The Opus encoder (opusscript: libopus built with emscripten) reads its WebAssembly from a file
+ * next to its script, and names an asm.js build it never loads by default. The bundle carries
+ * the WebAssembly itself (given to the emscripten module as `wasmBinary`, so no file is read)
+ * and leaves the asm.js build out.
+ */
+const OPUSSCRIPT_INDEX = /[\\/]node_modules[\\/](?:.*[\\/])?opusscript[\\/]index\.js$/;
+const OPUSSCRIPT_WASM = 'require("./build/opusscript_native_wasm.js")()';
+const OPUSSCRIPT_ASMJS = 'require("./build/opusscript_native_nasm.js")()';
+
+/** opusscript's index.js with its WebAssembly embedded and its asm.js build left out. */
+export function embeddedOpusscript(source: string): string {
+  if (!source.includes(OPUSSCRIPT_WASM) || !source.includes(OPUSSCRIPT_ASMJS)) {
+    throw new Error(
+      'opusscript/index.js no longer loads its builds as the release bundle expects: update bundle.ts',
+    );
+  }
+  return source
+    .replace(
+      OPUSSCRIPT_WASM,
+      'require("./build/opusscript_native_wasm.js")({ wasmBinary: require("./build/opusscript_native_wasm.wasm") })',
+    )
+    .replace(
+      OPUSSCRIPT_ASMJS,
+      '(() => { throw new Error("opusscript: only its WebAssembly build is part of this build"); })()',
+    );
+}
 const PACKAGE_SCRIPT = /[\\/]node_modules[\\/].*\.[cm]?js$/;
 const NON_ASCII_TEST = /[^\0-\x7f]/;
 
@@ -114,6 +142,11 @@ export function releasePlugin(): Plugin {
           };
         });
       }
+      builder.onLoad({ filter: OPUSSCRIPT_INDEX }, async (args) => ({
+        contents: embeddedOpusscript(await readFile(args.path, 'utf8')),
+        loader: 'js',
+        resolveDir: dirname(args.path),
+      }));
       // Last, so that the rewrites above come first for their files.
       builder.onLoad({ filter: PACKAGE_SCRIPT }, async (args) => {
         const contents = rawTemplatesAsStrings(await readFile(args.path, 'utf8'));
@@ -155,22 +188,28 @@ export function asciiOnly(source: string, name: string): string {
   });
 }
 
-/** The backend bundles: the SEA script and the upload parser's worker (a file next to it). */
+/**
+ * The backend bundles: the SEA script, the upload parser's worker and the audio keeper's worker
+ * (files next to it).
+ */
 export async function bundleBackend(options: {
   /** The server's src/main.ts (what its bin runs). */
   serverMain: string;
   /** The server's src/material-worker.ts. */
   serverWorker: string;
+  /** The server's src/audio-keeper-worker.ts. */
+  audioWorker: string;
   /** The prelude that sets the packaged defaults (settings, data, UI, native modules). */
   prelude: string;
-  /** Output folder: backend.cjs (for the SEA) and lib/material-worker.js (shipped). */
+  /** Output folder: backend.cjs (for the SEA), lib/material-worker.js and lib/audio-keeper-worker.js (shipped). */
   outDir: string;
   /** The app version the backend reports (`app_version` in /api/health) when started by hand. */
   appVersion: string;
   minify?: boolean;
-}): Promise<{ script: string; worker: string }> {
+}): Promise<{ script: string; worker: string; audioWorker: string }> {
   const script = join(options.outDir, 'backend.cjs');
   const worker = join(options.outDir, 'lib', 'material-worker.js');
+  const audioWorker = join(options.outDir, 'lib', 'audio-keeper-worker.js');
   const common = {
     bundle: true,
     platform: 'node' as const,
@@ -181,6 +220,8 @@ export async function bundleBackend(options: {
     legalComments: 'none' as const,
     logLevel: 'warning' as const,
     external: [...NATIVE_PACKAGES, '*.node'],
+    // The Opus encoder's WebAssembly, embedded (see embeddedOpusscript).
+    loader: { '.wasm': 'binary' as const },
     plugins: [releasePlugin()],
     define: {
       'import.meta.url': MODULE_URL,
@@ -222,7 +263,13 @@ export async function bundleBackend(options: {
     outfile: worker,
     banner: { js: `var ${MODULE_URL} = require("node:url").pathToFileURL(__filename).href;` },
   });
-  return { script, worker };
+  await build({
+    ...common,
+    entryPoints: [options.audioWorker],
+    outfile: audioWorker,
+    banner: { js: `var ${MODULE_URL} = require("node:url").pathToFileURL(__filename).href;` },
+  });
+  return { script, worker, audioWorker };
 }
 
 /** The launcher bundle (the SEA at the release root). */

@@ -6,10 +6,12 @@ import type { TranscriptDocument } from '@class-assistant/transcript-core';
 import type { LineExtras } from '../events/live-events.ts';
 import type { ClassAlert, ClassMeta } from './class-folder.ts';
 
-/** Export formats. */
-export const EXPORT_FORMATS = ['md', 'txt', 'srt'] as const;
+/** Export formats (`zip`: the Markdown, subtitles, notes and kept audio together). */
+export const EXPORT_FORMATS = ['md', 'txt', 'srt', 'zip'] as const;
 /** An export format. */
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** The formats that are one text file. */
+type TextFormat = Exclude<ExportFormat, 'zip'>;
 
 /** What an export is made of. */
 export interface ExportSource {
@@ -26,10 +28,10 @@ export interface ExportSource {
 export interface ExportedFile {
   filename: string;
   contentType: string;
-  body: string;
+  body: string | Uint8Array;
 }
 
-const CONTENT_TYPES: Record<ExportFormat, string> = {
+const CONTENT_TYPES: Record<TextFormat, string> = {
   md: 'text/markdown; charset=utf-8',
   txt: 'text/plain; charset=utf-8',
   srt: 'application/x-subrip; charset=utf-8',
@@ -56,7 +58,10 @@ export function exportFilename(meta: ClassMeta, format: ExportFormat): string {
  * @example
  * exportClass(source, 'srt').body // '1\n00:00:05,000 --> 00:00:09,000\n同学们好\n\n2\n…'
  */
-export function exportClass(source: ExportSource, format: ExportFormat): ExportedFile {
+export function exportClass(
+  source: ExportSource,
+  format: TextFormat,
+): { filename: string; contentType: string; body: string } {
   const body =
     format === 'md'
       ? toMarkdown(source)

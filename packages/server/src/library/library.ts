@@ -29,6 +29,7 @@ import { createSerialQueue } from '../files.ts';
 import { localized } from '../language.ts';
 import type { ClassHooks } from '../monitor/monitor.ts';
 import { readContainedText } from '../security/contained-file.ts';
+import { classAudioBytes, createAudioSizes } from './audio-sizes.ts';
 import { type OpenedClassAudio, openClassAudio } from './class-audio.ts';
 import { documentsOf } from './class-documents.ts';
 import {
@@ -49,6 +50,7 @@ import {
   writeClassTranscript,
 } from './class-folder.ts';
 import { type ExportedFile, type ExportFormat, exportClass } from './export-class.ts';
+import { exportZip } from './export-zip.ts';
 import { importEarlierVersion } from './legacy-import.ts';
 import {
   type ClassRow,
@@ -111,6 +113,8 @@ export interface LibraryOptions {
 export interface ClassSummary extends ClassRow {
   /** True while this class is being monitored. */
   live: boolean;
+  /** Bytes of the class's kept audio; null when it kept none. */
+  audio_bytes: number | null;
 }
 
 /** One class with its lines. */
@@ -140,6 +144,8 @@ export interface Library extends ClassHooks {
     total: number;
     items: ClassSummary[];
     indexing: IndexingProgress | null;
+    /** Bytes of every class's kept audio. */
+    audio_bytes_total: number;
   };
   /** One class; 400 `CLASS_ID_INVALID`, 404 `CLASS_NOT_FOUND`. */
   get(id: string): Promise<ClassDetail>;
@@ -233,6 +239,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
   const { logger, store } = options;
   const { classes: classesDir, libraryIndex: indexPath } = dataPaths(options.dataDir);
   const folderOf = (id: string) => join(classesDir, id);
+  const audioSizes = createAudioSizes(classesDir);
   const changed = (id: string, change: LibraryChange) => options.onChange?.(id, change);
   // Folder writes, one at a time; index writes, one at a time (a long re-index never delays
   // the folder work a running class waits for).
@@ -299,7 +306,12 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
 
   const summaryOf = (row: ClassRow): ClassSummary => {
     const live = running?.id === row.id;
-    return { ...row, live, ...(live ? { line_count: store.lastId } : {}) };
+    return {
+      ...row,
+      live,
+      ...(live ? { line_count: store.lastId } : {}),
+      audio_bytes: audioSizes.get(row.id),
+    };
   };
 
   const rowOf = (content: ClassFolderContent, lineCount: number): ClassRow => ({
@@ -430,9 +442,11 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
   /** Brings the index up to date with the class folders, newest classes first (one at a time). */
   let scanning: Promise<void> | null = null;
   const scan = (): Promise<void> => {
-    scanning ??= catchUp().finally(() => {
-      scanning = null;
-    });
+    scanning ??= Promise.all([catchUp(), audioSizes.refresh()])
+      .then(() => undefined)
+      .finally(() => {
+        scanning = null;
+      });
     return scanning;
   };
   const catchUp = async (): Promise<void> => {
@@ -836,7 +850,12 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
     // ------------------------------------------------------------ the API
     list(query) {
       const { total, items } = guard(() => index.listClasses(query));
-      return { total, items: items.map(summaryOf), indexing: progress };
+      return {
+        total,
+        items: items.map(summaryOf),
+        indexing: progress,
+        audio_bytes_total: audioSizes.total(),
+      };
     },
 
     async get(id) {
@@ -845,8 +864,9 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         running?.id === id ? running.extras.all() : await readLineExtras(await existingFolder(id));
       const lineCount = content.transcript.entries.length;
       const row = rowOf(content, lineCount);
+      const audioBytes = await classAudioBytes(await existingFolder(id));
       return {
-        summary: { ...row, live: isRunning },
+        summary: { ...row, live: isRunning, audio_bytes: audioBytes },
         lines: content.transcript.entries,
         alerts: content.meta.alerts,
         historySummary: content.transcript.summary,
@@ -934,6 +954,28 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
 
     async export(id, format) {
       const { content, running: isRunning } = await readForApi(id);
+      if (format === 'zip') {
+        const folder = await existingFolder(id);
+        const audio = await openClassAudio(options.dataDir, id).then(
+          async ({ handle }) => {
+            try {
+              return new Uint8Array(await handle.readFile());
+            } finally {
+              await handle.close();
+            }
+          },
+          () => null,
+        );
+        return exportZip(
+          {
+            meta: { ...content.meta, line_count: content.transcript.entries.length },
+            transcript: content.transcript,
+            transcriptText: '',
+            notes: content.notes,
+          },
+          audio && (await classAudioBytes(folder)) !== null ? audio : null,
+        );
+      }
       const transcriptText = isRunning
         ? formatTranscript(content.transcript)
         : ((await readContainedText(options.dataDir, [
@@ -995,6 +1037,7 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         await rm(doomed, { recursive: true, force: true });
       });
       await indexWork(async () => index.removeClass(id));
+      audioSizes.forget(id);
       if (liveFileId === id) liveFileId = null;
       changed(id, 'deleted');
     },
@@ -1009,6 +1052,14 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
       return readLineExtras(await existingFolder(liveFileId)).catch(() => new Map());
     },
     lineExtras: (lineId) => running?.extras.get(lineId) ?? NO_EXTRAS,
+    audioTarget() {
+      const current = running;
+      if (!current) return null;
+      return {
+        path: join(current.folder, CLASS_FILES.audio),
+        sized: (bytes) => audioSizes.set(current.id, bytes),
+      };
+    },
     setLineExtras(lineId, patch) {
       running?.extras.set(lineId, patch);
     },

@@ -9,6 +9,7 @@ import {
   type TranscriptStore,
 } from '@class-assistant/transcript-core';
 import type { AppCapture } from '../audio/app-capture.ts';
+import type { AudioChunk } from '../audio/audio-source.ts';
 import { errorMessage, isServerError, ServerError } from '../errors.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type {
@@ -30,6 +31,11 @@ import type {
   RecognizerLogger,
   RecognizerRegistry,
 } from '../recognizers/recognizer.ts';
+import {
+  type AudioKeeper,
+  type AudioTarget,
+  createAudioKeeper,
+} from '../recording/audio-keeper.ts';
 import { maskSecretsInText } from '../secret-rules.ts';
 import type { ResolvedSettings } from '../settings/settings-schema.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
@@ -89,6 +95,12 @@ export interface ClassHooks {
   lineExtras?(lineId: number): LineExtras;
   /** Changes the extras of a line of the running class; kept in its folder (lines.jsonl). */
   setLineExtras?(lineId: number, patch: Partial<LineExtras>): void;
+  /**
+   * Where the running class's audio is kept (its folder's audio file, which a class that goes
+   * on appends to) and who is told its size; null without a running class. Without this hook
+   * no audio is kept.
+   */
+  audioTarget?(): AudioTarget | null;
 }
 
 /** A class made from a recording instead of a live input (an import). */
@@ -274,6 +286,13 @@ interface Session {
   recording: boolean;
   /** The end of the last segment recognised, ms (a recording's position). */
   lastSegmentEndMs: number | null;
+  /** The class's audio being kept (KEEP_AUDIO=on and a mode that hears audio). */
+  keeper: AudioKeeper | undefined;
+  /**
+   * Where in the kept audio each line given to the pipeline starts, in the order given: the
+   * pipeline answers each with one appended, updated or dropped line, in the same order.
+   */
+  audioStarts: Array<{ ms: number | null }>;
 }
 
 /** A recognizer started and what it said while starting. */
@@ -284,6 +303,8 @@ interface Launched {
   abandon(): Promise<void>;
   /** Sends its events, those said while starting first, to the session. */
   deliverTo(current: Session): void;
+  /** Keeps the audio the recognizer hears, once {@link openKeeper} gives it the class's file. */
+  keeper: AudioKeeper | undefined;
 }
 
 /**
@@ -416,11 +437,22 @@ export function createMonitor(options: MonitorOptions): Monitor {
   const wirePipeline = (current: Session) => {
     const { pipeline } = current;
     pipeline.on('line-appended', ({ entry }) => {
+      // The line's place in the kept audio travels with its first event.
+      const start = current.audioStarts.shift();
+      if (start?.ms != null) options.classHooks?.setLineExtras?.(entry.id, { audio_ms: start.ms });
       options.hub.publish('line.appended', lastLine(entry));
       retryFoldWhenReady(current);
     });
     pipeline.on('line-updated', ({ entry }) => {
+      // A line extended or joined keeps where it started.
+      const start = current.audioStarts.shift();
+      if (start?.ms != null && options.classHooks?.lineExtras?.(entry.id).audio_ms == null) {
+        options.classHooks?.setLineExtras?.(entry.id, { audio_ms: start.ms });
+      }
       options.hub.publish('line.updated', lastLine(entry));
+    });
+    pipeline.on('line-dropped', () => {
+      current.audioStarts.shift();
     });
     pipeline.on('alert-raised', (alert) => {
       const message = alertMessage(alert);
@@ -459,8 +491,14 @@ export function createMonitor(options: MonitorOptions): Monitor {
     return positionMs === undefined ? undefined : { positionMs };
   };
 
-  const intake = (current: Session, work: () => Promise<unknown>) => {
+  const intake = (current: Session, work: () => Promise<unknown>, startMs?: number) => {
+    // Where the line starts in the kept audio (a line without a start: the audio kept so far).
+    const start = { ms: current.keeper?.positionAt(startMs) ?? null };
+    current.audioStarts.push(start);
     work().catch((error: unknown) => {
+      // Refused by the pipeline: no line answers this one.
+      const at = current.audioStarts.indexOf(start);
+      if (at !== -1) current.audioStarts.splice(at, 1);
       if (session !== current) return;
       reportError(current, 'transcript', error);
     });
@@ -477,20 +515,27 @@ export function createMonitor(options: MonitorOptions): Monitor {
           current.lastSegmentEndMs = Math.max(current.lastSegmentEndMs ?? 0, event.endMs);
         }
         const time = timeOf(current, event.startMs);
-        intake(current, () => current.pipeline.pushLine(event.text, time ? { time } : {}));
+        intake(
+          current,
+          () => current.pipeline.pushLine(event.text, time ? { time } : {}),
+          event.startMs,
+        );
         return;
       }
       case 'segment': {
         setPartial(current, '');
         current.lastSegmentEndMs = Math.max(current.lastSegmentEndMs ?? 0, event.endMs);
         const time = timeOf(current, event.startMs);
-        intake(current, () =>
-          current.pipeline.pushSegment({
-            text: event.text,
-            startMs: event.startMs,
-            endMs: event.endMs,
-            ...(time ? { time } : {}),
-          }),
+        intake(
+          current,
+          () =>
+            current.pipeline.pushSegment({
+              text: event.text,
+              startMs: event.startMs,
+              endMs: event.endMs,
+              ...(time ? { time } : {}),
+            }),
+          event.startMs,
         );
         return;
       }
@@ -536,6 +581,8 @@ export function createMonitor(options: MonitorOptions): Monitor {
     current.accepting = false;
     // Waits for every queued line to be written (a running fold is abandoned, nothing lost).
     await current.pipeline.close();
+    // The rest of the audio is written before the class is finished (its size is known then).
+    await current.keeper?.close();
     if (current.recording) lastRecording = recordingOf(current);
     if (current.partial !== '') options.hub.publish('partial.changed', { text: '' });
     // A recording of unknown length is as long as the audio it gave.
@@ -588,6 +635,16 @@ export function createMonitor(options: MonitorOptions): Monitor {
     const matcher = await options.keywords.reload(settings.keywordHomophones);
     const early: RecognizerEvent[] = [];
     let deliver: (event: RecognizerEvent) => void = (event) => early.push(event);
+    // A mode that hears audio keeps it (KEEP_AUDIO); the demo mode hears none.
+    const keeper =
+      settings.keepAudio === 'on' &&
+      options.classHooks?.audioTarget &&
+      (definition.needs?.audio.length ?? 0) > 0
+        ? createAudioKeeper({
+            onError: (message) =>
+              options.logger.warn({ err: message }, 'the class audio cannot be kept'),
+          })
+        : undefined;
     const recognizer = definition.create({
       settings,
       dataDir: options.dataDir,
@@ -597,9 +654,11 @@ export function createMonitor(options: MonitorOptions): Monitor {
       material: materialText,
       ...(options.appCapture ? { appCapture: options.appCapture } : {}),
       ...(startAtMs > 0 ? { startAtMs } : {}),
+      ...(keeper ? { onAudio: (chunk: AudioChunk) => keeper.hear(chunk) } : {}),
     });
     const abandon = async () => {
       deliver = () => undefined;
+      void keeper?.close();
       try {
         await recognizer.stop();
       } catch (error) {
@@ -634,11 +693,26 @@ export function createMonitor(options: MonitorOptions): Monitor {
       recognizer,
       matcher,
       abandon,
+      keeper,
       deliverTo(current) {
         deliver = (event) => onRecognizerEvent(current, event);
         for (const event of early.splice(0)) deliver(event);
       },
     };
+  };
+
+  /**
+   * The class's folder is known: its audio is kept there from now on (with what was heard while
+   * starting). A class going on appends, its audio's length known before the first line.
+   */
+  const openKeeper = async (launched: Launched) => {
+    const target = launched.keeper ? options.classHooks?.audioTarget?.() : null;
+    if (!launched.keeper || !target) return;
+    try {
+      await launched.keeper.open(target);
+    } catch (error) {
+      options.logger.warn({ err: error }, 'the class audio cannot be kept');
+    }
   };
 
   /** The class runs: its pipeline over the transcript store, the recognizer's events to it. */
@@ -684,6 +758,8 @@ export function createMonitor(options: MonitorOptions): Monitor {
       accepting: true,
       recording: info.recording ?? false,
       lastSegmentEndMs: null,
+      keeper: launched.keeper,
+      audioStarts: [],
     };
     wirePipeline(current);
     session = current;
@@ -753,6 +829,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           await launched.abandon();
           throw error;
         }
+        await openKeeper(launched);
         idleInterruption = null;
         openSession(launched, settings, {
           courseName: request.courseName,
@@ -818,6 +895,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           publishStatus();
           throw error;
         }
+        await openKeeper(launched);
         idleInterruption = null;
         openSession(launched, settings, {
           courseName: plan.courseName,

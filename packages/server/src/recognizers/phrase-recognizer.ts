@@ -11,6 +11,7 @@ import {
   progressOf,
   recordingPositionOf,
 } from '../audio/audio-source.ts';
+import { tapAudio } from '../audio/audio-tap.ts';
 import { EnergyVad, type VadPhrase } from '../audio/energy-vad.ts';
 import { RECOGNIZER_SAMPLE_RATE } from '../audio/pcm.ts';
 import { trackRecordingPosition } from '../audio/recording-position.ts';
@@ -182,12 +183,15 @@ export function createPhraseRecognizer(options: PhraseRecognizerOptions): Recogn
       }
       transcriber = prepared;
       const current = trackRecordingPosition(
-        options.source ??
-          createAudioSource(settings, context.dataDir, {
-            onWarning: (message) => report('AUDIO_DROPPED', message, false),
-            ...(context.appCapture ? { appCapture: context.appCapture } : {}),
-            ...(context.startAtMs ? { startAtMs: context.startAtMs } : {}),
-          }),
+        tapAudio(
+          options.source ??
+            createAudioSource(settings, context.dataDir, {
+              onWarning: (message) => report('AUDIO_DROPPED', message, false),
+              ...(context.appCapture ? { appCapture: context.appCapture } : {}),
+              ...(context.startAtMs ? { startAtMs: context.startAtMs } : {}),
+            }),
+          context.onAudio,
+        ),
       );
       try {
         await current.open();

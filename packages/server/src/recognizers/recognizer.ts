@@ -5,6 +5,7 @@
  * cleaning, merging, alerts or files.
  */
 import type { AppCapture } from '../audio/app-capture.ts';
+import type { AudioChunk } from '../audio/audio-source.ts';
 import type {
   RecognizerAvailability,
   RecognizerInput,
@@ -91,6 +92,11 @@ export interface RecognizerContext {
   appCapture?: AppCapture;
   /** A file source begins this far into the recording, in ms (a resumed import). */
   startAtMs?: number;
+  /**
+   * Given every chunk of audio the recognizer hears, as it hears it (the class's audio is kept
+   * from it). A mode that listens to audio passes its source through `tapAudio`.
+   */
+  onAudio?(chunk: AudioChunk): void;
 }
 
 /** What an ASR_MODE needs, for a settings form and the checks before a class. */

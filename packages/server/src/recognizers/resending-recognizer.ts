@@ -19,6 +19,7 @@ import {
   progressOf,
   recordingPositionOf,
 } from '../audio/audio-source.ts';
+import { tapAudio } from '../audio/audio-tap.ts';
 import { RECOGNIZER_SAMPLE_RATE, samplesToBytes } from '../audio/pcm.ts';
 import { trackRecordingPosition } from '../audio/recording-position.ts';
 import type { ServerError } from '../errors.ts';
@@ -352,12 +353,15 @@ export function createResendingRecognizer(options: ResendingRecognizerOptions): 
       if (loop || stopped) return;
       await service.prepare?.();
       const current = trackRecordingPosition(
-        options.source ??
-          createAudioSource(settings, context.dataDir, {
-            onWarning: (message) => report('AUDIO_DROPPED', message, false),
-            ...(context.appCapture ? { appCapture: context.appCapture } : {}),
-            ...(context.startAtMs ? { startAtMs: context.startAtMs } : {}),
-          }),
+        tapAudio(
+          options.source ??
+            createAudioSource(settings, context.dataDir, {
+              onWarning: (message) => report('AUDIO_DROPPED', message, false),
+              ...(context.appCapture ? { appCapture: context.appCapture } : {}),
+              ...(context.startAtMs ? { startAtMs: context.startAtMs } : {}),
+            }),
+          context.onAudio,
+        ),
       );
       await current.open();
       source = current;

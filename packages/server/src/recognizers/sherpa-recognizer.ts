@@ -22,6 +22,7 @@ import {
   progressOf,
   recordingPositionOf,
 } from '../audio/audio-source.ts';
+import { tapAudio } from '../audio/audio-tap.ts';
 import { RECOGNIZER_SAMPLE_RATE } from '../audio/pcm.ts';
 import { trackRecordingPosition } from '../audio/recording-position.ts';
 import { isServerError } from '../errors.ts';
@@ -214,12 +215,15 @@ export function createSherpaRecognizer(options: SherpaRecognizerOptions): Recogn
         void source?.close();
       });
       const current = trackRecordingPosition(
-        options.source ??
-          createAudioSource(settings, context.dataDir, {
-            onWarning: (message) => report('AUDIO_DROPPED', message, false),
-            ...(context.appCapture ? { appCapture: context.appCapture } : {}),
-            ...(context.startAtMs ? { startAtMs: context.startAtMs } : {}),
-          }),
+        tapAudio(
+          options.source ??
+            createAudioSource(settings, context.dataDir, {
+              onWarning: (message) => report('AUDIO_DROPPED', message, false),
+              ...(context.appCapture ? { appCapture: context.appCapture } : {}),
+              ...(context.startAtMs ? { startAtMs: context.startAtMs } : {}),
+            }),
+          context.onAudio,
+        ),
       );
       try {
         await current.open();

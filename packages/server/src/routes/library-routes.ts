@@ -28,6 +28,13 @@ const ClassSummarySchema = z.object({
     'The recording the class was transcribed from (its lines’ times are positions in it); null for live audio.',
   ),
   live: z.boolean().describe('True while the class is being monitored (it cannot be deleted).'),
+  audio_bytes: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'Bytes of the class’s kept audio (audio.ogg); null when it kept none. A running class’s size lags up to a few seconds.',
+    ),
 });
 
 const IndexingSchema = z
@@ -80,6 +87,7 @@ export const ClassesSchema = z.object({
   total: z.number().int().describe('Classes in all (of the course, with `course`).'),
   items: z.array(ClassSummarySchema),
   indexing: IndexingSchema,
+  audio_bytes_total: z.number().int().describe('Bytes of the kept audio of every class.'),
 });
 
 /** GET /api/classes/:id. */
@@ -304,25 +312,28 @@ export const libraryRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['library'],
-        summary: 'Download a class as Markdown, plain text or subtitles',
+        summary: 'Download a class as Markdown, plain text, subtitles or a zip with its audio',
         description:
-          '`md`: headings, facts, alerts marked (🔴 roll call, 🟡 attention), the history summary, the transcript (a line’s translation under it) and the notes. `txt`: the transcript file as kept. `srt`: subtitles, times counted from the start of the class (for a class transcribed from a recording: the positions in the recording), a line’s translation as the cue’s second line. Sent as an attachment named after the course and the class.',
+          '`md`: headings, facts, alerts marked (🔴 roll call, 🟡 attention), the history summary, the transcript (a line’s translation under it) and the notes. `txt`: the transcript file as kept. `srt`: subtitles, times counted from the start of the class (for a class transcribed from a recording: the positions in the recording), a line’s translation as the cue’s second line. `zip`: the Markdown, the SRT, notes.md when written and the kept audio (audio.ogg, as GET /api/classes/:id/audio serves it), with a README.txt naming each file (and saying so when the class kept no audio). Sent as an attachment named after the course and the class.',
         params: ClassIdParams,
         querystring: ExportQuerySchema,
-        produces: ['text/markdown', 'text/plain', 'application/x-subrip'],
+        produces: ['text/markdown', 'text/plain', 'application/x-subrip', 'application/zip'],
         response: { 200: ExportSchema, ...errors(400, 404) },
       },
     },
     async (request, reply) => {
       const file = await library.export(request.params.id, request.query.format);
       const fallback = `class-${request.params.id}.${request.query.format}`;
-      return reply
+      reply
         .type(file.contentType)
         .header(
           'content-disposition',
           `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
-        )
-        .send(file.body);
+        );
+      if (typeof file.body === 'string') return reply.send(file.body);
+      // The zip's bytes, not a string the schema's serializer would write.
+      const raw: FastifyReply = reply;
+      return raw.send(Buffer.from(file.body.buffer, file.body.byteOffset, file.body.byteLength));
     },
   );
 

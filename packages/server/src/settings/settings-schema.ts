@@ -738,6 +738,24 @@ export const SETTING_DEFINITIONS = [
     ]),
   }),
   setting({
+    key: 'KEEP_AUDIO',
+    field: 'keepAudio',
+    group: 'audio',
+    label: localized('保存课堂录音', 'Keep the class audio'),
+    description:
+      'Keep the audio each class hears in its folder (audio.ogg, Opus at about 24 kbit/s: about 11 MB per class hour), so that any line can be heard again and exported with the class: on or off.',
+    descriptionZh:
+      '把每节课听到的声音保存在课堂文件夹里（audio.ogg，Opus 约 24 kbit/s：每小时约 11 MB），之后可以重听任意一句、随课堂一起导出：on（保存）或 off（不保存）。',
+    defaultValue: 'on',
+    secret: false,
+    applies: 'next-class',
+    example: 'off',
+    ...choice([
+      { value: 'on', label: localized('保存（每小时约 11 MB）', 'On (about 11 MB an hour)') },
+      { value: 'off', label: localized('不保存', 'Off') },
+    ]),
+  }),
+  setting({
     key: 'VAD_ENERGY_THRESHOLD',
     field: 'vadEnergyThreshold',
     group: 'audio',

@@ -7,6 +7,7 @@ import { call } from '../api.ts';
 import { ErrorBox } from '../components/error-box.tsx';
 import { useApp } from '../context.ts';
 import { t } from '../i18n.ts';
+import { megabytes } from '../models.ts';
 import { parseSnippet } from '../snippet.ts';
 import type { ClassAnswer, ClassSummary, LibraryIndexing, SearchHit } from '../types.ts';
 import { ClassView, localMinute } from '../views/library-class.tsx';
@@ -46,6 +47,8 @@ export function LibraryPanel({ active }: PanelProps) {
   const app = useApp();
   const classes = useSignal<ClassSummary[]>([]);
   const total = useSignal(0);
+  /** Bytes of every class's kept audio. */
+  const audioTotal = useSignal(0);
   const indexing = useSignal<LibraryIndexing>(null);
   const failure = useSignal<unknown>(null);
   const query = useSignal('');
@@ -81,6 +84,7 @@ export function LibraryPanel({ active }: PanelProps) {
       const answer = await call('GET /api/classes', { query: { limit: PAGE, offset } });
       classes.value = offset === 0 ? answer.items : [...classes.value, ...answer.items];
       total.value = answer.total;
+      audioTotal.value = answer.audio_bytes_total;
       failure.value = null;
       indexing.value = answer.indexing;
     } catch (error) {
@@ -139,6 +143,11 @@ export function LibraryPanel({ active }: PanelProps) {
             <span class="badge alert">{t('libraryAlerts', { count: item.alert_count })}</span>
           ) : null}
           {item.has_notes ? <span class="badge">{t('libraryHasNotes')}</span> : null}
+          {item.audio_bytes !== null ? (
+            <span class="badge audio">
+              {t('libraryAudio', { size: megabytes(item.audio_bytes) })}
+            </span>
+          ) : null}
         </span>
       </button>
     </li>
@@ -196,7 +205,14 @@ export function LibraryPanel({ active }: PanelProps) {
   return (
     <section class="panel-body library-panel" hidden={!active}>
       <div class="library-browse" hidden={shown !== null}>
-        <p class="intro">{t('libraryIntro')}</p>
+        <p class="intro">
+          {t('libraryIntro')}
+          {audioTotal.value > 0 ? (
+            <span class="library-audio-total" id="library-audio-total">
+              {` ${t('libraryAudioTotal', { size: megabytes(audioTotal.value) })}`}
+            </span>
+          ) : null}
+        </p>
         <div class="library-search">
           <input
             id="library-search"

@@ -18,7 +18,7 @@ export function localMinute(iso: string): string {
   return Number.isNaN(date.getTime()) ? '' : date.toLocaleString('sv-SE').slice(0, 16);
 }
 
-type ExportFormat = 'md' | 'txt' | 'srt';
+type ExportFormat = 'md' | 'txt' | 'srt' | 'zip';
 
 /** The class view; `lineId` is scrolled to and marked, `kind: 'notes'` opens the notes. */
 export function ClassView({
@@ -134,12 +134,16 @@ export function ClassView({
           value={format}
           onChange={(event) => {
             const chosen = event.currentTarget.value;
-            setFormat(chosen === 'txt' || chosen === 'srt' ? chosen : 'md');
+            setFormat(chosen === 'txt' || chosen === 'srt' || chosen === 'zip' ? chosen : 'md');
           }}
         >
           <option value="md">{t('libraryExportMd')}</option>
           <option value="txt">{t('libraryExportTxt')}</option>
           <option value="srt">{t('libraryExportSrt')}</option>
+          {/* Always offered: without audio the zip holds the rest (its README.txt says so). */}
+          <option value="zip">
+            {t(info.audio_bytes !== null ? 'libraryExportZip' : 'libraryExportZipNoAudio')}
+          </option>
         </select>
         <a class="button small" id="library-export" href={exportUrl} download="">
           {t('libraryExport')}
