@@ -44,6 +44,7 @@ export interface LiveConnection {
 const KNOWN_EVENTS: Readonly<Record<LiveEventName, true>> = {
   'line.appended': true,
   'line.updated': true,
+  'page.changed': true,
   'partial.changed': true,
   'alert.raised': true,
   'monitor.changed': true,
