@@ -50,9 +50,28 @@ afterEach(async () => {
   llm = undefined;
 });
 
-async function getJson(url: string): Promise<{ status: number; body: any }> {
+/** A line or a search hit, as far as these checks read it. */
+interface Paged {
+  text: string;
+  page: number | null;
+  kind: string;
+  snippet: string;
+}
+
+/** The JSON answer of a GET (the fields these checks read). */
+interface Answer {
+  current_page?: number | null;
+  entries: Paged[];
+  lines: Paged[];
+  hits: Paged[];
+  items: Array<{ id: string }>;
+  text: string;
+  message: string;
+}
+
+async function getJson(url: string): Promise<{ status: number; body: Answer }> {
   const response = await fetch(url);
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as Answer };
 }
 
 describe('the page tracker in a class', () => {
@@ -91,10 +110,10 @@ describe('the page tracker in a class', () => {
     await client.recognizerState('ended');
 
     // Every line carries its page, on its event and in /api/transcript.
-    const appended = client.all('line.appended').map((event) => event.data as any);
+    const appended = client.all('line.appended').map((event) => event.data as Paged);
     expect(appended.map((line) => [line.text, line.page])).toEqual(LECTURE);
     const transcript = await getJson(`${base}/api/transcript`);
-    expect(transcript.body.entries.map((line: any) => line.page)).toEqual(
+    expect(transcript.body.entries.map((line) => line.page)).toEqual(
       LECTURE.map(([, page]) => page),
     );
     // The changes, in order, each once, and the current page in the status.
@@ -146,14 +165,14 @@ describe('the page tracker in a class', () => {
 
     // The library's class and its search hits carry the pages.
     const classes = await getJson(`${base}/api/classes`);
-    const id = classes.body.items[0].id as string;
+    const id = classes.body.items[0]!.id;
     const kept = await getJson(`${base}/api/classes/${id}`);
-    expect(kept.body.lines.map((line: any) => line.page)).toEqual(LECTURE.map(([, p]) => p));
+    expect(kept.body.lines.map((line) => line.page)).toEqual(LECTURE.map(([, p]) => p));
     const found = await getJson(`${base}/api/search?q=${encodeURIComponent('牺牲')}`);
     expect(
       found.body.hits
-        .filter((hit: any) => hit.kind === 'line')
-        .map((hit: any) => [hit.snippet.replace(/<\/?mark>/g, ''), hit.page]),
+        .filter((hit) => hit.kind === 'line')
+        .map((hit) => [hit.snippet.replace(/<\/?mark>/g, ''), hit.page]),
     ).toEqual([['要取模，还要牺牲一个单元', 3]]);
   });
 });

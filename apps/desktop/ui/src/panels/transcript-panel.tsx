@@ -3,9 +3,11 @@
 import { Component } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { Highlight } from '../components/highlight.tsx';
+import { PageLabel } from '../components/page-label.tsx';
 import { useApp } from '../context.ts';
 import { t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
+import { pageStarts } from '../page-starts.ts';
 import type { TranscriptLine } from '../types.ts';
 import type { PanelProps } from './registry.tsx';
 
@@ -13,6 +15,8 @@ interface LineProps {
   line: TranscriptLine;
   keywords: readonly string[];
   revealed: boolean;
+  /** The material page this line starts (the teacher moved to it), else null. */
+  pageStart: number | null;
 }
 
 /** One line; drawn again only when its text, the keywords or its mark change. */
@@ -20,12 +24,16 @@ class Line extends Component<LineProps> {
   override shouldComponentUpdate(next: LineProps) {
     const now = this.props;
     return (
-      next.line !== now.line || next.keywords !== now.keywords || next.revealed !== now.revealed
+      next.line !== now.line ||
+      next.keywords !== now.keywords ||
+      next.revealed !== now.revealed ||
+      next.pageStart !== now.pageStart
     );
   }
-  override render({ line, keywords, revealed }: LineProps) {
+  override render({ line, keywords, revealed, pageStart }: LineProps) {
     return (
       <li data-id={line.id} class={revealed ? 'revealed' : undefined}>
+        {pageStart !== null && <PageLabel page={pageStart} />}
         <time>{line.timestamp}</time>
         <span>
           <Highlight text={line.text} keywords={keywords} />
@@ -70,6 +78,7 @@ export function TranscriptPanel({ active }: PanelProps) {
   const app = useApp();
   const lines = app.store.use('lines').value;
   const keywords = app.store.use('keywords').value;
+  const starts = pageStarts(lines);
   const request = app.requests.reveal.value;
   const [revealed, setRevealed] = useState<{ id: number } | null>(null);
   const [newLines, setNewLines] = useState(false);
@@ -153,8 +162,14 @@ export function TranscriptPanel({ active }: PanelProps) {
       <History />
       <Empty />
       <ol class="transcript-lines">
-        {lines.map((line) => (
-          <Line key={line.id} line={line} keywords={keywords} revealed={line.id === revealed?.id} />
+        {lines.map((line, index) => (
+          <Line
+            key={line.id}
+            line={line}
+            keywords={keywords}
+            revealed={line.id === revealed?.id}
+            pageStart={starts[index] ?? null}
+          />
         ))}
       </ol>
       <Partial onChange={stick} />
