@@ -149,11 +149,18 @@ describe('the page tracker in a class', () => {
     expect(current.structuredContent).toMatchObject({ page: 5, pages: 5 });
     expect((current.structuredContent as { text: string }).text).toContain('大顶堆');
 
+    // Catch-up is told the page the teacher is on and each line's page.
+    const catchup = await fetch(`${base}/api/catchup`, { method: 'POST' });
+    expect(catchup.status).toBe(200);
+    const catchupSent = JSON.stringify(llm.chatRequests.at(-1)?.body.messages);
+    expect(catchupSent).toContain('【老师现在讲到】资料第 5 页');
+    expect(catchupSent).toContain('(第 4 页) 二叉树分左子树和右子树');
+
     // Notes: the transcript sent to the LLM labels each line with its page.
     const stopped = await fetch(`${base}/api/stop_monitor`, { method: 'POST' });
     expect(stopped.status).toBe(200);
     const notesRequest = llm.chatRequests.find((request) =>
-      JSON.stringify(request.body.messages).includes('课堂转录'),
+      JSON.stringify(request.body.messages).includes('【日期】'),
     );
     const sent = JSON.stringify(notesRequest?.body.messages);
     expect(sent).toContain('(第 1 页) 今天先讲栈');
