@@ -22,6 +22,7 @@ const FULL_WIDTH = /[：，。（）！？、；“”]/;
 const PANELS = [
   'class',
   'transcript',
+  'material',
   'rescue',
   'catchup',
   'ask',
@@ -98,10 +99,11 @@ function outOfReach(target: Page, selector: string): Promise<string[]> {
 
 describe('the panel window at 480x520', () => {
   const names = {
-    zh: ['课堂', '字幕', '救场', '跟进度', '提问', '笔记', '课程库', '关键词', '设置'],
+    zh: ['课堂', '字幕', '资料', '救场', '跟进度', '提问', '笔记', '课程库', '关键词', '设置'],
     en: [
       'Class',
       'Transcript',
+      'Slides',
       'Rescue',
       'Catch up',
       'Ask',
@@ -125,12 +127,12 @@ describe('the panel window at 480x520', () => {
         const content = await page.locator('.panel-content').boundingBox();
         expect(content!.height, panel).toBeGreaterThanOrEqual(330);
       }
-      expect(await page.locator('.tab.selected').textContent()).toBe(names[lang][8]);
+      expect(await page.locator('.tab.selected').textContent()).toBe(names[lang][9]);
       await page.screenshot({ path: shot(`panel-tabs-480-${lang}.png`) });
       // The last tab and ✕ work from where they are.
       await page.locator('.tab', { hasText: names[lang][0]! }).click();
-      await page.locator('.tab', { hasText: names[lang][8]! }).click();
-      expect(await page.locator('.tab.selected').textContent()).toBe(names[lang][8]);
+      await page.locator('.tab', { hasText: names[lang][9]! }).click();
+      expect(await page.locator('.tab.selected').textContent()).toBe(names[lang][9]);
       await page.locator('.tab-close').click();
       await page.locator('.panel-shell').waitFor({ state: 'hidden' });
     });

@@ -133,7 +133,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     onChange: (classId, change) => hub.publish('library.changed', { class_id: classId, change }),
   });
   const classAgent = onDemandAgent(
-    { dataDir: options.dataDir, index: library },
+    {
+      dataDir: options.dataDir,
+      index: library,
+      currentPage: () => monitor.status().current_page ?? null,
+    },
     {
       llm,
       prompt: createPromptLoader(options.promptsDir),
@@ -151,6 +155,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     now,
     onNotes: (notes) => library.saveLiveNotes(notes.summary),
     marks: () => library.liveMarks(),
+    lineExtras: () => library.liveLineExtras(),
+    currentPage: () => monitor.status().current_page ?? null,
   });
   const recognizers =
     options.recognizers ??

@@ -43,6 +43,7 @@ describe('the error registry', () => {
           "CLASS_AUDIO_NOT_FOUND",
           "CLASS_NOT_FOUND",
           "IMPORT_NOT_FOUND",
+          "MATERIAL_PAGE_NOT_FOUND",
           "MODEL_NOT_FOUND",
           "MODEL_UNKNOWN",
           "NOTES_NOT_FOUND",

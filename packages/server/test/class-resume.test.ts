@@ -3,7 +3,7 @@
 // continuing in the same transcript after a line that records the gap. A clean stop (SIGTERM)
 // ends the class as before; a class whose backend died more than 30 minutes ago is closed with
 // its lines; a class whose recognizer cannot run any more is kept and the status says why.
-import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFakeOpenAIServer, type FakeOpenAIServer } from '@class-assistant/agent-std/testing';
@@ -212,6 +212,55 @@ describe('a backend killed mid-class', () => {
     expect(lecture.hits.every((hit) => hit.class_id === before.id)).toBe(true);
     expect((await getJson<ClassList>(`${second.base}/api/classes`)).items).toHaveLength(1);
   }, 120_000);
+
+  it('resumes a class with material on the page its last lines were about', async () => {
+    root = await mkdtemp(join(tmpdir(), 'class-assistant-resume-'));
+    await mkdir(join(root, 'data', 'cite'), { recursive: true });
+    await writeFile(
+      join(root, 'data', 'cite', 'deck.txt'),
+      '--- 第 1 页 ---\n栈 Stack\n后进先出，栈顶 push 和 pop\n\n--- 第 2 页 ---\n队列 Queue\n先进先出，队头出队，队尾入队\n',
+    );
+    const walk = join(root, 'walk.txt');
+    await writeFile(
+      walk,
+      '先讲栈，后进先出\n栈顶 push 和 pop\n接下来是队列，先进先出\n出队在队头，入队在队尾\n',
+    );
+    // After the crash the teacher only says things that match no page.
+    const asides = join(root, 'asides.txt');
+    await writeFile(asides, '后面的同学安静一点\n大家能听清楚吗\n');
+    const settings = (script: string) => [
+      'ASR_MODE=mock',
+      'MOCK_INTERVAL_MS=40',
+      'MOCK_LOOP=false',
+      'LOG_LEVEL=warn',
+      `MOCK_SCRIPT=${script}`,
+    ];
+    const first = await start(settings(walk));
+    const client = await classClient(first.base);
+    streams.push(client.events);
+    expect(
+      (await client.start({ course_name: '数据结构', cite_filename: 'deck.txt' })).body.status,
+    ).toBe('started');
+    await client.recognizerState('ended');
+    expect(
+      (await getJson<{ current_page: number }>(`${first.base}/api/monitor_status`)).current_page,
+    ).toBe(2);
+    await kill(first, 'SIGKILL');
+
+    const second = await start(settings(asides));
+    const status = await waitFor(
+      async () => {
+        const current = await getJson<Status & { current_page: number | null }>(
+          `${second.base}/api/monitor_status`,
+        );
+        return current.state === 'running' ? current : undefined;
+      },
+      20_000,
+      'the class to resume',
+    );
+    expect(status.interruption).toMatchObject({ resumed: true });
+    expect(status.current_page).toBe(2);
+  });
 
   it('closes, without resuming, a class whose backend was last alive more than 30 minutes ago', async () => {
     const first = await start(MOCK_CLASS);

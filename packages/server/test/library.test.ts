@@ -196,10 +196,11 @@ describe('every class is kept', () => {
     expect(rollCall.level).toBe('danger');
     expect(first.get(rollCall.line_id)).toContain('随机点名');
 
-    // Plain files a person can read.
+    // Plain files a person can read (lines.jsonl: the lines' material pages).
     const folder = join(root, 'data', 'classes', older.id);
     expect((await readdir(folder)).sort()).toEqual([
       'class.json',
+      'lines.jsonl',
       'material.txt',
       'transcript.txt',
     ]);

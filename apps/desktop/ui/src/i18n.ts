@@ -41,6 +41,7 @@ const zh = {
   // tabs
   tabClass: '课堂',
   tabTranscript: '字幕',
+  tabMaterial: '资料',
   tabRescue: '救场',
   tabCatchup: '跟进度',
   tabNotes: '笔记',
@@ -121,6 +122,17 @@ const zh = {
   labelAboutValue: '{label}（{about}）：{value}',
   // transcript
   transcriptEmpty: '还没有字幕。开始上课后，这里会实时显示老师说的话。',
+  // the page the teacher is on (the class's material)
+  pageLabel: '第 {page} 页',
+  pageChipTitle: '老师正在讲资料第 {page} 页：点开看这一页',
+  pageOf: '第 {page} 页 / 共 {count} 页',
+  pagePrevious: '上一页',
+  pageNext: '下一页',
+  pageFollow: '回到老师讲的这一页',
+  pageTeacherHere: '老师正在讲这一页',
+  materialNoPages:
+    '这节课没有带页码的资料。开始上课前在课堂面板里选一份课件，这里会跟着老师显示当前讲的页。',
+  materialWaiting: '还没听出老师在讲资料的哪一页：老师讲到课件内容时，这里会显示那一页。',
   historySummary: '较早内容摘要',
   newLines: '↓ 有新内容',
   // playing a line's audio
@@ -414,6 +426,7 @@ const en: Record<TextKey, string> = {
   download: 'Download',
   tabClass: 'Class',
   tabTranscript: 'Transcript',
+  tabMaterial: 'Slides',
   tabRescue: 'Rescue',
   tabCatchup: 'Catch up',
   tabNotes: 'Notes',
@@ -492,6 +505,17 @@ const en: Record<TextKey, string> = {
   labelValue: '{label}: {value}',
   labelAboutValue: '{label} ({about}): {value}',
   transcriptEmpty: 'No transcript yet. Once the class starts, what the teacher says shows up here.',
+  pageLabel: 'p. {page}',
+  pageChipTitle: 'The teacher is on page {page} of the material: tap to read it',
+  pageOf: 'Page {page} of {count}',
+  pagePrevious: 'Previous page',
+  pageNext: 'Next page',
+  pageFollow: "Back to the teacher's page",
+  pageTeacherHere: 'The teacher is on this page',
+  materialNoPages:
+    'This class has no material with pages. Choose slides in the class panel before the class starts, and this shows the page the teacher is on.',
+  materialWaiting:
+    'Not sure yet which page the teacher is on: once they talk about the slides, that page shows here.',
   historySummary: 'Summary of earlier content',
   newLines: '↓ New lines',
   playLine: 'Play this line from {time} of the class audio',

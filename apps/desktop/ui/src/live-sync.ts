@@ -60,6 +60,8 @@ export function monitorOf(status: MonitorStatus): MonitorStatus {
     recognizer_state: status.recognizer_state,
     // (A backend from before interruptions does not say.)
     interruption: status.interruption ?? null,
+    // The page the teacher is on (null from a backend before the page tracker).
+    current_page: status.current_page ?? null,
   };
 }
 
@@ -159,6 +161,9 @@ export function createLiveSync(options: LiveSyncOptions): LiveSync {
         }
         return;
       }
+      case 'page.changed':
+        store.set({ monitor: { ...state.monitor, current_page: message.data.page } });
+        return;
       case 'history.folded':
         // The lines shown keep their ids: only the summary changes.
         store.set({ historySummary: message.data.summary });

@@ -45,6 +45,7 @@ const KNOWN_EVENTS: Readonly<Record<LiveEventName, true>> = {
   'line.appended': true,
   'line.updated': true,
   'line.translated': true,
+  'page.changed': true,
   'partial.changed': true,
   'alert.raised': true,
   'monitor.changed': true,

@@ -15,6 +15,7 @@ import type {
 export type PanelName =
   | 'class'
   | 'transcript'
+  | 'material'
   | 'rescue'
   | 'catchup'
   | 'ask'

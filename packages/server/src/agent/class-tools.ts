@@ -136,9 +136,14 @@ export function createClassTools(lectures: Lectures) {
       name: 'material_page',
       title: 'Read a material page (查阅资料页)',
       description:
-        'The text of one page or slide of the class material (the uploaded slides, PDF or document). By default the material of the current class; `material` names another: a class id (that class’s material) or an uploaded file’s name or part of it. An error lists the materials there are.',
+        'The text of one page or slide of the class material (the uploaded slides, PDF or document). By default the material of the current class; `material` names another: a class id (that class’s material) or an uploaded file’s name or part of it. Without `page` (and `material`): the page the teacher is on now in the running class, as followed live from what is said — an error when no class with material runs or nothing matched a page yet. An error lists the materials there are.',
       inputSchema: z.object({
-        page: z.number().int().min(1).describe('Page or slide number, from 1.'),
+        page: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .describe('Page or slide number, from 1; default: the page the teacher is on now.'),
         material: z
           .string()
           .min(1)
@@ -155,7 +160,10 @@ export function createClassTools(lectures: Lectures) {
       }),
       annotations: LOOKUP,
       execute: ({ page, material }) =>
-        lectures.materialPage({ page, ...(material === undefined ? {} : { material }) }),
+        lectures.materialPage({
+          ...(page === undefined ? {} : { page }),
+          ...(material === undefined ? {} : { material }),
+        }),
     }),
 
     defineHostTool({

@@ -171,7 +171,11 @@ export interface Lectures {
     more_after: number;
     lines: Array<{ id: number; time: string; text: string }>;
   }>;
-  materialPage(options: { page: number; material?: string }): Promise<{
+  /**
+   * One page of a material. Without `page` (and without `material`): the page the teacher is on
+   * in the running class (the page tracker's); an error when that is not known.
+   */
+  materialPage(options: { page?: number; material?: string }): Promise<{
     material: string;
     class_id?: string;
     page: number;
@@ -197,7 +201,12 @@ export interface Lectures {
  * const lectures = createLectures({ dataDir, index: library });
  * const { hits } = await lectures.search('堆', { limit: 10 });
  */
-export function createLectures(options: { dataDir: string; index: LectureIndex | null }): Lectures {
+export function createLectures(options: {
+  dataDir: string;
+  index: LectureIndex | null;
+  /** The page the teacher is on in the running class (null when none is known). */
+  currentPage?: () => number | null;
+}): Lectures {
   const { dataDir, index } = options;
   const { classes: classesDir, cite: citeDir, summaries: summariesDir } = dataPaths(dataDir);
   const part = {
@@ -549,7 +558,18 @@ export function createLectures(options: { dataDir: string; index: LectureIndex |
       };
     },
 
-    async materialPage({ page, material }) {
+    async materialPage({ page: asked, material }) {
+      const current = material === undefined ? (options.currentPage?.() ?? null) : null;
+      if (asked === undefined && current === null) {
+        throw new ToolError(
+          'TOOL_BAD_INPUT',
+          material === undefined
+            ? 'the page the teacher is on is not known (no class with material is running, or nothing said matched a page yet): give a page number'
+            : 'give a page number: the current page is known for the running class’s material only',
+          { field: 'page' },
+        );
+      }
+      const page = asked ?? current!;
       const source = await resolveMaterial(material);
       const pages = materialPages(source.text);
       const found = pages.find((candidate) => candidate.page === page);

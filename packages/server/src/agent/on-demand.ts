@@ -21,7 +21,7 @@ export interface OnDemandAgent {
  * await parts.agent.ask({ question: '第 12 页讲了什么？', history: [] });
  */
 export function onDemandAgent(
-  source: { dataDir: string; index: LectureIndex | null },
+  source: { dataDir: string; index: LectureIndex | null; currentPage?: () => number | null },
   options: Omit<ClassAgentOptions, 'lectures'>,
 ): OnDemandAgent {
   let lectures: Promise<Lectures> | undefined;

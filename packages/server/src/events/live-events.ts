@@ -111,6 +111,15 @@ export const MonitorStatusSchema = z.object({
     .describe(
       'The recording the running class listens to (its lines are stamped with positions in it); null for live audio or when idle.',
     ),
+  current_page: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .optional()
+    .describe(
+      'The page of the class’s material the teacher is on (the page tracker’s; `page.changed` tells each change); null when idle, without material or before a line matched a page; absent from backends before this field.',
+    ),
 });
 
 /** Alert levels: `danger` (red, a roll call) and `warning` (amber, attention). */
@@ -314,6 +323,15 @@ export const LIVE_EVENTS = {
       id: z.number().int().min(1).describe('The line’s id (as in `line.appended`).'),
       translation: z.string().describe('The translation so far (the whole of it when `final`).'),
       final: z.boolean().describe('True for the finished translation, kept with the class.'),
+    }),
+  },
+  'page.changed': {
+    description:
+      'the teacher moved to another page of the class’s material (the page tracker, from the recent lines): the page, how many the material has, the page’s first line',
+    data: z.object({
+      page: z.number().int().min(1).nullable().describe('1-based; null before any line matched.'),
+      page_count: z.number().int().min(0).describe('Pages of the class’s material.'),
+      title: z.string().describe('The page’s first non-empty line, shortened ("" for none).'),
     }),
   },
   'partial.changed': {

@@ -154,6 +154,11 @@ export interface Library extends ClassHooks {
     query: string,
     options: { course?: string; limit: number },
   ): { hits: SearchHit[]; indexing: IndexingProgress | null };
+  /**
+   * The material page of each hit of kind `line` (its line's page, as kept in its class's
+   * lines.jsonl); null for other hits and lines without a page.
+   */
+  hitPages(hits: readonly SearchHit[]): Promise<Array<number | null>>;
   /** A class as a file to download. */
   export(id: string, format: ExportFormat): Promise<ExportedFile>;
   /**
@@ -950,6 +955,29 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
         hits: guard(() => index.search(parts, searchOptions)),
         indexing: progress,
       };
+    },
+
+    async hitPages(hits) {
+      // Each class's extras read once (the running class's from memory).
+      const byClass = new Map<string, Promise<ReadonlyMap<number, LineExtras>>>();
+      const extrasOf = (id: string) => {
+        let extras = byClass.get(id);
+        if (!extras) {
+          extras =
+            running?.id === id
+              ? Promise.resolve(running.extras.all())
+              : readLineExtras(folderOf(id)).catch(() => new Map<number, LineExtras>());
+          byClass.set(id, extras);
+        }
+        return extras;
+      };
+      return Promise.all(
+        hits.map(async (hit) =>
+          hit.kind === 'line' && hit.line_id !== undefined
+            ? ((await extrasOf(hit.class_id)).get(hit.line_id)?.page ?? null)
+            : null,
+        ),
+      );
     },
 
     async export(id, format) {

@@ -10,6 +10,8 @@ export interface TranscriptLine {
   id: number;
   timestamp: string;
   text: string;
+  /** The material page the teacher was on (the page tracker's); null or absent when unknown. */
+  page?: number | null;
 }
 
 /** What the AI features know about the class. */
@@ -23,6 +25,8 @@ export interface ClassContext {
   historySummary: string;
   /** The transcript lines in the window the feature looks at. */
   lines: TranscriptLine[];
+  /** The material page the teacher is on now (the page tracker's); null or absent when unknown. */
+  currentPage?: number | null;
 }
 
 /** One earlier turn of a follow-up chat. */
@@ -211,9 +215,19 @@ export function createClassAi(llm: LlmService, options: { promptsDir?: string } 
   };
 }
 
-/** Transcript lines as `#id [HH:MM:SS] text`: the id lets the model name the lines it used. */
+/** `(第 N 页) ` before a line whose page is known, '' otherwise. */
+function pageLabel(line: TranscriptLine): string {
+  return line.page ? `(第 ${line.page} 页) ` : '';
+}
+
+/**
+ * Transcript lines as `#id [HH:MM:SS] (第 N 页) text`: the id lets the model name the lines it
+ * used; the page (when known) is the material page the teacher was on.
+ */
 function formatLines(lines: TranscriptLine[]): string {
-  return lines.map((line) => `#${line.id} [${line.timestamp}] ${line.text}`).join('\n');
+  return lines
+    .map((line) => `#${line.id} [${line.timestamp}] ${pageLabel(line)}${line.text}`)
+    .join('\n');
 }
 
 /**
@@ -231,6 +245,7 @@ function classSections(
     material.text.trim() ? `【课程资料】\n${material.text}` : '【课程资料】\n（未选择资料）',
     context.courseName ? `【课程名称】${context.courseName}` : '',
     context.historySummary.trim() ? `【历史摘要】\n${context.historySummary}` : '',
+    context.currentPage ? `【老师现在讲到】资料第 ${context.currentPage} 页` : '',
     `【${transcriptTitle}】\n${transcript || '（暂无）'}`,
   ]
     .filter((section) => section !== '')
@@ -243,7 +258,7 @@ function fitTranscript(lines: TranscriptLine[], budget: number): string {
   const kept: string[] = [];
   let used = 0;
   for (let index = lines.length - 1; index >= 0; index--) {
-    const line = `[${lines[index]!.timestamp}] ${lines[index]!.text}`;
+    const line = `[${lines[index]!.timestamp}] ${pageLabel(lines[index]!)}${lines[index]!.text}`;
     if (used + line.length + 1 > budget) {
       kept.push('（更早的转录过长，已省略）');
       break;

@@ -4,7 +4,7 @@ import type {
   TranscriptStore,
 } from '@class-assistant/transcript-core';
 import { ServerError } from '../errors.ts';
-import type { ClassMark } from '../events/live-events.ts';
+import type { ClassMark, LineExtras } from '../events/live-events.ts';
 import { localized } from '../language.ts';
 import type { AiCallOptions, ClassAi, ClassContext, TranscriptLine } from '../llm/class-ai.ts';
 import { type CiteStore, localDateTime } from '../material/cite-store.ts';
@@ -35,8 +35,16 @@ export interface ClassRecord {
   writeNotes(courseName: string, options?: AiCallOptions): Promise<NotesResult>;
 }
 
-function toLines(entries: readonly TranscriptEntry[]): TranscriptLine[] {
-  return entries.map((entry) => ({ id: entry.id, timestamp: entry.time ?? '', text: entry.text }));
+function toLines(
+  entries: readonly TranscriptEntry[],
+  extras?: ReadonlyMap<number, LineExtras>,
+): TranscriptLine[] {
+  return entries.map((entry) => ({
+    id: entry.id,
+    timestamp: entry.time ?? '',
+    text: entry.text,
+    page: extras?.get(entry.id)?.page ?? null,
+  }));
 }
 
 /** What notes are written from: a class's transcript and material. */
@@ -49,6 +57,8 @@ export interface NotesSource {
   date?: string;
   /** The moments the student marked: listed after the LLM's notes. */
   marks?: readonly ClassMark[];
+  /** The extras of the class's lines (their pages label the lines the notes are written from). */
+  extras?: ReadonlyMap<number, LineExtras>;
 }
 
 /**
@@ -80,7 +90,7 @@ export async function writeNotesFile(
       courseName: course,
       material: source.material,
       historySummary: document.summary,
-      lines: toLines(document.entries),
+      lines: toLines(document.entries, source.extras),
       date: source.date ?? localDateTime(now).slice(0, 10),
     },
     callOptions,
@@ -101,13 +111,18 @@ export function createClassRecord(options: {
   onNotes?: (notes: NotesResult) => Promise<void>;
   /** The moments marked in the class of the live transcript, for its notes. */
   marks?: () => Promise<ClassMark[]>;
+  /** The extras (pages) of the live transcript's lines. */
+  lineExtras?: () => Promise<ReadonlyMap<number, LineExtras>>;
+  /** The material page the teacher is on now (null when unknown). */
+  currentPage?: () => number | null;
 }): ClassRecord {
   return {
     async context(minutes, courseName) {
-      const [material, historySummary, header] = await Promise.all([
+      const [material, historySummary, header, extras] = await Promise.all([
         options.cite.readCurrent(),
         options.store.readSummary(),
         options.store.readHeader(),
+        options.lineExtras?.(),
       ]);
       let entries = await options.store.readRecent({ minutes });
       if (entries.length === 0) entries = await options.store.readRecent({ count: FALLBACK_LINES });
@@ -116,7 +131,8 @@ export function createClassRecord(options: {
         material,
         materialName: material.trim() === '' ? '' : (header.materialName ?? ''),
         historySummary,
-        lines: toLines(entries),
+        lines: toLines(entries, extras),
+        currentPage: options.currentPage?.() ?? null,
       };
     },
     async hasEntries() {
@@ -130,6 +146,7 @@ export function createClassRecord(options: {
           courseName,
           material: await options.cite.readCurrent(),
           marks: (await options.marks?.()) ?? [],
+          ...(options.lineExtras ? { extras: await options.lineExtras() } : {}),
         },
         callOptions,
       );

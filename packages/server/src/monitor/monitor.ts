@@ -24,6 +24,7 @@ import type {
 import { createSerialQueue } from '../files.ts';
 import { type Localized, localized } from '../language.ts';
 import type { CiteStore } from '../material/cite-store.ts';
+import { createPageTracker, type PageTracker } from '../material/page-tracker.ts';
 import type {
   Recognizer,
   RecognizerEvent,
@@ -293,6 +294,8 @@ interface Session {
    * pipeline answers each with one appended, updated or dropped line, in the same order.
    */
   audioStarts: Array<{ ms: number | null }>;
+  /** Which page of the class's material the teacher is on (null pages without material). */
+  pages: PageTracker;
 }
 
 /** A recognizer started and what it said while starting. */
@@ -343,6 +346,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     recognizer_state: session?.recognizerState ?? null,
     interruption: session ? session.interruption : idleInterruption,
     source: session?.source ?? null,
+    current_page: session?.pages.current ?? null,
   });
 
   const publishStatus = () => options.hub.publish('monitor.changed', status());
@@ -434,13 +438,40 @@ export function createMonitor(options: MonitorOptions): Monitor {
     ...(options.classHooks?.lineExtras?.(entry.id) ?? NO_LINE_EXTRAS),
   });
 
+  const publishPage = (current: Session) => {
+    const page = current.pages.current;
+    options.hub.publish('page.changed', {
+      page,
+      page_count: current.pages.pages.length,
+      title: current.pages.pages.find((candidate) => candidate.page === page)?.title ?? '',
+    });
+  };
+
+  /** The page of the class's last line that has one (a class going on starts from it). */
+  const lastPage = (): number | null => {
+    const extrasOf = options.classHooks?.lineExtras;
+    if (!extrasOf) return null;
+    for (let id = options.store.lastId; id >= 1 && id > options.store.lastId - 50; id--) {
+      const { page } = extrasOf(id);
+      if (page !== null) return page;
+    }
+    return null;
+  };
+
   const wirePipeline = (current: Session) => {
     const { pipeline } = current;
     pipeline.on('line-appended', ({ entry }) => {
-      // The line's place in the kept audio travels with its first event.
+      // The line's place in the kept audio and its page travel with its first event: both are
+      // set before it is published.
       const start = current.audioStarts.shift();
       if (start?.ms != null) options.classHooks?.setLineExtras?.(entry.id, { audio_ms: start.ms });
-      options.hub.publish('line.appended', lastLine(entry));
+      const { page, changed } = current.pages.push(entry.text, Date.now());
+      if (page !== null) options.classHooks?.setLineExtras?.(entry.id, { page });
+      options.hub.publish('line.appended', {
+        ...lastLine(entry),
+        ...(options.classHooks?.setLineExtras ? {} : { page }),
+      });
+      if (changed) publishPage(current);
       retryFoldWhenReady(current);
     });
     pipeline.on('line-updated', ({ entry }) => {
@@ -721,8 +752,14 @@ export function createMonitor(options: MonitorOptions): Monitor {
     settings: ResolvedSettings,
     info: Pick<Session, 'courseName' | 'citeFilename' | 'startedAt' | 'interruption' | 'source'> & {
       recording?: boolean;
+      /** The class's material text ('' for none): the pages the tracker follows. */
+      materialText: string;
     },
   ) => {
+    const { materialText, ...sessionInfo } = info;
+    const pages = createPageTracker(materialText);
+    // A class going on (after a crash, or an import resumed) starts from its last line's page.
+    pages.resume(lastPage());
     const hooks = options.classHooks;
     const pipeline = new TranscriptPipeline({
       store: options.store,
@@ -745,7 +782,8 @@ export function createMonitor(options: MonitorOptions): Monitor {
         : {}),
     });
     const current: Session = {
-      ...info,
+      ...sessionInfo,
+      pages,
       asrMode: settings.asrMode,
       pipeline,
       recognizer: launched.recognizer,
@@ -838,6 +876,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           interruption: null,
           source,
           recording: recording !== undefined,
+          materialText: material.text,
         });
         return {
           status: 'started',
@@ -860,12 +899,14 @@ export function createMonitor(options: MonitorOptions): Monitor {
           Math.max(0, Math.round((at.getTime() - plan.lastAliveAt.getTime()) / 1000));
         const settings = options.settings.current();
         let launched: Launched | undefined;
+        let materialText = '';
         let at: Date;
         let seconds: number;
         try {
           const definition = await checkMode(settings);
           // The class's material is still the active one: it is not activated again.
-          launched = await launch(definition, settings, await options.cite.readCurrent());
+          materialText = await options.cite.readCurrent();
+          launched = await launch(definition, settings, materialText);
           at = new Date();
           seconds = gapUntil(at);
           const marker = await options.store.append(interruptionLine(seconds), { time: at });
@@ -903,6 +944,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           startedAt: plan.startedAt,
           interruption: { at: at.toISOString(), seconds, resumed: true, reason: null },
           source: recordingSource(launched.recognizer),
+          materialText,
         });
         return {
           status: 'started',

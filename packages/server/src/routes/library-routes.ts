@@ -62,6 +62,14 @@ const HitSchema = z.object({
   kind: z.enum(['line', 'notes', 'material']),
   line_id: z.number().int().optional().describe('For a line: open the class at this line.'),
   timestamp: z.string().optional(),
+  page: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .describe(
+      'For a line: the page of the class’s material the teacher was on when it was said; null when none (and for notes and material).',
+    ),
   snippet: z
     .string()
     .describe('The text around the match, HTML-escaped, each match in <mark>…</mark>.'),
@@ -298,13 +306,18 @@ export const libraryRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => ({
-      status: 'success' as const,
-      ...library.search(request.query.q, {
+    async (request) => {
+      const { hits, indexing } = library.search(request.query.q, {
         limit: request.query.limit,
         ...(request.query.course === undefined ? {} : { course: request.query.course }),
-      }),
-    }),
+      });
+      const pages = await library.hitPages(hits);
+      return {
+        status: 'success' as const,
+        hits: hits.map((hit, index) => ({ ...hit, page: pages[index] ?? null })),
+        indexing,
+      };
+    },
   );
 
   app.get(
@@ -377,6 +390,7 @@ export const libraryRoutes: FastifyPluginAsyncZod = async (app) => {
               material: detail.material ?? '',
               date: localDateTime(new Date(detail.summary.started_at)).slice(0, 10),
               marks: detail.marks,
+              extras: detail.extras,
             },
             options,
           );

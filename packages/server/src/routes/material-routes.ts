@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ServerError } from '../errors.ts';
 import { displayName } from '../files.ts';
 import { type Language, localized, requestLanguage } from '../language.ts';
+import { materialPageList } from '../material/page-tracker.ts';
 import { parseMaterialInWorker } from '../material/parse-material.ts';
 import { formatBytes } from '../material/zip-guard.ts';
 import { errors } from './schemas.ts';
@@ -30,6 +31,21 @@ export const UploadResultSchema = z
       },
     ],
   });
+
+/** The most characters of a page GET /api/material/pages/:page answers. */
+const MATERIAL_PAGE_CHARACTERS = 8000;
+
+export const MaterialPageParams = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).describe('1-based page number.'),
+});
+
+export const MaterialPageSchema = z.object({
+  status: z.literal('success'),
+  page: z.number().int(),
+  page_count: z.number().int().describe('Pages of the material.'),
+  title: z.string().describe('The page’s first non-empty line, shortened.'),
+  text: z.string().describe('The page’s text (at most 8000 characters).'),
+});
 
 export const CiteFilesSchema = z.object({
   status: z.literal('success'),
@@ -158,6 +174,47 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
         cite_filename: citeFilename,
         kind: material.kind,
         pages: material.pages,
+      };
+    },
+  );
+
+  app.get(
+    '/api/material/pages/:page',
+    {
+      schema: {
+        tags: ['material'],
+        summary: 'One page of the class’s material',
+        description:
+          'A page of the material of the running class (or, when idle, of the last one): its number, how many there are, its first line and its text — what the bar shows when the student taps the page the teacher is on (`current_page`, `page.changed`). 404 MATERIAL_PAGE_NOT_FOUND when the material has no such page (or no page markers, or there is none).',
+        params: MaterialPageParams,
+        response: { 200: MaterialPageSchema, ...errors(404) },
+      },
+    },
+    async (request) => {
+      const pages = materialPageList(await services.cite.readCurrent());
+      const wanted = request.params.page;
+      const found = pages.find((page) => page.page === wanted);
+      if (!found) {
+        throw new ServerError(
+          'MATERIAL_PAGE_NOT_FOUND',
+          pages.length === 0
+            ? localized(
+                `没有第 ${wanted} 页：这节课没有带页码的资料。`,
+                `There is no page ${wanted}: this class has no material with pages.`,
+              )
+            : localized(
+                `没有第 ${wanted} 页：资料共 ${pages.length} 页。`,
+                `There is no page ${wanted}: the material has ${pages.length} pages.`,
+              ),
+          { field: 'page' },
+        );
+      }
+      return {
+        status: 'success' as const,
+        page: found.page,
+        page_count: pages.length,
+        title: found.title,
+        text: found.text.slice(0, MATERIAL_PAGE_CHARACTERS),
       };
     },
   );

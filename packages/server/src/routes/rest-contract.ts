@@ -58,7 +58,12 @@ import {
   SearchSchema,
 } from './library-routes.ts';
 import { EventsQuerySchema } from './live-routes.ts';
-import { CiteFilesSchema, UploadResultSchema } from './material-routes.ts';
+import {
+  CiteFilesSchema,
+  MaterialPageParams,
+  MaterialPageSchema,
+  UploadResultSchema,
+} from './material-routes.ts';
 import { McpInfoSchema } from './mcp-routes.ts';
 import {
   DownloadAnswerSchema,
@@ -115,6 +120,7 @@ export const REST_CONTRACT = {
   // multipart/form-data with the file in the field `file` (no JSON body).
   'POST /api/upload_ppt': { response: UploadResultSchema },
   'GET /api/cite_files': { response: CiteFilesSchema },
+  'GET /api/material/pages/:page': { params: MaterialPageParams, response: MaterialPageSchema },
   'POST /api/start_monitor': { body: StartMonitorBodySchema, response: MonitorActionSchema },
   'POST /api/stop_monitor': { querystring: StopQuerySchema, response: StopResultSchema },
   'POST /api/pause_monitor': { response: MonitorActionSchema },

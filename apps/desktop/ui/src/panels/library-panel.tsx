@@ -165,7 +165,7 @@ export function LibraryPanel({ active }: PanelProps) {
       >
         <span class="library-hit-where">
           <span class={`badge kind-${hit.kind}`}>{t(KIND_TEXT[hit.kind])}</span>
-          {`${hit.course_name || t('untitledCourse')} · ${localMinute(hit.started_at)}${hit.timestamp ? ` · ${hit.timestamp}` : ''}`}
+          {`${hit.course_name || t('untitledCourse')} · ${localMinute(hit.started_at)}${hit.timestamp ? ` · ${hit.timestamp}` : ''}${hit.page ? ` · ${t('pageLabel', { page: hit.page })}` : ''}`}
         </span>
         <Snippet snippet={hit.snippet} />
       </button>

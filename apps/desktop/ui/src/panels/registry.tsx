@@ -9,6 +9,7 @@ import { CatchupPanel } from './catchup-panel.tsx';
 import { ClassPanel } from './class-panel.tsx';
 import { KeywordsPanel } from './keywords-panel.tsx';
 import { LibraryPanel } from './library-panel.tsx';
+import { MaterialPanel } from './material-panel.tsx';
 import { NotesPanel } from './notes-panel.tsx';
 import { RescuePanel } from './rescue-panel.tsx';
 import { SettingsPanel } from './settings-panel.tsx';
@@ -39,6 +40,7 @@ export interface PanelEntry {
 export const PANELS: readonly PanelEntry[] = [
   { id: 'class', title: 'tabClass', shortcut: 'm', component: ClassPanel },
   { id: 'transcript', title: 'tabTranscript', shortcut: 't', component: TranscriptPanel },
+  { id: 'material', title: 'tabMaterial', shortcut: 'g', component: MaterialPanel },
   {
     id: 'rescue',
     title: 'tabRescue',

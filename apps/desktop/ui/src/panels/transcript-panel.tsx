@@ -3,11 +3,13 @@
 import { Component } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { Highlight } from '../components/highlight.tsx';
+import { PageLabel } from '../components/page-label.tsx';
 import { PlayLineButton, useFollowHeard, useHeardLine } from '../components/play-line.tsx';
 import { useApp } from '../context.ts';
 import { describeError } from '../errors.ts';
 import { t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
+import { pageStarts } from '../page-starts.ts';
 import { liveClassId } from '../playback.ts';
 import type { TranscriptLine } from '../types.ts';
 import type { PanelProps } from './registry.tsx';
@@ -20,6 +22,8 @@ interface LineProps {
   heard: boolean;
   /** Plays the class's audio from a line (the same function every time). */
   onPlay: (line: TranscriptLine) => void;
+  /** The material page this line starts (the teacher moved to it), else null. */
+  pageStart: number | null;
 }
 
 /** One line; drawn again only when its text, the keywords or its mark change. */
@@ -30,10 +34,11 @@ class Line extends Component<LineProps> {
       next.line !== now.line ||
       next.keywords !== now.keywords ||
       next.revealed !== now.revealed ||
-      next.heard !== now.heard
+      next.heard !== now.heard ||
+      next.pageStart !== now.pageStart
     );
   }
-  override render({ line, keywords, revealed, heard, onPlay }: LineProps) {
+  override render({ line, keywords, revealed, heard, onPlay, pageStart }: LineProps) {
     const classes = [
       revealed ? 'revealed' : '',
       line.audio_ms === null ? '' : 'playable',
@@ -45,6 +50,7 @@ class Line extends Component<LineProps> {
         class={classes.trim() || undefined}
         aria-current={heard ? 'true' : undefined}
       >
+        {pageStart !== null && <PageLabel page={pageStart} />}
         <time>{line.timestamp}</time>
         <span>
           <Highlight text={line.text} keywords={keywords} />
@@ -93,6 +99,7 @@ export function TranscriptPanel({ active }: PanelProps) {
   const app = useApp();
   const lines = app.store.use('lines').value;
   const keywords = app.store.use('keywords').value;
+  const starts = pageStarts(lines);
   const request = app.requests.reveal.value;
   const [revealed, setRevealed] = useState<{ id: number } | null>(null);
   const [newLines, setNewLines] = useState(false);
@@ -205,7 +212,7 @@ export function TranscriptPanel({ active }: PanelProps) {
       <History />
       <Empty />
       <ol class="transcript-lines" ref={list}>
-        {lines.map((line) => (
+        {lines.map((line, index) => (
           <Line
             key={line.id}
             line={line}
@@ -213,6 +220,7 @@ export function TranscriptPanel({ active }: PanelProps) {
             revealed={line.id === revealed?.id}
             heard={line.id === heard}
             onPlay={(played) => void playLine(played)}
+            pageStart={starts[index] ?? null}
           />
         ))}
       </ol>

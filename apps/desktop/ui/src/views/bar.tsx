@@ -160,6 +160,8 @@ export function BarArea() {
   const importing = store.use('import').value;
   const words = statusWords({ monitor, connection, capture, import: importing });
   const courseName = monitor.state === 'idle' ? '' : monitor.course_name || t('untitledCourse');
+  // The page of the material the teacher is on (a class with material, once a line matched).
+  const page = monitor.state === 'idle' ? null : (monitor.current_page ?? null);
   const statusTitle = courseName ? `${words} · ${courseName}` : words;
   const running = monitor.state === 'running';
   const paused = monitor.state === 'paused';
@@ -219,6 +221,17 @@ export function BarArea() {
             <Icon name="bell" />
             <strong class="alert-badge-title">{title}</strong>
           </span>
+          {page !== null && (
+            <button
+              type="button"
+              class="page-chip"
+              title={t('pageChipTitle', { page })}
+              aria-label={t('pageChipTitle', { page })}
+              onClick={() => app.openPanel('material')}
+            >
+              {t('pageLabel', { page })}
+            </button>
+          )}
           <span class="course" title={courseName}>
             {courseName}
           </span>

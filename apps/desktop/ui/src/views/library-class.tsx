@@ -5,10 +5,12 @@ import { call, routeUrl, streamAnswer } from '../api.ts';
 import { clockTime } from '../clock-time.ts';
 import { ErrorBox } from '../components/error-box.tsx';
 import { MarkMomentButton } from '../components/mark-moment.tsx';
+import { PageLabel } from '../components/page-label.tsx';
 import { PlayLineButton, useFollowHeard, useHeardLine } from '../components/play-line.tsx';
 import { useApp } from '../context.ts';
 import { joinList, t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
+import { pageStarts } from '../page-starts.ts';
 import type { ClassAnswer, ClassMark, SearchHit } from '../types.ts';
 
 /** Local `YYYY-MM-DD HH:MM` of an ISO time ('' for a time that is not one). */
@@ -99,6 +101,7 @@ export function ClassView({
   const marked = (mark: ClassMark) =>
     setMarks((known) => [...known.filter((item) => item.line_id !== mark.line_id), mark]);
   const alerts = new Map(answer.alerts.map((alert) => [alert.line_id, alert]));
+  const starts = pageStarts(answer.lines);
   const exportUrl = routeUrl('GET /api/classes/:id/export', {
     params: { id: info.id },
     query: { format },
@@ -231,8 +234,9 @@ export function ClassView({
         <p class="empty">{t('libraryNoLines')}</p>
       ) : (
         <ol class="transcript-lines library-lines" ref={lineList}>
-          {answer.lines.map((line) => {
+          {answer.lines.map((line, index) => {
             const alert = alerts.get(line.id);
+            const pageStart = starts[index] ?? null;
             return (
               <li
                 key={line.id}
@@ -246,6 +250,7 @@ export function ClassView({
                 ].join(' ')}
                 aria-current={line.id === heard ? 'true' : undefined}
               >
+                {pageStart !== null && <PageLabel page={pageStart} />}
                 <time>{line.timestamp}</time>
                 <span>
                   {line.text}
