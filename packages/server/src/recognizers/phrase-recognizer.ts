@@ -6,17 +6,15 @@
 import {
   type AudioSource,
   chunkMilliseconds,
-  createAudioSource,
   inputOf,
   progressOf,
   recordingPositionOf,
 } from '../audio/audio-source.ts';
-import { tapAudio } from '../audio/audio-tap.ts';
 import { EnergyVad, type VadPhrase } from '../audio/energy-vad.ts';
 import { RECOGNIZER_SAMPLE_RATE } from '../audio/pcm.ts';
-import { trackRecordingPosition } from '../audio/recording-position.ts';
 import { isServerError } from '../errors.ts';
 import type { ResolvedSettings } from '../settings/settings-store.ts';
+import { recognizerAudioSource } from './class-audio-source.ts';
 import { createErrorReporter, type Recognizer, type RecognizerContext } from './recognizer.ts';
 
 /** Turns one phrase into text; '' when nothing was said. Throwing reports an error (see below). */
@@ -182,16 +180,8 @@ export function createPhraseRecognizer(options: PhraseRecognizerOptions): Recogn
         return;
       }
       transcriber = prepared;
-      const current = trackRecordingPosition(
-        tapAudio(
-          options.source ??
-            createAudioSource(settings, context.dataDir, {
-              onWarning: (message) => report('AUDIO_DROPPED', message, false),
-              ...(context.appCapture ? { appCapture: context.appCapture } : {}),
-              ...(context.startAtMs ? { startAtMs: context.startAtMs } : {}),
-            }),
-          context.onAudio,
-        ),
+      const current = recognizerAudioSource(settings, context, options.source, (message) =>
+        report('AUDIO_DROPPED', message, false),
       );
       try {
         await current.open();

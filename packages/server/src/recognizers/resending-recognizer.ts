@@ -14,15 +14,13 @@
  */
 import {
   type AudioSource,
-  createAudioSource,
   inputOf,
   progressOf,
   recordingPositionOf,
 } from '../audio/audio-source.ts';
-import { tapAudio } from '../audio/audio-tap.ts';
 import { RECOGNIZER_SAMPLE_RATE, samplesToBytes } from '../audio/pcm.ts';
-import { trackRecordingPosition } from '../audio/recording-position.ts';
 import type { ServerError } from '../errors.ts';
+import { recognizerAudioSource } from './class-audio-source.ts';
 import { createErrorReporter, type Recognizer, type RecognizerContext } from './recognizer.ts';
 import { RetainedAudio } from './retained-audio.ts';
 
@@ -352,16 +350,8 @@ export function createResendingRecognizer(options: ResendingRecognizerOptions): 
     async start() {
       if (loop || stopped) return;
       await service.prepare?.();
-      const current = trackRecordingPosition(
-        tapAudio(
-          options.source ??
-            createAudioSource(settings, context.dataDir, {
-              onWarning: (message) => report('AUDIO_DROPPED', message, false),
-              ...(context.appCapture ? { appCapture: context.appCapture } : {}),
-              ...(context.startAtMs ? { startAtMs: context.startAtMs } : {}),
-            }),
-          context.onAudio,
-        ),
+      const current = recognizerAudioSource(settings, context, options.source, (message) =>
+        report('AUDIO_DROPPED', message, false),
       );
       await current.open();
       source = current;

@@ -17,17 +17,15 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type AudioSource,
-  createAudioSource,
   inputOf,
   progressOf,
   recordingPositionOf,
 } from '../audio/audio-source.ts';
-import { tapAudio } from '../audio/audio-tap.ts';
 import { RECOGNIZER_SAMPLE_RATE } from '../audio/pcm.ts';
-import { trackRecordingPosition } from '../audio/recording-position.ts';
 import { isServerError } from '../errors.ts';
 import { localized, type MessageText } from '../language.ts';
 import { readSherpaModel } from '../models/sherpa-model.ts';
+import { recognizerAudioSource } from './class-audio-source.ts';
 import type { SherpaEvent } from './engines/sherpa-decoder.ts';
 import { modelingUnitOf } from './engines/sherpa-decoder.ts';
 import { describeSherpaModel, loadSherpaProcess } from './engines/sherpa-engine.ts';
@@ -214,16 +212,8 @@ export function createSherpaRecognizer(options: SherpaRecognizerOptions): Recogn
         );
         void source?.close();
       });
-      const current = trackRecordingPosition(
-        tapAudio(
-          options.source ??
-            createAudioSource(settings, context.dataDir, {
-              onWarning: (message) => report('AUDIO_DROPPED', message, false),
-              ...(context.appCapture ? { appCapture: context.appCapture } : {}),
-              ...(context.startAtMs ? { startAtMs: context.startAtMs } : {}),
-            }),
-          context.onAudio,
-        ),
+      const current = recognizerAudioSource(settings, context, options.source, (message) =>
+        report('AUDIO_DROPPED', message, false),
       );
       try {
         await current.open();
