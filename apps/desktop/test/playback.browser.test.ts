@@ -61,13 +61,18 @@ let script: string;
  * Speaks `texts` into an Ogg Opus file (24 kbit/s, as the recorder keeps a class): each sentence
  * at the start of its own slot, after the lead.
  */
-async function spokenOgg(texts: readonly string[], name: string): Promise<string> {
+async function spokenOgg(
+  texts: readonly string[],
+  name: string,
+  slotMs = SLOT_MS,
+  leadMs = LEAD_MS,
+): Promise<string> {
   const parts: string[] = [];
   const lead = join(root, `${name}-lead.wav`);
   await run('sox', [
     ...['-n', '-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer'],
     lead,
-    ...['trim', '0', String(LEAD_MS / 1000)],
+    ...['trim', '0', String(leadMs / 1000)],
   ]);
   for (const [index, text] of texts.entries()) {
     const raw = join(root, `${name}-${index}-raw.wav`);
@@ -77,7 +82,7 @@ async function spokenOgg(texts: readonly string[], name: string): Promise<string
       raw,
       ...['-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer'],
       slot,
-      ...['pad', '0', String(SLOT_MS / 1000), 'trim', '0', String(SLOT_MS / 1000)],
+      ...['pad', '0', String(slotMs / 1000), 'trim', '0', String(slotMs / 1000)],
     ]);
     parts.push(slot);
   }
@@ -402,5 +407,74 @@ describe('▶ in the running class (480x520)', () => {
     await page.keyboard.press('Escape');
     await page.locator('.panel-shell').waitFor({ state: 'hidden' });
     await expect.poll(async () => (await audioState(page!)).paused).toBe(true);
+  });
+});
+
+describe('a class that listened to a recording, end to end (480x520)', () => {
+  it('keeps its audio as it heard it, and ▶ on a line plays from where the backend says its speech starts', async () => {
+    // The lecture as a file the class listens to (PocketSphinx, as fast as it recognises): the
+    // backend keeps its audio and gives each line its place in it — nothing made by the test.
+    // Sentences 6 s apart, so that no two are merged into one line, after 2 s of silence (the
+    // recogniser's voice detector learns the room's noise in its first second).
+    const slotMs = 6000;
+    const leadMs = 2000;
+    await spokenOgg(SENTENCES, 'recording', slotMs, leadMs);
+    const sentenceAt = (index: number) => leadMs + index * slotMs;
+    backend = await startBackend({
+      uiDir,
+      env: [
+        'ASR_MODE=local',
+        'LOCAL_ASR_ENGINE=pocketsphinx',
+        `AUDIO_INPUT=file:${join(root, 'recording.wav')}`,
+        'AUDIO_FILE_PACE=fast',
+      ],
+    });
+    await api('api/start_monitor', { course_name: 'trees' });
+    await expect
+      .poll(
+        async () =>
+          (await api<{ recognizer_state: string }>('api/monitor_status')).recognizer_state,
+        { timeout: 120_000 },
+      )
+      .toBe('ended');
+    await api('api/stop_monitor?with_summary=false', {});
+    const { items } = await api<{ items: Array<{ id: string; audio_bytes: number | null }> }>(
+      'api/classes',
+    );
+    const { id, audio_bytes } = items[0]!;
+    expect(audio_bytes).toBeGreaterThan(10_000);
+    const { lines } = await api<{ lines: Array<{ id: number; audio_ms: number | null }> }>(
+      `api/classes/${id}`,
+    );
+    // Each line starts where one of the sentences does.
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    for (const line of lines) {
+      const nearest = Math.min(
+        ...SENTENCES.map((_, index) => Math.abs((line.audio_ms ?? -1e9) - sentenceAt(index))),
+      );
+      expect(nearest).toBeLessThanOrEqual(500);
+    }
+
+    page = await openPage('en');
+    await recordStarts(page);
+    await openClass(page, id);
+    const chosen = lines[1]!;
+    const at = chosen.audio_ms! / 1000;
+    const label = `${Math.floor(at / 60)}:${String(Math.floor(at % 60)).padStart(2, '0')}`;
+    await page.getByRole('button', { name: TEXTS.en.play(label), exact: true }).click();
+    await expect.poll(async () => (await starts(page!)).length).toBeGreaterThan(0);
+    const [from] = await starts(page);
+    expect(Math.abs(from! - at)).toBeLessThanOrEqual(0.3);
+    await expect
+      .poll(async () => (await audioState(page!)).time, { timeout: 20_000 })
+      .toBeGreaterThan(from! + 0.5);
+    await expect
+      .poll(() =>
+        page!
+          .locator(`.library-lines li[data-line-id="${chosen.id}"]`)
+          .getAttribute('aria-current'),
+      )
+      .toBe('true');
+    await page.screenshot({ path: join(RESULTS_DIR, 'playback-recording-en.png') });
   });
 });
