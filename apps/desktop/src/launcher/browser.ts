@@ -83,6 +83,14 @@ export async function findBrowser(
   return undefined;
 }
 
+/**
+ * The command that opens `url` in a Mac's default browser (Safari, or whichever the student
+ * chose), for a Mac without a Chromium-family browser: macOS's `open`.
+ */
+export function macDefaultBrowserCommand(url: string): { file: string; args: string[] } {
+  return { file: '/usr/bin/open', args: [url] };
+}
+
 /** True when a window can be shown: always on Windows and macOS; on Linux, with X11 or Wayland. */
 export function hasDisplay(platform: NodeJS.Platform, environment: Environment): boolean {
   if (platform === 'win32' || platform === 'darwin') return true;

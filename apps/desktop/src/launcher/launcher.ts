@@ -13,6 +13,7 @@ import {
   type Environment,
   findBrowser,
   hasDisplay,
+  macDefaultBrowserCommand,
   profileInUse,
 } from './browser.ts';
 import { cleanupStaleBackends } from './cleanup.ts';
@@ -465,6 +466,19 @@ async function runWithLock(
         resolve('the window was closed');
       });
     });
+  } else if (!browser && options.window !== 'never' && system.platform === 'darwin') {
+    // A Mac without Chrome or Edge: the page in the default browser (Safari has no app window
+    // to open from here). Started from Finder there is no terminal to print an address to.
+    const address = await windowAddress(system, url, apiToken);
+    if (address) {
+      const opener = macDefaultBrowserCommand(address);
+      spawn(opener.file, opener.args, { stdio: 'ignore', detached: true }).unref();
+      log(
+        `opened ${url}/ in the default browser${why}: the app stops when its backend is stopped (Ctrl-C here, or 退出 / Quit in the app).`,
+      );
+    } else {
+      log(`The backend gave no address for the window (POST /api/login_ticket).`);
+    }
   } else {
     log(
       `Class Assistant is running: open ${addressToOpen(url, apiToken)} in Chromium, Chrome or Edge${browser ? '' : why}.`,
