@@ -50,7 +50,6 @@ import {
   writeClassTranscript,
 } from './class-folder.ts';
 import { type ExportedFile, type ExportFormat, exportClass } from './export-class.ts';
-import { exportZip } from './export-zip.ts';
 import { importEarlierVersion } from './legacy-import.ts';
 import {
   type ClassRow,
@@ -994,6 +993,8 @@ export async function openLibrary(options: LibraryOptions): Promise<Library> {
           },
           () => null,
         );
+        // jszip is loaded by the first zip export, not at start.
+        const { exportZip } = await import('./export-zip.ts');
         return exportZip(
           {
             meta: { ...content.meta, line_count: content.transcript.entries.length },
