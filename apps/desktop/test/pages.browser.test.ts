@@ -4,16 +4,13 @@
 // as the teacher moves on, a tap opens that page's text (480x520), the transcript and the
 // library's class label where the page changes, and search hits name their page. Screenshots in
 // apps/desktop/test-results/.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
-  buildUiInto,
-  launchBrowser,
+  browserSuite,
   openApp,
-  pageErrors,
   RESULTS_DIR,
   startBackend,
   type TestBackend,
@@ -45,32 +42,12 @@ const TEXTS = {
   en: { page: (n: number) => `p. ${n}`, of: 'Page 4 of 4', here: 'The teacher is on this page' },
 } as const;
 
-let uiDir: string;
-let buildRoot: string;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-let context: BrowserContext;
 let backend: TestBackend | undefined;
 let page: Page | undefined;
-
-beforeAll(async () => {
-  buildRoot = await mkdtemp(join(tmpdir(), 'desktop-pages-build-'));
-  uiDir = await buildUiInto(join(buildRoot, 'ui'));
-  await mkdir(RESULTS_DIR, { recursive: true });
-  browser = await launchBrowser();
-  context = browser.context;
-});
-
-afterEach(async () => {
-  const [closing, disposing] = [page, backend];
+const suite = browserSuite('pages', () => {
+  const opened = { page, backend };
   [page, backend] = [undefined, undefined];
-  await closing?.close();
-  await disposing?.dispose();
-  if (closing) expect(pageErrors(closing)).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await rm(buildRoot, { recursive: true, force: true });
+  return opened;
 });
 
 const shot = (name: string) => join(RESULTS_DIR, name);
@@ -93,17 +70,17 @@ describe('the page the teacher is on', () => {
   for (const lang of ['zh', 'en'] as const) {
     it(`shows in the bar as the teacher moves on, opens the page on a tap, and labels the transcript, the library and search (${lang})`, async () => {
       const text = TEXTS[lang];
-      const script = join(buildRoot, `lecture-${lang}.txt`);
+      const script = join(suite.root, `lecture-${lang}.txt`);
       await writeFile(script, `${LECTURE.join('\n')}\n`);
       backend = await startBackend({
-        uiDir,
+        uiDir: suite.uiDir,
         // Slow enough to see each page in the bar.
         env: ['ASR_MODE=mock', `MOCK_SCRIPT=${script}`, 'MOCK_INTERVAL_MS=600', 'MOCK_LOOP=false'],
       });
       await mkdir(join(backend.dataDir, 'cite'), { recursive: true });
       await writeFile(join(backend.dataDir, 'cite', 'deck_20261127_101500.txt'), DECK);
 
-      page = await openApp(context, backend);
+      page = await openApp(suite.context, backend);
       await page.evaluate((value) => localStorage.setItem('class-assistant.lang', value), lang);
       await page.reload();
       await page.locator('.bar[data-connection="online"]').waitFor();

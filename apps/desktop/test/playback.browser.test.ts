@@ -6,17 +6,14 @@
 // ▶, and audio that is gone says so. The running class's transcript plays its audio too, loading
 // it again when the line is past what was loaded (the audio grows while the class runs).
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildUiInto,
-  launchBrowser,
+  browserSuite,
   openApp,
-  pageErrors,
   RESULTS_DIR,
   startBackend,
   type TestBackend,
@@ -46,12 +43,13 @@ const TEXTS = {
   },
 } as const;
 
-let uiDir: string;
-let root: string;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-let context: BrowserContext;
 let backend: TestBackend | undefined;
 let page: Page | undefined;
+const suite = browserSuite('playback', () => {
+  const opened = { page, backend };
+  [page, backend] = [undefined, undefined];
+  return opened;
+});
 /** The whole lecture, and its first two sentences only (the audio of a class still running). */
 let lectureOgg: string;
 let beginningOgg: string;
@@ -68,15 +66,15 @@ async function spokenOgg(
   leadMs = LEAD_MS,
 ): Promise<string> {
   const parts: string[] = [];
-  const lead = join(root, `${name}-lead.wav`);
+  const lead = join(suite.root, `${name}-lead.wav`);
   await run('sox', [
     ...['-n', '-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer'],
     lead,
     ...['trim', '0', String(leadMs / 1000)],
   ]);
   for (const [index, text] of texts.entries()) {
-    const raw = join(root, `${name}-${index}-raw.wav`);
-    const slot = join(root, `${name}-${index}.wav`);
+    const raw = join(suite.root, `${name}-${index}-raw.wav`);
+    const slot = join(suite.root, `${name}-${index}.wav`);
     await run('espeak-ng', ['-v', 'en-us', '-s', '150', '-w', raw, text]);
     await run('sox', [
       raw,
@@ -86,36 +84,18 @@ async function spokenOgg(
     ]);
     parts.push(slot);
   }
-  const wav = join(root, `${name}.wav`);
+  const wav = join(suite.root, `${name}.wav`);
   await run('sox', [lead, ...parts, wav]);
-  const ogg = join(root, `${name}.ogg`);
+  const ogg = join(suite.root, `${name}.ogg`);
   await run('ffmpeg', ['-v', 'error', '-y', '-i', wav, '-c:a', 'libopus', '-b:a', '24k', ogg]);
   return ogg;
 }
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'desktop-playback-'));
-  uiDir = await buildUiInto(join(root, 'ui'));
-  await mkdir(RESULTS_DIR, { recursive: true });
   lectureOgg = await spokenOgg(SENTENCES, 'lecture');
   beginningOgg = await spokenOgg(SENTENCES.slice(0, 2), 'beginning');
-  script = join(root, 'script.txt');
+  script = join(suite.root, 'script.txt');
   await writeFile(script, `${SENTENCES.join('\n')}\n`);
-  browser = await launchBrowser();
-  context = browser.context;
-});
-
-afterEach(async () => {
-  const [closing, disposing] = [page, backend];
-  [page, backend] = [undefined, undefined];
-  await closing?.close();
-  await disposing?.dispose();
-  if (closing) expect(pageErrors(closing)).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await rm(root, { recursive: true, force: true });
 });
 
 async function api<T>(path: string, body?: object): Promise<T> {
@@ -130,7 +110,7 @@ async function api<T>(path: string, body?: object): Promise<T> {
 /** A backend whose mock class says the script (SENTENCES unless told), one line each. */
 async function mockBackend(loop: boolean, lines = script): Promise<TestBackend> {
   return startBackend({
-    uiDir,
+    uiDir: suite.uiDir,
     env: [
       'ASR_MODE=mock',
       `MOCK_SCRIPT=${lines}`,
@@ -166,7 +146,7 @@ async function writeLineStarts(folder: string, count: number): Promise<void> {
 }
 
 async function openPage(lang: 'zh' | 'en'): Promise<Page> {
-  const opened = await openApp(context, backend!, { width: 480, height: 520 });
+  const opened = await openApp(suite.context, backend!, { width: 480, height: 520 });
   if (lang === 'en') {
     await opened.evaluate(() => localStorage.setItem('class-assistant.lang', 'en'));
     await opened.reload();
@@ -313,7 +293,7 @@ describe('following the audio in a long class (480x520)', () => {
     const colours = ['red', 'green', 'blue', 'black', 'white', 'yellow'];
     const things = ['tree', 'graph', 'stack', 'queue', 'heap'];
     const lines = things.flatMap((thing) => colours.map((colour) => `the ${colour} ${thing}`));
-    const longScript = join(root, 'long-script.txt');
+    const longScript = join(suite.root, 'long-script.txt');
     await writeFile(longScript, `${lines.join('\n')}\n`);
     backend = await mockBackend(false, longScript);
     const { id, folder } = await finishedClass();
@@ -421,11 +401,11 @@ describe('a class that listened to a recording, end to end (480x520)', () => {
     await spokenOgg(SENTENCES, 'recording', slotMs, leadMs);
     const sentenceAt = (index: number) => leadMs + index * slotMs;
     backend = await startBackend({
-      uiDir,
+      uiDir: suite.uiDir,
       env: [
         'ASR_MODE=local',
         'LOCAL_ASR_ENGINE=pocketsphinx',
-        `AUDIO_INPUT=file:${join(root, 'recording.wav')}`,
+        `AUDIO_INPUT=file:${join(suite.root, 'recording.wav')}`,
         'AUDIO_FILE_PACE=fast',
       ],
     });

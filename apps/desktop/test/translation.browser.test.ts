@@ -5,8 +5,7 @@
 // with TRANSLATE_CAPTIONS=zh, English UI translating Chinese lines with =en), in the live
 // transcript and in the class in the library; and the settings panel saying why the switch
 // cannot work without an LLM. Screenshots in test-results/.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   createFakeOpenAIServer,
@@ -15,12 +14,10 @@ import {
   type RecordedChatRequest,
 } from '@class-assistant/agent-std/testing';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildUiInto,
-  launchBrowser,
+  browserSuite,
   openApp,
-  pageErrors,
   RESULTS_DIR,
   startBackend,
   startClass,
@@ -61,40 +58,28 @@ function translate(request: RecordedChatRequest): FakeChatReply {
   return { type: 'text', content, chunkSize: 3, delayMs: 20 };
 }
 
-let uiDir: string;
-let buildRoot: string;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
 let llm: FakeOpenAIServer;
 let backend: TestBackend | undefined;
 let page: Page | undefined;
+const suite = browserSuite('translation', () => {
+  const opened = { page, backend };
+  [page, backend] = [undefined, undefined];
+  return opened;
+});
 
 beforeAll(async () => {
-  buildRoot = await mkdtemp(join(tmpdir(), 'desktop-translation-'));
-  uiDir = await buildUiInto(join(buildRoot, 'ui'));
-  await writeFile(join(buildRoot, 'lecture.txt'), `${SCRIPT.join('\n')}\n`);
-  await mkdir(RESULTS_DIR, { recursive: true });
-  browser = await launchBrowser();
+  await writeFile(join(suite.root, 'lecture.txt'), `${SCRIPT.join('\n')}\n`);
   llm = await createFakeOpenAIServer({ apiKey: KEY, chat: translate });
 });
 
-afterEach(async () => {
-  const [closing, disposing] = [page, backend];
-  [page, backend] = [undefined, undefined];
-  await closing?.close();
-  await disposing?.dispose();
-  if (closing) expect(pageErrors(closing)).toEqual([]);
-});
-
 afterAll(async () => {
-  await browser?.close();
   await llm?.close();
-  await rm(buildRoot, { recursive: true, force: true });
 });
 
 /** The app at 480x520 in `lang` (a stored preference, as picked in an earlier session). */
 async function appIn(lang: 'zh' | 'en', env: string[]): Promise<Page> {
-  backend = await startBackend({ uiDir, env });
-  const opened = await openApp(browser.context, backend, { width: 480, height: 520 });
+  backend = await startBackend({ uiDir: suite.uiDir, env });
+  const opened = await openApp(suite.context, backend, { width: 480, height: 520 });
   await opened.evaluate((value) => localStorage.setItem('class-assistant.lang', value), lang);
   await opened.reload();
   await opened.locator('.bar[data-connection="online"]').waitFor();
@@ -126,7 +111,7 @@ describe('translated captions (480x520)', () => {
     it(`${lang} UI, TRANSLATE_CAPTIONS=${target}: the other language's lines get their translation under them, live and in the library`, async () => {
       page = await appIn(lang, [
         'ASR_MODE=mock',
-        `MOCK_SCRIPT=${join(buildRoot, 'lecture.txt')}`,
+        `MOCK_SCRIPT=${join(suite.root, 'lecture.txt')}`,
         'MOCK_INTERVAL_MS=300',
         'MOCK_LOOP=false',
         `LLM_BASE_URL=${llm.baseURL}`,

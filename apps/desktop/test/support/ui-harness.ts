@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BuildAppOptions, buildApp } from '@class-assistant/server';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 
 /** apps/desktop. */
@@ -185,4 +186,67 @@ export function pageErrors(page: Page): string[] {
 /** The page's record of notifications and tones. */
 export function record(page: Page): Promise<PageRecord> {
   return page.evaluate(() => (window as unknown as { __record: PageRecord }).__record);
+}
+
+/** What {@link browserSuite} gives a test file. */
+export interface BrowserSuite {
+  /** The UI built for this file. */
+  readonly uiDir: string;
+  /** The file's Chromium. */
+  readonly context: BrowserContext;
+  /** A temporary folder of the file's own (removed after it). */
+  readonly root: string;
+}
+
+/**
+ * The life of a browser test file: before it, the UI built into a folder of its own and
+ * Chromium launched (`options` as for {@link launchBrowser}); after each test, the page and the
+ * backend it opened — what `opened` hands over (and forgets) — closed, the page with no uncaught
+ * error; after the file, Chromium closed and the folder removed. Call it at the top of the file.
+ *
+ * @example
+ * let backend: TestBackend | undefined;
+ * let page: Page | undefined;
+ * const suite = browserSuite('pages', () => {
+ *   const opened = { page, backend };
+ *   [page, backend] = [undefined, undefined];
+ *   return opened;
+ * });
+ */
+export function browserSuite(
+  name: string,
+  opened: () => { page: Page | undefined; backend: TestBackend | undefined },
+  options: Parameters<typeof launchBrowser>[0] = {},
+): BrowserSuite {
+  let root = '';
+  let uiDir = '';
+  let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), `desktop-${name}-`));
+    uiDir = await buildUiInto(join(root, 'ui'));
+    await mkdir(RESULTS_DIR, { recursive: true });
+    browser = await launchBrowser(options);
+  });
+  afterEach(async () => {
+    const { page, backend } = opened();
+    await page?.close();
+    await backend?.dispose();
+    if (page) expect(pageErrors(page)).toEqual([]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+  return {
+    get uiDir() {
+      return uiDir;
+    },
+    get context() {
+      if (!browser) throw new Error('the browser is launched before the first test');
+      return browser.context;
+    },
+    get root() {
+      return root;
+    },
+  };
 }
