@@ -1,49 +1,21 @@
-/// <reference lib="dom" />
-// ★ in real Chromium against the real backend, at the panel's size (480x520), in both
-// languages: the moments marked in a class are listed with it in the library (time and line),
-// and the running class's ★ marks its newest line, says when, and the list shows it.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
-  buildUiInto,
-  launchBrowser,
+  browserSuite,
   openApp,
-  pageErrors,
   RESULTS_DIR,
   startBackend,
   startClass,
   type TestBackend,
 } from './support/ui-harness.ts';
 
-let uiDir: string;
-let buildRoot: string;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-let context: BrowserContext;
 let backend: TestBackend | undefined;
 let page: Page | undefined;
-
-beforeAll(async () => {
-  buildRoot = await mkdtemp(join(tmpdir(), 'desktop-ui-build-'));
-  uiDir = await buildUiInto(join(buildRoot, 'ui'));
-  await mkdir(RESULTS_DIR, { recursive: true });
-  browser = await launchBrowser();
-  context = browser.context;
-});
-
-afterEach(async () => {
-  const [closing, disposing] = [page, backend];
+const suite = browserSuite('marks', () => {
+  const opened = { page, backend };
   [page, backend] = [undefined, undefined];
-  await closing?.close();
-  await disposing?.dispose();
-  if (closing) expect(pageErrors(closing)).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await rm(buildRoot, { recursive: true, force: true });
+  return opened;
 });
 
 interface Line {
@@ -84,7 +56,7 @@ describe('★ marked moments in the library (480x520)', () => {
     it(`lists a class's marks with their time and line, and the running class's ★ adds one (${lang})`, async () => {
       const text = TEXTS[lang];
       backend = await startBackend({
-        uiDir,
+        uiDir: suite.uiDir,
         env: ['ASR_MODE=mock', 'MOCK_INTERVAL_MS=20', 'MOCK_LOOP=false'],
       });
       const api = async (path: string, body?: object) =>
@@ -104,7 +76,7 @@ describe('★ marked moments in the library (480x520)', () => {
       const lines = (await api(`api/classes/${id}`)).lines as Line[];
       const line = (lineId: number) => lines.find((item) => item.id === lineId)!;
 
-      page = await openApp(context, backend, { width: 480, height: 520 });
+      page = await openApp(suite.context, backend, { width: 480, height: 520 });
       if (lang === 'en') {
         await page.evaluate(() => localStorage.setItem('class-assistant.lang', 'en'));
         await page.reload();
@@ -153,10 +125,10 @@ describe('★ in the bar (320x80)', () => {
     it(`marks the newest line of the running class in one tap, and the bar still fits (${lang})`, async () => {
       const text = TEXTS[lang];
       backend = await startBackend({
-        uiDir,
+        uiDir: suite.uiDir,
         env: ['ASR_MODE=mock', 'MOCK_INTERVAL_MS=400', 'MOCK_LOOP=true'],
       });
-      page = await openApp(context, backend);
+      page = await openApp(suite.context, backend);
       if (lang === 'en') {
         await page.evaluate(() => localStorage.setItem('class-assistant.lang', 'en'));
         await page.reload();

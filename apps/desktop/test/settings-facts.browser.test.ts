@@ -1,48 +1,20 @@
-/// <reference lib="dom" />
-// The settings the UI shows and the checks it runs come from the backend's definitions, in real
-// Chromium against the real backend: names and choices in the student's language, and the
-// microphone check for every mode that listens to one.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
-  buildUiInto,
-  launchBrowser,
+  browserSuite,
   openApp,
-  pageErrors,
   RESULTS_DIR,
   startBackend,
   type TestBackend,
 } from './support/ui-harness.ts';
 
-let buildRoot: string;
-let uiDir: string;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-let context: BrowserContext;
 let backend: TestBackend | undefined;
 let page: Page | undefined;
-
-beforeAll(async () => {
-  buildRoot = await mkdtemp(join(tmpdir(), 'desktop-settings-facts-'));
-  uiDir = await buildUiInto(join(buildRoot, 'ui'));
-  await mkdir(RESULTS_DIR, { recursive: true });
-  browser = await launchBrowser();
-  context = browser.context;
-});
-
-afterEach(async () => {
-  const [closing, disposing] = [page, backend];
+const suite = browserSuite('settings-facts', () => {
+  const opened = { page, backend };
   [page, backend] = [undefined, undefined];
-  await closing?.close();
-  await disposing?.dispose();
-  if (closing) expect(pageErrors(closing)).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await rm(buildRoot, { recursive: true, force: true });
+  return opened;
 });
 
 const shot = (name: string) => join(RESULTS_DIR, name);
@@ -66,8 +38,8 @@ async function definitionOf(key: string) {
 
 describe('the settings panel', () => {
   it('offers every mode the backend runs, and names and describes keys and choices as the backend does, in both languages', async () => {
-    backend = await startBackend({ uiDir, env: ['ASR_MODE=mock'] });
-    page = await openApp(context, backend, { width: 480, height: 520 });
+    backend = await startBackend({ uiDir: suite.uiDir, env: ['ASR_MODE=mock'] });
+    page = await openApp(suite.context, backend, { width: 480, height: 520 });
     await page.keyboard.press(',');
     // One choice per mode, named by the backend: both online services are there.
     const dashscope = page.locator('label[for="hearing-dashscope"]');
@@ -129,8 +101,8 @@ describe('the settings panel', () => {
 describe('the class panel', () => {
   /** The microphone row of the class panel once its check has answered. */
   async function microphoneRow(env: string[]): Promise<string> {
-    backend = await startBackend({ uiDir, env });
-    page = await openApp(context, backend, { width: 480, height: 520 });
+    backend = await startBackend({ uiDir: suite.uiDir, env });
+    page = await openApp(suite.context, backend, { width: 480, height: 520 });
     await page.keyboard.press('m');
     const row = page.locator('.class-panel .check-row').nth(1);
     await row.waitFor({ state: 'visible', timeout: 30_000 });

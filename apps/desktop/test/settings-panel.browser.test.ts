@@ -3,56 +3,33 @@
 // Chinese and in English: a save says only what changed, by the names the student knows; the
 // refusal of a moved address says once what to do; the caption text size applies to the
 // transcript and is kept. Screenshots are kept in apps/desktop/test-results/.
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
-  buildUiInto,
-  launchBrowser,
+  browserSuite,
   openApp,
-  pageErrors,
   RESULTS_DIR,
   startBackend,
   startClass,
   type TestBackend,
 } from './support/ui-harness.ts';
 
-let buildRoot: string;
-let uiDir: string;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-let context: BrowserContext;
 let backend: TestBackend | undefined;
 let page: Page | undefined;
-
-beforeAll(async () => {
-  buildRoot = await mkdtemp(join(tmpdir(), 'desktop-settings-panel-'));
-  uiDir = await buildUiInto(join(buildRoot, 'ui'));
-  await mkdir(RESULTS_DIR, { recursive: true });
-  browser = await launchBrowser();
-  context = browser.context;
-});
-
-afterEach(async () => {
-  const [closing, disposing] = [page, backend];
+const suite = browserSuite('settings-panel', () => {
+  const opened = { page, backend };
   [page, backend] = [undefined, undefined];
-  await closing?.close();
-  await disposing?.dispose();
-  if (closing) expect(pageErrors(closing)).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await rm(buildRoot, { recursive: true, force: true });
+  return opened;
 });
 
 const shot = (name: string) => join(RESULTS_DIR, name);
 
 /** The app at 480x520 in `lang` with normal captions, the settings panel open. */
 async function openSettings(env: string[], lang: 'zh' | 'en'): Promise<Page> {
-  backend = await startBackend({ uiDir, env });
-  page = await openApp(context, backend, { width: 480, height: 520 });
+  backend = await startBackend({ uiDir: suite.uiDir, env });
+  page = await openApp(suite.context, backend, { width: 480, height: 520 });
   // The browser profile is shared by the tests: each one says what it starts from.
   await page.evaluate((lang) => {
     localStorage.setItem('class-assistant.lang', lang);
