@@ -7,17 +7,16 @@
 import type { AudioChunk, AudioSource } from './audio-source.ts';
 
 /**
- * `source` with each chunk it delivers given to `onAudio` first; `source` itself without one.
- *
- * @example
- * const source = tapAudio(createAudioSource(settings, dataDir), (chunk) => keeper.hear(chunk));
+ * `source` with each chunk it delivers shown to `watch` first, everything else forwarded;
+ * `positionAt`, when given, replaces the source's own. The one wrapper the tap and the
+ * recording-position tracker both build on.
  */
-export function tapAudio(
+export function watchChunks(
   source: AudioSource,
-  onAudio: ((chunk: AudioChunk) => void) | undefined,
+  watch: (chunk: AudioChunk) => void,
+  positionAt?: (atMs: number) => number | undefined,
 ): AudioSource {
-  if (!onAudio) return source;
-  const tapped: AudioSource = {
+  const watched: AudioSource = {
     get info() {
       return source.info;
     },
@@ -30,7 +29,7 @@ export function tapAudio(
       return {
         async *[Symbol.asyncIterator]() {
           for await (const chunk of inner) {
-            onAudio(chunk);
+            watch(chunk);
             yield chunk;
           }
         },
@@ -40,7 +39,22 @@ export function tapAudio(
     resume: () => source.resume(),
     close: () => source.close(),
   };
-  if (source.progress) tapped.progress = () => source.progress!();
-  if (source.positionAt) tapped.positionAt = (atMs) => source.positionAt!(atMs);
-  return tapped;
+  if (source.progress) watched.progress = () => source.progress!();
+  const position =
+    positionAt ?? (source.positionAt && ((atMs: number) => source.positionAt!(atMs)));
+  if (position) watched.positionAt = position;
+  return watched;
+}
+
+/**
+ * `source` with each chunk it delivers given to `onAudio` first; `source` itself without one.
+ *
+ * @example
+ * const source = tapAudio(createAudioSource(settings, dataDir), (chunk) => keeper.hear(chunk));
+ */
+export function tapAudio(
+  source: AudioSource,
+  onAudio: ((chunk: AudioChunk) => void) | undefined,
+): AudioSource {
+  return onAudio ? watchChunks(source, onAudio) : source;
 }

@@ -6,6 +6,7 @@
  * clock is a pause, and the position carries on where it stopped.
  */
 import type { AudioChunk, AudioSource } from './audio-source.ts';
+import { watchChunks } from './audio-tap.ts';
 import { RECOGNIZER_SAMPLE_RATE } from './pcm.ts';
 
 /** The start of a stretch of audio delivered without a pause. */
@@ -84,30 +85,11 @@ export function createRecordingPositions(): RecordingPositions {
 export function trackRecordingPosition(source: AudioSource): AudioSource {
   if (source.positionAt) return source;
   const positions = createRecordingPositions();
-  const tracked: AudioSource = {
-    get info() {
-      return source.info;
+  return watchChunks(
+    source,
+    (chunk) => {
+      if (source.info?.kind === 'file') positions.note(chunk, source.progress?.().positionMs);
     },
-    get level() {
-      return source.level;
-    },
-    open: () => source.open(),
-    chunks() {
-      const inner = source.chunks();
-      return {
-        async *[Symbol.asyncIterator]() {
-          for await (const chunk of inner) {
-            if (source.info?.kind === 'file') positions.note(chunk, source.progress?.().positionMs);
-            yield chunk;
-          }
-        },
-      };
-    },
-    pause: () => source.pause(),
-    resume: () => source.resume(),
-    close: () => source.close(),
-    positionAt: (atMs) => (source.info?.kind === 'file' ? positions.positionAt(atMs) : undefined),
-  };
-  if (source.progress) tracked.progress = () => source.progress!();
-  return tracked;
+    (atMs) => (source.info?.kind === 'file' ? positions.positionAt(atMs) : undefined),
+  );
 }
