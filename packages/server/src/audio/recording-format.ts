@@ -161,11 +161,25 @@ function wavDuration(head: Uint8Array, size: number): number | undefined {
   const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
   let at = 12;
   let byteRate = 0;
+  let sampleRate = 0;
+  let compressed = false;
+  let frames: number | undefined;
   while (at + 8 <= head.length) {
     const chunk = view.getUint32(at + 4, true);
     const id = ascii(head, at, 4);
-    if (id === 'fmt ') byteRate = view.getUint32(at + 16, true);
-    if (id === 'data' && byteRate > 0) {
+    if (id === 'fmt ') {
+      const tag = view.getUint16(at + 8, true);
+      // PCM, IEEE float and the extensible header hold samples as they are; other tags
+      // (ADPCM, G.711) are compressed, and their declared byte rate is only an average.
+      compressed = tag !== 1 && tag !== 3 && tag !== 0xfffe;
+      sampleRate = view.getUint32(at + 12, true);
+      byteRate = view.getUint32(at + 16, true);
+    }
+    // A compressed WAV says how many samples per channel it holds in its fact chunk.
+    if (id === 'fact' && at + 12 <= head.length) frames = view.getUint32(at + 8, true);
+    if (id === 'data') {
+      if (compressed && frames !== undefined && sampleRate > 0) return (frames / sampleRate) * 1000;
+      if (byteRate === 0) return undefined;
       const bytes = Math.min(chunk, size - at - 8);
       return (bytes / byteRate) * 1000;
     }

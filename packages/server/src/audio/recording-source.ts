@@ -330,7 +330,14 @@ export function createRecordingSource(path: string, options: RecordingSourceOpti
                   );
                 }
               }
-              if (closed || queued === 0) break;
+              if (closed) break;
+              if (queued === 0) {
+                // Read to its end: the recording is as long as what it gave, whatever its
+                // header said (a VBR MP3 without a frame count, a truncated file).
+                if (ended)
+                  info = { ...info, durationMs: startAtMs + deliveredSamples / SAMPLES_PER_MS };
+                break;
+              }
               const length = Math.min(chunkSamples, queued);
               const audioMs = deliveredSamples / SAMPLES_PER_MS;
               if (options.pace === 'realtime') {

@@ -616,10 +616,16 @@ export function createMonitor(options: MonitorOptions): Monitor {
     await current.keeper?.close();
     if (current.recording) lastRecording = recordingOf(current);
     if (current.partial !== '') options.hub.publish('partial.changed', { text: '' });
-    // A recording of unknown length is as long as the audio it gave.
-    if (current.source && current.source.duration_ms === null) {
+    // A recording read to its end says its true length (its header may have said none, or a
+    // wrong one); one stopped before is at least as long as the audio it gave.
+    if (current.source) {
+      const read = current.recognizer.progress?.()?.durationMs;
       const reached = current.recognizer.recordingPosition?.();
-      if (reached !== undefined) current.source = { ...current.source, duration_ms: reached };
+      let length = read ?? current.source.duration_ms;
+      if (reached !== undefined && (length === null || reached > length)) length = reached;
+      if (length !== null && length !== current.source.duration_ms) {
+        current.source = { ...current.source, duration_ms: Math.round(length) };
+      }
     }
     try {
       await options.classHooks?.classEnded({ source: current.source });
