@@ -2,6 +2,7 @@
 // espeak-ng speech in a WAV, recognised by PocketSphinx (ASR_MODE=local) as fast as it goes into
 // a class of the library, with progress on /api/events and notes from a fake LLM on loopback.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createFakeOpenAIServer, type FakeOpenAIServer } from '@class-assistant/agent-std/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -175,6 +176,46 @@ describe('importing a recording over HTTP', { timeout: 180_000 }, () => {
       (await readdir(join(harness.dataDir, 'imports'))).filter((name) => !name.startsWith('.')),
     ).toEqual([]);
     expect(await currentImport(base)).toBeNull();
+  });
+
+  it('keeps nothing of an upload cut off half-way (the UI cancels it), and takes the next one', async () => {
+    const lecture = await speechRecording(RECORDED_LECTURE, { name: 'import' });
+    harness = await createHarness({ env: POCKETSPHINX });
+    const base = await harness.listen();
+    const bytes = await readFile(lecture.path);
+    const imports = join(harness.dataDir, 'imports');
+    const kept = async () =>
+      (await readdir(imports).catch(() => [] as string[])).filter((name) => !name.startsWith('.'));
+
+    // The first half of the body is sent, then the connection is closed, as an aborted
+    // XMLHttpRequest closes it.
+    const boundary = 'cut-off-upload';
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="lecture.wav"\r\n` +
+        'Content-Type: audio/wav\r\n\r\n',
+    );
+    const { port } = new URL(base);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /api/import HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\n` +
+        `Content-Length: ${head.length + bytes.length + boundary.length + 8}\r\n\r\n`,
+    );
+    socket.write(head);
+    socket.write(bytes.subarray(0, bytes.length >> 1));
+    // The upload is being stored…
+    await expect.poll(kept, { timeout: 30_000 }).toHaveLength(1);
+    socket.destroy();
+    // …and once cut off, nothing of it is left, and no import is shown.
+    await expect.poll(kept, { timeout: 30_000 }).toEqual([]);
+    expect(await currentImport(base)).toBeNull();
+
+    // The next upload is not refused as busy: it runs.
+    const next = await upload(base, { name: 'lecture.wav', bytes });
+    expect(next.status).toBe(202);
+    await fetch(`${base}/api/import/cancel`, { method: 'POST' });
   });
 
   it('refuses a live class during an import, and an import during a live class', async () => {

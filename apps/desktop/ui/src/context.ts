@@ -40,6 +40,8 @@ export interface AppContext {
     file: File,
     fields: { course_name: string; cite_filename: string },
     onProgress: (fraction: number) => void,
+    /** Aborts the upload (the backend keeps nothing of it); the promise rejects with ABORTED. */
+    signal?: AbortSignal,
   ): Promise<void>;
   /** Stops the running import (what was recognised is kept); errors are thrown. */
   cancelImport(): Promise<void>;

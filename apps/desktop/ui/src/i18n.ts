@@ -63,6 +63,7 @@ const zh = {
   uploadMaterial: '上传课件',
   uploadHint: '.pptx、.pdf、.docx，拖到这里或点击选择',
   uploading: '上传中 {percent}%',
+  uploadCancelled: '已取消上传，没有导入任何内容。',
   parsing: '正在读取文件内容…',
   uploaded: '已读取 {name}：{pages} 页，{chars} 字',
   // importing a recording
@@ -446,6 +447,7 @@ const en: Record<TextKey, string> = {
   uploadMaterial: 'Upload slides',
   uploadHint: '.pptx, .pdf, .docx — drop here or click to choose',
   uploading: 'Uploading {percent}%',
+  uploadCancelled: 'Upload cancelled; nothing was imported.',
   parsing: 'Reading the file…',
   uploaded: 'Read {name}: {pages} pages, {chars} characters',
   // importing a recording

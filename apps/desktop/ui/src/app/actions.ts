@@ -84,8 +84,8 @@ export function createActions(parts: ActionParts): AppContext {
       requests.recording.value = { file };
       openPanel('class');
     },
-    async importRecording(file, fields, onProgress) {
-      const answer = await uploadRecording(file, fields, onProgress);
+    async importRecording(file, fields, onProgress, signal) {
+      const answer = await uploadRecording(file, fields, onProgress, signal);
       link.sync.setImport(answer.import);
     },
     async cancelImport() {

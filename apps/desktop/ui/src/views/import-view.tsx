@@ -3,6 +3,7 @@
 // reports it (percent, minutes done, time left, lines; Cancel), its failure with Resume, or the
 // class it made with its notes. Also the "Import a recording…" button with its file picker.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../api.ts';
 import { ErrorBox, TechnicalDetails } from '../components/error-box.tsx';
 import { Icon } from '../components/icon.tsx';
 import { useApp } from '../context.ts';
@@ -80,12 +81,16 @@ export function ImportView({
   const [cite, setCite] = useState('');
   const [sending, setSending] = useState<number | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
+  /** Set when the student cancelled the upload: the form stays, with the file, to try again. */
+  const [uploadCancelled, setUploadCancelled] = useState(false);
+  const upload = useRef<AbortController | null>(null);
   const [dismissed, setDismissed] = useState(() => preference('import-dismissed', ''));
   const view = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (!asked) return;
     setFailure(null);
+    setUploadCancelled(false);
     if (isRecording(asked.file)) {
       setRefused(null);
       setPicked(asked.file);
@@ -105,18 +110,24 @@ export function ImportView({
     if (!picked || sending !== null) return;
     setSending(0);
     setFailure(null);
+    setUploadCancelled(false);
+    const controller = new AbortController();
+    upload.current = controller;
     try {
       await app.importRecording(
         picked,
         { course_name: course.trim(), cite_filename: cite },
         setSending,
+        controller.signal,
       );
       setPicked(null);
       setDismissed('');
       savePreference('import-dismissed', '');
     } catch (error) {
-      setFailure(error);
+      if (error instanceof ApiError && error.code === 'ABORTED') setUploadCancelled(true);
+      else setFailure(error);
     } finally {
+      upload.current = null;
       setSending(null);
     }
   };
@@ -189,8 +200,12 @@ export function ImportView({
             value={sending ?? 0}
             hidden={sending === null}
           />
-          <p class="upload-status">
-            {sending !== null ? t('uploading', { percent: Math.round(sending * 100) }) : null}
+          <p class="upload-status" role="status">
+            {sending !== null
+              ? t('uploading', { percent: Math.round(sending * 100) })
+              : uploadCancelled
+                ? t('uploadCancelled')
+                : null}
           </p>
           {failure ? <ErrorBox error={failure} /> : null}
           <div class="button-row">
@@ -203,13 +218,19 @@ export function ImportView({
             >
               {t('importStart')}
             </button>
+            {/* While the file is sent, Cancel stops the upload (the form stays); else it closes. */}
             <button
               type="button"
               class="button"
-              disabled={sending !== null}
+              id="import-form-cancel"
               onClick={() => {
+                if (upload.current) {
+                  upload.current.abort();
+                  return;
+                }
                 setPicked(null);
                 setFailure(null);
+                setUploadCancelled(false);
               }}
             >
               {t('cancel')}
