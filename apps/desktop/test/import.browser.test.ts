@@ -138,6 +138,7 @@ const TEXT = {
     notes: '没有写笔记：AI 助手还没有设置好。',
     open: '在课程库中打开',
     sourceEnded: '录音源已播完',
+    microphone: '麦克风',
   },
   en: {
     drop: 'Drop to import the recording',
@@ -149,6 +150,7 @@ const TEXT = {
     notes: 'No notes were written: the AI is not set up.',
     open: 'Open in the library',
     sourceEnded: 'The audio source has ended',
+    microphone: 'Microphone',
   },
 } as const;
 
@@ -192,6 +194,11 @@ describe('importing a recording from the app window', () => {
       expect(await page.locator('.bar-line').textContent()).not.toContain(text.sourceEnded);
       // No LLM is set: the notes are skipped, and the panel says how to get them.
       expect(await done.locator('.import-notes').textContent()).toContain(text.notes);
+      // The class form is back, its microphone checked again: not the recording the import read.
+      const before = page.locator('.class-panel .class-before');
+      await before.waitFor();
+      await expect.poll(() => before.textContent(), { timeout: 30_000 }).toContain(text.microphone);
+      expect(await before.textContent()).not.toMatch(/\.wav|imports/);
       await page.screenshot({ path: shot(`import-done-${lang}.png`) });
       // The progress said how far it was, unless it finished before the first report.
       for (const line of await progress()) expect(line).toMatch(text.progress);
@@ -258,6 +265,62 @@ describe('importing a recording from the app window', () => {
     await page.locator('.import-state[data-state="done"]').waitFor({ timeout: 240_000 });
     expect(await page.locator('.import-state').textContent()).toContain('Imported: Week 5 lecture');
   }, 400_000);
+
+  it.each(['zh', 'en'] as const)(
+    '%s: Cancel while the recording uploads stops the upload: nothing is imported, the form stays to try again',
+    async (lang) => {
+      backend = await startBackend({ uiDir, env: POCKETSPHINX });
+      page = await open(lang, PANEL);
+      // A slow network: the upload takes long enough to be cancelled half-way.
+      const network = await context.newCDPSession(page);
+      await network.send('Network.enable');
+      await network.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: 256 * 1024,
+      });
+      await page.keyboard.press('m');
+      await page.locator('#import-recording').waitFor();
+      await page
+        .locator('#import-file')
+        .setInputFiles({ name: 'lecture.wav', mimeType: 'audio/wav', buffer: longWav });
+      await page.locator('#import-start').click();
+      const status = page.locator('.import-form .upload-status');
+      await expect
+        .poll(async () => Number(/(\d+)%/.exec((await status.textContent()) ?? '')?.[1] ?? 0), {
+          timeout: 60_000,
+        })
+        .toBeGreaterThan(0);
+      await page.locator('#import-form-cancel').click();
+      await expect
+        .poll(() => status.textContent())
+        .toBe(
+          lang === 'zh'
+            ? '已取消上传，没有导入任何内容。'
+            : 'Upload cancelled; nothing was imported.',
+        );
+      // The form is still there with the file; the backend has no import.
+      expect(await page.locator('.import-form .file-info').textContent()).toContain('lecture.wav');
+      expect(await page.locator('.import-state').count()).toBe(0);
+      const current = await page.evaluate(async () => (await fetch('/api/import')).json());
+      expect(current).toMatchObject({ import: null });
+      await page.screenshot({ path: shot(`import-upload-cancelled-${lang}.png`) });
+
+      // At full speed again, Import sends it and the import runs.
+      await network.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
+      await page.locator('#import-start').click();
+      await page.locator('.import-state[data-state="running"]').waitFor({ timeout: 60_000 });
+      await page.locator('#import-cancel').click();
+      await page.locator('.import-state[data-state="cancelled"]').waitFor({ timeout: 60_000 });
+    },
+    180_000,
+  );
 
   it.each(['zh', 'en'] as const)(
     '%s: a PDF dropped on the 320x80 bar is not a recording: the panel says so and lists the formats',

@@ -37,13 +37,16 @@ type Checks = {
 
 const NO_CHECKS: Checks = { recognition: { kind: 'none' }, microphone: null };
 
-/** The checks for the health the backend reported last. */
-function useChecks(active: boolean): Checks {
+/**
+ * The checks for the health the backend reported last. While a recording is imported the backend
+ * listens to it, not to the microphone: the microphone is checked again once the import is over.
+ */
+function useChecks(active: boolean, importing: boolean): Checks {
   const { store } = useApp();
   const health = store.use('health').value;
   const [checks, setChecks] = useState<Checks>(NO_CHECKS);
   useEffect(() => {
-    if (!active) return;
+    if (!active || importing) return;
     if (!health) {
       setChecks(NO_CHECKS);
       return;
@@ -84,7 +87,7 @@ function useChecks(active: boolean): Checks {
     return () => {
       current = false;
     };
-  }, [active, health]);
+  }, [active, health, importing]);
   return checks;
 }
 
@@ -108,7 +111,7 @@ export function ClassPanel({ active }: PanelProps) {
   const monitor = app.store.use('monitor').value;
   const idle = monitor.state === 'idle';
   const importing = app.store.use('import').value?.state === 'running';
-  const checks = useChecks(active);
+  const checks = useChecks(active, importing);
   const health = app.store.use('health').value;
   // First use: the student's name, the strongest roll-call signal, before anything else.
   const [asked, setAsked] = useState(studentAsked);
