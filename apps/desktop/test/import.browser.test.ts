@@ -322,6 +322,23 @@ describe('importing a recording from the app window', () => {
     180_000,
   );
 
+  it('en: a recording dropped on the always-on-top (Picture-in-Picture) window opens its import form there', async () => {
+    backend = await startBackend({ uiDir, env: POCKETSPHINX });
+    page = await open('en', BAR);
+    const opened = context.waitForEvent('page');
+    await page.locator('.bar-actions .icon-button[title="Keep on top"]').click();
+    const pip = await opened;
+    await pip.locator('.app .bar').waitFor();
+    expect(
+      await dropFile(pip, '.bar', { name: 'Week 6.wav', type: 'audio/wav', bytes: shortWav }),
+    ).toBe(TEXT.en.drop);
+    const form = pip.locator('.class-panel .import-form');
+    await form.waitFor();
+    expect(await form.locator('.file-info').textContent()).toContain('Week 6.wav');
+    expect(await pip.locator('#import-course').inputValue()).toBe('Week 6');
+    await pip.close();
+  });
+
   it.each(['zh', 'en'] as const)(
     '%s: a PDF dropped on the 320x80 bar is not a recording: the panel says so and lists the formats',
     async (lang) => {

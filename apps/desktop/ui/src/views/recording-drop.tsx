@@ -1,10 +1,12 @@
 // Drop a recording anywhere on the window (the bar and every panel): while a file is dragged over
 // it the window says "drop to import the recording"; the dropped file goes to the class panel's
-// import form. A drop an element takes itself (the material box) is left to it.
+// import form. A drop an element takes itself (the material box) is left to it. While the app is
+// in the always-on-top (Picture-in-Picture) window, a drop there works the same.
 import { useEffect, useState } from 'preact/hooks';
 import { Icon } from '../components/icon.tsx';
 import { useApp } from '../context.ts';
 import { t } from '../i18n.ts';
+import { pipWindow } from '../window.ts';
 
 /** True when the drag carries files (not text or a link). */
 function carriesFiles(event: DragEvent): boolean {
@@ -14,6 +16,7 @@ function carriesFiles(event: DragEvent): boolean {
 /** The drop target over the whole window. */
 export function RecordingDrop() {
   const app = useApp();
+  const pinned = app.store.use('pinned').value;
   const [over, setOver] = useState(false);
   useEffect(() => {
     const onDragOver = (event: DragEvent) => {
@@ -40,19 +43,26 @@ export function RecordingDrop() {
       if (file) app.pickRecording(file);
     };
     const onDragEnd = () => setOver(false);
-    document.addEventListener('dragenter', onDragOver);
-    document.addEventListener('dragover', onDragOver);
-    document.addEventListener('dragleave', onDragLeave);
-    document.addEventListener('drop', onDrop);
-    document.addEventListener('dragend', onDragEnd);
+    // Events stay in their own window's document: the main one, and the floating one while open.
+    const pip = pinned ? pipWindow()?.document : undefined;
+    const documents = pip ? [document, pip] : [document];
+    for (const target of documents) {
+      target.addEventListener('dragenter', onDragOver);
+      target.addEventListener('dragover', onDragOver);
+      target.addEventListener('dragleave', onDragLeave);
+      target.addEventListener('drop', onDrop);
+      target.addEventListener('dragend', onDragEnd);
+    }
     return () => {
-      document.removeEventListener('dragenter', onDragOver);
-      document.removeEventListener('dragover', onDragOver);
-      document.removeEventListener('dragleave', onDragLeave);
-      document.removeEventListener('drop', onDrop);
-      document.removeEventListener('dragend', onDragEnd);
+      for (const target of documents) {
+        target.removeEventListener('dragenter', onDragOver);
+        target.removeEventListener('dragover', onDragOver);
+        target.removeEventListener('dragleave', onDragLeave);
+        target.removeEventListener('drop', onDrop);
+        target.removeEventListener('dragend', onDragEnd);
+      }
     };
-  }, []);
+  }, [pinned]);
   return (
     <div class="recording-drop" hidden={!over} aria-hidden="true">
       <Icon name="upload" />
