@@ -1,7 +1,9 @@
 import { defineProject } from 'vitest/config';
+import { TEST_WORKERS } from '../../vitest.workers.ts';
 
 export default defineProject({
   test: {
+    maxWorkers: TEST_WORKERS,
     name: 'agent-std',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Several tests start real child processes (the CLI, the MCP server, shells, a pty); the
