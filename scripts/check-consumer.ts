@@ -207,12 +207,15 @@ const SETUP_STEPS: Step<Run>[] = [
     async run(run) {
       const folder = join(run.root, 'tarballs');
       const packages = [...PACKAGES, hostLibvosk()];
-      for (const name of packages) {
-        await exec('pnpm', ['pack', '--pack-destination', folder], {
-          cwd: join(ROOT, 'packages', name),
-          maxBuffer: MAX_BUFFER,
-        });
-      }
+      // Side by side: each pack's build (prepack) waits on its own files more than on a core.
+      await Promise.all(
+        packages.map((name) =>
+          exec('pnpm', ['pack', '--pack-destination', folder], {
+            cwd: join(ROOT, 'packages', name),
+            maxBuffer: MAX_BUFFER,
+          }),
+        ),
+      );
       run.tarballs = (await readdir(folder))
         .filter((file) => file.endsWith('.tgz'))
         .map((file) => join(folder, file));
@@ -600,20 +603,25 @@ async function main(): Promise<number> {
   const outcomes: Outcome[] = [];
   let passed = await runSteps(SETUP_STEPS, run, '', outcomes);
   try {
-    for (const node of passed ? run.nodes : []) {
-      const install: Install = {
-        node,
-        app: join(root, `consumer-node-${node.version}`),
-        backendDir: join(root, `backend-node-${node.version}`),
-        environment: consumerEnvironment(node),
-        tarballs: run.tarballs,
-      };
-      try {
-        passed = (await runSteps(NODE_STEPS, install, node.version, outcomes)) && passed;
-      } finally {
-        await stopBackend(install);
-      }
-    }
+    // Each Node.js in its own folders, on its own free port: the two run side by side (npm's
+    // downloads and node-gyp's build of one overlap the other's), each step's line labelled.
+    const results = await Promise.all(
+      (passed ? run.nodes : []).map(async (node) => {
+        const install: Install = {
+          node,
+          app: join(root, `consumer-node-${node.version}`),
+          backendDir: join(root, `backend-node-${node.version}`),
+          environment: consumerEnvironment(node),
+          tarballs: run.tarballs,
+        };
+        try {
+          return await runSteps(NODE_STEPS, install, node.version, outcomes);
+        } finally {
+          await stopBackend(install);
+        }
+      }),
+    );
+    passed = passed && results.every(Boolean);
   } finally {
     if (keep) process.stdout.write(`kept ${root}\n`);
     else await rm(root, { recursive: true, force: true });
