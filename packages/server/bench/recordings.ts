@@ -78,16 +78,14 @@ async function measureMemory(path: string) {
     atTenMinutes: number;
     atHour: number;
     minutes: number;
-  }>(
-    (resolve, reject) => {
-      const child = fork(new URL(import.meta.url), ['--memory', path], { stdio: 'inherit' });
-      child.once('message', (message) => resolve(message as never));
-      child.once('error', reject);
-      child.once('exit', (code) => {
-        if (code !== 0) reject(new Error(`memory child exited with ${code}`));
-      });
-    },
-  );
+  }>((resolve, reject) => {
+    const child = fork(new URL(import.meta.url), ['--memory', path], { stdio: 'inherit' });
+    child.once('message', (message) => resolve(message as never));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`memory child exited with ${code}`));
+    });
+  });
 }
 
 async function main() {
