@@ -46,20 +46,19 @@ export function RecordingDrop() {
     // Events stay in their own window's document: the main one, and the floating one while open.
     const pip = pinned ? pipWindow()?.document : undefined;
     const documents = pip ? [document, pip] : [document];
+    const handlers = [
+      ['dragenter', onDragOver],
+      ['dragover', onDragOver],
+      ['dragleave', onDragLeave],
+      ['drop', onDrop],
+      ['dragend', onDragEnd],
+    ] as const;
     for (const target of documents) {
-      target.addEventListener('dragenter', onDragOver);
-      target.addEventListener('dragover', onDragOver);
-      target.addEventListener('dragleave', onDragLeave);
-      target.addEventListener('drop', onDrop);
-      target.addEventListener('dragend', onDragEnd);
+      for (const [type, handler] of handlers) target.addEventListener(type, handler);
     }
     return () => {
       for (const target of documents) {
-        target.removeEventListener('dragenter', onDragOver);
-        target.removeEventListener('dragover', onDragOver);
-        target.removeEventListener('dragleave', onDragLeave);
-        target.removeEventListener('drop', onDrop);
-        target.removeEventListener('dragend', onDragEnd);
+        for (const [type, handler] of handlers) target.removeEventListener(type, handler);
       }
     };
   }, [pinned]);
